@@ -1,0 +1,127 @@
+//! picostark-air: every AIR written ONCE against a generic algebra.
+//!
+//! An AIR here is a width, a set of transition constraints evaluated on two consecutive rows
+//! over any type with `+`, `-`, `*` (field elements, extension elements, or a backend's
+//! symbolic expressions), boundary constraints, and a trace generator. Backends adapt an
+//! [`AirDef`] to their own AIR traits (Plonky3 `Air<AB>`, winterfell `Air`); nothing here
+//! names a backend.
+#![no_std]
+
+extern crate alloc;
+
+use alloc::vec::Vec;
+use core::ops::{Add, Mul, Sub};
+
+pub use picostark_core::AirId;
+
+pub mod fibonacci;
+
+/// What constraint evaluation needs of a value type: ring operations and cloning.
+pub trait Algebra: Clone + Add<Output = Self> + Sub<Output = Self> + Mul<Output = Self> {}
+impl<T: Clone + Add<Output = T> + Sub<Output = T> + Mul<Output = T>> Algebra for T {}
+
+/// Which row a boundary constraint pins.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Row {
+    First,
+    Last,
+}
+
+/// The value a boundary constraint pins a cell to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BoundaryValue {
+    /// A constant of the AIR.
+    Constant(u64),
+    /// The public input at this index.
+    Public(usize),
+}
+
+/// `trace[row][column] == value`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Boundary {
+    pub column: usize,
+    pub row: Row,
+    pub value: BoundaryValue,
+}
+
+/// An execution trace in row-major order, with its public inputs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Trace<F> {
+    pub width: usize,
+    pub values: Vec<F>,
+    pub public_inputs: Vec<F>,
+}
+
+impl<F> Trace<F> {
+    pub fn height(&self) -> usize {
+        self.values.len() / self.width
+    }
+
+    pub fn row(&self, i: usize) -> &[F] {
+        &self.values[i * self.width..(i + 1) * self.width]
+    }
+}
+
+/// An AIR, written once for every backend.
+pub trait AirDef: Sync {
+    /// The id stored in proof files.
+    const ID: AirId;
+
+    /// Number of trace columns.
+    fn width(&self) -> usize;
+
+    /// Number of public inputs.
+    fn num_public_inputs(&self) -> usize;
+
+    /// Degree of each transition constraint, in the order [`AirDef::eval_transition`]
+    /// emits them.
+    fn transition_degrees(&self) -> &[usize];
+
+    /// Evaluates the transition constraints on rows `local` and `next`, calling `emit` once
+    /// per constraint, in a fixed order; each value must be zero on a valid trace.
+    fn eval_transition<E: Algebra>(&self, local: &[E], next: &[E], emit: &mut dyn FnMut(E));
+
+    /// The boundary constraints.
+    fn boundaries(&self) -> Vec<Boundary>;
+
+    /// Generates the trace of length `n` (a power of two >= 8) and its public inputs, over
+    /// any field type given its zero-free embedding of small integers.
+    fn generate_trace<F>(&self, n: usize, from_u64: impl Fn(u64) -> F) -> Trace<F>
+    where
+        F: Copy + Add<Output = F> + Sub<Output = F> + Mul<Output = F>;
+}
+
+/// Checks every constraint of `air` on a concrete trace; for tests of trace generators and
+/// of backends' adapters.
+pub fn check_trace<A: AirDef, F>(
+    air: &A,
+    trace: &Trace<F>,
+    from_u64: impl Fn(u64) -> F,
+) -> Result<(), &'static str>
+where
+    F: Copy + PartialEq + Add<Output = F> + Sub<Output = F> + Mul<Output = F>,
+{
+    let zero = from_u64(0);
+    let h = trace.height();
+    for i in 0..h - 1 {
+        let mut ok = true;
+        air.eval_transition(trace.row(i), trace.row(i + 1), &mut |c| ok &= c == zero);
+        if !ok {
+            return Err("transition constraint violated");
+        }
+    }
+    for b in air.boundaries() {
+        let row = match b.row {
+            Row::First => 0,
+            Row::Last => h - 1,
+        };
+        let want = match b.value {
+            BoundaryValue::Constant(c) => from_u64(c),
+            BoundaryValue::Public(i) => trace.public_inputs[i],
+        };
+        if trace.row(row)[b.column] != want {
+            return Err("boundary constraint violated");
+        }
+    }
+    Ok(())
+}

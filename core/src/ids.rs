@@ -1,0 +1,147 @@
+//! Identifiers stored in the proof file: backend, base field, AIR and hash.
+//!
+//! Each has a fixed byte value (the on-disk encoding, never renumbered) and a stable text name
+//! (used by the CLI, the firmware output and the reports).
+
+use core::fmt;
+
+macro_rules! byte_enum {
+    ($(#[$m:meta])* $name:ident { $($(#[$vm:meta])* $var:ident = $val:literal, $text:literal;)* }) => {
+        $(#[$m])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        #[repr(u8)]
+        pub enum $name { $($(#[$vm])* $var = $val,)* }
+
+        impl $name {
+            /// Every value, in encoding order.
+            pub const ALL: &'static [$name] = &[$($name::$var,)*];
+
+            /// Decodes the on-disk byte.
+            pub fn from_byte(b: u8) -> Option<Self> {
+                match b { $($val => Some($name::$var),)* _ => None }
+            }
+
+            /// The stable text name.
+            pub fn name(self) -> &'static str {
+                match self { $($name::$var => $text,)* }
+            }
+
+            /// Parses the text name.
+            pub fn from_name(s: &str) -> Option<Self> {
+                match s { $($text => Some($name::$var),)* _ => None }
+            }
+        }
+
+        impl fmt::Display for $name {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str(self.name())
+            }
+        }
+    };
+}
+
+byte_enum! {
+    /// A proof system implementation (protocol library plus field configuration).
+    BackendId {
+        /// Plonky3 uni-stark, BabyBear, two-adic FRI.
+        P3BabyBear = 1, "p3-babybear";
+        /// Plonky3 uni-stark, Goldilocks, two-adic FRI.
+        P3Goldilocks = 2, "p3-goldilocks";
+        /// Plonky3 uni-stark, Mersenne-31, circle STARK.
+        P3M31 = 3, "p3-m31";
+        /// Winterfell 0.13 proof, Goldilocks.
+        WfGoldilocks = 4, "wf-goldilocks";
+        /// Winterfell 0.13 proof, BabyBear.
+        WfBabyBear = 5, "wf-babybear";
+    }
+}
+
+byte_enum! {
+    /// The base field of the trace.
+    FieldId {
+        /// p = 2^31 - 2^27 + 1
+        BabyBear = 1, "babybear";
+        /// p = 2^64 - 2^32 + 1
+        Goldilocks = 2, "goldilocks";
+        /// p = 2^31 - 1
+        Mersenne31 = 3, "m31";
+    }
+}
+
+byte_enum! {
+    /// The statement being proved.
+    AirId {
+        /// Two-column Fibonacci: `s0' = s0 + s1`, `s1' = s1 + s0'`, `s0[0] = s1[0] = 1`,
+        /// public input `s1[n-1]`.
+        Fibonacci = 1, "fib";
+    }
+}
+
+byte_enum! {
+    /// The hash used for commitments and Fiat-Shamir.
+    HashId {
+        /// BLAKE3 with 256-bit output.
+        Blake3_256 = 1, "blake3-256";
+    }
+}
+
+impl BackendId {
+    /// The base field this backend's proofs are over.
+    pub fn field(self) -> FieldId {
+        match self {
+            BackendId::P3BabyBear | BackendId::WfBabyBear => FieldId::BabyBear,
+            BackendId::P3Goldilocks | BackendId::WfGoldilocks => FieldId::Goldilocks,
+            BackendId::P3M31 => FieldId::Mersenne31,
+        }
+    }
+
+    /// The protocol library: `"plonky3"` or `"winterfell"`.
+    pub fn protocol(self) -> &'static str {
+        match self {
+            BackendId::P3BabyBear | BackendId::P3Goldilocks | BackendId::P3M31 => "plonky3",
+            BackendId::WfGoldilocks | BackendId::WfBabyBear => "winterfell",
+        }
+    }
+}
+
+impl FieldId {
+    /// `floor(1000 * log2(p))`: the field size in milli-bits, for the security estimate
+    /// (integer arithmetic only, so the estimate is the same on every target).
+    pub fn log2_modulus_millibits(self) -> u32 {
+        match self {
+            // log2(2013265921) = 30.9069...
+            FieldId::BabyBear => 30_906,
+            // log2(2^64 - 2^32 + 1) = 63.99999999966...
+            FieldId::Goldilocks => 63_999,
+            // log2(2^31 - 1) = 30.99999999933...
+            FieldId::Mersenne31 => 30_999,
+        }
+    }
+
+    /// The modulus.
+    pub fn modulus(self) -> u64 {
+        match self {
+            FieldId::BabyBear => 2_013_265_921,
+            FieldId::Goldilocks => 0xFFFF_FFFF_0000_0001,
+            FieldId::Mersenne31 => 0x7FFF_FFFF,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_and_bytes_round_trip() {
+        for &b in BackendId::ALL {
+            assert_eq!(BackendId::from_name(b.name()), Some(b));
+            assert_eq!(BackendId::from_byte(b as u8), Some(b));
+        }
+        assert_eq!(BackendId::from_byte(0), None);
+        assert_eq!(BackendId::from_name("p3-unknown"), None);
+        for &f in FieldId::ALL {
+            assert_eq!(FieldId::from_byte(f as u8), Some(f));
+        }
+    }
+}

@@ -1,0 +1,367 @@
+//! The proof file: a self-describing, versioned envelope around a backend's proof bytes.
+//!
+//! Layout (all integers little-endian), format version 1:
+//!
+//! | offset | size | field |
+//! |---|---|---|
+//! | 0 | 4 | magic `PSTK` |
+//! | 4 | 2 | format version (1) |
+//! | 6 | 1 | backend id ([`BackendId`]) |
+//! | 7 | 1 | base field id ([`FieldId`]); must be the backend's field |
+//! | 8 | 1 | extension degree of the challenge field (1..=8) |
+//! | 9 | 1 | hash id ([`HashId`]) |
+//! | 10 | 1 | AIR id ([`AirId`]) |
+//! | 11 | 1 | log2 of the trace length n (3..=32) |
+//! | 12 | 1 | log2 of the blowup factor (1..=8) |
+//! | 13 | 1 | proof-of-work bits before query sampling (0..=40) |
+//! | 14 | 2 | number of FRI queries (1..=512) |
+//! | 16 | 1 | log2 of the FRI folding arity (1..=4) |
+//! | 17 | 1 | log2 of the FRI final polynomial length (0..=16) |
+//! | 18 | 1 | number k of public inputs (0..=64) |
+//! | 19 | 1 | reserved, 0 |
+//! | 20 | 8k | public inputs, canonical field elements as u64 |
+//! | 20+8k | 4 | payload length L |
+//! | 24+8k | L | payload: the backend's own proof encoding |
+//!
+//! Parsing borrows from the input (the firmware parses straight from flash), allocates
+//! nothing, checks every length against the bytes that remain and rejects trailing bytes.
+
+use crate::error::FormatError;
+use crate::ids::{AirId, BackendId, FieldId, HashId};
+
+/// The four magic bytes that open every proof file.
+pub const MAGIC: [u8; 4] = *b"PSTK";
+/// The format version this build reads and writes.
+pub const FORMAT_VERSION: u16 = 1;
+/// Bytes before the public inputs.
+pub const FIXED_HEADER_LEN: usize = 20;
+/// Upper bound on the number of public inputs.
+pub const MAX_PUBLIC_INPUTS: usize = 64;
+
+/// Protocol parameters that set soundness and proof size. The verifier trusts these only
+/// after the security policy has checked them, and backends whose payload repeats them
+/// check that both agree.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ProofParams {
+    /// log2 of the LDE blowup factor.
+    pub log_blowup: u8,
+    /// Number of FRI query repetitions.
+    pub num_queries: u16,
+    /// Proof-of-work (grinding) bits before the queries are sampled.
+    pub pow_bits: u8,
+    /// log2 of the FRI folding arity (the maximum, where a backend folds by less at times).
+    pub log_fold_arity: u8,
+    /// log2 of the length of the final FRI polynomial (winterfell: remainder degree + 1).
+    pub log_final_poly_len: u8,
+}
+
+/// Everything in the envelope except the public inputs and the payload.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ProofHeader {
+    pub backend: BackendId,
+    pub field: FieldId,
+    pub extension_degree: u8,
+    pub hash: HashId,
+    pub air: AirId,
+    /// log2 of the trace length.
+    pub log_n: u8,
+    pub params: ProofParams,
+}
+
+impl ProofHeader {
+    /// The trace length n.
+    pub fn n(&self) -> u64 {
+        1u64 << self.log_n
+    }
+}
+
+/// Public inputs, borrowed from the file: `len()` canonical field elements.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PublicInputs<'a>(&'a [u8]);
+
+impl<'a> PublicInputs<'a> {
+    pub fn len(&self) -> usize {
+        self.0.len() / 8
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    pub fn get(&self, i: usize) -> Option<u64> {
+        let b = self.0.get(i * 8..i * 8 + 8)?;
+        Some(u64::from_le_bytes(b.try_into().ok()?))
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = u64> + 'a {
+        self.0
+            .chunks_exact(8)
+            .map(|c| u64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]))
+    }
+}
+
+/// A parsed proof file, borrowing its input.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ProofFile<'a> {
+    pub header: ProofHeader,
+    pub public_inputs: PublicInputs<'a>,
+    pub payload: &'a [u8],
+}
+
+struct Reader<'a> {
+    bytes: &'a [u8],
+    pos: usize,
+}
+
+impl<'a> Reader<'a> {
+    fn take(&mut self, len: usize) -> Result<&'a [u8], FormatError> {
+        let available = self.bytes.len() - self.pos;
+        if len > available {
+            return Err(FormatError::Truncated {
+                needed: len,
+                available,
+            });
+        }
+        let out = &self.bytes[self.pos..self.pos + len];
+        self.pos += len;
+        Ok(out)
+    }
+
+    fn u8(&mut self) -> Result<u8, FormatError> {
+        Ok(self.take(1)?[0])
+    }
+
+    fn u16(&mut self) -> Result<u16, FormatError> {
+        let b = self.take(2)?;
+        Ok(u16::from_le_bytes([b[0], b[1]]))
+    }
+
+    fn u32(&mut self) -> Result<u32, FormatError> {
+        let b = self.take(4)?;
+        Ok(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+    }
+}
+
+fn in_range(v: u32, lo: u32, hi: u32, what: &'static str) -> Result<(), FormatError> {
+    if v < lo || v > hi {
+        Err(FormatError::InvalidValue(what))
+    } else {
+        Ok(())
+    }
+}
+
+impl<'a> ProofFile<'a> {
+    /// Parses a proof file. Strict: every field is range-checked, trailing bytes are an
+    /// error, and nothing is allocated.
+    pub fn parse(bytes: &'a [u8]) -> Result<Self, FormatError> {
+        let mut r = Reader { bytes, pos: 0 };
+        if r.take(4).map_err(|_| FormatError::BadMagic)? != MAGIC {
+            return Err(FormatError::BadMagic);
+        }
+        let version = r.u16()?;
+        if version != FORMAT_VERSION {
+            return Err(FormatError::UnsupportedVersion(version));
+        }
+        let b = r.u8()?;
+        let backend = BackendId::from_byte(b).ok_or(FormatError::UnknownBackend(b))?;
+        let b = r.u8()?;
+        let field = FieldId::from_byte(b).ok_or(FormatError::UnknownField(b))?;
+        if field != backend.field() {
+            return Err(FormatError::InvalidValue("field does not match the backend"));
+        }
+        let extension_degree = r.u8()?;
+        in_range(extension_degree.into(), 1, 8, "extension degree")?;
+        let b = r.u8()?;
+        let hash = HashId::from_byte(b).ok_or(FormatError::UnknownHash(b))?;
+        let b = r.u8()?;
+        let air = AirId::from_byte(b).ok_or(FormatError::UnknownAir(b))?;
+        let log_n = r.u8()?;
+        in_range(log_n.into(), 3, 32, "log2 trace length")?;
+        let log_blowup = r.u8()?;
+        in_range(log_blowup.into(), 1, 8, "log2 blowup")?;
+        let pow_bits = r.u8()?;
+        in_range(pow_bits.into(), 0, 40, "proof-of-work bits")?;
+        let num_queries = r.u16()?;
+        in_range(num_queries.into(), 1, 512, "number of queries")?;
+        let log_fold_arity = r.u8()?;
+        in_range(log_fold_arity.into(), 1, 4, "log2 folding arity")?;
+        let log_final_poly_len = r.u8()?;
+        in_range(log_final_poly_len.into(), 0, 16, "log2 final polynomial length")?;
+        let num_public = r.u8()? as usize;
+        if num_public > MAX_PUBLIC_INPUTS {
+            return Err(FormatError::InvalidValue("too many public inputs"));
+        }
+        if r.u8()? != 0 {
+            return Err(FormatError::InvalidValue("reserved byte is not zero"));
+        }
+        let public_inputs = PublicInputs(r.take(num_public * 8)?);
+        let modulus = field.modulus();
+        if public_inputs.iter().any(|v| v >= modulus) {
+            return Err(FormatError::InvalidValue("public input is not a canonical field element"));
+        }
+        let payload_len = r.u32()? as usize;
+        let payload = r.take(payload_len)?;
+        let trailing = bytes.len() - r.pos;
+        if trailing != 0 {
+            return Err(FormatError::TrailingBytes(trailing));
+        }
+        Ok(ProofFile {
+            header: ProofHeader {
+                backend,
+                field,
+                extension_degree,
+                hash,
+                air,
+                log_n,
+                params: ProofParams {
+                    log_blowup,
+                    num_queries,
+                    pow_bits,
+                    log_fold_arity,
+                    log_final_poly_len,
+                },
+            },
+            public_inputs,
+            payload,
+        })
+    }
+}
+
+/// Writes a proof file. Panics only on caller bugs (too many public inputs, payload over
+/// 4 GiB), never on data read from outside.
+#[cfg(feature = "alloc")]
+pub fn encode(header: &ProofHeader, public_inputs: &[u64], payload: &[u8]) -> alloc::vec::Vec<u8> {
+    assert!(public_inputs.len() <= MAX_PUBLIC_INPUTS, "too many public inputs");
+    let payload_len = u32::try_from(payload.len()).expect("payload over 4 GiB");
+    let mut out = alloc::vec::Vec::with_capacity(
+        FIXED_HEADER_LEN + 8 * public_inputs.len() + 4 + payload.len(),
+    );
+    out.extend_from_slice(&MAGIC);
+    out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
+    let p = &header.params;
+    out.extend_from_slice(&[
+        header.backend as u8,
+        header.field as u8,
+        header.extension_degree,
+        header.hash as u8,
+        header.air as u8,
+        header.log_n,
+        p.log_blowup,
+        p.pow_bits,
+    ]);
+    out.extend_from_slice(&p.num_queries.to_le_bytes());
+    out.extend_from_slice(&[
+        p.log_fold_arity,
+        p.log_final_poly_len,
+        public_inputs.len() as u8,
+        0,
+    ]);
+    for v in public_inputs {
+        out.extend_from_slice(&v.to_le_bytes());
+    }
+    out.extend_from_slice(&payload_len.to_le_bytes());
+    out.extend_from_slice(payload);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use alloc::vec::Vec;
+
+    fn header() -> ProofHeader {
+        ProofHeader {
+            backend: BackendId::P3BabyBear,
+            field: FieldId::BabyBear,
+            extension_degree: 4,
+            hash: HashId::Blake3_256,
+            air: AirId::Fibonacci,
+            log_n: 10,
+            params: ProofParams {
+                log_blowup: 3,
+                num_queries: 27,
+                pow_bits: 16,
+                log_fold_arity: 1,
+                log_final_poly_len: 0,
+            },
+        }
+    }
+
+    fn sample() -> Vec<u8> {
+        encode(&header(), &[1_369_371_767], &[9, 8, 7, 6, 5])
+    }
+
+    #[test]
+    fn round_trip() {
+        let bytes = sample();
+        let f = ProofFile::parse(&bytes).unwrap();
+        assert_eq!(f.header, header());
+        assert_eq!(f.public_inputs.len(), 1);
+        assert_eq!(f.public_inputs.get(0), Some(1_369_371_767));
+        assert_eq!(f.public_inputs.get(1), None);
+        assert_eq!(f.payload, &[9, 8, 7, 6, 5]);
+        assert_eq!(f.header.n(), 1024);
+    }
+
+    #[test]
+    fn every_truncation_is_a_typed_error() {
+        let bytes = sample();
+        for len in 0..bytes.len() {
+            let err = ProofFile::parse(&bytes[..len]).unwrap_err();
+            assert!(
+                matches!(err, FormatError::Truncated { .. } | FormatError::BadMagic),
+                "len {len}: {err:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn trailing_bytes_rejected() {
+        let mut bytes = sample();
+        bytes.push(0);
+        assert_eq!(ProofFile::parse(&bytes), Err(FormatError::TrailingBytes(1)));
+    }
+
+    #[test]
+    fn bad_fields_rejected() {
+        let good = sample();
+        let cases: &[(usize, u8, FormatError)] = &[
+            (0, b'X', FormatError::BadMagic),
+            (4, 2, FormatError::UnsupportedVersion(2)),
+            (6, 99, FormatError::UnknownBackend(99)),
+            (7, 2, FormatError::InvalidValue("field does not match the backend")),
+            (8, 0, FormatError::InvalidValue("extension degree")),
+            (9, 7, FormatError::UnknownHash(7)),
+            (10, 0, FormatError::UnknownAir(0)),
+            (11, 2, FormatError::InvalidValue("log2 trace length")),
+            (12, 0, FormatError::InvalidValue("log2 blowup")),
+            (18, 65, FormatError::InvalidValue("too many public inputs")),
+            (19, 1, FormatError::InvalidValue("reserved byte is not zero")),
+        ];
+        for (offset, value, want) in cases {
+            let mut bytes = good.clone();
+            bytes[*offset] = *value;
+            assert_eq!(ProofFile::parse(&bytes).unwrap_err(), *want, "offset {offset}");
+        }
+    }
+
+    #[test]
+    fn non_canonical_public_input_rejected() {
+        let bytes = encode(&header(), &[FieldId::BabyBear.modulus()], &[]);
+        assert_eq!(
+            ProofFile::parse(&bytes),
+            Err(FormatError::InvalidValue("public input is not a canonical field element"))
+        );
+    }
+
+    #[test]
+    fn huge_payload_length_is_truncation_not_allocation() {
+        let mut bytes = sample();
+        let at = FIXED_HEADER_LEN + 8;
+        bytes[at..at + 4].copy_from_slice(&u32::MAX.to_le_bytes());
+        assert!(matches!(
+            ProofFile::parse(&bytes),
+            Err(FormatError::Truncated { needed, .. }) if needed == u32::MAX as usize
+        ));
+    }
+}

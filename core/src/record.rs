@@ -1,0 +1,316 @@
+//! Benchmark records: the one schema every measurement is written in, and the firmware's
+//! line-oriented output format that turns into it.
+//!
+//! # Firmware line format, version 1
+//!
+//! The firmware writes plain text lines (over USB serial on a board, semihosting or UART
+//! under QEMU). Every line it owns starts with `pstk1 ` followed by a kind and
+//! space-separated `key=value` pairs; other lines are ignored by the parser, so boot noise
+//! does no harm. Values never contain spaces.
+//!
+//! ```text
+//! pstk1 run backend=p3-babybear field=babybear ext=4 air=fib n=1024 core=m33 board=rp2350 alloc=tlsf heap=262144 proof_bytes=40114 security=96 counter=cycles clock_hz=150000000 iterations=5
+//! pstk1 mem heap_before=0 heap_peak=91362 stack_peak=5264 text=123456 data=0 bss=262200
+//! pstk1 iter i=0 count=11200461 result=accepted
+//! pstk1 iter i=1 count=11200398 result=rejected:rejected
+//! pstk1 done accepted=1 rejected=1
+//! ```
+//!
+//! `counter` names what `count` measures: `cycles` (DWT CYCCNT or `mcycle` on silicon) or
+//! `none` under QEMU, where the instruction count comes from the TCG plugin instead.
+//! `result` is `accepted` or `rejected:<kind>` with the kind from
+//! [`VerifyError::kind`](crate::VerifyError::kind).
+
+use core::fmt::{self, Write};
+
+/// The prefix of every line the firmware owns (`pstk` + format version).
+pub const LINE_PREFIX: &str = "pstk1";
+
+/// Writes the `run` line.
+#[allow(clippy::too_many_arguments)]
+pub fn write_run_line<W: Write>(
+    w: &mut W,
+    header: &crate::ProofHeader,
+    core_name: &str,
+    board: &str,
+    allocator: &str,
+    heap_size: usize,
+    proof_bytes: usize,
+    security_bits: u32,
+    counter: &str,
+    clock_hz: u32,
+    iterations: u32,
+) -> fmt::Result {
+    writeln!(
+        w,
+        "{LINE_PREFIX} run backend={} field={} ext={} air={} n={} core={core_name} board={board} \
+         alloc={allocator} heap={heap_size} proof_bytes={proof_bytes} security={security_bits} \
+         counter={counter} clock_hz={clock_hz} iterations={iterations}",
+        header.backend,
+        header.field,
+        header.extension_degree,
+        header.air,
+        header.n(),
+    )
+}
+
+/// Memory figures, written once per run. `None` prints as `na`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MemoryFigures {
+    pub heap_before: Option<u64>,
+    pub heap_peak: Option<u64>,
+    pub stack_peak: Option<u64>,
+    pub text: Option<u64>,
+    pub data: Option<u64>,
+    pub bss: Option<u64>,
+}
+
+struct Opt(Option<u64>);
+impl fmt::Display for Opt {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            Some(v) => write!(f, "{v}"),
+            None => f.write_str("na"),
+        }
+    }
+}
+
+/// Writes the `mem` line.
+pub fn write_mem_line<W: Write>(w: &mut W, m: &MemoryFigures) -> fmt::Result {
+    writeln!(
+        w,
+        "{LINE_PREFIX} mem heap_before={} heap_peak={} stack_peak={} text={} data={} bss={}",
+        Opt(m.heap_before),
+        Opt(m.heap_peak),
+        Opt(m.stack_peak),
+        Opt(m.text),
+        Opt(m.data),
+        Opt(m.bss)
+    )
+}
+
+/// Writes one `iter` line.
+pub fn write_iter_line<W: Write>(
+    w: &mut W,
+    i: u32,
+    count: u64,
+    result: Result<(), crate::VerifyError>,
+) -> fmt::Result {
+    match result {
+        Ok(()) => writeln!(w, "{LINE_PREFIX} iter i={i} count={count} result=accepted"),
+        Err(e) => writeln!(
+            w,
+            "{LINE_PREFIX} iter i={i} count={count} result=rejected:{}",
+            e.kind()
+        ),
+    }
+}
+
+/// Writes the closing `done` line.
+pub fn write_done_line<W: Write>(w: &mut W, accepted: u32, rejected: u32) -> fmt::Result {
+    writeln!(w, "{LINE_PREFIX} done accepted={accepted} rejected={rejected}")
+}
+
+#[cfg(feature = "alloc")]
+pub use parse::*;
+
+#[cfg(feature = "alloc")]
+mod parse {
+    use alloc::string::{String, ToString};
+    use alloc::vec::Vec;
+
+    use super::LINE_PREFIX;
+
+    /// One `pstk1` line: its kind and its key/value pairs, in order.
+    #[derive(Clone, Debug, PartialEq, Eq)]
+    pub struct Line {
+        pub kind: String,
+        pub fields: Vec<(String, String)>,
+    }
+
+    impl Line {
+        pub fn get(&self, key: &str) -> Option<&str> {
+            self.fields
+                .iter()
+                .find(|(k, _)| k == key)
+                .map(|(_, v)| v.as_str())
+        }
+
+        /// A numeric field; `na` and absent give `None`.
+        pub fn get_u64(&self, key: &str) -> Option<u64> {
+            self.get(key).and_then(|v| v.parse().ok())
+        }
+    }
+
+    /// A firmware run, as read from its output lines.
+    #[derive(Clone, Debug, Default, PartialEq, Eq)]
+    pub struct DeviceLog {
+        pub run: Option<Line>,
+        pub mem: Option<Line>,
+        /// `(count, result)` per iteration, in order.
+        pub iterations: Vec<(u64, String)>,
+        pub done: Option<Line>,
+    }
+
+    /// Parses one line; lines that are not the firmware's give `None`.
+    pub fn parse_line(line: &str) -> Option<Line> {
+        let mut words = line.trim().split_ascii_whitespace();
+        if words.next()? != LINE_PREFIX {
+            return None;
+        }
+        let kind = words.next()?.to_string();
+        let fields = words
+            .filter_map(|w| w.split_once('='))
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        Some(Line { kind, fields })
+    }
+
+    /// Splits a log (which may hold several runs) into runs: each starts at a `run` line.
+    pub fn parse_log(text: &str) -> Vec<DeviceLog> {
+        let mut runs: Vec<DeviceLog> = Vec::new();
+        for line in text.lines().filter_map(parse_line) {
+            if line.kind == "run" {
+                runs.push(DeviceLog {
+                    run: Some(line),
+                    ..DeviceLog::default()
+                });
+                continue;
+            }
+            let Some(cur) = runs.last_mut() else { continue };
+            match line.kind.as_str() {
+                "mem" => cur.mem = Some(line),
+                "iter" => {
+                    let count = line.get_u64("count").unwrap_or(0);
+                    let result = line.get("result").unwrap_or("unknown").to_string();
+                    cur.iterations.push((count, result));
+                }
+                "done" => cur.done = Some(line),
+                _ => {}
+            }
+        }
+        runs
+    }
+}
+
+#[cfg(all(test, feature = "alloc"))]
+mod tests {
+    use super::*;
+    use crate::ids::{AirId, BackendId, FieldId, HashId};
+    use crate::{ProofHeader, ProofParams, VerifyError};
+    use alloc::string::String;
+
+    #[test]
+    fn written_lines_parse_back() {
+        let header = ProofHeader {
+            backend: BackendId::WfGoldilocks,
+            field: FieldId::Goldilocks,
+            extension_degree: 2,
+            hash: HashId::Blake3_256,
+            air: AirId::Fibonacci,
+            log_n: 10,
+            params: ProofParams {
+                log_blowup: 3,
+                num_queries: 32,
+                pow_bits: 0,
+                log_fold_arity: 3,
+                log_final_poly_len: 5,
+            },
+        };
+        let mut s = String::from("boot noise\n");
+        write_run_line(&mut s, &header, "m33", "rp2350", "tlsf", 262144, 30888, 95, "cycles", 150_000_000, 2).unwrap();
+        write_mem_line(
+            &mut s,
+            &MemoryFigures {
+                heap_peak: Some(1000),
+                ..Default::default()
+            },
+        )
+        .unwrap();
+        write_iter_line(&mut s, 0, 11_200_461, Ok(())).unwrap();
+        write_iter_line(&mut s, 1, 5, Err(VerifyError::Rejected("x"))).unwrap();
+        write_done_line(&mut s, 1, 1).unwrap();
+        let runs = parse_log(&s);
+        assert_eq!(runs.len(), 1);
+        let run = runs[0].run.as_ref().unwrap();
+        assert_eq!(run.get("backend"), Some("wf-goldilocks"));
+        assert_eq!(run.get_u64("n"), Some(1024));
+        let mem = runs[0].mem.as_ref().unwrap();
+        assert_eq!(mem.get_u64("heap_peak"), Some(1000));
+        assert_eq!(mem.get_u64("stack_peak"), None);
+        assert_eq!(runs[0].iterations[0], (11_200_461, "accepted".into()));
+        assert_eq!(runs[0].iterations[1], (5, "rejected:rejected".into()));
+        assert_eq!(runs[0].done.as_ref().unwrap().get_u64("rejected"), Some(1));
+    }
+}
+
+#[cfg(feature = "alloc")]
+pub use run_record::*;
+
+#[cfg(feature = "alloc")]
+mod run_record {
+    use alloc::string::String;
+    use alloc::vec::Vec;
+
+    /// Version of the [`RunRecord`] schema.
+    pub const RUN_RECORD_SCHEMA: u32 = 1;
+
+    /// Instruction counts by class, from the QEMU TCG plugin.
+    #[derive(Clone, Debug, Default, PartialEq, Eq)]
+    #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+    pub struct InstructionClasses {
+        pub mul: u64,
+        pub load_store: u64,
+        pub branch: u64,
+        pub other: u64,
+    }
+
+    /// One measurement of one proof on one core: the schema every benchmark writes (as JSON)
+    /// and `compare` reads. A field a source cannot measure is `None`, never a guess.
+    #[derive(Clone, Debug, Default, PartialEq)]
+    #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+    pub struct RunRecord {
+        /// [`RUN_RECORD_SCHEMA`].
+        pub schema: u32,
+        /// Where the numbers come from: `emulator`, `device` or `host`.
+        pub source: String,
+        pub backend: String,
+        pub field: String,
+        pub extension: u8,
+        pub air: String,
+        pub n: u64,
+        /// `m33`, `rv32` or `host`.
+        pub core: String,
+        /// `qemu-m33`, `qemu-rv32`, `rp2350` or the host's CPU model.
+        pub board: String,
+        /// `tlsf`, `llff`, `bump`, or `system` on the host.
+        pub allocator: String,
+        pub heap_size: Option<u64>,
+        pub proof_bytes: u64,
+        /// By [`conjectured_security_bits`](crate::conjectured_security_bits).
+        pub security_bits: u32,
+        /// `accepted` or `rejected:<kind>`.
+        pub result: String,
+        pub iterations: u32,
+        /// Emulator: guest instructions in one parse + verify.
+        pub instructions: Option<u64>,
+        pub instruction_classes: Option<InstructionClasses>,
+        /// Device: cycles of each iteration's parse + verify.
+        pub cycles: Vec<u64>,
+        pub clock_hz: Option<u64>,
+        pub heap_before: Option<u64>,
+        pub heap_peak: Option<u64>,
+        pub stack_peak: Option<u64>,
+        pub text_bytes: Option<u64>,
+        pub data_bytes: Option<u64>,
+        pub bss_bytes: Option<u64>,
+        /// Host: prove and verify wall-clock times.
+        pub prove_ms: Option<f64>,
+        pub verify_ms: Option<f64>,
+        /// `rustc -V` of the build.
+        pub toolchain: String,
+        /// Cargo profile and its relevant settings, e.g. `release opt-level=s lto=fat`.
+        pub profile: String,
+        pub git_commit: String,
+    }
+}
