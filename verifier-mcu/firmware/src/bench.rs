@@ -1,0 +1,254 @@
+//! The portable verify loop shared by every board.
+//!
+//! One run: the `run` line; `ITERATIONS` measured parse + verify calls of the genuine proof;
+//! then one measured verify of a copy with one payload byte flipped, which must be rejected;
+//! the `mem` line (figures of the genuine iterations) and the `done` line. Each measured
+//! call sits between [`pstk_measure_start`] and [`pstk_measure_end`], which the QEMU plugin
+//! counts between; the board's counter (cycles on silicon) is read just outside them. Copies
+//! and output happen outside the measured window.
+
+use alloc::vec::Vec;
+use core::fmt::Write;
+use core::sync::atomic::{compiler_fence, AtomicU32, Ordering};
+
+use picostark_core::record::{
+    write_done_line, write_iter_line, write_mem_line, write_run_line, MemoryFigures, LINE_PREFIX,
+};
+use picostark_core::{AirId, Policy, ProofFile, Statement, VerifyError};
+
+use crate::{config, heap, stack, verifiers};
+
+/// What a board gives the loop.
+pub trait Board {
+    /// `m33` or `rv32`.
+    const CORE: &'static str;
+    /// `qemu-m33`, `qemu-rv32` or `rp2350`.
+    const BOARD: &'static str;
+    /// What [`Board::counter`] counts: `cycles` or `none`.
+    const COUNTER: &'static str;
+    /// The clock the counter runs at (0 when there is none).
+    const CLOCK_HZ: u32;
+    /// The counter read just before and after each measured call.
+    fn counter(&mut self) -> u64;
+    /// Writes output text (whole lines).
+    fn emit(&mut self, text: &str);
+}
+
+/// How a run ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// Every genuine iteration accepted and the tampered copy rejected.
+    Pass,
+    /// The genuine proof was rejected.
+    GenuineRejected,
+    /// The tampered copy was accepted.
+    TamperedAccepted,
+    /// No usable proof file (nothing measured).
+    NoProof,
+}
+
+impl Outcome {
+    /// A small exit code for emulators (0 = pass).
+    pub fn code(self) -> u32 {
+        match self {
+            Outcome::Pass => 0,
+            Outcome::GenuineRejected => 1,
+            Outcome::TamperedAccepted => 2,
+            Outcome::NoProof => 3,
+        }
+    }
+}
+
+/// Written by the markers with volatile stores, so that they can neither be optimised
+/// away nor merged into one function.
+static MARKER: AtomicU32 = AtomicU32::new(0);
+
+/// Called right before each measured verify. The instruction-count plugin starts counting at
+/// this function's first instruction.
+#[no_mangle]
+#[inline(never)]
+pub extern "C" fn pstk_measure_start() {
+    // SAFETY: a plain word-sized store to a static.
+    unsafe { core::ptr::write_volatile(MARKER.as_ptr(), 0x5354_4152) };
+    compiler_fence(Ordering::SeqCst);
+}
+
+/// Called right after each measured verify. The plugin stops counting at this function's
+/// first instruction.
+#[no_mangle]
+#[inline(never)]
+pub extern "C" fn pstk_measure_end() {
+    compiler_fence(Ordering::SeqCst);
+    // SAFETY: a plain word-sized store to a static.
+    unsafe { core::ptr::write_volatile(MARKER.as_ptr(), 0x454E_4400) };
+}
+
+/// A fixed-capacity line buffer (output must not touch the heap being measured).
+pub struct LineBuf {
+    buf: [u8; 512],
+    len: usize,
+}
+
+impl LineBuf {
+    pub const fn new() -> Self {
+        LineBuf {
+            buf: [0; 512],
+            len: 0,
+        }
+    }
+
+    pub fn as_str(&self) -> &str {
+        core::str::from_utf8(&self.buf[..self.len]).unwrap_or("")
+    }
+
+    pub fn clear(&mut self) {
+        self.len = 0;
+    }
+}
+
+impl Write for LineBuf {
+    fn write_str(&mut self, s: &str) -> core::fmt::Result {
+        let end = self.len + s.len();
+        if end > self.buf.len() {
+            return Err(core::fmt::Error);
+        }
+        self.buf[self.len..end].copy_from_slice(s.as_bytes());
+        self.len = end;
+        Ok(())
+    }
+}
+
+fn emit_with<B: Board>(board: &mut B, line: &mut LineBuf, f: impl FnOnce(&mut LineBuf) -> core::fmt::Result) {
+    line.clear();
+    if f(line).is_err() {
+        line.clear();
+        let _ = writeln!(line, "{LINE_PREFIX} error what=output-line-too-long");
+    }
+    board.emit(line.as_str());
+}
+
+/// One measured call: markers and counter around parse + verify.
+#[inline(never)]
+fn measured<B: Board>(
+    board: &mut B,
+    bytes: &[u8],
+    expected: Option<&Statement<'_>>,
+    policy: &Policy,
+) -> (u64, Result<(), VerifyError>) {
+    let c0 = board.counter();
+    pstk_measure_start();
+    let result = verifiers::verify(bytes, expected, policy);
+    pstk_measure_end();
+    let c1 = board.counter();
+    (c1.wrapping_sub(c0), result.map(|_| ()))
+}
+
+/// Runs the whole benchmark on `proof` and reports it through `board`.
+pub fn run<B: Board>(board: &mut B, proof: &[u8]) -> Outcome {
+    let mut line = LineBuf::new();
+    let policy = Policy::default();
+    let file = match ProofFile::parse(proof) {
+        Ok(f) => f,
+        Err(e) => {
+            // The detail text may contain spaces: it stays last on the line.
+            emit_with(board, &mut line, |l| {
+                writeln!(l, "{LINE_PREFIX} error what=proof-file bytes={} detail={e}", proof.len())
+            });
+            return Outcome::NoProof;
+        }
+    };
+    let header = file.header;
+    let security = policy.check(&header).unwrap_or(0);
+    emit_with(board, &mut line, |l| {
+        write_run_line(
+            l,
+            &header,
+            B::CORE,
+            B::BOARD,
+            heap::NAME,
+            config::HEAP_SIZE,
+            proof.len(),
+            security,
+            B::COUNTER,
+            B::CLOCK_HZ,
+            config::ITERATIONS + 1,
+        )
+    });
+
+    // The statement this firmware was built for (embedded proof), or none (proof slot).
+    let expected = config::EXPECTED.and_then(|(air, log_n, public_inputs)| {
+        Some(Statement {
+            air: AirId::from_byte(air)?,
+            log_n,
+            public_inputs,
+        })
+    });
+
+    let heap_before = heap::in_use();
+    heap::reset_peak();
+    heap::set_watermark();
+    stack::paint();
+
+    let mut accepted = 0u32;
+    let mut rejected = 0u32;
+    let mut genuine_ok = true;
+    for i in 0..config::ITERATIONS {
+        let (count, result) = measured(board, proof, expected.as_ref(), &policy);
+        heap::after_verify();
+        match result {
+            Ok(()) => accepted += 1,
+            Err(_) => {
+                rejected += 1;
+                genuine_ok = false;
+            }
+        }
+        emit_with(board, &mut line, |l| write_iter_line(l, i, count, result));
+    }
+    let mem = MemoryFigures {
+        heap_before: Some(heap_before as u64),
+        heap_peak: Some(heap::peak() as u64),
+        stack_peak: Some(stack::peak() as u64),
+        text: Some(crate::board::text_bytes() as u64),
+        data: Some(crate::board::data_bytes() as u64),
+        bss: Some(crate::board::bss_bytes() as u64),
+    };
+
+    // The tampered copy: one payload byte flipped, in RAM.
+    let mut tampered_ok = false;
+    let mut copy: Vec<u8> = Vec::new();
+    if copy.try_reserve_exact(proof.len()).is_ok() {
+        copy.extend_from_slice(proof);
+        let at = proof.len() - file.payload.len() + file.payload.len() / 2;
+        if let Some(b) = copy.get_mut(at) {
+            *b ^= 0x01;
+        }
+        heap::set_watermark();
+        let (count, result) = measured(board, &copy, expected.as_ref(), &policy);
+        heap::after_verify();
+        match result {
+            Ok(()) => accepted += 1,
+            Err(_) => {
+                rejected += 1;
+                tampered_ok = true;
+            }
+        }
+        emit_with(board, &mut line, |l| {
+            write_iter_line(l, config::ITERATIONS, count, result)
+        });
+    } else {
+        emit_with(board, &mut line, |l| {
+            writeln!(l, "{LINE_PREFIX} error what=no-heap-for-tampered-copy")
+        });
+    }
+    drop(copy);
+
+    emit_with(board, &mut line, |l| write_mem_line(l, &mem));
+    emit_with(board, &mut line, |l| write_done_line(l, accepted, rejected));
+    if !genuine_ok {
+        Outcome::GenuineRejected
+    } else if !tampered_ok {
+        Outcome::TamperedAccepted
+    } else {
+        Outcome::Pass
+    }
+}

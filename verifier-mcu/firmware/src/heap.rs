@@ -1,0 +1,210 @@
+//! The heap: the allocator chosen at build time (embedded-alloc TLSF by default, LLFF with
+//! `alloc-llff`, a bump allocator with `alloc-bump`) behind a wrapper that tracks the bytes
+//! in use and their peak.
+//!
+//! The peak counts requested bytes (`Layout::size`), not the allocator's own overhead. For
+//! the bump allocator, which never reuses freed memory until it is reset, the peak is its
+//! high-water mark: the memory a verification really needs without an allocator. The bump
+//! allocator is reset to its watermark after each verification, when everything allocated
+//! since the mark has been freed.
+
+use core::alloc::{GlobalAlloc, Layout};
+use core::mem::MaybeUninit;
+use core::ptr::addr_of_mut;
+use core::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+
+use crate::config::HEAP_SIZE;
+
+#[cfg(all(feature = "alloc-llff", feature = "alloc-bump"))]
+compile_error!("choose at most one allocator feature: alloc-llff or alloc-bump");
+
+#[cfg(not(any(feature = "alloc-llff", feature = "alloc-bump")))]
+type Inner = embedded_alloc::TlsfHeap;
+#[cfg(not(any(feature = "alloc-llff", feature = "alloc-bump")))]
+const fn new_inner() -> Inner {
+    embedded_alloc::TlsfHeap::empty()
+}
+/// The allocator's name in the output lines.
+#[cfg(not(any(feature = "alloc-llff", feature = "alloc-bump")))]
+pub const NAME: &str = "tlsf";
+
+#[cfg(feature = "alloc-llff")]
+type Inner = embedded_alloc::LlffHeap;
+#[cfg(feature = "alloc-llff")]
+const fn new_inner() -> Inner {
+    embedded_alloc::LlffHeap::empty()
+}
+#[cfg(feature = "alloc-llff")]
+pub const NAME: &str = "llff";
+
+#[cfg(feature = "alloc-bump")]
+type Inner = Bump;
+#[cfg(feature = "alloc-bump")]
+const fn new_inner() -> Inner {
+    Bump::empty()
+}
+#[cfg(feature = "alloc-bump")]
+pub const NAME: &str = "bump";
+
+/// A bump allocator: frees only the most recent allocation; [`Bump::reset`] rewinds it.
+#[allow(dead_code)]
+pub struct Bump {
+    start: AtomicUsize,
+    next: AtomicUsize,
+    end: AtomicUsize,
+    high: AtomicUsize,
+}
+
+#[allow(dead_code)]
+impl Bump {
+    pub const fn empty() -> Self {
+        Bump {
+            start: AtomicUsize::new(0),
+            next: AtomicUsize::new(0),
+            end: AtomicUsize::new(0),
+            high: AtomicUsize::new(0),
+        }
+    }
+
+    /// # Safety
+    /// `[start, start + size)` must be memory owned by the allocator from now on.
+    pub unsafe fn init(&self, start: usize, size: usize) {
+        self.start.store(start, Relaxed);
+        self.next.store(start, Relaxed);
+        self.end.store(start + size, Relaxed);
+        self.high.store(start, Relaxed);
+    }
+
+    fn position(&self) -> usize {
+        self.next.load(Relaxed)
+    }
+
+    fn reset(&self, to: usize) {
+        self.next.store(to, Relaxed);
+    }
+
+    fn high_water(&self) -> usize {
+        self.high.load(Relaxed) - self.start.load(Relaxed)
+    }
+
+    fn reset_high_water(&self) {
+        self.high.store(self.next.load(Relaxed), Relaxed);
+    }
+}
+
+unsafe impl GlobalAlloc for Bump {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        let next = self.next.load(Relaxed);
+        let Some(at) = next.checked_add(layout.align() - 1).map(|v| v & !(layout.align() - 1)) else {
+            return core::ptr::null_mut();
+        };
+        match at.checked_add(layout.size()) {
+            Some(end) if end <= self.end.load(Relaxed) => {
+                self.next.store(end, Relaxed);
+                if end > self.high.load(Relaxed) {
+                    self.high.store(end, Relaxed);
+                }
+                at as *mut u8
+            }
+            _ => core::ptr::null_mut(),
+        }
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        if ptr as usize + layout.size() == self.next.load(Relaxed) {
+            self.next.store(ptr as usize, Relaxed);
+        }
+    }
+}
+
+/// Counts bytes in use and their peak around any allocator. `realloc` is the default
+/// (allocate, copy, free), so a growing vector's old and new buffers both count.
+pub struct Tracking<A> {
+    inner: A,
+    in_use: AtomicUsize,
+    peak: AtomicUsize,
+}
+
+unsafe impl<A: GlobalAlloc> GlobalAlloc for Tracking<A> {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        let p = self.inner.alloc(layout);
+        if !p.is_null() {
+            // Single core, no allocation in interrupts: plain loads and stores suffice.
+            let n = self.in_use.load(Relaxed) + layout.size();
+            self.in_use.store(n, Relaxed);
+            if n > self.peak.load(Relaxed) {
+                self.peak.store(n, Relaxed);
+            }
+        }
+        p
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        self.inner.dealloc(ptr, layout);
+        self.in_use
+            .store(self.in_use.load(Relaxed) - layout.size(), Relaxed);
+    }
+}
+
+#[global_allocator]
+static HEAP: Tracking<Inner> = Tracking {
+    inner: new_inner(),
+    in_use: AtomicUsize::new(0),
+    peak: AtomicUsize::new(0),
+};
+
+static mut HEAP_MEM: [MaybeUninit<u8>; HEAP_SIZE] = [MaybeUninit::uninit(); HEAP_SIZE];
+
+/// Hands the heap memory to the allocator. Call once, first thing after boot.
+pub fn init() {
+    static DONE: AtomicUsize = AtomicUsize::new(0);
+    if DONE.swap(1, Relaxed) != 0 {
+        return;
+    }
+    // SAFETY: runs once (guarded above); HEAP_MEM is used by nothing else.
+    unsafe { HEAP.inner.init(addr_of_mut!(HEAP_MEM) as usize, HEAP_SIZE) }
+}
+
+/// Bytes in use now.
+pub fn in_use() -> usize {
+    HEAP.in_use.load(Relaxed)
+}
+
+/// Peak since [`reset_peak`] (bump: the high-water mark above its start).
+pub fn peak() -> usize {
+    #[cfg(feature = "alloc-bump")]
+    {
+        HEAP.inner.high_water()
+    }
+    #[cfg(not(feature = "alloc-bump"))]
+    {
+        HEAP.peak.load(Relaxed)
+    }
+}
+
+/// Starts a new peak measurement.
+pub fn reset_peak() {
+    HEAP.peak.store(in_use(), Relaxed);
+    #[cfg(feature = "alloc-bump")]
+    HEAP.inner.reset_high_water();
+}
+
+static WATERMARK: AtomicUsize = AtomicUsize::new(0);
+static WATERMARK_IN_USE: AtomicUsize = AtomicUsize::new(0);
+
+/// Remembers the current state: [`after_verify`] rewinds the bump allocator to it.
+pub fn set_watermark() {
+    #[cfg(feature = "alloc-bump")]
+    WATERMARK.store(HEAP.inner.position(), Relaxed);
+    WATERMARK_IN_USE.store(in_use(), Relaxed);
+}
+
+/// Called after each verification: rewinds the bump allocator when nothing allocated since
+/// the watermark is still live. Other allocators reuse freed memory themselves.
+pub fn after_verify() {
+    if in_use() == WATERMARK_IN_USE.load(Relaxed) {
+        #[cfg(feature = "alloc-bump")]
+        HEAP.inner.reset(WATERMARK.load(Relaxed));
+    }
+    let _ = &WATERMARK;
+}
