@@ -60,7 +60,10 @@ impl AirDef for Fibonacci {
     where
         F: Copy + Add<Output = F> + Sub<Output = F> + Mul<Output = F>,
     {
-        assert!(n >= 8 && n.is_power_of_two(), "n must be a power of two >= 8");
+        assert!(
+            n >= 8 && n.is_power_of_two(),
+            "n must be a power of two >= 8"
+        );
         let mut values = Vec::with_capacity(2 * n);
         let (mut s0, mut s1) = (from_u64(1), from_u64(1));
         for _ in 0..n {

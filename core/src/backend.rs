@@ -61,7 +61,10 @@ pub fn verify<V: Verifier + ?Sized>(
             return Err(VerifyError::StatementMismatch("trace length"));
         }
         if s.public_inputs.len() != file.public_inputs.len()
-            || !file.public_inputs.iter().eq(s.public_inputs.iter().copied())
+            || !file
+                .public_inputs
+                .iter()
+                .eq(s.public_inputs.iter().copied())
         {
             return Err(VerifyError::StatementMismatch("public inputs"));
         }
@@ -99,7 +102,11 @@ mod tests {
         }
         fn verify_payload(&self, p: &ProofFile<'_>) -> Result<(), VerifyError> {
             self.heavy_calls.set(self.heavy_calls.get() + 1);
-            if p.public_inputs.iter().flat_map(u64::to_le_bytes).eq(p.payload.iter().copied()) {
+            if p.public_inputs
+                .iter()
+                .flat_map(u64::to_le_bytes)
+                .eq(p.payload.iter().copied())
+            {
                 Ok(())
             } else {
                 Err(VerifyError::Rejected("payload"))

@@ -35,7 +35,10 @@ impl fmt::Display for FormatError {
             FormatError::BadMagic => f.write_str("not a picostark proof file (bad magic)"),
             FormatError::UnsupportedVersion(v) => write!(f, "unsupported proof file version {v}"),
             FormatError::Truncated { needed, available } => {
-                write!(f, "truncated: needs {needed} more bytes, {available} remain")
+                write!(
+                    f,
+                    "truncated: needs {needed} more bytes, {available} remain"
+                )
             }
             FormatError::TrailingBytes(n) => write!(f, "{n} trailing bytes after the payload"),
             FormatError::UnknownBackend(b) => write!(f, "unknown backend id {b}"),
@@ -53,7 +56,10 @@ pub enum VerifyError {
     /// The envelope could not be parsed.
     Format(FormatError),
     /// The file was made for another backend than the one asked to verify it.
-    WrongBackend { expected: BackendId, found: BackendId },
+    WrongBackend {
+        expected: BackendId,
+        found: BackendId,
+    },
     /// The backend cannot verify this combination (extension degree, AIR, parameters).
     Unsupported(&'static str),
     /// The proof's parameters give less conjectured security than the policy requires.

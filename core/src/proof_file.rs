@@ -55,6 +55,20 @@ pub struct ProofParams {
     pub log_final_poly_len: u8,
 }
 
+impl core::fmt::Display for ProofParams {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(
+            f,
+            "blowup 2^{}, {} queries, {} PoW bits, folding 2^{}, final poly 2^{}",
+            self.log_blowup,
+            self.num_queries,
+            self.pow_bits,
+            self.log_fold_arity,
+            self.log_final_poly_len
+        )
+    }
+}
+
 /// Everything in the envelope except the public inputs and the payload.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct ProofHeader {
@@ -104,6 +118,9 @@ impl<'a> PublicInputs<'a> {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ProofFile<'a> {
     pub header: ProofHeader,
+    /// The encoded header and public inputs (everything before the payload length):
+    /// backends absorb it into their transcript so every header field is bound to the proof.
+    pub statement_bytes: &'a [u8],
     pub public_inputs: PublicInputs<'a>,
     pub payload: &'a [u8],
 }
@@ -167,7 +184,9 @@ impl<'a> ProofFile<'a> {
         let b = r.u8()?;
         let field = FieldId::from_byte(b).ok_or(FormatError::UnknownField(b))?;
         if field != backend.field() {
-            return Err(FormatError::InvalidValue("field does not match the backend"));
+            return Err(FormatError::InvalidValue(
+                "field does not match the backend",
+            ));
         }
         let extension_degree = r.u8()?;
         in_range(extension_degree.into(), 1, 8, "extension degree")?;
@@ -186,7 +205,12 @@ impl<'a> ProofFile<'a> {
         let log_fold_arity = r.u8()?;
         in_range(log_fold_arity.into(), 1, 4, "log2 folding arity")?;
         let log_final_poly_len = r.u8()?;
-        in_range(log_final_poly_len.into(), 0, 16, "log2 final polynomial length")?;
+        in_range(
+            log_final_poly_len.into(),
+            0,
+            16,
+            "log2 final polynomial length",
+        )?;
         let num_public = r.u8()? as usize;
         if num_public > MAX_PUBLIC_INPUTS {
             return Err(FormatError::InvalidValue("too many public inputs"));
@@ -197,8 +221,11 @@ impl<'a> ProofFile<'a> {
         let public_inputs = PublicInputs(r.take(num_public * 8)?);
         let modulus = field.modulus();
         if public_inputs.iter().any(|v| v >= modulus) {
-            return Err(FormatError::InvalidValue("public input is not a canonical field element"));
+            return Err(FormatError::InvalidValue(
+                "public input is not a canonical field element",
+            ));
         }
+        let statement_bytes = &bytes[..r.pos];
         let payload_len = r.u32()? as usize;
         let payload = r.take(payload_len)?;
         let trailing = bytes.len() - r.pos;
@@ -221,6 +248,7 @@ impl<'a> ProofFile<'a> {
                     log_final_poly_len,
                 },
             },
+            statement_bytes,
             public_inputs,
             payload,
         })
@@ -231,7 +259,10 @@ impl<'a> ProofFile<'a> {
 /// 4 GiB), never on data read from outside.
 #[cfg(feature = "alloc")]
 pub fn encode(header: &ProofHeader, public_inputs: &[u64], payload: &[u8]) -> alloc::vec::Vec<u8> {
-    assert!(public_inputs.len() <= MAX_PUBLIC_INPUTS, "too many public inputs");
+    assert!(
+        public_inputs.len() <= MAX_PUBLIC_INPUTS,
+        "too many public inputs"
+    );
     let payload_len = u32::try_from(payload.len()).expect("payload over 4 GiB");
     let mut out = alloc::vec::Vec::with_capacity(
         FIXED_HEADER_LEN + 8 * public_inputs.len() + 4 + payload.len(),
@@ -261,6 +292,15 @@ pub fn encode(header: &ProofHeader, public_inputs: &[u64], payload: &[u8]) -> al
     }
     out.extend_from_slice(&payload_len.to_le_bytes());
     out.extend_from_slice(payload);
+    out
+}
+
+/// The statement bytes ([`ProofFile::statement_bytes`]) a proof file with this header and
+/// these public inputs will have: provers absorb them before proving.
+#[cfg(feature = "alloc")]
+pub fn statement_bytes(header: &ProofHeader, public_inputs: &[u64]) -> alloc::vec::Vec<u8> {
+    let mut out = encode(header, public_inputs, &[]);
+    out.truncate(out.len() - 4);
     out
 }
 
@@ -301,6 +341,10 @@ mod tests {
         assert_eq!(f.public_inputs.get(1), None);
         assert_eq!(f.payload, &[9, 8, 7, 6, 5]);
         assert_eq!(f.header.n(), 1024);
+        assert_eq!(
+            f.statement_bytes,
+            statement_bytes(&header(), &[1_369_371_767])
+        );
     }
 
     #[test]
@@ -329,19 +373,31 @@ mod tests {
             (0, b'X', FormatError::BadMagic),
             (4, 2, FormatError::UnsupportedVersion(2)),
             (6, 99, FormatError::UnknownBackend(99)),
-            (7, 2, FormatError::InvalidValue("field does not match the backend")),
+            (
+                7,
+                2,
+                FormatError::InvalidValue("field does not match the backend"),
+            ),
             (8, 0, FormatError::InvalidValue("extension degree")),
             (9, 7, FormatError::UnknownHash(7)),
             (10, 0, FormatError::UnknownAir(0)),
             (11, 2, FormatError::InvalidValue("log2 trace length")),
             (12, 0, FormatError::InvalidValue("log2 blowup")),
             (18, 65, FormatError::InvalidValue("too many public inputs")),
-            (19, 1, FormatError::InvalidValue("reserved byte is not zero")),
+            (
+                19,
+                1,
+                FormatError::InvalidValue("reserved byte is not zero"),
+            ),
         ];
         for (offset, value, want) in cases {
             let mut bytes = good.clone();
             bytes[*offset] = *value;
-            assert_eq!(ProofFile::parse(&bytes).unwrap_err(), *want, "offset {offset}");
+            assert_eq!(
+                ProofFile::parse(&bytes).unwrap_err(),
+                *want,
+                "offset {offset}"
+            );
         }
     }
 
@@ -350,7 +406,9 @@ mod tests {
         let bytes = encode(&header(), &[FieldId::BabyBear.modulus()], &[]);
         assert_eq!(
             ProofFile::parse(&bytes),
-            Err(FormatError::InvalidValue("public input is not a canonical field element"))
+            Err(FormatError::InvalidValue(
+                "public input is not a canonical field element"
+            ))
         );
     }
 

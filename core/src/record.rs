@@ -108,7 +108,10 @@ pub fn write_iter_line<W: Write>(
 
 /// Writes the closing `done` line.
 pub fn write_done_line<W: Write>(w: &mut W, accepted: u32, rejected: u32) -> fmt::Result {
-    writeln!(w, "{LINE_PREFIX} done accepted={accepted} rejected={rejected}")
+    writeln!(
+        w,
+        "{LINE_PREFIX} done accepted={accepted} rejected={rejected}"
+    )
 }
 
 #[cfg(feature = "alloc")]
@@ -218,7 +221,20 @@ mod tests {
             },
         };
         let mut s = String::from("boot noise\n");
-        write_run_line(&mut s, &header, "m33", "rp2350", "tlsf", 262144, 30888, 95, "cycles", 150_000_000, 2).unwrap();
+        write_run_line(
+            &mut s,
+            &header,
+            "m33",
+            "rp2350",
+            "tlsf",
+            262144,
+            30888,
+            95,
+            "cycles",
+            150_000_000,
+            2,
+        )
+        .unwrap();
         write_mem_line(
             &mut s,
             &MemoryFigures {

@@ -35,11 +35,10 @@ pub fn conjectured_security_bits(
     log_n: u8,
     params: &ProofParams,
 ) -> u32 {
-    let query_bits = u32::from(params.num_queries) * u32::from(params.log_blowup)
-        + u32::from(params.pow_bits);
+    let query_bits =
+        u32::from(params.num_queries) * u32::from(params.log_blowup) + u32::from(params.pow_bits);
     let ext_field_bits = u32::from(extension_degree) * field.log2_modulus_millibits() / 1000;
-    let field_bits =
-        ext_field_bits.saturating_sub(u32::from(log_n) + u32::from(params.log_blowup));
+    let field_bits = ext_field_bits.saturating_sub(u32::from(log_n) + u32::from(params.log_blowup));
     query_bits
         .min(field_bits)
         .min(HASH_COLLISION_BITS)
@@ -63,7 +62,9 @@ impl Policy {
     /// Checks a header against the policy and returns its security estimate.
     pub fn check(&self, header: &ProofHeader) -> Result<u32, VerifyError> {
         if header.log_n > self.max_log_n {
-            return Err(VerifyError::Unsupported("trace length above the policy's maximum"));
+            return Err(VerifyError::Unsupported(
+                "trace length above the policy's maximum",
+            ));
         }
         let bits = conjectured_security_bits(
             header.field,
@@ -108,7 +109,10 @@ mod tests {
     fn winterfell_reference_parameters_give_95_bits() {
         // 32 queries at blowup 8: the query term (96) binds, as in winterfell's estimate.
         let p = params(3, 32, 0);
-        assert_eq!(conjectured_security_bits(FieldId::Goldilocks, 2, 10, &p), 95);
+        assert_eq!(
+            conjectured_security_bits(FieldId::Goldilocks, 2, 10, &p),
+            95
+        );
         assert_eq!(conjectured_security_bits(FieldId::BabyBear, 4, 10, &p), 95);
     }
 
@@ -118,14 +122,23 @@ mod tests {
         // BabyBear alone: 30 bits - 13 = 17, minus one.
         assert_eq!(conjectured_security_bits(FieldId::BabyBear, 1, 10, &p), 16);
         // M31^3: floor(92.99) = 92, minus log2(2^16 * 8) = 19, minus one: 72.
-        assert_eq!(conjectured_security_bits(FieldId::Mersenne31, 3, 16, &p), 72);
+        assert_eq!(
+            conjectured_security_bits(FieldId::Mersenne31, 3, 16, &p),
+            72
+        );
         // M31^4 reaches the query term: 27 * 3 + 16 - 1 = 96.
-        assert_eq!(conjectured_security_bits(FieldId::Mersenne31, 4, 16, &p), 96);
+        assert_eq!(
+            conjectured_security_bits(FieldId::Mersenne31, 4, 16, &p),
+            96
+        );
     }
 
     #[test]
     fn hash_caps_the_estimate() {
         let p = params(8, 100, 0);
-        assert_eq!(conjectured_security_bits(FieldId::Goldilocks, 4, 10, &p), 127);
+        assert_eq!(
+            conjectured_security_bits(FieldId::Goldilocks, 4, 10, &p),
+            127
+        );
     }
 }

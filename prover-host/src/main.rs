@@ -1,1 +1,437 @@
-fn main() {}
+//! `prover-host`: prove, verify, inspect and benchmark picostark proof files on the host.
+//!
+//! Exit codes: 0 success (or proof accepted), 1 proof rejected, 2 bad arguments or input.
+
+mod bench;
+mod registry;
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Instant;
+
+use clap::{Args, Parser, Subcommand};
+use picostark_core::prove::ProveRequest;
+use picostark_core::record::{RunRecord, RUN_RECORD_SCHEMA};
+use picostark_core::{
+    conjectured_security_bits, AirId, BackendId, Policy, ProofFile, ProofHeader, ProofParams,
+};
+
+#[derive(Parser)]
+#[command(
+    name = "prover-host",
+    about = "Prove, verify and inspect picostark STARK proofs on the host",
+    args_conflicts_with_subcommands = true
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+    #[command(flatten)]
+    prove: ProveArgs,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Verify a proof file (exit 0 accepted, 1 rejected).
+    Verify {
+        file: PathBuf,
+        /// Minimum conjectured security in bits.
+        #[arg(long, default_value_t = Policy::DEFAULT_MIN_SECURITY_BITS)]
+        min_security: u32,
+    },
+    /// Print a proof file's header.
+    Inspect {
+        file: PathBuf,
+        /// Print JSON instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+    /// List backends and AIRs.
+    List,
+    /// Prove and verify every backend at several trace lengths; write host records (JSON).
+    Bench(bench::BenchArgs),
+}
+
+#[derive(Args)]
+struct ProveArgs {
+    /// Backend id (see `prover-host list`).
+    #[arg(long)]
+    backend: Option<String>,
+    /// AIR id.
+    #[arg(long, default_value = "fib")]
+    air: String,
+    /// Trace length, a power of two >= 8.
+    #[arg(long, default_value_t = 1024)]
+    n: u64,
+    /// Challenge-field extension degree (default: the backend's first).
+    #[arg(long)]
+    ext: Option<u8>,
+    /// log2 of the blowup factor.
+    #[arg(long)]
+    log_blowup: Option<u8>,
+    /// Number of FRI queries.
+    #[arg(long)]
+    queries: Option<u16>,
+    /// Proof-of-work bits before query sampling.
+    #[arg(long)]
+    pow_bits: Option<u8>,
+    /// log2 of the FRI folding arity.
+    #[arg(long)]
+    log_fold_arity: Option<u8>,
+    /// log2 of the FRI final polynomial length.
+    #[arg(long)]
+    log_final_poly_len: Option<u8>,
+    /// Minimum conjectured security the parameters must reach.
+    #[arg(long, default_value_t = Policy::DEFAULT_MIN_SECURITY_BITS)]
+    min_security: u32,
+    /// Output path (default: proofs/<backend>-<air>-n<n>.proof).
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// Also write a host benchmark record (JSON) here.
+    #[arg(long)]
+    record: Option<PathBuf>,
+}
+
+/// A one-line usage error: exit code 2.
+struct UsageError(String);
+
+fn usage<T>(msg: impl Into<String>) -> Result<T, UsageError> {
+    Err(UsageError(msg.into()))
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Some(Command::Verify { file, min_security }) => verify_cmd(&file, min_security),
+        Some(Command::Inspect { file, json }) => inspect_cmd(&file, json),
+        Some(Command::List) => {
+            list_cmd();
+            Ok(ExitCode::SUCCESS)
+        }
+        Some(Command::Bench(args)) => bench::run(&args),
+        None => prove_cmd(&cli.prove),
+    };
+    match result {
+        Ok(code) => code,
+        Err(UsageError(msg)) => {
+            eprintln!("error: {msg}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// Parses a backend name into an id this build can prove and verify.
+fn parse_backend(name: &str) -> Result<BackendId, UsageError> {
+    match BackendId::from_name(name) {
+        Some(b) if registry::available().contains(&b) => Ok(b),
+        Some(b) => usage(format!("backend {b} is not in this build")),
+        None => usage(format!(
+            "unknown backend '{name}' (known: {})",
+            names(&registry::available())
+        )),
+    }
+}
+
+fn names(ids: &[BackendId]) -> String {
+    ids.iter().map(|b| b.name()).collect::<Vec<_>>().join(", ")
+}
+
+/// Builds and checks a prove request from the command line.
+fn request(args: &ProveArgs, backend: BackendId) -> Result<ProveRequest, UsageError> {
+    let prover = registry::prover(backend).expect("available backend has a prover");
+    let Some(air) = AirId::from_name(&args.air) else {
+        return usage(format!("unknown AIR '{}' (known: fib)", args.air));
+    };
+    if args.n < 8 || !args.n.is_power_of_two() {
+        return usage(format!("n must be a power of two >= 8, got {}", args.n));
+    }
+    let log_n = args.n.trailing_zeros() as u8;
+    let d = prover.default_params();
+    let params = ProofParams {
+        log_blowup: args.log_blowup.unwrap_or(d.log_blowup),
+        num_queries: args.queries.unwrap_or(d.num_queries),
+        pow_bits: args.pow_bits.unwrap_or(d.pow_bits),
+        log_fold_arity: args.log_fold_arity.unwrap_or(d.log_fold_arity),
+        log_final_poly_len: args.log_final_poly_len.unwrap_or(d.log_final_poly_len),
+    };
+    let extension_degree = args.ext.unwrap_or(prover.extension_degrees()[0]);
+    if !prover.extension_degrees().contains(&extension_degree) {
+        return usage(format!(
+            "{backend} supports extension degrees {:?}",
+            prover.extension_degrees()
+        ));
+    }
+    let req = ProveRequest {
+        air,
+        log_n,
+        extension_degree,
+        params,
+    };
+    // The header a proof with these parameters would have must pass the verifier's own
+    // checks, so nothing is proved that the policy would reject.
+    let header = header_of(backend, &req);
+    let policy = Policy {
+        min_security_bits: args.min_security,
+        ..Policy::default()
+    };
+    let bytes = picostark_core::proof_file::encode(&header, &[], &[]);
+    if let Err(e) = ProofFile::parse(&bytes) {
+        return usage(format!("parameters out of range: {e}"));
+    }
+    let verifier = registry::verifier(backend).expect("available backend has a verifier");
+    verifier
+        .check_supported(&header)
+        .and_then(|()| policy.check(&header))
+        .map_err(|e| UsageError(e.to_string()))?;
+    Ok(req)
+}
+
+fn header_of(backend: BackendId, req: &ProveRequest) -> ProofHeader {
+    ProofHeader {
+        backend,
+        field: backend.field(),
+        extension_degree: req.extension_degree,
+        hash: picostark_core::HashId::Blake3_256,
+        air: req.air,
+        log_n: req.log_n,
+        params: req.params,
+    }
+}
+
+/// Proves one request; returns the proof file and the prove time in ms.
+fn prove_one(
+    backend: BackendId,
+    req: &ProveRequest,
+    label: &str,
+) -> Result<(Vec<u8>, f64), UsageError> {
+    let prover = registry::prover(backend).expect("available backend has a prover");
+    let start = Instant::now();
+    let mut progress = |stage: &str| {
+        eprintln!("[{label}] {stage} ({:.1} s)", start.elapsed().as_secs_f64());
+    };
+    let bytes = prover
+        .prove(req, &mut progress)
+        .map_err(|e| UsageError(format!("proving failed: {e}")))?;
+    Ok((bytes, start.elapsed().as_secs_f64() * 1e3))
+}
+
+/// Verifies on the host; returns the verify time in ms.
+fn verify_timed(bytes: &[u8], policy: &Policy) -> Result<f64, picostark_core::VerifyError> {
+    let backend = ProofFile::parse(bytes)?.header.backend;
+    let verifier = registry::verifier(backend).ok_or(picostark_core::VerifyError::Unsupported(
+        "backend not in this build",
+    ))?;
+    let start = Instant::now();
+    picostark_core::verify(verifier.as_ref(), bytes, None, policy)?;
+    Ok(start.elapsed().as_secs_f64() * 1e3)
+}
+
+fn prove_cmd(args: &ProveArgs) -> Result<ExitCode, UsageError> {
+    let Some(name) = &args.backend else {
+        return usage("--backend is required (see `prover-host list`)");
+    };
+    let backend = parse_backend(name)?;
+    let req = request(args, backend)?;
+    let out = args.out.clone().unwrap_or_else(|| {
+        PathBuf::from(format!("proofs/{}-{}-n{}.proof", backend, req.air, args.n))
+    });
+    let (bytes, prove_ms) = prove_one(backend, &req, backend.name())?;
+    let policy = Policy {
+        min_security_bits: args.min_security,
+        ..Policy::default()
+    };
+    let verify_ms = verify_timed(&bytes, &policy).map_err(|e| {
+        UsageError(format!(
+            "internal error: the new proof does not verify: {e}"
+        ))
+    })?;
+    write_file(&out, &bytes)?;
+    let header = header_of(backend, &req);
+    let security = conjectured_security_bits(
+        header.field,
+        header.extension_degree,
+        header.log_n,
+        &header.params,
+    );
+    println!("backend:    {backend}");
+    println!(
+        "field:      {} x degree {}",
+        header.field, header.extension_degree
+    );
+    println!("air:        {}  n = {}", header.air, header.n());
+    println!("proof:      {} bytes -> {}", bytes.len(), out.display());
+    println!(
+        "prove time: {:.1} ms (host, {} profile)",
+        prove_ms,
+        env!("PICOSTARK_PROFILE")
+    );
+    println!("verify:     {:.2} ms (host)", verify_ms);
+    println!("security:   {security} bits conjectured");
+    if let Some(path) = &args.record {
+        let file = ProofFile::parse(&bytes).expect("just written");
+        let rec = host_record(&file, bytes.len(), prove_ms, verify_ms);
+        let json = serde_json::to_string_pretty(&rec).expect("record serializes");
+        write_file(path, json.as_bytes())?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+pub(crate) fn host_record(
+    file: &ProofFile<'_>,
+    proof_bytes: usize,
+    prove_ms: f64,
+    verify_ms: f64,
+) -> RunRecord {
+    let h = &file.header;
+    RunRecord {
+        schema: RUN_RECORD_SCHEMA,
+        source: "host".into(),
+        backend: h.backend.name().into(),
+        field: h.field.name().into(),
+        extension: h.extension_degree,
+        air: h.air.name().into(),
+        n: h.n(),
+        core: "host".into(),
+        board: host_cpu(),
+        allocator: "system".into(),
+        proof_bytes: proof_bytes as u64,
+        security_bits: conjectured_security_bits(h.field, h.extension_degree, h.log_n, &h.params),
+        result: "accepted".into(),
+        iterations: 1,
+        prove_ms: Some(prove_ms),
+        verify_ms: Some(verify_ms),
+        toolchain: env!("PICOSTARK_RUSTC_VERSION").into(),
+        profile: env!("PICOSTARK_PROFILE").into(),
+        git_commit: git_commit(),
+        ..RunRecord::default()
+    }
+}
+
+fn host_cpu() -> String {
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let model = std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("model name"))
+                .and_then(|l| l.split_once(':'))
+                .map(|(_, m)| m.trim().to_string())
+        })
+        .unwrap_or_else(|| std::env::consts::ARCH.to_string());
+    format!("{model} ({threads} threads)")
+}
+
+fn git_commit() -> String {
+    std::process::Command::new("git")
+        .args(["rev-parse", "--short=12", "HEAD"])
+        .output()
+        .ok()
+        .filter(|o| o.status.success())
+        .and_then(|o| String::from_utf8(o.stdout).ok())
+        .map_or_else(|| "unknown".into(), |s| s.trim().to_string())
+}
+
+fn write_file(path: &Path, bytes: &[u8]) -> Result<(), UsageError> {
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| UsageError(format!("cannot create {}: {e}", dir.display())))?;
+    }
+    std::fs::write(path, bytes)
+        .map_err(|e| UsageError(format!("cannot write {}: {e}", path.display())))
+}
+
+fn read_file(path: &Path) -> Result<Vec<u8>, UsageError> {
+    std::fs::read(path).map_err(|e| UsageError(format!("cannot read {}: {e}", path.display())))
+}
+
+fn verify_cmd(path: &Path, min_security: u32) -> Result<ExitCode, UsageError> {
+    let bytes = read_file(path)?;
+    let policy = Policy {
+        min_security_bits: min_security,
+        ..Policy::default()
+    };
+    match verify_timed(&bytes, &policy) {
+        Ok(ms) => {
+            let h = ProofFile::parse(&bytes).expect("verified").header;
+            println!(
+                "accepted: {} {} n={} ({} bits conjectured, {:.2} ms on the host)",
+                h.backend,
+                h.air,
+                h.n(),
+                conjectured_security_bits(h.field, h.extension_degree, h.log_n, &h.params),
+                ms
+            );
+            Ok(ExitCode::SUCCESS)
+        }
+        Err(e) => {
+            println!("rejected: {e}");
+            Ok(ExitCode::from(1))
+        }
+    }
+}
+
+fn inspect_cmd(path: &Path, json: bool) -> Result<ExitCode, UsageError> {
+    let bytes = read_file(path)?;
+    let file =
+        ProofFile::parse(&bytes).map_err(|e| UsageError(format!("{}: {e}", path.display())))?;
+    let h = &file.header;
+    let p = &h.params;
+    let security = conjectured_security_bits(h.field, h.extension_degree, h.log_n, p);
+    let public: Vec<u64> = file.public_inputs.iter().collect();
+    if json {
+        let v = serde_json::json!({
+            "backend": h.backend.name(),
+            "protocol": h.backend.protocol(),
+            "field": h.field.name(),
+            "extension_degree": h.extension_degree,
+            "hash": h.hash.name(),
+            "air": h.air.name(),
+            "n": h.n(),
+            "public_inputs": public,
+            "log_blowup": p.log_blowup,
+            "num_queries": p.num_queries,
+            "pow_bits": p.pow_bits,
+            "log_fold_arity": p.log_fold_arity,
+            "log_final_poly_len": p.log_final_poly_len,
+            "security_bits": security,
+            "payload_bytes": file.payload.len(),
+            "file_bytes": bytes.len(),
+        });
+        println!("{}", serde_json::to_string_pretty(&v).expect("json"));
+    } else {
+        println!("backend:      {} ({})", h.backend, h.backend.protocol());
+        println!("field:        {} x degree {}", h.field, h.extension_degree);
+        println!("hash:         {}", h.hash);
+        println!("air:          {}  n = {}", h.air, h.n());
+        println!("public:       {public:?}");
+        println!("parameters:   {p}");
+        println!("security:     {security} bits conjectured (core estimator)");
+        println!(
+            "size:         {} bytes ({} payload)",
+            bytes.len(),
+            file.payload.len()
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn list_cmd() {
+    println!("backends:");
+    for &b in BackendId::ALL {
+        let state = match (registry::prover(b), registry::verifier(b)) {
+            (Some(p), Some(_)) => format!(
+                "extension degrees {:?}; defaults: {}",
+                p.extension_degrees(),
+                p.default_params()
+            ),
+            _ => "not in this build".to_string(),
+        };
+        println!(
+            "  {:<14} {:<10} {:<11} {state}",
+            b.name(),
+            b.protocol(),
+            b.field().name()
+        );
+    }
+    println!("airs:");
+    println!("  fib            two-column Fibonacci, public input s1[n-1] = F(2n)");
+}

@@ -1,1 +1,35 @@
-//! placeholder
+//! picostark-plonky3: the Plonky3 0.8 backends.
+//!
+//! | backend id | base field | challenge field | PCS |
+//! |---|---|---|---|
+//! | `p3-babybear` | BabyBear | degree 4 (x^4 - 11) | two-adic FRI |
+//! | `p3-goldilocks` | Goldilocks | degree 2 | two-adic FRI |
+//! | `p3-m31` | Mersenne-31 | QM31 (degree 4, default) or degree 3 | circle FRI (`CirclePcs`) |
+//!
+//! BLAKE3 for every Merkle commitment and for Fiat-Shamir. The whole proof-file header
+//! (backend, field, extension, AIR, n, parameters, public inputs) is absorbed into the
+//! transcript before anything else, so no header field can be changed without the proof
+//! failing. The payload is the Plonky3 `Proof` in postcard encoding.
+//!
+//! The verifier side is `no_std`; the prover is behind the `prover` feature.
+#![no_std]
+
+extern crate alloc;
+#[cfg(feature = "std")]
+extern crate std;
+
+mod air;
+mod config;
+mod verifier;
+
+#[cfg(feature = "prover")]
+mod prover;
+
+pub use air::P3Air;
+pub use config::{
+    fri_params_supported, BabyBearConfig, GoldilocksConfig, M31Config, DEFAULT_PARAMS,
+};
+pub use verifier::{P3BabyBearVerifier, P3GoldilocksVerifier, P3M31Verifier};
+
+#[cfg(feature = "prover")]
+pub use prover::{P3BabyBearProver, P3GoldilocksProver, P3M31Prover};

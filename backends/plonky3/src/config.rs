@@ -1,0 +1,161 @@
+//! The three Plonky3 configurations as types, and their construction from a proof file's
+//! parameters. Prover and verifier build the configuration the same way, from the header.
+
+use alloc::vec::Vec;
+
+use p3_baby_bear::BabyBear;
+use p3_blake3::Blake3;
+use p3_challenger::{HashChallenger, SerializingChallenger32, SerializingChallenger64};
+use p3_circle::CirclePcs;
+use p3_commit::ExtensionMmcs;
+use p3_dft::Radix2DitParallel;
+use p3_field::extension::BinomialExtensionField;
+use p3_field::{ExtensionField, Field};
+use p3_fri::{FriParameters, TwoAdicFriPcs};
+use p3_goldilocks::Goldilocks;
+use p3_merkle_tree::MerkleTreeMmcs;
+use p3_mersenne_31::Mersenne31;
+use p3_symmetric::{CompressionFunctionFromHasher, SerializingHasher};
+use p3_uni_stark::StarkConfig;
+use picostark_core::{BackendId, ProofHeader, ProofParams, VerifyError};
+
+type FieldHash = SerializingHasher<Blake3>;
+type Compress = CompressionFunctionFromHasher<Blake3, 2, 32>;
+type ValMmcs<F> = MerkleTreeMmcs<F, u8, FieldHash, Compress, 2, 32>;
+type ChallengeMmcs<F, EF> = ExtensionMmcs<F, EF, ValMmcs<F>>;
+type Transcript = HashChallenger<u8, Blake3, 32>;
+
+/// BabyBear, quartic extension, two-adic FRI, BLAKE3.
+pub type BabyBearConfig = StarkConfig<
+    TwoAdicFriPcs<
+        BabyBear,
+        Radix2DitParallel<BabyBear>,
+        ValMmcs<BabyBear>,
+        ChallengeMmcs<BabyBear, BinomialExtensionField<BabyBear, 4>>,
+    >,
+    BinomialExtensionField<BabyBear, 4>,
+    SerializingChallenger32<BabyBear, Transcript>,
+>;
+
+/// Goldilocks, quadratic extension, two-adic FRI, BLAKE3.
+pub type GoldilocksConfig = StarkConfig<
+    TwoAdicFriPcs<
+        Goldilocks,
+        Radix2DitParallel<Goldilocks>,
+        ValMmcs<Goldilocks>,
+        ChallengeMmcs<Goldilocks, BinomialExtensionField<Goldilocks, 2>>,
+    >,
+    BinomialExtensionField<Goldilocks, 2>,
+    SerializingChallenger64<Goldilocks, Transcript>,
+>;
+
+/// Mersenne-31 circle STARK with challenge field `EF` (QM31 or the cubic extension), BLAKE3.
+pub type M31Config<EF> = StarkConfig<
+    CirclePcs<Mersenne31, ValMmcs<Mersenne31>, ChallengeMmcs<Mersenne31, EF>>,
+    EF,
+    SerializingChallenger32<Mersenne31, Transcript>,
+>;
+
+/// The foundation's default parameters for every Plonky3 backend: blowup 8, 27 queries,
+/// 16 proof-of-work bits before the queries (97 - 1 = 96 conjectured bits), binary folding
+/// down to a constant.
+pub const DEFAULT_PARAMS: ProofParams = ProofParams {
+    log_blowup: 3,
+    num_queries: 27,
+    pow_bits: 16,
+    log_fold_arity: 1,
+    log_final_poly_len: 0,
+};
+
+/// Checks the header parameters against what this backend's PCS implements.
+pub fn fri_params_supported(header: &ProofHeader) -> Result<(), VerifyError> {
+    let p = &header.params;
+    if header.backend == BackendId::P3M31 {
+        // CirclePcs folds by two only and ignores the final polynomial length.
+        if p.log_fold_arity != 1 {
+            return Err(VerifyError::Unsupported("circle FRI folds by 2 only"));
+        }
+        if p.log_final_poly_len != 0 {
+            return Err(VerifyError::Unsupported(
+                "circle FRI has no final polynomial length",
+            ));
+        }
+    }
+    if p.log_final_poly_len > header.log_n {
+        return Err(VerifyError::Unsupported(
+            "final polynomial longer than the trace",
+        ));
+    }
+    // The LDE domain must exist in the field (two-adic subgroup, or circle group for M31).
+    let two_adicity = match header.backend {
+        BackendId::P3BabyBear => 27,
+        BackendId::P3Goldilocks => 32,
+        _ => 30,
+    };
+    if header.log_n + p.log_blowup > two_adicity {
+        return Err(VerifyError::Unsupported(
+            "LDE domain larger than the field supports",
+        ));
+    }
+    Ok(())
+}
+
+fn fri_params<M>(p: &ProofParams, mmcs: M) -> FriParameters<M> {
+    FriParameters {
+        log_blowup: p.log_blowup.into(),
+        log_final_poly_len: p.log_final_poly_len.into(),
+        max_log_arity: p.log_fold_arity.into(),
+        num_queries: p.num_queries.into(),
+        batch_proof_of_work_bits: 0,
+        commit_proof_of_work_bits: 0,
+        query_proof_of_work_bits: p.pow_bits.into(),
+        mmcs,
+    }
+}
+
+fn val_mmcs<F: Field>() -> ValMmcs<F> {
+    ValMmcs::new(FieldHash::new(Blake3), Compress::new(Blake3), 0)
+}
+
+/// The transcript starts from the proof file's statement bytes.
+fn transcript(statement_bytes: &[u8]) -> Transcript {
+    HashChallenger::new(Vec::from(statement_bytes), Blake3)
+}
+
+pub(crate) fn babybear(p: &ProofParams, statement_bytes: &[u8]) -> BabyBearConfig {
+    let mmcs = val_mmcs::<BabyBear>();
+    let pcs = TwoAdicFriPcs::new(
+        Radix2DitParallel::default(),
+        mmcs.clone(),
+        fri_params(p, ExtensionMmcs::new(mmcs)),
+    );
+    StarkConfig::new(
+        pcs,
+        SerializingChallenger32::new(transcript(statement_bytes)),
+    )
+}
+
+pub(crate) fn goldilocks(p: &ProofParams, statement_bytes: &[u8]) -> GoldilocksConfig {
+    let mmcs = val_mmcs::<Goldilocks>();
+    let pcs = TwoAdicFriPcs::new(
+        Radix2DitParallel::default(),
+        mmcs.clone(),
+        fri_params(p, ExtensionMmcs::new(mmcs)),
+    );
+    StarkConfig::new(
+        pcs,
+        SerializingChallenger64::new(transcript(statement_bytes)),
+    )
+}
+
+pub(crate) fn m31<EF: ExtensionField<Mersenne31>>(
+    p: &ProofParams,
+    statement_bytes: &[u8],
+) -> M31Config<EF> {
+    let mmcs = val_mmcs::<Mersenne31>();
+    let pcs = CirclePcs::new(mmcs.clone(), fri_params(p, ExtensionMmcs::new(mmcs)));
+    StarkConfig::new(
+        pcs,
+        SerializingChallenger32::new(transcript(statement_bytes)),
+    )
+}

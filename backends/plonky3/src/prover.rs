@@ -1,0 +1,176 @@
+//! Host-side provers (feature `prover`): generate the trace from the AIR, prove with Plonky3
+//! (multi-threaded), and wrap the postcard-encoded proof in a proof file.
+
+use std::string::ToString;
+use std::vec::Vec;
+
+use p3_field::extension::BinomialExtensionField;
+use p3_field::{PrimeCharacteristicRing, PrimeField64};
+use p3_matrix::dense::RowMajorMatrix;
+use p3_mersenne_31::{Mersenne31, QM31};
+use p3_uni_stark::{Proof, StarkGenericConfig, Val};
+use picostark_air::fibonacci::Fibonacci;
+use picostark_air::{AirDef, AirId};
+use picostark_core::proof_file::{encode, statement_bytes};
+use picostark_core::prove::{ProveError, ProveRequest, Prover};
+use picostark_core::{BackendId, HashId, ProofHeader, ProofParams};
+use serde::Serialize;
+
+use crate::air::P3Air;
+use crate::config::{self, DEFAULT_PARAMS};
+
+fn header(backend: BackendId, req: &ProveRequest) -> ProofHeader {
+    ProofHeader {
+        backend,
+        field: backend.field(),
+        extension_degree: req.extension_degree,
+        hash: HashId::Blake3_256,
+        air: req.air,
+        log_n: req.log_n,
+        params: req.params,
+    }
+}
+
+fn check_request(header: &ProofHeader, degrees: &[u8]) -> Result<(), ProveError> {
+    if !degrees.contains(&header.extension_degree) {
+        return Err(ProveError(format_degree_error(header.backend, degrees)));
+    }
+    if header.log_n < 3 {
+        return Err(ProveError("n must be at least 8".to_string()));
+    }
+    config::fri_params_supported(header).map_err(|e| ProveError(e.to_string()))
+}
+
+fn format_degree_error(backend: BackendId, degrees: &[u8]) -> std::string::String {
+    std::format!("{backend} supports extension degrees {degrees:?}")
+}
+
+/// Trace, public inputs (canonical u64) and proof payload for one AIR.
+fn prove_air<SC, A>(
+    make_config: impl FnOnce(&[u8]) -> SC,
+    air: A,
+    header: &ProofHeader,
+    progress: &mut dyn FnMut(&str),
+) -> Result<Vec<u8>, ProveError>
+where
+    SC: StarkGenericConfig,
+    Val<SC>: PrimeField64,
+    SC::Challenger: p3_challenger::GrindingChallenger<Witness = Val<SC>>,
+    Proof<SC>: Serialize,
+    A: AirDef,
+    P3Air<A>: p3_air::Air<p3_uni_stark::SymbolicAirBuilder<Val<SC>>>
+        + for<'a> p3_air::Air<p3_uni_stark::ProverConstraintFolder<'a, SC>>
+        + for<'a> p3_air::Air<p3_air::DebugConstraintBuilder<'a, Val<SC>>>,
+{
+    progress("trace");
+    let trace = air.generate_trace(1usize << header.log_n, Val::<SC>::from_u64);
+    let public_u64: Vec<u64> = trace
+        .public_inputs
+        .iter()
+        .map(|v| v.as_canonical_u64())
+        .collect();
+    let config = make_config(&statement_bytes(header, &public_u64));
+    let matrix = RowMajorMatrix::new(trace.values, trace.width);
+    progress("prove");
+    let proof = p3_uni_stark::prove(&config, &P3Air(air), matrix, &trace.public_inputs)
+        .map_err(|e| ProveError(std::format!("Plonky3 prover failed: {e:?}")))?;
+    progress("encode");
+    let payload = postcard::to_allocvec(&proof)
+        .map_err(|e| ProveError(std::format!("encoding the proof failed: {e}")))?;
+    Ok(encode(header, &public_u64, &payload))
+}
+
+macro_rules! dispatch_air {
+    ($req:expr, $header:expr, $progress:expr, $make:expr) => {
+        match $req.air {
+            AirId::Fibonacci => prove_air($make, Fibonacci, &$header, $progress),
+        }
+    };
+}
+
+/// Proves `p3-babybear` proof files.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct P3BabyBearProver;
+/// Proves `p3-goldilocks` proof files.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct P3GoldilocksProver;
+/// Proves `p3-m31` proof files.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct P3M31Prover;
+
+impl Prover for P3BabyBearProver {
+    fn backend(&self) -> BackendId {
+        BackendId::P3BabyBear
+    }
+    fn extension_degrees(&self) -> &'static [u8] {
+        crate::P3BabyBearVerifier::EXTENSION_DEGREES
+    }
+    fn default_params(&self) -> ProofParams {
+        DEFAULT_PARAMS
+    }
+    fn prove(
+        &self,
+        req: &ProveRequest,
+        progress: &mut dyn FnMut(&str),
+    ) -> Result<Vec<u8>, ProveError> {
+        let h = header(self.backend(), req);
+        check_request(&h, self.extension_degrees())?;
+        dispatch_air!(req, h, progress, |s: &[u8]| config::babybear(
+            &req.params,
+            s
+        ))
+    }
+}
+
+impl Prover for P3GoldilocksProver {
+    fn backend(&self) -> BackendId {
+        BackendId::P3Goldilocks
+    }
+    fn extension_degrees(&self) -> &'static [u8] {
+        crate::P3GoldilocksVerifier::EXTENSION_DEGREES
+    }
+    fn default_params(&self) -> ProofParams {
+        DEFAULT_PARAMS
+    }
+    fn prove(
+        &self,
+        req: &ProveRequest,
+        progress: &mut dyn FnMut(&str),
+    ) -> Result<Vec<u8>, ProveError> {
+        let h = header(self.backend(), req);
+        check_request(&h, self.extension_degrees())?;
+        dispatch_air!(req, h, progress, |s: &[u8]| config::goldilocks(
+            &req.params,
+            s
+        ))
+    }
+}
+
+impl Prover for P3M31Prover {
+    fn backend(&self) -> BackendId {
+        BackendId::P3M31
+    }
+    fn extension_degrees(&self) -> &'static [u8] {
+        crate::P3M31Verifier::EXTENSION_DEGREES
+    }
+    fn default_params(&self) -> ProofParams {
+        DEFAULT_PARAMS
+    }
+    fn prove(
+        &self,
+        req: &ProveRequest,
+        progress: &mut dyn FnMut(&str),
+    ) -> Result<Vec<u8>, ProveError> {
+        let h = header(self.backend(), req);
+        check_request(&h, self.extension_degrees())?;
+        match req.extension_degree {
+            4 => dispatch_air!(req, h, progress, |s: &[u8]| config::m31::<QM31>(
+                &req.params,
+                s
+            )),
+            _ => dispatch_air!(req, h, progress, |s: &[u8]| {
+                config::m31::<BinomialExtensionField<Mersenne31, 3>>(&req.params, s)
+            }),
+        }
+    }
+}

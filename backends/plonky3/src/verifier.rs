@@ -1,0 +1,159 @@
+//! The `no_std` verifiers: decode the postcard payload, check it is for the header's
+//! statement, rebuild the configuration from the header and run Plonky3's verifier.
+
+use alloc::vec::Vec;
+
+use p3_field::extension::BinomialExtensionField;
+use p3_field::{PrimeCharacteristicRing, PrimeField64};
+use p3_mersenne_31::{Mersenne31, QM31};
+use p3_uni_stark::{Proof, StarkGenericConfig, Val};
+use picostark_air::fibonacci::Fibonacci;
+use picostark_air::{AirDef, AirId};
+use picostark_core::{BackendId, ProofFile, ProofHeader, Verifier, VerifyError};
+use serde::de::DeserializeOwned;
+
+use crate::air::P3Air;
+use crate::config;
+
+/// Decodes a postcard payload that must be consumed exactly.
+pub(crate) fn decode<T: DeserializeOwned>(payload: &[u8]) -> Result<T, VerifyError> {
+    match postcard::take_from_bytes::<T>(payload) {
+        Ok((value, [])) => Ok(value),
+        Ok(_) => Err(VerifyError::MalformedProof("bytes after the encoded proof")),
+        Err(_) => Err(VerifyError::MalformedProof(
+            "payload is not a Plonky3 proof",
+        )),
+    }
+}
+
+fn verify_air<SC, A>(config: &SC, air: A, file: &ProofFile<'_>) -> Result<(), VerifyError>
+where
+    SC: StarkGenericConfig,
+    Val<SC>: PrimeField64,
+    SC::Challenger: p3_challenger::GrindingChallenger<Witness = Val<SC>>,
+    Proof<SC>: DeserializeOwned,
+    A: AirDef,
+    P3Air<A>: p3_air::Air<p3_uni_stark::SymbolicAirBuilder<Val<SC>>>
+        + for<'a> p3_air::Air<p3_uni_stark::VerifierConstraintFolder<'a, SC>>,
+{
+    if file.public_inputs.len() != air.num_public_inputs() {
+        return Err(VerifyError::StatementMismatch(
+            "number of public inputs for the AIR",
+        ));
+    }
+    let proof: Proof<SC> = decode(file.payload)?;
+    if proof.degree_bits != usize::from(file.header.log_n) {
+        return Err(VerifyError::MalformedProof(
+            "proof is for another trace length",
+        ));
+    }
+    let public: Vec<Val<SC>> = file.public_inputs.iter().map(Val::<SC>::from_u64).collect();
+    p3_uni_stark::verify(config, &P3Air(air), &proof, &public)
+        .map_err(|_| VerifyError::Rejected("Plonky3 verification failed"))
+}
+
+fn verify_with<SC>(config: &SC, file: &ProofFile<'_>) -> Result<(), VerifyError>
+where
+    SC: StarkGenericConfig,
+    Val<SC>: PrimeField64,
+    SC::Challenger: p3_challenger::GrindingChallenger<Witness = Val<SC>>,
+    Proof<SC>: DeserializeOwned,
+{
+    match file.header.air {
+        AirId::Fibonacci => verify_air(config, Fibonacci, file),
+    }
+}
+
+fn check_common(
+    backend: BackendId,
+    header: &ProofHeader,
+    degrees: &[u8],
+) -> Result<(), VerifyError> {
+    debug_assert_eq!(header.backend, backend);
+    if !degrees.contains(&header.extension_degree) {
+        return Err(VerifyError::Unsupported(
+            "extension degree for this backend",
+        ));
+    }
+    config::fri_params_supported(header)
+}
+
+macro_rules! verifier {
+    ($(#[$m:meta])* $name:ident, $backend:expr, $degrees:expr) => {
+        $(#[$m])*
+        #[derive(Clone, Copy, Debug, Default)]
+        pub struct $name;
+
+        impl $name {
+            /// The challenge-field degrees this backend verifies.
+            pub const EXTENSION_DEGREES: &'static [u8] = $degrees;
+        }
+    };
+}
+
+verifier!(
+    /// Verifies `p3-babybear` proofs (BabyBear x quartic, two-adic FRI).
+    P3BabyBearVerifier,
+    BackendId::P3BabyBear,
+    &[4]
+);
+verifier!(
+    /// Verifies `p3-goldilocks` proofs (Goldilocks x quadratic, two-adic FRI).
+    P3GoldilocksVerifier,
+    BackendId::P3Goldilocks,
+    &[2]
+);
+verifier!(
+    /// Verifies `p3-m31` proofs (Mersenne-31 circle STARK, QM31 or cubic challenges).
+    P3M31Verifier,
+    BackendId::P3M31,
+    &[4, 3]
+);
+
+impl Verifier for P3BabyBearVerifier {
+    fn backend(&self) -> BackendId {
+        BackendId::P3BabyBear
+    }
+    fn check_supported(&self, header: &ProofHeader) -> Result<(), VerifyError> {
+        check_common(self.backend(), header, Self::EXTENSION_DEGREES)
+    }
+    fn verify_payload(&self, file: &ProofFile<'_>) -> Result<(), VerifyError> {
+        let c = config::babybear(&file.header.params, file.statement_bytes);
+        verify_with(&c, file)
+    }
+}
+
+impl Verifier for P3GoldilocksVerifier {
+    fn backend(&self) -> BackendId {
+        BackendId::P3Goldilocks
+    }
+    fn check_supported(&self, header: &ProofHeader) -> Result<(), VerifyError> {
+        check_common(self.backend(), header, Self::EXTENSION_DEGREES)
+    }
+    fn verify_payload(&self, file: &ProofFile<'_>) -> Result<(), VerifyError> {
+        let c = config::goldilocks(&file.header.params, file.statement_bytes);
+        verify_with(&c, file)
+    }
+}
+
+impl Verifier for P3M31Verifier {
+    fn backend(&self) -> BackendId {
+        BackendId::P3M31
+    }
+    fn check_supported(&self, header: &ProofHeader) -> Result<(), VerifyError> {
+        check_common(self.backend(), header, Self::EXTENSION_DEGREES)
+    }
+    fn verify_payload(&self, file: &ProofFile<'_>) -> Result<(), VerifyError> {
+        let (p, s) = (&file.header.params, file.statement_bytes);
+        match file.header.extension_degree {
+            4 => verify_with(&config::m31::<QM31>(p, s), file),
+            3 => verify_with(
+                &config::m31::<BinomialExtensionField<Mersenne31, 3>>(p, s),
+                file,
+            ),
+            _ => Err(VerifyError::Unsupported(
+                "extension degree for this backend",
+            )),
+        }
+    }
+}

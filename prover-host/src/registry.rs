@@ -1,0 +1,35 @@
+//! The backends this binary knows: one prover and one verifier per backend id.
+
+use picostark_core::prove::Prover;
+use picostark_core::{BackendId, Verifier};
+
+/// The prover for `id`, if this build has it.
+pub fn prover(id: BackendId) -> Option<Box<dyn Prover>> {
+    use picostark_plonky3 as p3;
+    Some(match id {
+        BackendId::P3BabyBear => Box::new(p3::P3BabyBearProver),
+        BackendId::P3Goldilocks => Box::new(p3::P3GoldilocksProver),
+        BackendId::P3M31 => Box::new(p3::P3M31Prover),
+        BackendId::WfGoldilocks | BackendId::WfBabyBear => return None,
+    })
+}
+
+/// The verifier for `id`, if this build has it.
+pub fn verifier(id: BackendId) -> Option<Box<dyn Verifier>> {
+    use picostark_plonky3 as p3;
+    Some(match id {
+        BackendId::P3BabyBear => Box::new(p3::P3BabyBearVerifier),
+        BackendId::P3Goldilocks => Box::new(p3::P3GoldilocksVerifier),
+        BackendId::P3M31 => Box::new(p3::P3M31Verifier),
+        BackendId::WfGoldilocks | BackendId::WfBabyBear => return None,
+    })
+}
+
+/// Backend ids with both a prover and a verifier in this build.
+pub fn available() -> Vec<BackendId> {
+    BackendId::ALL
+        .iter()
+        .copied()
+        .filter(|&b| prover(b).is_some() && verifier(b).is_some())
+        .collect()
+}
