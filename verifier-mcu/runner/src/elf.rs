@@ -1,0 +1,242 @@
+//! A minimal reader for 32-bit little-endian ELF files: loadable segments (for UF2) and the
+//! symbol table (for the marker addresses). Every offset is bounds-checked: a malformed file
+//! gives an error, never a panic.
+
+use std::fmt;
+
+/// A loadable segment's file bytes and its load (physical) address.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Segment {
+    pub paddr: u32,
+    pub data: Vec<u8>,
+}
+
+/// Why an ELF file could not be read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ElfError(pub &'static str);
+
+impl fmt::Display for ElfError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "bad ELF file: {}", self.0)
+    }
+}
+
+impl std::error::Error for ElfError {}
+
+/// A parsed ELF32 LE file.
+pub struct Elf<'a> {
+    bytes: &'a [u8],
+    /// `e_machine`: 40 = Arm, 243 = RISC-V.
+    pub machine: u16,
+}
+
+fn u16_at(b: &[u8], off: usize) -> Result<u16, ElfError> {
+    b.get(off..off + 2)
+        .map(|s| u16::from_le_bytes([s[0], s[1]]))
+        .ok_or(ElfError("truncated"))
+}
+
+fn u32_at(b: &[u8], off: usize) -> Result<u32, ElfError> {
+    b.get(off..off + 4)
+        .map(|s| u32::from_le_bytes([s[0], s[1], s[2], s[3]]))
+        .ok_or(ElfError("truncated"))
+}
+
+pub const EM_ARM: u16 = 40;
+pub const EM_RISCV: u16 = 243;
+
+impl<'a> Elf<'a> {
+    pub fn parse(bytes: &'a [u8]) -> Result<Self, ElfError> {
+        if bytes.get(0..4) != Some(b"\x7fELF") {
+            return Err(ElfError("no ELF magic"));
+        }
+        if bytes.get(4) != Some(&1) || bytes.get(5) != Some(&1) {
+            return Err(ElfError("not a 32-bit little-endian ELF"));
+        }
+        Ok(Elf {
+            bytes,
+            machine: u16_at(bytes, 18)?,
+        })
+    }
+
+    /// The `PT_LOAD` segments with file bytes, by load address.
+    pub fn load_segments(&self) -> Result<Vec<Segment>, ElfError> {
+        let b = self.bytes;
+        let phoff = u32_at(b, 28)? as usize;
+        let phentsize = u16_at(b, 42)? as usize;
+        let phnum = u16_at(b, 44)? as usize;
+        if phentsize < 32 {
+            return Err(ElfError("program header entry too small"));
+        }
+        let mut out = Vec::new();
+        for i in 0..phnum {
+            let ph = phoff
+                .checked_add(i * phentsize)
+                .ok_or(ElfError("program header offset overflow"))?;
+            if u32_at(b, ph)? != 1 {
+                continue; // not PT_LOAD
+            }
+            let offset = u32_at(b, ph + 4)? as usize;
+            let paddr = u32_at(b, ph + 12)?;
+            let filesz = u32_at(b, ph + 16)? as usize;
+            if filesz == 0 {
+                continue;
+            }
+            let data = offset
+                .checked_add(filesz)
+                .and_then(|end| b.get(offset..end))
+                .ok_or(ElfError("segment outside the file"))?;
+            out.push(Segment {
+                paddr,
+                data: data.to_vec(),
+            });
+        }
+        out.sort_by_key(|s| s.paddr);
+        Ok(out)
+    }
+
+    /// The value of the symbol `name` from `.symtab`.
+    pub fn symbol(&self, name: &str) -> Result<Option<u32>, ElfError> {
+        let b = self.bytes;
+        let shoff = u32_at(b, 32)? as usize;
+        let shentsize = u16_at(b, 46)? as usize;
+        let shnum = u16_at(b, 48)? as usize;
+        if shentsize < 40 {
+            return Err(ElfError("section header entry too small"));
+        }
+        let section = |i: usize| -> Result<(u32, usize, usize, usize, usize), ElfError> {
+            let sh = shoff
+                .checked_add(i * shentsize)
+                .ok_or(ElfError("section header offset overflow"))?;
+            Ok((
+                u32_at(b, sh + 4)?,           // sh_type
+                u32_at(b, sh + 16)? as usize, // sh_offset
+                u32_at(b, sh + 20)? as usize, // sh_size
+                u32_at(b, sh + 24)? as usize, // sh_link
+                u32_at(b, sh + 36)? as usize, // sh_entsize
+            ))
+        };
+        for i in 0..shnum {
+            let (kind, off, size, link, entsize) = section(i)?;
+            if kind != 2 {
+                continue; // not SHT_SYMTAB
+            }
+            let (_, str_off, str_size, _, _) = section(link)?;
+            let strtab = str_off
+                .checked_add(str_size)
+                .and_then(|e| b.get(str_off..e))
+                .ok_or(ElfError("string table outside the file"))?;
+            let entsize = if entsize == 0 { 16 } else { entsize };
+            for j in 0..size / entsize {
+                let sym = off + j * entsize;
+                let name_off = u32_at(b, sym)? as usize;
+                let Some(rest) = strtab.get(name_off..) else {
+                    continue;
+                };
+                let end = rest.iter().position(|&c| c == 0).unwrap_or(rest.len());
+                if &rest[..end] == name.as_bytes() {
+                    return Ok(Some(u32_at(b, sym + 4)?));
+                }
+            }
+        }
+        Ok(None)
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+
+    /// A hand-made ELF32 LE file: one PT_LOAD segment and a symbol table with `sym`.
+    pub(crate) fn tiny_elf(machine: u16, paddr: u32, data: &[u8], sym: (&str, u32)) -> Vec<u8> {
+        let mut f = vec![0u8; 52];
+        f[0..4].copy_from_slice(b"\x7fELF");
+        f[4] = 1;
+        f[5] = 1;
+        f[6] = 1;
+        f[18..20].copy_from_slice(&machine.to_le_bytes());
+        // program header at 52
+        let phoff = 52u32;
+        let data_off = 52 + 32;
+        f[28..32].copy_from_slice(&phoff.to_le_bytes());
+        f[42..44].copy_from_slice(&32u16.to_le_bytes());
+        f[44..46].copy_from_slice(&1u16.to_le_bytes());
+        let mut ph = vec![0u8; 32];
+        ph[0..4].copy_from_slice(&1u32.to_le_bytes());
+        ph[4..8].copy_from_slice(&(data_off as u32).to_le_bytes());
+        ph[8..12].copy_from_slice(&paddr.to_le_bytes());
+        ph[12..16].copy_from_slice(&paddr.to_le_bytes());
+        ph[16..20].copy_from_slice(&(data.len() as u32).to_le_bytes());
+        ph[20..24].copy_from_slice(&(data.len() as u32).to_le_bytes());
+        f.extend_from_slice(&ph);
+        f.extend_from_slice(data);
+        // string table and symbol table
+        let mut strtab = vec![0u8];
+        strtab.extend_from_slice(sym.0.as_bytes());
+        strtab.push(0);
+        let str_off = f.len();
+        f.extend_from_slice(&strtab);
+        while f.len() % 4 != 0 {
+            f.push(0);
+        }
+        let sym_off = f.len();
+        f.extend_from_slice(&[0u8; 16]); // null symbol
+        let mut s = vec![0u8; 16];
+        s[0..4].copy_from_slice(&1u32.to_le_bytes());
+        s[4..8].copy_from_slice(&sym.1.to_le_bytes());
+        f.extend_from_slice(&s);
+        // section headers: null, strtab, symtab
+        let shoff = f.len();
+        f.extend_from_slice(&[0u8; 40]);
+        let mut sh = vec![0u8; 40];
+        sh[4..8].copy_from_slice(&3u32.to_le_bytes());
+        sh[16..20].copy_from_slice(&(str_off as u32).to_le_bytes());
+        sh[20..24].copy_from_slice(&(strtab.len() as u32).to_le_bytes());
+        f.extend_from_slice(&sh);
+        let mut sh = vec![0u8; 40];
+        sh[4..8].copy_from_slice(&2u32.to_le_bytes());
+        sh[16..20].copy_from_slice(&(sym_off as u32).to_le_bytes());
+        sh[20..24].copy_from_slice(&32u32.to_le_bytes());
+        sh[24..28].copy_from_slice(&1u32.to_le_bytes());
+        sh[36..40].copy_from_slice(&16u32.to_le_bytes());
+        f.extend_from_slice(&sh);
+        f[32..36].copy_from_slice(&(shoff as u32).to_le_bytes());
+        f[46..48].copy_from_slice(&40u16.to_le_bytes());
+        f[48..50].copy_from_slice(&3u16.to_le_bytes());
+        f
+    }
+
+    #[test]
+    fn reads_segments_and_symbols() {
+        let elf = tiny_elf(
+            EM_ARM,
+            0x1000_0000,
+            &[1, 2, 3],
+            ("pstk_measure_start", 0x1000_0101),
+        );
+        let e = Elf::parse(&elf).unwrap();
+        assert_eq!(e.machine, EM_ARM);
+        let segs = e.load_segments().unwrap();
+        assert_eq!(
+            segs,
+            vec![Segment {
+                paddr: 0x1000_0000,
+                data: vec![1, 2, 3]
+            }]
+        );
+        assert_eq!(e.symbol("pstk_measure_start").unwrap(), Some(0x1000_0101));
+        assert_eq!(e.symbol("pstk_measure_end").unwrap(), None);
+    }
+
+    #[test]
+    fn truncated_files_are_errors_not_panics() {
+        let elf = tiny_elf(EM_RISCV, 0x8000_0000, &[9; 10], ("x", 4));
+        for len in 0..elf.len() {
+            if let Ok(e) = Elf::parse(&elf[..len]) {
+                let _ = e.load_segments();
+                let _ = e.symbol("x");
+            }
+        }
+        assert!(Elf::parse(b"not an elf").is_err());
+    }
+}

@@ -1,0 +1,376 @@
+//! `mcu-run`: the host side of the picostark firmware.
+//!
+//! ```text
+//! mcu-run run --core m33|rv32 [--alloc tlsf|llff|bump] [--features F,..] [--expect accepted|rejected]
+//!             [--repeat N] [--heap BYTES] [--iterations N] [--out DIR] [--elf ELF] PROOF...
+//! mcu-run uf2 ELF OUT.uf2 --family rp2350-arm|rp2350-riscv
+//! mcu-run tamper IN OUT
+//! mcu-run bringup-proof OUT [--backend NAME] [--bytes N]
+//! ```
+//!
+//! `run` builds the firmware once for the core (QEMU board, proof slot, the backends the
+//! proofs need unless `--features` says otherwise; cargo reuses an up-to-date build), builds
+//! the instruction-count plugin, then for each proof file loads it into the firmware's RAM
+//! proof slot, runs QEMU with the plugin, parses the firmware's `pstk1` lines and the
+//! plugin's counts, and writes one `RunRecord` JSON per proof to `--out` (default
+//! `out/mcu`). It fails (exit 1) when a result is not the expected one, when the firmware's
+//! own tampered copy was accepted, or, with `--repeat N`, when two runs differ in any count.
+
+mod elf;
+mod qemu;
+mod record;
+mod uf2;
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use picostark_core::{BackendId, ProofFile};
+
+use crate::qemu::Core;
+
+fn usage() -> &'static str {
+    "usage:
+  mcu-run run --core m33|rv32 [--alloc tlsf|llff|bump] [--features F,..] [--expect accepted|rejected]
+              [--repeat N] [--heap BYTES] [--iterations N] [--out DIR] [--elf ELF] PROOF...
+  mcu-run uf2 ELF OUT.uf2 --family rp2350-arm|rp2350-riscv
+  mcu-run tamper IN OUT
+  mcu-run bringup-proof OUT [--backend NAME] [--bytes N]"
+}
+
+/// The repository root (this crate is at `verifier-mcu/runner`).
+pub fn repo_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .canonicalize()
+        .unwrap_or_else(|_| Path::new(env!("CARGO_MANIFEST_DIR")).join("../.."))
+}
+
+struct Flags {
+    positional: Vec<String>,
+    named: Vec<(String, String)>,
+}
+
+impl Flags {
+    fn parse(args: &[String], valued: &[&str]) -> Result<Self, String> {
+        let mut positional = Vec::new();
+        let mut named = Vec::new();
+        let mut it = args.iter();
+        while let Some(a) = it.next() {
+            if let Some(name) = a.strip_prefix("--") {
+                if !valued.contains(&name) {
+                    return Err(format!("unknown option --{name}"));
+                }
+                let v = it.next().ok_or_else(|| format!("--{name} needs a value"))?;
+                named.push((name.to_string(), v.clone()));
+            } else {
+                positional.push(a.clone());
+            }
+        }
+        Ok(Flags { positional, named })
+    }
+
+    fn get(&self, name: &str) -> Option<&str> {
+        self.named
+            .iter()
+            .rev()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.as_str())
+    }
+
+    fn num(&self, name: &str, default: u64) -> Result<u64, String> {
+        match self.get(name) {
+            Some(v) => v
+                .parse()
+                .map_err(|_| format!("--{name} {v:?} is not a number")),
+            None => Ok(default),
+        }
+    }
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let result = match args.first().map(String::as_str) {
+        Some("run") => cmd_run(&args[1..]),
+        Some("uf2") => cmd_uf2(&args[1..]),
+        Some("tamper") => cmd_tamper(&args[1..]),
+        Some("bringup-proof") => cmd_bringup(&args[1..]),
+        _ => Err(usage().to_string()),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("mcu-run: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn cmd_run(args: &[String]) -> Result<(), String> {
+    let f = Flags::parse(
+        args,
+        &[
+            "core",
+            "alloc",
+            "features",
+            "expect",
+            "repeat",
+            "heap",
+            "iterations",
+            "out",
+            "elf",
+            "timeout",
+        ],
+    )?;
+    let core = match f.get("core") {
+        Some("m33") => Core::M33,
+        Some("rv32") => Core::Rv32,
+        _ => return Err("--core m33|rv32 is required".into()),
+    };
+    let alloc = f.get("alloc").unwrap_or("tlsf");
+    if !["tlsf", "llff", "bump"].contains(&alloc) {
+        return Err(format!("unknown allocator {alloc:?} (tlsf, llff, bump)"));
+    }
+    let expect = f.get("expect").unwrap_or("accepted");
+    if !["accepted", "rejected"].contains(&expect) {
+        return Err("--expect accepted|rejected".into());
+    }
+    let repeat = f.num("repeat", 1)?.max(1);
+    let heap = f.num("heap", 256 * 1024)?;
+    let iterations = f.num("iterations", 3)?;
+    let timeout = f.num("timeout", 600)?;
+    let out = f
+        .get("out")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| repo_root().join("out/mcu"));
+    if f.positional.is_empty() {
+        return Err("no proof files given".into());
+    }
+
+    // Read every proof first: a bad file stops the batch before any build.
+    let mut proofs = Vec::new();
+    for p in &f.positional {
+        let bytes = std::fs::read(p).map_err(|e| format!("{p}: {e}"))?;
+        let backend = ProofFile::parse(&bytes)
+            .map(|pf| Some(pf.header.backend))
+            .or_else(|e| {
+                if expect == "rejected" {
+                    Ok(None)
+                } else {
+                    Err(format!("{p}: {e}"))
+                }
+            })?;
+        proofs.push((PathBuf::from(p), bytes, backend));
+    }
+    let features: Vec<String> = match f.get("features") {
+        Some(list) => list.split(',').map(str::to_string).collect(),
+        None => {
+            let mut v: Vec<BackendId> = proofs.iter().filter_map(|p| p.2).collect();
+            v.sort();
+            v.dedup();
+            v.iter().map(|b| b.name().to_string()).collect()
+        }
+    };
+    if features.is_empty() {
+        return Err("no backend to build: give --features".into());
+    }
+
+    let elf = match f.get("elf") {
+        Some(e) => PathBuf::from(e),
+        None => qemu::build_firmware(core, alloc, &features, heap, iterations)?,
+    };
+    let plugin = qemu::build_plugin()?;
+    let elf_bytes = std::fs::read(&elf).map_err(|e| format!("{}: {e}", elf.display()))?;
+    let markers = qemu::markers(&elf_bytes)?;
+    let meta = record::BuildMeta::collect();
+    std::fs::create_dir_all(&out).map_err(|e| format!("{}: {e}", out.display()))?;
+
+    let mut failures = Vec::new();
+    println!(
+        "{:<40} {:<5} {:<14} {:<22} {:>12} {:>10} {:>10} {:>8}",
+        "proof", "core", "backend", "result", "instructions", "heap_peak", "stack_peak", "tampered"
+    );
+    for (path, bytes, _) in &proofs {
+        let mut first: Option<qemu::Outcome> = None;
+        for r in 0..repeat {
+            let o = qemu::run(core, &elf, &plugin, markers, bytes, timeout)?;
+            if let Some(f0) = &first {
+                if let Err(e) = f0.same_measurements(&o) {
+                    failures.push(format!(
+                        "{}: run {} differs from run 1: {e}",
+                        path.display(),
+                        r + 1
+                    ));
+                }
+            } else {
+                first = Some(o);
+            }
+        }
+        let o = first.expect("repeat >= 1");
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_else(|| "proof".into());
+        match record::build(&o, core, alloc, &meta) {
+            Ok(rec) => {
+                let json = serde_json::to_string_pretty(&rec).map_err(|e| e.to_string())?;
+                let file = out.join(format!("{name}.{}.{alloc}.json", core.name()));
+                std::fs::write(&file, json + "\n")
+                    .map_err(|e| format!("{}: {e}", file.display()))?;
+                let tampered = o.tampered_result().unwrap_or("missing");
+                println!(
+                    "{:<40} {:<5} {:<14} {:<22} {:>12} {:>10} {:>10} {:>8}",
+                    name,
+                    core.name(),
+                    rec.backend,
+                    rec.result,
+                    rec.instructions.map_or("-".into(), |v| v.to_string()),
+                    rec.heap_peak.map_or("-".into(), |v| v.to_string()),
+                    rec.stack_peak.map_or("-".into(), |v| v.to_string()),
+                    if tampered.starts_with("rejected") {
+                        "rejected"
+                    } else {
+                        tampered
+                    },
+                );
+                let ok_result = if expect == "accepted" {
+                    rec.result == "accepted"
+                } else {
+                    rec.result.starts_with("rejected")
+                };
+                if !ok_result {
+                    failures.push(format!(
+                        "{name}: result {} but {expect} was expected",
+                        rec.result
+                    ));
+                }
+                if !tampered.starts_with("rejected") {
+                    failures.push(format!(
+                        "{name}: the firmware's tampered copy was {tampered}, not rejected"
+                    ));
+                }
+                if expect == "accepted" && !o.exit_ok {
+                    failures.push(format!("{name}: QEMU exit status {:?}", o.exit_code));
+                }
+            }
+            Err(e) => {
+                println!("{name:<40} {:<5} error: {e}", core.name());
+                if expect == "accepted" {
+                    failures.push(format!(
+                        "{name}: {e}\n--- firmware output ---\n{}",
+                        o.stdout
+                    ));
+                } else if o.exit_ok {
+                    failures.push(format!("{name}: QEMU reported success on a bad proof"));
+                }
+            }
+        }
+    }
+    if failures.is_empty() {
+        println!(
+            "all {} proof(s) as expected on {}",
+            proofs.len(),
+            core.name()
+        );
+        Ok(())
+    } else {
+        Err(failures.join("\n"))
+    }
+}
+
+fn cmd_uf2(args: &[String]) -> Result<(), String> {
+    let f = Flags::parse(args, &["family"])?;
+    let [elf_path, out] = f.positional.as_slice() else {
+        return Err(usage().into());
+    };
+    let bytes = std::fs::read(elf_path).map_err(|e| format!("{elf_path}: {e}"))?;
+    let e = elf::Elf::parse(&bytes).map_err(|e| e.to_string())?;
+    let family = match f.get("family") {
+        Some("rp2350-arm") => uf2::FAMILY_RP2350_ARM_S,
+        Some("rp2350-riscv") => uf2::FAMILY_RP2350_RISCV,
+        None if e.machine == elf::EM_ARM => uf2::FAMILY_RP2350_ARM_S,
+        None if e.machine == elf::EM_RISCV => uf2::FAMILY_RP2350_RISCV,
+        _ => return Err("--family rp2350-arm|rp2350-riscv".into()),
+    };
+    let expected_machine = if family == uf2::FAMILY_RP2350_ARM_S {
+        elf::EM_ARM
+    } else {
+        elf::EM_RISCV
+    };
+    if e.machine != expected_machine {
+        return Err(format!(
+            "{elf_path} is for machine {}, not for the chosen family",
+            e.machine
+        ));
+    }
+    let segs = e.load_segments().map_err(|e| e.to_string())?;
+    let data = uf2::write(&segs, family)?;
+    std::fs::write(out, &data).map_err(|e| format!("{out}: {e}"))?;
+    println!("{out}: {} blocks, family {family:#010x}", data.len() / 512);
+    Ok(())
+}
+
+/// Byte offset the `tamper` command flips: a third into the payload (the firmware's own
+/// tampered copy flips the middle, so the two never cancel out).
+pub fn tamper_offset(bytes: &[u8]) -> Result<usize, String> {
+    let pf = ProofFile::parse(bytes).map_err(|e| e.to_string())?;
+    if pf.payload.is_empty() {
+        return Err("empty payload".into());
+    }
+    Ok(bytes.len() - pf.payload.len() + pf.payload.len() / 3)
+}
+
+fn cmd_tamper(args: &[String]) -> Result<(), String> {
+    let f = Flags::parse(args, &[])?;
+    let [input, out] = f.positional.as_slice() else {
+        return Err(usage().into());
+    };
+    let mut bytes = std::fs::read(input).map_err(|e| format!("{input}: {e}"))?;
+    let at = tamper_offset(&bytes).map_err(|e| format!("{input}: {e}"))?;
+    bytes[at] ^= 0x10;
+    std::fs::write(out, &bytes).map_err(|e| format!("{out}: {e}"))?;
+    println!("{out}: byte {at} flipped");
+    Ok(())
+}
+
+fn cmd_bringup(args: &[String]) -> Result<(), String> {
+    let f = Flags::parse(args, &["backend", "bytes"])?;
+    let [out] = f.positional.as_slice() else {
+        return Err(usage().into());
+    };
+    let backend = BackendId::from_name(f.get("backend").unwrap_or("p3-babybear"))
+        .ok_or("unknown backend name")?;
+    let n = f.num("bytes", 4096)? as usize;
+    std::fs::write(out, record::bringup_proof(backend, n)).map_err(|e| format!("{out}: {e}"))?;
+    println!("{out}: bring-up proof (not a STARK) for {backend}");
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tamper_offset_is_inside_the_payload_and_not_the_middle() {
+        let bytes = record::bringup_proof(BackendId::WfGoldilocks, 300);
+        let pf = ProofFile::parse(&bytes).unwrap();
+        let start = bytes.len() - pf.payload.len();
+        let at = tamper_offset(&bytes).unwrap();
+        assert!(at >= start && at < bytes.len());
+        assert_ne!(at, start + pf.payload.len() / 2);
+        assert!(tamper_offset(b"PSTK").is_err());
+    }
+
+    #[test]
+    fn flags_parse() {
+        let args: Vec<String> = ["--core", "m33", "a.proof", "--repeat", "2", "b.proof"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        let f = Flags::parse(&args, &["core", "repeat"]).unwrap();
+        assert_eq!(f.get("core"), Some("m33"));
+        assert_eq!(f.num("repeat", 1), Ok(2));
+        assert_eq!(f.positional, vec!["a.proof", "b.proof"]);
+        assert!(Flags::parse(&["--nope".to_string()], &[]).is_err());
+        assert!(Flags::parse(&["--core".to_string()], &["core"]).is_err());
+    }
+}

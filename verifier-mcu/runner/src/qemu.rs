@@ -1,0 +1,335 @@
+//! Building the firmware and the plugin, and running one proof under QEMU.
+
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use picostark_core::record::{parse_log, DeviceLog, InstructionClasses};
+
+use crate::elf::Elf;
+use crate::repo_root;
+
+/// The emulated core.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Core {
+    M33,
+    Rv32,
+}
+
+impl Core {
+    pub fn name(self) -> &'static str {
+        match self {
+            Core::M33 => "m33",
+            Core::Rv32 => "rv32",
+        }
+    }
+
+    pub fn target(self) -> &'static str {
+        match self {
+            Core::M33 => "thumbv8m.main-none-eabihf",
+            Core::Rv32 => "riscv32imac-unknown-none-elf",
+        }
+    }
+
+    pub fn board(self) -> &'static str {
+        match self {
+            Core::M33 => "qemu-m33",
+            Core::Rv32 => "qemu-rv32",
+        }
+    }
+
+    /// Must match `SLOT_ADDR` in the firmware's board module.
+    fn slot_addr(self) -> u32 {
+        match self {
+            Core::M33 => 0x3820_0000,
+            Core::Rv32 => 0x8080_0000,
+        }
+    }
+
+    fn qemu_args(self, elf: &Path) -> (&'static str, Vec<String>) {
+        let common = [
+            "-nographic",
+            "-semihosting-config",
+            "enable=on,target=native",
+            "-kernel",
+        ];
+        let (bin, machine): (&str, &[&str]) = match self {
+            Core::M33 => ("qemu-system-arm", &["-M", "mps2-an505"]),
+            Core::Rv32 => ("qemu-system-riscv32", &["-M", "virt", "-bios", "none"]),
+        };
+        let mut args: Vec<String> = machine.iter().map(|s| s.to_string()).collect();
+        args.extend(common.iter().map(|s| s.to_string()));
+        args.push(elf.display().to_string());
+        (bin, args)
+    }
+
+    fn isa(self) -> &'static str {
+        match self {
+            Core::M33 => "arm",
+            Core::Rv32 => "riscv",
+        }
+    }
+}
+
+fn run_cmd(cmd: &mut Command, what: &str) -> Result<(), String> {
+    let status = cmd
+        .status()
+        .map_err(|e| format!("{what}: cannot start: {e}"))?;
+    if status.success() {
+        Ok(())
+    } else {
+        Err(format!("{what} failed ({status})"))
+    }
+}
+
+/// Builds (or lets cargo reuse) the QEMU firmware for `core` with the proof slot and
+/// returns a copy of the ELF named after its configuration.
+pub fn build_firmware(
+    core: Core,
+    alloc: &str,
+    backends: &[String],
+    heap: u64,
+    iterations: u64,
+) -> Result<PathBuf, String> {
+    let fw = repo_root().join("verifier-mcu/firmware");
+    let mut features = vec!["qemu".to_string()];
+    features.extend(backends.iter().cloned());
+    if alloc != "tlsf" {
+        features.push(format!("alloc-{alloc}"));
+    }
+    eprintln!(
+        "mcu-run: building firmware for {} ({})",
+        core.name(),
+        features.join(",")
+    );
+    run_cmd(
+        Command::new("cargo")
+            .current_dir(&fw)
+            .args([
+                "build",
+                "--release",
+                "--target",
+                core.target(),
+                "--features",
+            ])
+            .arg(features.join(","))
+            .env_remove("PSTK_PROOF")
+            .env("PSTK_HEAP_SIZE", heap.to_string())
+            .env("PSTK_ITERATIONS", iterations.to_string()),
+        "firmware build",
+    )?;
+    let built = fw
+        .join("target")
+        .join(core.target())
+        .join("release/picostark-verifier-fw");
+    let dir = repo_root().join("verifier-mcu/target/mcu-run");
+    std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
+    let mut b = backends.to_vec();
+    b.sort();
+    let copy = dir.join(format!(
+        "fw-{}-{alloc}-{}-h{heap}-i{iterations}.elf",
+        core.name(),
+        b.join("+")
+    ));
+    std::fs::copy(&built, &copy).map_err(|e| format!("{}: {e}", built.display()))?;
+    Ok(copy)
+}
+
+/// Builds (or reuses) the instruction-count plugin.
+pub fn build_plugin() -> Result<PathBuf, String> {
+    let dir = repo_root().join("verifier-mcu/icount-plugin");
+    run_cmd(
+        Command::new("cargo")
+            .current_dir(&dir)
+            .args(["build", "--release", "--quiet"]),
+        "plugin build",
+    )?;
+    Ok(dir.join("target/release/libpicostark_icount_plugin.so"))
+}
+
+/// The addresses of `pstk_measure_start` and `pstk_measure_end`.
+pub fn markers(elf: &[u8]) -> Result<(u32, u32), String> {
+    let e = Elf::parse(elf).map_err(|e| e.to_string())?;
+    let get = |n: &str| -> Result<u32, String> {
+        e.symbol(n)
+            .map_err(|e| e.to_string())?
+            .ok_or_else(|| format!("the firmware has no symbol {n}"))
+    };
+    let (s, t) = (get("pstk_measure_start")?, get("pstk_measure_end")?);
+    if s & !1 == t & !1 {
+        return Err("the marker functions share one address (merged by the optimiser)".into());
+    }
+    Ok((s, t))
+}
+
+/// One region the plugin counted.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Region {
+    pub insns: u64,
+    pub classes: InstructionClasses,
+}
+
+/// Parses the plugin's output lines.
+pub fn parse_regions(text: &str) -> Vec<Region> {
+    text.lines()
+        .filter_map(|l| {
+            let mut words = l.split_ascii_whitespace();
+            if words.next()? != "icount" {
+                return None;
+            }
+            let get = |k: &str| -> Option<u64> {
+                l.split_ascii_whitespace()
+                    .find_map(|w| w.strip_prefix(k)?.strip_prefix('='))?
+                    .parse()
+                    .ok()
+            };
+            Some(Region {
+                insns: get("insns")?,
+                classes: InstructionClasses {
+                    mul: get("mul")?,
+                    load_store: get("load_store")?,
+                    branch: get("branch")?,
+                    other: get("other")?,
+                },
+            })
+        })
+        .collect()
+}
+
+/// Everything one QEMU run produced.
+#[derive(Clone, Debug)]
+pub struct Outcome {
+    pub stdout: String,
+    pub log: Option<DeviceLog>,
+    pub regions: Vec<Region>,
+    pub exit_ok: bool,
+    pub exit_code: Option<i32>,
+}
+
+impl Outcome {
+    /// Result of the firmware's own tampered copy (its last iteration).
+    pub fn tampered_result(&self) -> Option<&str> {
+        let log = self.log.as_ref()?;
+        let n = log.run.as_ref()?.get_u64("iterations")? as usize;
+        if log.iterations.len() != n || n < 2 {
+            return None;
+        }
+        Some(log.iterations[n - 1].1.as_str())
+    }
+
+    /// Checks that another run of the same firmware and proof measured exactly the same.
+    pub fn same_measurements(&self, other: &Outcome) -> Result<(), String> {
+        if self.regions != other.regions {
+            return Err(format!(
+                "instruction counts {:?} vs {:?}",
+                self.regions.iter().map(|r| r.insns).collect::<Vec<_>>(),
+                other.regions.iter().map(|r| r.insns).collect::<Vec<_>>()
+            ));
+        }
+        let mem = |o: &Outcome| o.log.as_ref().and_then(|l| l.mem.clone());
+        if mem(self) != mem(other) {
+            return Err("memory figures differ".into());
+        }
+        let iters = |o: &Outcome| o.log.as_ref().map(|l| l.iterations.clone());
+        if iters(self) != iters(other) {
+            return Err("iteration results differ".into());
+        }
+        Ok(())
+    }
+}
+
+/// Runs `proof` on the QEMU firmware `elf` with the plugin counting between `markers`.
+pub fn run(
+    core: Core,
+    elf: &Path,
+    plugin: &Path,
+    markers: (u32, u32),
+    proof: &[u8],
+    timeout_s: u64,
+) -> Result<Outcome, String> {
+    let tmp = std::env::temp_dir().join(format!("mcu-run-{}", std::process::id()));
+    std::fs::create_dir_all(&tmp).map_err(|e| e.to_string())?;
+    let slot = tmp.join("proof.slot");
+    let counts = tmp.join("icount.txt");
+    let mut slot_bytes = b"PSLT".to_vec();
+    slot_bytes.extend_from_slice(&(proof.len() as u32).to_le_bytes());
+    slot_bytes.extend_from_slice(proof);
+    std::fs::write(&slot, &slot_bytes).map_err(|e| e.to_string())?;
+    let _ = std::fs::remove_file(&counts);
+
+    let (bin, mut args) = core.qemu_args(elf);
+    args.push("-device".into());
+    args.push(format!(
+        "loader,file={},addr={:#x},force-raw=on",
+        slot.display(),
+        core.slot_addr()
+    ));
+    args.push("-plugin".into());
+    args.push(format!(
+        "{},isa={},start={:#x},end={:#x},out={}",
+        plugin.display(),
+        core.isa(),
+        markers.0 & !1,
+        markers.1 & !1,
+        counts.display()
+    ));
+    let mut child = Command::new(bin)
+        .args(&args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| format!("{bin}: cannot start: {e} (install it: apt-get install qemu-system-arm / qemu-system-misc)"))?;
+    // Semihosting console output goes to QEMU's stderr; UART output would be on stdout.
+    let reader = |mut r: Box<dyn Read + Send>| {
+        std::thread::spawn(move || {
+            let mut s = String::new();
+            let _ = r.read_to_string(&mut s);
+            s
+        })
+    };
+    let out_reader = reader(Box::new(child.stdout.take().expect("piped")));
+    let err_reader = reader(Box::new(child.stderr.take().expect("piped")));
+    let deadline = Instant::now() + Duration::from_secs(timeout_s);
+    let status = loop {
+        match child.try_wait().map_err(|e| e.to_string())? {
+            Some(s) => break s,
+            None if Instant::now() > deadline => {
+                let _ = child.kill();
+                let _ = child.wait();
+                return Err(format!("{bin} timed out after {timeout_s} s"));
+            }
+            None => std::thread::sleep(Duration::from_millis(20)),
+        }
+    };
+    let mut stdout = err_reader.join().unwrap_or_default();
+    stdout.push_str(&out_reader.join().unwrap_or_default());
+    let regions = std::fs::read_to_string(&counts)
+        .map(|t| parse_regions(&t))
+        .unwrap_or_default();
+    let _ = std::fs::remove_dir_all(&tmp);
+    let log = parse_log(&stdout).into_iter().next();
+    Ok(Outcome {
+        stdout,
+        log,
+        regions,
+        exit_ok: status.success(),
+        exit_code: status.code(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn plugin_lines_parse() {
+        let t = "noise\nicount region=0 insns=10 mul=1 load_store=2 branch=3 other=4\n\
+                 icount region=1 insns=11 mul=1 load_store=2 branch=3\n";
+        let r = parse_regions(t);
+        assert_eq!(r.len(), 1, "the incomplete line is dropped");
+        assert_eq!(r[0].insns, 10);
+        assert_eq!(r[0].classes.branch, 3);
+    }
+}

@@ -1,0 +1,291 @@
+//! Turning one QEMU run (firmware lines + plugin counts) into a `RunRecord`, and the
+//! bring-up proof files used to test the harness without a proof system.
+
+use std::process::Command;
+
+use picostark_core::proof_file::encode;
+use picostark_core::record::{RunRecord, RUN_RECORD_SCHEMA};
+use picostark_core::{AirId, BackendId, HashId, ProofHeader, ProofParams};
+
+use crate::qemu::{Core, Outcome};
+use crate::repo_root;
+
+/// Build facts written into every record.
+pub struct BuildMeta {
+    pub toolchain: String,
+    pub profile: String,
+    pub git_commit: String,
+}
+
+fn capture(cmd: &mut Command) -> Option<String> {
+    let out = cmd.output().ok()?;
+    out.status
+        .success()
+        .then(|| String::from_utf8_lossy(&out.stdout).trim().to_string())
+}
+
+impl BuildMeta {
+    pub fn collect() -> Self {
+        let root = repo_root();
+        let fw = root.join("verifier-mcu/firmware");
+        let toolchain = capture(Command::new("rustc").current_dir(&fw).arg("-V"))
+            .unwrap_or_else(|| "unknown".into());
+        let commit = capture(
+            Command::new("git")
+                .current_dir(&root)
+                .args(["rev-parse", "HEAD"]),
+        )
+        .unwrap_or_else(|| "unknown".into());
+        let dirty = capture(Command::new("git").current_dir(&root).args([
+            "status",
+            "--porcelain",
+            "--",
+            "core",
+            "backends",
+            "air",
+            "verifier-mcu",
+        ]))
+        .is_some_and(|s| !s.is_empty());
+        BuildMeta {
+            toolchain,
+            profile: "release opt-level=s lto=fat codegen-units=1 panic=abort".into(),
+            git_commit: if dirty {
+                format!("{commit}-dirty")
+            } else {
+                commit
+            },
+        }
+    }
+}
+
+fn median(mut v: Vec<u64>) -> Option<u64> {
+    v.sort_unstable();
+    v.get(v.len() / 2).copied()
+}
+
+/// Builds the record for the genuine proof's iterations (all but the last, which is the
+/// firmware's tampered copy).
+pub fn build(o: &Outcome, core: Core, alloc: &str, meta: &BuildMeta) -> Result<RunRecord, String> {
+    let log = o.log.as_ref().ok_or("the firmware printed no run line")?;
+    let run = log.run.as_ref().ok_or("no run line")?;
+    let total = run
+        .get_u64("iterations")
+        .ok_or("run line without iterations")? as usize;
+    if total < 2 {
+        return Err("fewer than two iterations (genuine + tampered)".into());
+    }
+    if log.iterations.len() != total {
+        return Err(format!(
+            "{} of {total} iteration lines (firmware stopped early?)",
+            log.iterations.len()
+        ));
+    }
+    if log.done.is_none() {
+        return Err("no done line".into());
+    }
+    let genuine = total - 1;
+    if o.regions.len() != total {
+        return Err(format!(
+            "the plugin counted {} regions, the firmware ran {total} iterations",
+            o.regions.len()
+        ));
+    }
+    let results: Vec<&str> = log.iterations[..genuine]
+        .iter()
+        .map(|(_, r)| r.as_str())
+        .collect();
+    if results.iter().any(|r| *r != results[0]) {
+        return Err(format!("iterations disagree: {results:?}"));
+    }
+    let counts: Vec<u64> = o.regions[..genuine].iter().map(|r| r.insns).collect();
+    let med = median(counts).ok_or("no genuine iteration")?;
+    let classes = o.regions[..genuine]
+        .iter()
+        .find(|r| r.insns == med)
+        .map(|r| r.classes.clone());
+    let mem = log.mem.as_ref();
+    let m = |k: &str| mem.and_then(|l| l.get_u64(k));
+    let s = |k: &str| run.get(k).unwrap_or("").to_string();
+    if s("core") != core.name() {
+        return Err(format!(
+            "firmware says core={}, expected {}",
+            s("core"),
+            core.name()
+        ));
+    }
+    Ok(RunRecord {
+        schema: RUN_RECORD_SCHEMA,
+        source: "emulator".into(),
+        backend: s("backend"),
+        field: s("field"),
+        extension: run.get_u64("ext").unwrap_or(0) as u8,
+        air: s("air"),
+        n: run.get_u64("n").unwrap_or(0),
+        core: core.name().into(),
+        board: core.board().into(),
+        allocator: {
+            let a = s("alloc");
+            if a != alloc {
+                return Err(format!("firmware says alloc={a}, expected {alloc}"));
+            }
+            a
+        },
+        heap_size: run.get_u64("heap"),
+        proof_bytes: run.get_u64("proof_bytes").unwrap_or(0),
+        security_bits: run.get_u64("security").unwrap_or(0) as u32,
+        result: results[0].to_string(),
+        iterations: genuine as u32,
+        instructions: Some(med),
+        instruction_classes: classes,
+        cycles: Vec::new(),
+        clock_hz: None,
+        heap_before: m("heap_before"),
+        heap_peak: m("heap_peak"),
+        stack_peak: m("stack_peak"),
+        text_bytes: m("text"),
+        data_bytes: m("data"),
+        bss_bytes: m("bss"),
+        prove_ms: None,
+        verify_ms: None,
+        toolchain: meta.toolchain.clone(),
+        profile: meta.profile.clone(),
+        git_commit: meta.git_commit.clone(),
+    })
+}
+
+/// FNV-1a-32, as the firmware's bring-up verifier computes it.
+pub fn fnv1a32(bytes: &[u8]) -> u32 {
+    bytes.iter().fold(0x811C_9DC5u32, |h, &b| {
+        (h ^ u32::from(b)).wrapping_mul(0x0100_0193)
+    })
+}
+
+/// A bring-up proof file (NOT a STARK): a valid envelope whose payload ends in the FNV-1a-32
+/// of the rest, which only the firmware's `bringup-verifier` feature accepts.
+pub fn bringup_proof(backend: BackendId, payload_bytes: usize) -> Vec<u8> {
+    let header = ProofHeader {
+        backend,
+        field: backend.field(),
+        extension_degree: if backend.field() == picostark_core::FieldId::Goldilocks {
+            2
+        } else {
+            4
+        },
+        hash: HashId::Blake3_256,
+        air: AirId::Fibonacci,
+        log_n: 10,
+        params: ProofParams {
+            log_blowup: 3,
+            num_queries: 32,
+            pow_bits: 0,
+            log_fold_arity: 3,
+            log_final_poly_len: 5,
+        },
+    };
+    let mut x = 0x2545_F491u32;
+    let mut body: Vec<u8> = (0..payload_bytes.max(1))
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            x as u8
+        })
+        .collect();
+    let tag = fnv1a32(&body);
+    body.extend_from_slice(&tag.to_le_bytes());
+    encode(&header, &[7], &body)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::qemu::{parse_regions, Outcome};
+    use picostark_core::record::parse_log;
+
+    fn outcome(lines: &str, regions: &str) -> Outcome {
+        Outcome {
+            stdout: lines.into(),
+            log: parse_log(lines).into_iter().next(),
+            regions: parse_regions(regions),
+            exit_ok: true,
+            exit_code: Some(0),
+        }
+    }
+
+    const LINES: &str = "pstk1 run backend=wf-goldilocks field=goldilocks ext=2 air=fib n=1024 core=m33 board=qemu-m33 alloc=tlsf heap=262144 proof_bytes=30912 security=95 counter=none clock_hz=0 iterations=4
+pstk1 iter i=0 count=0 result=accepted
+pstk1 iter i=1 count=0 result=accepted
+pstk1 iter i=2 count=0 result=accepted
+pstk1 iter i=3 count=0 result=rejected:rejected
+pstk1 mem heap_before=0 heap_peak=93515 stack_peak=5632 text=100 data=4 bss=262200
+pstk1 done accepted=3 rejected=1
+";
+
+    const REGIONS: &str = "icount region=0 insns=120 mul=1 load_store=2 branch=3 other=114
+icount region=1 insns=100 mul=1 load_store=2 branch=3 other=94
+icount region=2 insns=100 mul=1 load_store=2 branch=3 other=94
+icount region=3 insns=50 mul=1 load_store=2 branch=3 other=44
+";
+
+    fn meta() -> BuildMeta {
+        BuildMeta {
+            toolchain: "rustc 1.95.0".into(),
+            profile: "release".into(),
+            git_commit: "abc".into(),
+        }
+    }
+
+    #[test]
+    fn record_from_a_run() {
+        let r = build(&outcome(LINES, REGIONS), Core::M33, "tlsf", &meta()).unwrap();
+        assert_eq!(r.source, "emulator");
+        assert_eq!(r.backend, "wf-goldilocks");
+        assert_eq!(r.extension, 2);
+        assert_eq!(r.n, 1024);
+        assert_eq!(r.iterations, 3);
+        assert_eq!(
+            r.instructions,
+            Some(100),
+            "median of the genuine iterations"
+        );
+        assert_eq!(r.instruction_classes.unwrap().other, 94);
+        assert_eq!(r.heap_peak, Some(93515));
+        assert_eq!(r.stack_peak, Some(5632));
+        assert_eq!(r.result, "accepted");
+        assert_eq!(r.board, "qemu-m33");
+        assert_eq!(r.heap_size, Some(262144));
+        assert!(outcome(LINES, REGIONS)
+            .tampered_result()
+            .unwrap()
+            .starts_with("rejected"));
+    }
+
+    #[test]
+    fn inconsistent_runs_are_errors() {
+        // wrong core, wrong allocator, missing regions, missing lines
+        assert!(build(&outcome(LINES, REGIONS), Core::Rv32, "tlsf", &meta()).is_err());
+        assert!(build(&outcome(LINES, REGIONS), Core::M33, "bump", &meta()).is_err());
+        let three: String = REGIONS.lines().take(3).map(|l| format!("{l}\n")).collect();
+        assert!(build(&outcome(LINES, &three), Core::M33, "tlsf", &meta()).is_err());
+        let cut: String = LINES.lines().take(3).map(|l| format!("{l}\n")).collect();
+        assert!(build(&outcome(&cut, REGIONS), Core::M33, "tlsf", &meta()).is_err());
+        assert!(build(&outcome("", ""), Core::M33, "tlsf", &meta()).is_err());
+    }
+
+    #[test]
+    fn repeated_runs_compare_counts() {
+        let a = outcome(LINES, REGIONS);
+        assert!(a.same_measurements(&a.clone()).is_ok());
+        let b = outcome(LINES, &REGIONS.replace("insns=50", "insns=51"));
+        assert!(a.same_measurements(&b).is_err());
+    }
+
+    #[test]
+    fn bringup_proof_checksums() {
+        let p = bringup_proof(BackendId::P3M31, 100);
+        let f = picostark_core::ProofFile::parse(&p).unwrap();
+        let (body, tag) = f.payload.split_at(f.payload.len() - 4);
+        assert_eq!(fnv1a32(body).to_le_bytes(), tag);
+        assert_eq!(f.header.backend, BackendId::P3M31);
+    }
+}
