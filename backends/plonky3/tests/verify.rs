@@ -1,0 +1,180 @@
+//! Accepted and rejected cases for every Plonky3 backend, through the core `verify` entry.
+
+use picostark_core::proof_file::FIXED_HEADER_LEN;
+use picostark_core::prove::{ProveRequest, Prover};
+use picostark_core::{verify, AirId, FormatError, Policy, Statement, Verifier, VerifyError};
+use picostark_plonky3::*;
+
+struct Case {
+    prover: &'static dyn Prover,
+    verifier: &'static dyn Verifier,
+    ext: u8,
+    policy: Policy,
+}
+
+fn cases() -> Vec<Case> {
+    let default = Policy::default();
+    vec![
+        Case {
+            prover: &P3BabyBearProver,
+            verifier: &P3BabyBearVerifier,
+            ext: 4,
+            policy: default,
+        },
+        Case {
+            prover: &P3GoldilocksProver,
+            verifier: &P3GoldilocksVerifier,
+            ext: 2,
+            policy: default,
+        },
+        Case {
+            prover: &P3M31Prover,
+            verifier: &P3M31Verifier,
+            ext: 4,
+            policy: default,
+        },
+        // The cubic extension cannot reach 95 bits (93-bit field): proved and verified under
+        // an explicitly lowered policy.
+        Case {
+            prover: &P3M31Prover,
+            verifier: &P3M31Verifier,
+            ext: 3,
+            policy: Policy {
+                min_security_bits: 70,
+                ..default
+            },
+        },
+    ]
+}
+
+fn prove(case: &Case, log_n: u8) -> Vec<u8> {
+    let req = ProveRequest {
+        air: AirId::Fibonacci,
+        log_n,
+        extension_degree: case.ext,
+        params: case.prover.default_params(),
+    };
+    case.prover
+        .prove(&req, &mut |_| {})
+        .expect("proving succeeds")
+}
+
+/// Offset of the public input and of the payload in a Fibonacci proof file.
+const PUBLIC_AT: usize = FIXED_HEADER_LEN;
+const PAYLOAD_AT: usize = FIXED_HEADER_LEN + 8 + 4;
+
+#[test]
+fn valid_proofs_accepted_and_tampered_rejected() {
+    for case in cases() {
+        let name = format!("{} ext {}", case.verifier.backend(), case.ext);
+        let bytes = prove(&case, 10);
+        let ok = verify(case.verifier, &bytes, None, &case.policy).expect(&name);
+        assert!(ok.security_bits >= case.policy.min_security_bits, "{name}");
+
+        // The expected statement: right one accepted, wrong public input refused early.
+        let public = u64::from_le_bytes(bytes[PUBLIC_AT..PUBLIC_AT + 8].try_into().unwrap());
+        let stmt = Statement {
+            air: AirId::Fibonacci,
+            log_n: 10,
+            public_inputs: &[public],
+        };
+        assert!(
+            verify(case.verifier, &bytes, Some(&stmt), &case.policy).is_ok(),
+            "{name}"
+        );
+        let wrong = Statement {
+            public_inputs: &[public + 1],
+            ..stmt
+        };
+        assert_eq!(
+            verify(case.verifier, &bytes, Some(&wrong), &case.policy),
+            Err(VerifyError::StatementMismatch("public inputs")),
+            "{name}"
+        );
+
+        // A wrong public input written into the file is caught by the proof itself.
+        let mut tampered = bytes.clone();
+        tampered[PUBLIC_AT] ^= 1;
+        assert!(
+            matches!(
+                verify(case.verifier, &tampered, None, &case.policy),
+                Err(VerifyError::Rejected(_))
+            ),
+            "{name}: wrong public input"
+        );
+
+        // Flipped payload bytes: a spread sample over the whole payload.
+        let payload_len = bytes.len() - PAYLOAD_AT;
+        for k in 0..64 {
+            let at = PAYLOAD_AT + k * payload_len / 64;
+            let mut t = bytes.clone();
+            t[at] ^= 0x01 << (k % 8);
+            assert!(
+                verify(case.verifier, &t, None, &case.policy).is_err(),
+                "{name}: flip at {at}"
+            );
+        }
+
+        // A header parameter changed to another value the policy accepts: the transcript
+        // absorbed the header, so the proof no longer verifies.
+        let mut t = bytes.clone();
+        t[14] += 1; // num_queries
+        assert!(
+            verify(case.verifier, &t, None, &case.policy).is_err(),
+            "{name}: queries"
+        );
+
+        // Truncated and extended files.
+        for cut in [0, 3, 10, PAYLOAD_AT, bytes.len() / 2, bytes.len() - 1] {
+            let err = verify(case.verifier, &bytes[..cut], None, &case.policy).unwrap_err();
+            assert!(
+                matches!(err, VerifyError::Format(_)),
+                "{name}: cut at {cut}: {err}"
+            );
+        }
+        let mut longer = bytes.clone();
+        longer.push(0);
+        assert_eq!(
+            verify(case.verifier, &longer, None, &case.policy),
+            Err(VerifyError::Format(FormatError::TrailingBytes(1)))
+        );
+    }
+}
+
+#[test]
+fn proof_for_another_backend_is_refused() {
+    let all = cases();
+    for a in &all[..3] {
+        let bytes = prove(a, 10);
+        for b in &all[..3] {
+            if a.verifier.backend() == b.verifier.backend() {
+                continue;
+            }
+            assert_eq!(
+                verify(b.verifier, &bytes, None, &Policy::default()),
+                Err(VerifyError::WrongBackend {
+                    expected: b.verifier.backend(),
+                    found: a.verifier.backend()
+                })
+            );
+        }
+    }
+}
+
+#[test]
+fn cubic_m31_is_below_the_default_policy() {
+    let case = &cases()[3];
+    let bytes = prove(case, 10);
+    assert!(matches!(
+        verify(case.verifier, &bytes, None, &Policy::default()),
+        Err(VerifyError::InsufficientSecurity { required: 95, .. })
+    ));
+}
+
+#[test]
+fn larger_trace_verifies() {
+    for case in &cases()[..3] {
+        let bytes = prove(case, 14);
+        assert!(verify(case.verifier, &bytes, None, &Policy::default()).is_ok());
+    }
+}
