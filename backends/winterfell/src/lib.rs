@@ -1,1 +1,27 @@
-//! placeholder
+//! picostark-winterfell: the winterfell 0.13 backend.
+//!
+//! - [`field`]: BabyBear and its quartic extension `x^4 - 11` as winter-math fields (Goldilocks
+//!   and its quadratic extension come from winter-math).
+//! - [`air`]: the adapter from a picostark [`AirDef`](picostark_air::AirDef) to winterfell's
+//!   `Air`.
+//! - [`verifier`]: the project's own `no_std` verifier ([`WfGoldilocksVerifier`],
+//!   [`WfBabyBearVerifier`]), which accepts upstream-made proofs and the zkmcu fork's.
+//! - `prover` (feature `prover`, std): [`WfGoldilocksProver`] and [`WfBabyBearProver`] on the
+//!   upstream winterfell prover.
+#![no_std]
+
+extern crate alloc;
+#[cfg(feature = "std")]
+extern crate std;
+
+pub mod air;
+pub mod field;
+pub mod verifier;
+
+#[cfg(feature = "prover")]
+pub mod prover;
+
+pub use verifier::{WfBabyBearVerifier, WfGoldilocksVerifier};
+
+#[cfg(feature = "prover")]
+pub use prover::{WfBabyBearProver, WfGoldilocksProver};

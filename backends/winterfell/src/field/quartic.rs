@@ -1,0 +1,469 @@
+//! The quartic extension of BabyBear, `F_p[x] / (x^4 - 11)`, as a winter-math
+//! [`FieldElement`] over [`BabyBear`]: the challenge field of the wf-babybear backend
+//! (about 124 bits), matching the zkmcu fork's `Quartic` extension.
+//!
+//! Upstream winterfell 0.13.1 has no quartic extension; its prover is generic over any
+//! `E: FieldElement<BaseField = B>`, so this type is what makes a BabyBear proof with a
+//! quartic challenge field from the upstream prover possible.
+//!
+//! An element `a0 + a1 x + a2 x^2 + a3 x^3` is stored as `[a0, a1, a2, a3]` (`repr(C)`,
+//! so a slice of them is a slice of base elements, which the prover relies on) and serializes
+//! as four canonical little-endian `u32`s in that order.
+
+use alloc::string::{String, ToString};
+use core::fmt;
+use core::ops::{Add, Div, Mul, Neg, Sub};
+use core::slice;
+
+use winter_math::{ExtensionOf, FieldElement, StarkField};
+use winter_utils::{
+    AsBytes, ByteReader, ByteWriter, Deserializable, DeserializationError, Randomizable,
+    Serializable, SliceReader,
+};
+
+use super::babybear::{assign_ops, BabyBear, QUARTIC_W};
+
+/// `11^((p-1)/4)`: the Frobenius maps `x` to `FROB_X * x`.
+fn frob_x() -> BabyBear {
+    // A primitive 4th root of unity; cheap enough to recompute (30 squarings) where needed.
+    QUARTIC_W.exp((BabyBear::MODULUS - 1) / 4)
+}
+
+/// An element of `F_p[x] / (x^4 - 11)` over BabyBear.
+#[derive(Copy, Clone, Default, PartialEq, Eq)]
+#[repr(C)]
+pub struct Quartic(pub [BabyBear; 4]);
+
+impl Quartic {
+    /// The element with coefficients `[a0, a1, a2, a3]`.
+    pub const fn new(coeffs: [BabyBear; 4]) -> Self {
+        Quartic(coeffs)
+    }
+
+    /// `W * a` for the non-residue `W = 11`.
+    #[inline(always)]
+    fn mul_w(a: BabyBear) -> BabyBear {
+        QUARTIC_W * a
+    }
+
+    /// Karatsuba product of two degree-1 polynomials: `(u0 + u1 y)(v0 + v1 y)` as 3
+    /// coefficients, with 3 base multiplications instead of 4.
+    #[inline(always)]
+    fn karatsuba2(u: [BabyBear; 2], v: [BabyBear; 2]) -> [BabyBear; 3] {
+        let lo = u[0] * v[0];
+        let hi = u[1] * v[1];
+        let mid = (u[0] + u[1]) * (v[0] + v[1]) - lo - hi;
+        [lo, mid, hi]
+    }
+
+    /// The image under `x -> -x` (the Frobenius squared).
+    fn conj2(self) -> Self {
+        let a = self.0;
+        Quartic([a[0], -a[1], a[2], -a[3]])
+    }
+
+    /// The Frobenius automorphism `a -> a^p`.
+    pub fn frobenius(self) -> Self {
+        let w = frob_x();
+        let a = self.0;
+        // x^p = w x, so x^k maps to w^k x^k; w^2 = -1 since 11 is a non-square.
+        Quartic([a[0], a[1] * w, -a[2], -(a[3] * w)])
+    }
+}
+
+impl fmt::Debug for Quartic {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let a = &self.0;
+        write!(f, "({}, {}, {}, {})", a[0], a[1], a[2], a[3])
+    }
+}
+
+impl fmt::Display for Quartic {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(self, f)
+    }
+}
+
+impl Add for Quartic {
+    type Output = Self;
+    #[inline(always)]
+    fn add(self, r: Self) -> Self {
+        let (a, b) = (self.0, r.0);
+        Quartic([a[0] + b[0], a[1] + b[1], a[2] + b[2], a[3] + b[3]])
+    }
+}
+
+impl Sub for Quartic {
+    type Output = Self;
+    #[inline(always)]
+    fn sub(self, r: Self) -> Self {
+        let (a, b) = (self.0, r.0);
+        Quartic([a[0] - b[0], a[1] - b[1], a[2] - b[2], a[3] - b[3]])
+    }
+}
+
+impl Mul for Quartic {
+    type Output = Self;
+    /// Two-level Karatsuba: split each operand into halves `A0 + A1 x^2`, multiply the halves
+    /// with [`Quartic::karatsuba2`], then reduce with `x^4 = 11`. 9 base multiplications
+    /// (plus 3 by the constant) instead of 16.
+    #[inline]
+    fn mul(self, r: Self) -> Self {
+        let (a, b) = (self.0, r.0);
+        let (a0, a1) = ([a[0], a[1]], [a[2], a[3]]);
+        let (b0, b1) = ([b[0], b[1]], [b[2], b[3]]);
+        let lo = Self::karatsuba2(a0, b0);
+        let hi = Self::karatsuba2(a1, b1);
+        let sum = Self::karatsuba2(
+            [a0[0] + a1[0], a0[1] + a1[1]],
+            [b0[0] + b1[0], b0[1] + b1[1]],
+        );
+        let mid = [
+            sum[0] - lo[0] - hi[0],
+            sum[1] - lo[1] - hi[1],
+            sum[2] - lo[2] - hi[2],
+        ];
+        // Product coefficients r0..r6: lo at 0..2, mid at 2..4, hi at 4..6.
+        let r0 = lo[0];
+        let r1 = lo[1];
+        let r2 = lo[2] + mid[0];
+        let r3 = mid[1];
+        let r4 = mid[2] + hi[0];
+        let r5 = hi[1];
+        let r6 = hi[2];
+        Quartic([
+            r0 + Self::mul_w(r4),
+            r1 + Self::mul_w(r5),
+            r2 + Self::mul_w(r6),
+            r3,
+        ])
+    }
+}
+
+impl Div for Quartic {
+    type Output = Self;
+    #[allow(clippy::suspicious_arithmetic_impl)]
+    fn div(self, r: Self) -> Self {
+        self * r.inv()
+    }
+}
+
+impl Neg for Quartic {
+    type Output = Self;
+    #[inline(always)]
+    fn neg(self) -> Self {
+        let a = self.0;
+        Quartic([-a[0], -a[1], -a[2], -a[3]])
+    }
+}
+
+assign_ops!(Quartic);
+
+impl From<BabyBear> for Quartic {
+    fn from(v: BabyBear) -> Self {
+        Quartic([v, BabyBear::ZERO, BabyBear::ZERO, BabyBear::ZERO])
+    }
+}
+
+impl From<u32> for Quartic {
+    fn from(v: u32) -> Self {
+        BabyBear::from(v).into()
+    }
+}
+
+impl From<u16> for Quartic {
+    fn from(v: u16) -> Self {
+        BabyBear::from(v).into()
+    }
+}
+
+impl From<u8> for Quartic {
+    fn from(v: u8) -> Self {
+        BabyBear::from(v).into()
+    }
+}
+
+impl TryFrom<u64> for Quartic {
+    type Error = String;
+    fn try_from(v: u64) -> Result<Self, String> {
+        BabyBear::try_from(v).map(Into::into)
+    }
+}
+
+impl TryFrom<u128> for Quartic {
+    type Error = String;
+    fn try_from(v: u128) -> Result<Self, String> {
+        BabyBear::try_from(v).map(Into::into)
+    }
+}
+
+impl TryFrom<&'_ [u8]> for Quartic {
+    type Error = DeserializationError;
+    fn try_from(bytes: &[u8]) -> Result<Self, DeserializationError> {
+        if bytes.len() != Self::ELEMENT_BYTES {
+            return Err(DeserializationError::InvalidValue(
+                "a quartic BabyBear element takes 16 bytes".to_string(),
+            ));
+        }
+        Self::read_from(&mut SliceReader::new(bytes))
+    }
+}
+
+impl ExtensionOf<BabyBear> for Quartic {
+    #[inline(always)]
+    fn mul_base(self, other: BabyBear) -> Self {
+        let a = self.0;
+        Quartic([a[0] * other, a[1] * other, a[2] * other, a[3] * other])
+    }
+}
+
+impl AsBytes for Quartic {
+    fn as_bytes(&self) -> &[u8] {
+        // SAFETY: `repr(C)` over four `repr(transparent)` u32s: 16 initialized bytes.
+        unsafe { slice::from_raw_parts(self as *const Self as *const u8, 16) }
+    }
+}
+
+impl Randomizable for Quartic {
+    const VALUE_SIZE: usize = Self::ELEMENT_BYTES;
+
+    fn from_random_bytes(bytes: &[u8]) -> Option<Self> {
+        Self::try_from(bytes).ok()
+    }
+}
+
+impl Serializable for Quartic {
+    fn write_into<W: ByteWriter>(&self, target: &mut W) {
+        for c in &self.0 {
+            c.write_into(target);
+        }
+    }
+
+    fn get_size_hint(&self) -> usize {
+        16
+    }
+}
+
+impl Deserializable for Quartic {
+    fn read_from<R: ByteReader>(source: &mut R) -> Result<Self, DeserializationError> {
+        Ok(Quartic([
+            BabyBear::read_from(source)?,
+            BabyBear::read_from(source)?,
+            BabyBear::read_from(source)?,
+            BabyBear::read_from(source)?,
+        ]))
+    }
+}
+
+impl FieldElement for Quartic {
+    type PositiveInteger = u64;
+    type BaseField = BabyBear;
+
+    const EXTENSION_DEGREE: usize = 4;
+    const ELEMENT_BYTES: usize = 16;
+    const IS_CANONICAL: bool = false;
+    const ZERO: Self = Quartic([BabyBear::ZERO; 4]);
+    const ONE: Self = Quartic([
+        BabyBear::ONE,
+        BabyBear::ZERO,
+        BabyBear::ZERO,
+        BabyBear::ZERO,
+    ]);
+
+    /// Inversion through the subfield `F_p(s)`, `s = x^2`, `s^2 = 11`: with `a = U + x V`,
+    /// `a * conj2(a) = U^2 - s V^2` lies in `F_p(s)`, where inverting costs one base inversion.
+    fn inv(self) -> Self {
+        if self == Self::ZERO {
+            return self;
+        }
+        let a = self.0;
+        let w = QUARTIC_W;
+        // U = a0 + a2 s, V = a1 + a3 s (elements of F_p(s) as [c0, c1]).
+        let (u0, u1, v0, v1) = (a[0], a[2], a[1], a[3]);
+        // U^2 = (u0^2 + 11 u1^2) + 2 u0 u1 s; V^2 likewise; s V^2 = 11 * 2 v0 v1 + (v0^2 + 11 v1^2) s.
+        let u2 = [u0 * u0 + w * (u1 * u1), (u0 * u1).double()];
+        let v2 = [v0 * v0 + w * (v1 * v1), (v0 * v1).double()];
+        let sv2 = [w * v2[1], v2[0]];
+        let n = [u2[0] - sv2[0], u2[1] - sv2[1]];
+        // (n0 + n1 s)^-1 = (n0 - n1 s) / (n0^2 - 11 n1^2).
+        let d = (n[0] * n[0] - w * (n[1] * n[1])).inv();
+        let n_inv = [n[0] * d, -(n[1] * d)];
+        // a^-1 = conj2(a) * n^-1, with n^-1 = c0 + c1 x^2.
+        let c = self.conj2();
+        c * Quartic([n_inv[0], BabyBear::ZERO, n_inv[1], BabyBear::ZERO])
+    }
+
+    fn conjugate(&self) -> Self {
+        self.frobenius()
+    }
+
+    fn base_element(&self, i: usize) -> BabyBear {
+        match i {
+            0..=3 => self.0[i],
+            _ => panic!("element index must be smaller than 4, but was {i}"),
+        }
+    }
+
+    fn slice_as_base_elements(elements: &[Self]) -> &[BabyBear] {
+        // SAFETY: `repr(C)` over `[BabyBear; 4]`, so the layout is 4 consecutive base elements.
+        unsafe { slice::from_raw_parts(elements.as_ptr() as *const BabyBear, elements.len() * 4) }
+    }
+
+    fn slice_from_base_elements(elements: &[BabyBear]) -> &[Self] {
+        assert!(
+            elements.len() % 4 == 0,
+            "number of base elements must be divisible by 4, but was {}",
+            elements.len()
+        );
+        // SAFETY: length checked; `Quartic` has the alignment of `BabyBear`.
+        unsafe { slice::from_raw_parts(elements.as_ptr() as *const Self, elements.len() / 4) }
+    }
+
+    fn elements_as_bytes(elements: &[Self]) -> &[u8] {
+        // SAFETY: 16 initialized bytes per element.
+        unsafe { slice::from_raw_parts(elements.as_ptr() as *const u8, elements.len() * 16) }
+    }
+
+    unsafe fn bytes_as_elements(bytes: &[u8]) -> Result<&[Self], DeserializationError> {
+        if bytes.len() % 16 != 0 {
+            return Err(DeserializationError::InvalidValue(
+                "number of bytes does not divide into whole quartic elements".to_string(),
+            ));
+        }
+        if (bytes.as_ptr() as usize) % core::mem::align_of::<Self>() != 0 {
+            return Err(DeserializationError::InvalidValue(
+                "slice memory alignment is not valid for quartic elements".to_string(),
+            ));
+        }
+        // SAFETY: length and alignment checked; validity is the caller's contract.
+        Ok(unsafe { slice::from_raw_parts(bytes.as_ptr() as *const Self, bytes.len() / 16) })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use alloc::vec::Vec;
+
+    const P: u64 = BabyBear::MODULUS;
+
+    fn sample(n: usize) -> Vec<Quartic> {
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = || {
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            BabyBear::new(((x >> 33) % P) as u32)
+        };
+        let mut v = alloc::vec![Quartic::ZERO, Quartic::ONE, -Quartic::ONE];
+        // x itself, and an element with only the top coefficient set.
+        let (z, o) = (BabyBear::ZERO, BabyBear::ONE);
+        v.push(Quartic([z, o, z, z]));
+        v.push(Quartic([z, z, z, -o]));
+        while v.len() < n {
+            v.push(Quartic([next(), next(), next(), next()]));
+        }
+        v
+    }
+
+    /// Schoolbook multiplication modulo x^4 - 11, as an independent reference.
+    fn schoolbook(a: Quartic, b: Quartic) -> Quartic {
+        let mut r = [BabyBear::ZERO; 7];
+        for i in 0..4 {
+            for j in 0..4 {
+                r[i + j] += a.0[i] * b.0[j];
+            }
+        }
+        let w = BabyBear::new(11);
+        Quartic([r[0] + w * r[4], r[1] + w * r[5], r[2] + w * r[6], r[3]])
+    }
+
+    #[test]
+    fn karatsuba_matches_schoolbook() {
+        let v = sample(20);
+        for &a in &v {
+            for &b in &v {
+                assert_eq!(a * b, schoolbook(a, b));
+            }
+        }
+    }
+
+    #[test]
+    fn x_to_the_fourth_is_eleven() {
+        let x = Quartic([
+            BabyBear::ZERO,
+            BabyBear::ONE,
+            BabyBear::ZERO,
+            BabyBear::ZERO,
+        ]);
+        assert_eq!(x.exp(4), Quartic::from(11u32));
+    }
+
+    #[test]
+    fn field_laws() {
+        let v = sample(12);
+        for &a in &v {
+            assert_eq!(a + Quartic::ZERO, a);
+            assert_eq!(a * Quartic::ONE, a);
+            assert_eq!(a - a, Quartic::ZERO);
+            assert_eq!(a.square(), a * a);
+            for &b in &v {
+                assert_eq!(a + b, b + a);
+                assert_eq!(a * b, b * a);
+                for &c in &v {
+                    assert_eq!((a * b) * c, a * (b * c));
+                    assert_eq!((a + b) * c, a * c + b * c);
+                }
+            }
+            let s = BabyBear::new(12345);
+            assert_eq!(a.mul_base(s), a * Quartic::from(s));
+        }
+    }
+
+    #[test]
+    fn inversion() {
+        for a in sample(40) {
+            if a == Quartic::ZERO {
+                assert_eq!(a.inv(), Quartic::ZERO);
+            } else {
+                assert_eq!(a * a.inv(), Quartic::ONE, "{a:?}");
+                assert_eq!(a.inv().inv(), a);
+            }
+        }
+    }
+
+    #[test]
+    fn frobenius_is_pth_power_of_order_four() {
+        for a in sample(10) {
+            let f = a.frobenius();
+            assert_eq!(f, a.exp(P));
+            assert_eq!(f.frobenius().frobenius().frobenius().frobenius(), a);
+            // The norm a * a^p * a^p^2 * a^p^3 lies in the base field.
+            let norm = a * f * f.frobenius() * f.frobenius().frobenius();
+            assert_eq!(&norm.0[1..], &[BabyBear::ZERO; 3]);
+        }
+        // The Frobenius is not the identity on x: the extension is genuinely quartic.
+        let x = Quartic([
+            BabyBear::ZERO,
+            BabyBear::ONE,
+            BabyBear::ZERO,
+            BabyBear::ZERO,
+        ]);
+        assert_ne!(x.frobenius(), x);
+        assert_ne!(x.frobenius().frobenius(), x);
+    }
+
+    #[test]
+    fn serialization_round_trip_and_strictness() {
+        for a in sample(6) {
+            let bytes = a.to_bytes();
+            assert_eq!(bytes.len(), 16);
+            assert_eq!(Quartic::read_from_bytes(&bytes).unwrap(), a);
+            assert_eq!(Quartic::from_random_bytes(&bytes), Some(a));
+        }
+        let mut bad = Quartic::ONE.to_bytes();
+        bad[12..16].copy_from_slice(&(P as u32).to_le_bytes());
+        assert!(Quartic::read_from_bytes(&bad).is_err());
+        assert!(Quartic::try_from(&bad[..15]).is_err());
+    }
+}

@@ -1,0 +1,275 @@
+//! Host-side provers (feature `prover`) on the upstream winterfell 0.13.1 prover:
+//! [`WfGoldilocksProver`] (quadratic extension) and [`WfBabyBearProver`] (quartic extension
+//! through `Prover::generate_proof::<Quartic>`, public but doc-hidden upstream). Both make
+//! complete picostark proof files whose payload is winterfell's `Proof::to_bytes()`.
+//!
+//! Header parameters map to winterfell's options as: blowup `2^log_blowup`, queries as is,
+//! grinding factor `pow_bits`, FRI folding factor `2^log_fold_arity`, FRI remainder maximum
+//! degree `2^log_final_poly_len - 1`; BLAKE3-256, `DefaultRandomCoin`, `MerkleTree`, linear
+//! batching for both compositions.
+
+use std::format;
+use std::string::ToString;
+use std::vec;
+use std::vec::Vec;
+
+use picostark_air::fibonacci::Fibonacci;
+use picostark_air::AirDef;
+use picostark_core::proof_file::encode;
+use picostark_core::prove::{ProveError, ProveRequest, Prover};
+use picostark_core::{AirId, BackendId, HashId, ProofHeader, ProofParams};
+use winter_air::{
+    AuxRandElements, BatchingMethod, ConstraintCompositionCoefficients, FieldExtension,
+    PartitionOptions, ProofOptions, TraceInfo,
+};
+use winter_crypto::hashers::Blake3_256;
+use winter_crypto::{DefaultRandomCoin, MerkleTree};
+use winter_math::fields::f64::BaseElement as Goldilocks;
+use winter_math::fields::QuadExtension;
+use winter_math::{ExtensibleField, FieldElement, StarkField};
+use winter_prover::matrix::ColMatrix;
+use winter_prover::{
+    CompositionPoly, CompositionPolyTrace, DefaultConstraintCommitment, DefaultConstraintEvaluator,
+    DefaultTraceLde, StarkDomain, Trace, TracePolyTable, TraceTable,
+};
+
+use crate::air::{felt_from_u64, PublicInputs, WfAir};
+use crate::field::{BabyBear, Quartic};
+
+/// The default parameters: the zkmcu reference proofs' options (32 queries, blowup 8, no
+/// grinding, folding 8, remainder degree 31), 95 conjectured bits for both backends.
+pub const DEFAULT_PARAMS: ProofParams = ProofParams {
+    log_blowup: 3,
+    num_queries: 32,
+    pow_bits: 0,
+    log_fold_arity: 3,
+    log_final_poly_len: 5,
+};
+
+/// Winterfell options for a header's parameters, or why they cannot be expressed.
+pub fn proof_options(
+    params: &ProofParams,
+    extension: FieldExtension,
+) -> Result<ProofOptions, ProveError> {
+    let err = |what: &str| Err(ProveError(format!("winterfell cannot use {what}")));
+    if params.num_queries == 0 || params.num_queries > 255 {
+        return err("this number of queries (1..=255)");
+    }
+    if !(1..=7).contains(&params.log_blowup) {
+        return err("this blowup (2..=128)");
+    }
+    if params.pow_bits > 32 {
+        return err("more than 32 grinding bits");
+    }
+    if !(1..=4).contains(&params.log_fold_arity) {
+        return err("this folding factor (2, 4, 8, 16)");
+    }
+    if params.log_final_poly_len > 8 {
+        return err("a remainder degree above 255");
+    }
+    Ok(ProofOptions::new(
+        usize::from(params.num_queries),
+        1 << params.log_blowup,
+        u32::from(params.pow_bits),
+        extension,
+        1 << params.log_fold_arity,
+        (1 << params.log_final_poly_len) - 1,
+        BatchingMethod::Linear,
+        BatchingMethod::Linear,
+    ))
+}
+
+/// The upstream prover for the Fibonacci AIR over base field `B`.
+struct FibProver<B: StarkField> {
+    options: ProofOptions,
+    _field: core::marker::PhantomData<B>,
+}
+
+impl<B> winter_prover::Prover for FibProver<B>
+where
+    B: StarkField + ExtensibleField<2> + ExtensibleField<3> + 'static,
+{
+    type BaseField = B;
+    type Air = WfAir<Fibonacci, B>;
+    type Trace = TraceTable<B>;
+    type HashFn = Blake3_256<B>;
+    type VC = MerkleTree<Self::HashFn>;
+    type RandomCoin = DefaultRandomCoin<Self::HashFn>;
+    type TraceLde<E: FieldElement<BaseField = B>> = DefaultTraceLde<E, Self::HashFn, Self::VC>;
+    type ConstraintCommitment<E: FieldElement<BaseField = B>> =
+        DefaultConstraintCommitment<E, Self::HashFn, Self::VC>;
+    type ConstraintEvaluator<'a, E: FieldElement<BaseField = B>> =
+        DefaultConstraintEvaluator<'a, Self::Air, E>;
+
+    fn get_pub_inputs(&self, trace: &TraceTable<B>) -> PublicInputs<B> {
+        // The Fibonacci AIR's one public input: s1[n-1].
+        PublicInputs(vec![trace.get(1, trace.length() - 1)])
+    }
+
+    fn options(&self) -> &ProofOptions {
+        &self.options
+    }
+
+    fn new_trace_lde<E: FieldElement<BaseField = B>>(
+        &self,
+        trace_info: &TraceInfo,
+        main_trace: &ColMatrix<B>,
+        domain: &StarkDomain<B>,
+        partition_options: PartitionOptions,
+    ) -> (Self::TraceLde<E>, TracePolyTable<E>) {
+        DefaultTraceLde::new(trace_info, main_trace, domain, partition_options)
+    }
+
+    fn build_constraint_commitment<E: FieldElement<BaseField = B>>(
+        &self,
+        composition_poly_trace: CompositionPolyTrace<E>,
+        num_constraint_composition_columns: usize,
+        domain: &StarkDomain<B>,
+        partition_options: PartitionOptions,
+    ) -> (Self::ConstraintCommitment<E>, CompositionPoly<E>) {
+        DefaultConstraintCommitment::new(
+            composition_poly_trace,
+            num_constraint_composition_columns,
+            domain,
+            partition_options,
+        )
+    }
+
+    fn new_evaluator<'a, E: FieldElement<BaseField = B>>(
+        &self,
+        air: &'a Self::Air,
+        aux_rand_elements: Option<AuxRandElements<E>>,
+        composition_coefficients: ConstraintCompositionCoefficients<E>,
+    ) -> Self::ConstraintEvaluator<'a, E> {
+        DefaultConstraintEvaluator::new(air, aux_rand_elements, composition_coefficients)
+    }
+}
+
+/// The Fibonacci trace of length `n` from the one [`AirDef`], as winterfell columns.
+fn fibonacci_trace<B: StarkField>(n: usize) -> TraceTable<B> {
+    let t = Fibonacci.generate_trace(n, felt_from_u64::<B>);
+    let columns = (0..t.width)
+        .map(|c| (0..t.height()).map(|r| t.row(r)[c]).collect())
+        .collect();
+    TraceTable::init(columns)
+}
+
+fn check_request(
+    request: &ProveRequest,
+    backend: BackendId,
+    degrees: &[u8],
+) -> Result<usize, ProveError> {
+    if request.air != AirId::Fibonacci {
+        return Err(ProveError(format!(
+            "{backend} proves only the Fibonacci AIR"
+        )));
+    }
+    if !degrees.contains(&request.extension_degree) {
+        return Err(ProveError(format!(
+            "{backend} does not prove with extension degree {}",
+            request.extension_degree
+        )));
+    }
+    if !(3..=22).contains(&request.log_n) {
+        return Err(ProveError("log2 n must be in 3..=22".to_string()));
+    }
+    Ok(1usize << request.log_n)
+}
+
+/// Proves with `E` as the challenge field and wraps the proof into a proof file.
+fn prove_file<B, E>(
+    backend: BackendId,
+    request: &ProveRequest,
+    options: ProofOptions,
+    n: usize,
+    progress: &mut dyn FnMut(&str),
+) -> Result<Vec<u8>, ProveError>
+where
+    B: StarkField<PositiveInteger = u64> + ExtensibleField<2> + ExtensibleField<3> + 'static,
+    E: FieldElement<BaseField = B>,
+{
+    progress("trace");
+    let trace = fibonacci_trace::<B>(n);
+    let public = trace.get(1, n - 1).as_int();
+    let prover = FibProver::<B> {
+        options,
+        _field: core::marker::PhantomData,
+    };
+    progress("prove");
+    let proof = <FibProver<B> as winter_prover::Prover>::generate_proof::<E>(&prover, trace)
+        .map_err(|e| ProveError(format!("winterfell prover: {e}")))?;
+    progress("encode");
+    let header = ProofHeader {
+        backend,
+        field: backend.field(),
+        extension_degree: request.extension_degree,
+        hash: HashId::Blake3_256,
+        air: AirId::Fibonacci,
+        log_n: request.log_n,
+        params: request.params,
+    };
+    Ok(encode(&header, &[public], &proof.to_bytes()))
+}
+
+/// `wf-goldilocks`: Goldilocks with winter-math's quadratic extension.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct WfGoldilocksProver;
+
+/// `wf-babybear`: BabyBear with the project's quartic extension `x^4 - 11`. The proof's
+/// options byte says "none" (upstream has no quartic tag); the verifier knows the degree.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct WfBabyBearProver;
+
+impl Prover for WfGoldilocksProver {
+    fn backend(&self) -> BackendId {
+        BackendId::WfGoldilocks
+    }
+
+    fn extension_degrees(&self) -> &'static [u8] {
+        &[2]
+    }
+
+    fn default_params(&self) -> ProofParams {
+        DEFAULT_PARAMS
+    }
+
+    fn prove(
+        &self,
+        request: &ProveRequest,
+        progress: &mut dyn FnMut(&str),
+    ) -> Result<Vec<u8>, ProveError> {
+        let n = check_request(request, self.backend(), self.extension_degrees())?;
+        let options = proof_options(&request.params, FieldExtension::Quadratic)?;
+        prove_file::<Goldilocks, QuadExtension<Goldilocks>>(
+            self.backend(),
+            request,
+            options,
+            n,
+            progress,
+        )
+    }
+}
+
+impl Prover for WfBabyBearProver {
+    fn backend(&self) -> BackendId {
+        BackendId::WfBabyBear
+    }
+
+    fn extension_degrees(&self) -> &'static [u8] {
+        &[4]
+    }
+
+    fn default_params(&self) -> ProofParams {
+        DEFAULT_PARAMS
+    }
+
+    fn prove(
+        &self,
+        request: &ProveRequest,
+        progress: &mut dyn FnMut(&str),
+    ) -> Result<Vec<u8>, ProveError> {
+        let n = check_request(request, self.backend(), self.extension_degrees())?;
+        let options = proof_options(&request.params, FieldExtension::None)?;
+        prove_file::<BabyBear, Quartic>(self.backend(), request, options, n, progress)
+    }
+}

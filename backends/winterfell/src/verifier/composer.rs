@@ -1,0 +1,111 @@
+//! The two algebraic checks between the commitments and FRI: the out-of-domain consistency
+//! of the constraint composition polynomial, and the DEEP composition of the queried values.
+//!
+//! Both follow winterfell 0.13's verifier (whose evaluator and composer are private), built
+//! on winter-air's public constraint helpers: `TransitionConstraints::combine_evaluations`
+//! divides the random combination of transition evaluations by the transition divisor, and
+//! `BoundaryConstraintGroup::evaluate_at` does the same for each group of assertions.
+
+use alloc::vec::Vec;
+
+use picostark_core::VerifyError;
+use winter_air::{
+    Air, ConstraintCompositionCoefficients, DeepCompositionCoefficients, EvaluationFrame,
+};
+use winter_math::FieldElement;
+
+use super::fri::element_at;
+
+/// Checks `C(z) == sum_i H_i(z) z^(i n)`: the AIR's constraints combined at the OOD trace
+/// frame against the committed composition columns at `z`.
+pub fn check_ood_constraints<A, E>(
+    air: &A,
+    coefficients: &ConstraintCompositionCoefficients<E>,
+    trace_current: &[E],
+    trace_next: &[E],
+    quotient_current: &[E],
+    z: E,
+) -> Result<(), VerifyError>
+where
+    A: Air,
+    E: FieldElement<BaseField = A::BaseField>,
+{
+    let transition = air.get_transition_constraints(&coefficients.transition);
+    let frame = EvaluationFrame::from_rows(trace_current.to_vec(), trace_next.to_vec());
+    let mut evaluations: Vec<E> = alloc::vec![E::ZERO; transition.num_main_constraints()];
+    air.evaluate_transition(&frame, &[], &mut evaluations);
+    let mut combined = transition.combine_evaluations::<E>(&evaluations, &[], z);
+    let boundary = air.get_boundary_constraints::<E>(None, &coefficients.boundary);
+    for group in boundary.main_constraints() {
+        combined += group.evaluate_at(trace_current, z);
+    }
+
+    let z_n = z.exp_vartime((air.trace_length() as u64).into());
+    let mut power = E::ONE;
+    let mut from_columns = E::ZERO;
+    for &h in quotient_current {
+        from_columns += h * power;
+        power *= z_n;
+    }
+    if combined != from_columns {
+        return Err(VerifyError::Rejected(
+            "OOD constraint evaluations do not match the composition polynomial",
+        ));
+    }
+    Ok(())
+}
+
+/// The OOD frame and its coefficients, as the DEEP composition consumes them.
+pub struct DeepInputs<'p, E: FieldElement> {
+    pub z: E,
+    pub trace_current: &'p [E],
+    pub trace_next: &'p [E],
+    pub quotient_current: &'p [E],
+    pub quotient_next: &'p [E],
+    pub coefficients: &'p DeepCompositionCoefficients<E>,
+}
+
+/// The DEEP composition polynomial at each queried position:
+/// `sum_i a_i (T_i(x) - T_i(z)) / (x - z) + a_i (T_i(x) - T_i(z g)) / (x - z g)` over the
+/// trace columns and likewise over the composition columns, with `x = offset * g_lde^p`.
+/// `trace_rows` and `quotient_rows` are the checked query values (row-major, canonical).
+pub fn deep_evaluations<A, E>(
+    air: &A,
+    inputs: &DeepInputs<'_, E>,
+    positions: &[usize],
+    trace_rows: &[u8],
+    quotient_rows: &[u8],
+) -> Result<Vec<E>, VerifyError>
+where
+    A: Air,
+    E: FieldElement<BaseField = A::BaseField>,
+{
+    let width = inputs.trace_current.len();
+    let columns = inputs.quotient_current.len();
+    let (cc_trace, cc_quot) = (&inputs.coefficients.trace, &inputs.coefficients.constraints);
+    if cc_trace.len() != width || cc_quot.len() != columns {
+        return Err(VerifyError::MalformedProof("DEEP coefficient count"));
+    }
+    let g_lde = air.lde_domain_generator();
+    let offset = air.domain_offset();
+    let z = inputs.z;
+    let zg = z.mul_base(air.trace_domain_generator());
+    let mut out = Vec::with_capacity(positions.len());
+    for (k, &p) in positions.iter().enumerate() {
+        let x = E::from(g_lde.exp_vartime((p as u64).into()) * offset);
+        let (mut t1, mut t2) = (E::ZERO, E::ZERO);
+        for i in 0..width {
+            let v = E::from(element_at::<A::BaseField>(trace_rows, k * width + i)?);
+            t1 += (v - inputs.trace_current[i]) * cc_trace[i];
+            t2 += (v - inputs.trace_next[i]) * cc_trace[i];
+        }
+        for i in 0..columns {
+            let v: E = element_at(quotient_rows, k * columns + i)?;
+            t1 += (v - inputs.quotient_current[i]) * cc_quot[i];
+            t2 += (v - inputs.quotient_next[i]) * cc_quot[i];
+        }
+        let (d1, d2) = (x - z, x - zg);
+        out.push((t1 * d2 + t2 * d1) * (d1 * d2).inv());
+    }
+    Ok(out)
+}

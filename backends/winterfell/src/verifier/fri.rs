@@ -1,0 +1,209 @@
+//! The FRI query phase of winterfell 0.13, checked in place over the proof bytes.
+//!
+//! Same protocol as `winter_fri::FriVerifier::verify` (layer `k` holds, for each folded
+//! position `j`, the `N` values at `j + t * D_k / N`; its points are `offset * g_k^j * w^t`
+//! with the fixed `N`-th root `w`; the next layer's value is the interpolant of a row
+//! evaluated at the layer's `alpha`; the remainder is a coefficient list, highest degree
+//! first). Differences: values are decoded from the borrowed bytes as they are needed, the
+//! interpolant is evaluated with a size-`N` inverse DFT instead of per-row polynomial
+//! allocations, every length is checked against the expected shape instead of indexed
+//! blindly, and the remainder is checked against its commitment (upstream reseeds the coin
+//! with that commitment but never compares it).
+
+use alloc::vec::Vec;
+
+use picostark_core::VerifyError;
+use winter_crypto::Hasher;
+use winter_math::{FieldElement, StarkField};
+use winter_utils::SliceReader;
+
+use super::merkle::{verify_batch, MerkleScratch};
+use super::parse::RawFriLayer;
+
+fn malformed(what: &'static str) -> VerifyError {
+    VerifyError::MalformedProof(what)
+}
+
+/// Decodes the `i`-th element of type `E` from `bytes` (canonical encoding enforced).
+pub fn element_at<E: FieldElement>(bytes: &[u8], i: usize) -> Result<E, VerifyError> {
+    let at = i * E::ELEMENT_BYTES;
+    let slice = bytes
+        .get(at..at + E::ELEMENT_BYTES)
+        .ok_or(malformed("field element out of range"))?;
+    E::read_from(&mut SliceReader::new(slice)).map_err(|_| malformed("non-canonical field element"))
+}
+
+/// The fixed shape of a FRI proof, from the (checked) proof options.
+pub struct FriShape {
+    pub folding: usize,
+    pub lde_domain_size: usize,
+    /// `n`: the DEEP composition polynomial has degree below the trace length.
+    pub max_degree_plus_1: usize,
+    pub num_layers: usize,
+}
+
+/// Everything the query phase consumes.
+pub struct FriInputs<'p, B: StarkField, E, D> {
+    pub shape: FriShape,
+    pub lde_generator: B,
+    pub domain_offset: B,
+    /// Layer commitments followed by the remainder commitment.
+    pub commitments: &'p [D],
+    /// One `alpha` per layer commitment (the last is drawn but unused, as upstream).
+    pub alphas: &'p [E],
+    pub layers: &'p [RawFriLayer<'p>],
+    pub remainder: &'p [u8],
+}
+
+/// Checks the FRI query phase for the DEEP evaluations `evaluations` at the sorted, distinct
+/// `positions`. `evaluations` and `positions` are consumed as working buffers.
+pub fn verify_queries<B, E, H>(
+    inp: &FriInputs<'_, B, E, H::Digest>,
+    mut positions: Vec<usize>,
+    mut evaluations: Vec<E>,
+    merkle: &mut MerkleScratch<H::Digest>,
+) -> Result<(), VerifyError>
+where
+    B: StarkField,
+    E: FieldElement<BaseField = B>,
+    H: Hasher,
+{
+    let n = inp.shape.folding;
+    let fold_ok = matches!(n, 2 | 4 | 8 | 16);
+    if !fold_ok || inp.layers.len() != inp.shape.num_layers || positions.len() != evaluations.len()
+    {
+        return Err(malformed("FRI proof shape"));
+    }
+    if inp.commitments.len() != inp.shape.num_layers + 1
+        || inp.alphas.len() != inp.commitments.len()
+    {
+        return Err(malformed("FRI commitments"));
+    }
+    let row_bytes = n * E::ELEMENT_BYTES;
+    let mut domain_size = inp.shape.lde_domain_size;
+    let mut g = inp.lde_generator;
+    let mut max_degree_plus_1 = inp.shape.max_degree_plus_1;
+    let offset_inv = inp.domain_offset.inv();
+    // w = g^(D/N) is a primitive N-th root of unity; its inverse powers drive the inverse DFT.
+    let w_inv = g.exp_vartime(((domain_size / n) as u64).into()).inv();
+    let mut w_inv_pows = [B::ONE; 16];
+    for t in 1..n {
+        w_inv_pows[t] = w_inv_pows[t - 1] * w_inv;
+    }
+    let n_inv = B::from(n as u32).inv();
+
+    let mut folded: Vec<usize> = Vec::with_capacity(positions.len());
+    let mut leaves: Vec<H::Digest> = Vec::with_capacity(positions.len());
+    let mut next_evaluations: Vec<E> = Vec::with_capacity(positions.len());
+    for (depth, layer) in inp.layers.iter().enumerate() {
+        let row_len = domain_size / n;
+        if row_len < 2 || !row_len.is_power_of_two() {
+            return Err(VerifyError::Unsupported("FRI parameters"));
+        }
+        folded.clear();
+        for &p in &positions {
+            let q = p % row_len;
+            if !folded.contains(&q) {
+                folded.push(q);
+            }
+        }
+        if layer.values.len() != folded.len() * row_bytes {
+            return Err(malformed("FRI layer values"));
+        }
+        leaves.clear();
+        for row in layer.values.chunks_exact(row_bytes) {
+            // The leaf hashes the row's elements in their canonical encoding, which is
+            // exactly these bytes once each element is checked to be canonical.
+            for i in 0..n {
+                element_at::<E>(row, i)?;
+            }
+            leaves.push(H::hash(row));
+        }
+        verify_batch::<H>(
+            &inp.commitments[depth],
+            row_len.trailing_zeros(),
+            &folded,
+            &leaves,
+            layer.paths,
+            merkle,
+        )?;
+
+        // The opened rows must contain the values the previous layer folded to.
+        for (&p, &e) in positions.iter().zip(evaluations.iter()) {
+            let j = folded
+                .iter()
+                .position(|&q| q == p % row_len)
+                .ok_or(malformed("FRI position"))?;
+            let v: E = element_at(layer.values, j * n + p / row_len)?;
+            if v != e {
+                return Err(VerifyError::Rejected(
+                    "FRI layer values do not match the folding",
+                ));
+            }
+        }
+
+        // Fold each row: P(alpha) for the interpolant P of the row over x_t = xe * w^t, with
+        // P(X) = (1/N) sum_t c_t (X / xe)^t and c_t = sum_i v_i w^(-i t).
+        let alpha = inp.alphas[depth];
+        let g_inv = g.inv();
+        next_evaluations.clear();
+        for (k, &j) in folded.iter().enumerate() {
+            let row = &layer.values[k * row_bytes..(k + 1) * row_bytes];
+            let xe_inv = g_inv.exp_vartime((j as u64).into()) * offset_inv;
+            let y = alpha.mul_base(xe_inv);
+            let mut values = [E::ZERO; 16];
+            for (i, v) in values.iter_mut().enumerate().take(n) {
+                *v = element_at(row, i)?;
+            }
+            let mut acc = E::ZERO;
+            for t in (0..n).rev() {
+                let mut c = E::ZERO;
+                for (i, &v) in values.iter().enumerate().take(n) {
+                    c += v.mul_base(w_inv_pows[(i * t) % n]);
+                }
+                acc = acc * y + c;
+            }
+            next_evaluations.push(acc.mul_base(n_inv));
+        }
+
+        if max_degree_plus_1 % n != 0 {
+            return Err(VerifyError::Rejected(
+                "FRI degree does not divide by the folding",
+            ));
+        }
+        max_degree_plus_1 /= n;
+        g = g.exp_vartime((n as u64).into());
+        domain_size = row_len;
+        core::mem::swap(&mut positions, &mut folded);
+        core::mem::swap(&mut evaluations, &mut next_evaluations);
+    }
+
+    // The remainder: committed, of bounded degree, and agreeing with the last folding.
+    let eb = E::ELEMENT_BYTES;
+    let num_coeffs = inp.remainder.len() / eb;
+    if inp.remainder.len() % eb != 0
+        || !num_coeffs.is_power_of_two()
+        || num_coeffs > max_degree_plus_1
+    {
+        return Err(malformed("FRI remainder"));
+    }
+    if H::hash(inp.remainder) != inp.commitments[inp.shape.num_layers] {
+        return Err(VerifyError::Rejected(
+            "FRI remainder does not match its commitment",
+        ));
+    }
+    let mut coeffs: Vec<E> = Vec::with_capacity(num_coeffs);
+    for i in 0..num_coeffs {
+        coeffs.push(element_at(inp.remainder, i)?);
+    }
+    for (&p, &e) in positions.iter().zip(evaluations.iter()) {
+        let x = inp.domain_offset * g.exp_vartime((p as u64).into());
+        let value = coeffs.iter().fold(E::ZERO, |acc, &c| acc.mul_base(x) + c);
+        if value != e {
+            return Err(VerifyError::Rejected(
+                "FRI remainder does not match the folding",
+            ));
+        }
+    }
+    Ok(())
+}

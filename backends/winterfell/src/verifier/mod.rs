@@ -1,0 +1,493 @@
+//! The project's own `no_std` verifier for winterfell 0.13 proofs, generic over the
+//! extension degree of the challenge field (Goldilocks x 2 or 3, BabyBear x 4).
+//!
+//! Upstream's verifier cannot be used as is: its generic verification procedure is private
+//! and dispatches on the proof's `FieldExtension` (no quartic; the zkmcu fork writes tag 4,
+//! our upstream-made BabyBear proofs say "none"), its security estimate trusts that tag, and
+//! its parsing pre-allocates from untrusted lengths. This verifier:
+//!
+//! 1. splits the payload into borrowed sections ([`parse`]) and checks it against the proof
+//!    file header (the header is what the policy checked: parameters, trace length, the
+//!    extension tags this backend accepts), then its own security estimate on the true
+//!    extension degree;
+//! 2. replays winterfell's Fiat-Shamir transcript with winter-crypto's `DefaultRandomCoin`
+//!    and BLAKE3-256, seeded from the context elements (with the tag as written);
+//! 3. draws the composition and DEEP coefficients with winter-air's public `Air` helpers on
+//!    the adapted AIR ([`crate::air::WfAir`]), and checks the OOD constraint consistency
+//!    ([`composer`]);
+//! 4. checks the trace and composition openings ([`merkle`]) and the FRI query phase
+//!    ([`fri`]) in place over the proof bytes, with a handful of allocations whose sizes are
+//!    bounded by the number of queries.
+//!
+//! Every shape is checked before any upstream constructor that asserts is called, so no
+//! payload reaches a panic.
+
+pub mod composer;
+pub mod fri;
+pub mod merkle;
+pub mod parse;
+
+use alloc::vec::Vec;
+
+use picostark_air::fibonacci::Fibonacci;
+use picostark_air::AirDef;
+use picostark_core::{
+    conjectured_security_bits, AirId, BackendId, FieldId, HashId, Policy, ProofFile, ProofHeader,
+    Verifier, VerifyError,
+};
+use winter_air::{Air, BatchingMethod, FieldExtension, ProofOptions, TraceInfo};
+use winter_crypto::hashers::Blake3_256;
+use winter_crypto::{DefaultRandomCoin, ElementHasher, RandomCoin};
+use winter_fri::FriOptions;
+use winter_math::fields::f64::BaseElement as Goldilocks;
+use winter_math::fields::{CubeExtension, QuadExtension};
+use winter_math::{ExtensibleField, FieldElement, StarkField};
+
+use crate::air::{felt_from_u64, PublicInputs, WfAir};
+use crate::field::{BabyBear, Quartic};
+use composer::{check_ood_constraints, deep_evaluations, DeepInputs};
+use fri::{element_at, verify_queries, FriInputs, FriShape};
+use merkle::{read_digest, verify_batch, MerkleScratch, DIGEST_BYTES};
+use parse::{RawOptions, RawProof};
+
+/// Winterfell's `FieldExtension` byte for "none": what the upstream prover writes for our
+/// BabyBear proofs, whose challenge field really is the quartic extension.
+pub const EXTENSION_TAG_NONE: u8 = 1;
+/// The zkmcu fork's `FieldExtension::Quartic` byte.
+pub const EXTENSION_TAG_QUARTIC: u8 = 4;
+
+/// Verifier for `wf-goldilocks` proof files (quadratic or cubic extension).
+#[derive(Clone, Copy, Debug)]
+pub struct WfGoldilocksVerifier {
+    /// Minimum conjectured security of the payload's own parameters on the true extension
+    /// degree (checked in addition to the caller's [`Policy`] on the header).
+    pub min_security_bits: u32,
+}
+
+/// Verifier for `wf-babybear` proof files (quartic extension `x^4 - 11`).
+#[derive(Clone, Copy, Debug)]
+pub struct WfBabyBearVerifier {
+    /// As for [`WfGoldilocksVerifier::min_security_bits`].
+    pub min_security_bits: u32,
+}
+
+impl Default for WfGoldilocksVerifier {
+    fn default() -> Self {
+        WfGoldilocksVerifier {
+            min_security_bits: Policy::DEFAULT_MIN_SECURITY_BITS,
+        }
+    }
+}
+
+impl Default for WfBabyBearVerifier {
+    fn default() -> Self {
+        WfBabyBearVerifier {
+            min_security_bits: Policy::DEFAULT_MIN_SECURITY_BITS,
+        }
+    }
+}
+
+/// Checks what every winterfell proof file of this crate shares: the AIR and the hash.
+fn check_common(header: &ProofHeader, extension_degrees: &[u8]) -> Result<(), VerifyError> {
+    if !extension_degrees.contains(&header.extension_degree) {
+        return Err(VerifyError::Unsupported("extension degree"));
+    }
+    if header.air != AirId::Fibonacci {
+        return Err(VerifyError::Unsupported("AIR"));
+    }
+    if header.hash != HashId::Blake3_256 {
+        return Err(VerifyError::Unsupported("hash"));
+    }
+    Ok(())
+}
+
+impl Verifier for WfGoldilocksVerifier {
+    fn backend(&self) -> BackendId {
+        BackendId::WfGoldilocks
+    }
+
+    fn check_supported(&self, header: &ProofHeader) -> Result<(), VerifyError> {
+        check_common(header, &[2, 3])
+    }
+
+    fn verify_payload(&self, proof: &ProofFile<'_>) -> Result<(), VerifyError> {
+        self.check_supported(&proof.header)?;
+        match proof.header.extension_degree {
+            2 => verify_fibonacci::<Goldilocks, QuadExtension<Goldilocks>>(
+                proof,
+                &[2],
+                self.min_security_bits,
+            ),
+            3 => verify_fibonacci::<Goldilocks, CubeExtension<Goldilocks>>(
+                proof,
+                &[3],
+                self.min_security_bits,
+            ),
+            _ => Err(VerifyError::Unsupported("extension degree")),
+        }
+    }
+}
+
+impl Verifier for WfBabyBearVerifier {
+    fn backend(&self) -> BackendId {
+        BackendId::WfBabyBear
+    }
+
+    fn check_supported(&self, header: &ProofHeader) -> Result<(), VerifyError> {
+        check_common(header, &[4])
+    }
+
+    fn verify_payload(&self, proof: &ProofFile<'_>) -> Result<(), VerifyError> {
+        self.check_supported(&proof.header)?;
+        verify_fibonacci::<BabyBear, Quartic>(
+            proof,
+            &[EXTENSION_TAG_NONE, EXTENSION_TAG_QUARTIC],
+            self.min_security_bits,
+        )
+    }
+}
+
+type Hash<B> = Blake3_256<B>;
+type Digest<B> = <Hash<B> as winter_crypto::Hasher>::Digest;
+
+fn mismatch(what: &'static str) -> VerifyError {
+    VerifyError::StatementMismatch(what)
+}
+
+fn malformed(what: &'static str) -> VerifyError {
+    VerifyError::MalformedProof(what)
+}
+
+fn coin_error<T>(_: T) -> VerifyError {
+    VerifyError::Rejected("random coin failed to draw")
+}
+
+fn batching(byte: u8) -> Result<BatchingMethod, VerifyError> {
+    match byte {
+        0 => Ok(BatchingMethod::Linear),
+        1 => Ok(BatchingMethod::Algebraic),
+        2 => Ok(BatchingMethod::Horner),
+        _ => Err(malformed("batching method")),
+    }
+}
+
+/// Checks the payload's context against the header and the backend, returning the options
+/// in a form upstream's constructors accept without panicking.
+fn check_context<B: StarkField>(
+    header: &ProofHeader,
+    raw: &RawProof<'_>,
+    accepted_tags: &[u8],
+    true_degree: u8,
+    min_security_bits: u32,
+) -> Result<ProofOptions, VerifyError> {
+    let p = &header.params;
+    let o: &RawOptions = &raw.options;
+    if raw.main_width as usize != Fibonacci.width() || !raw.trace_meta.is_empty() {
+        return Err(mismatch("trace shape in the payload"));
+    }
+    if raw.log_n != header.log_n {
+        return Err(mismatch("trace length in the payload"));
+    }
+    if raw.modulus != B::get_modulus_le_bytes().as_slice() {
+        return Err(mismatch("field modulus in the payload"));
+    }
+    if !accepted_tags.contains(&o.extension_tag) {
+        return Err(mismatch("extension tag in the payload"));
+    }
+    if u16::from(o.num_queries) != p.num_queries
+        || u32::from(o.blowup) != 1u32 << p.log_blowup
+        || o.grinding != p.pow_bits
+        || u32::from(o.fri_folding) != 1u32 << p.log_fold_arity
+        || u32::from(o.fri_remainder_max_degree) + 1 != 1u32 << p.log_final_poly_len
+    {
+        return Err(mismatch("proof parameters in the payload"));
+    }
+    // Ranges upstream's constructors assert (the header's own ranges are wider).
+    if o.grinding > 32 {
+        return Err(VerifyError::Unsupported("more than 32 proof-of-work bits"));
+    }
+    if o.num_partitions != 1 || o.hash_rate != 1 || raw.fri_log_partitions != 0 {
+        return Err(VerifyError::Unsupported("partitioned commitments"));
+    }
+    let log_lde = u32::from(raw.log_n) + u32::from(p.log_blowup);
+    if log_lde > B::TWO_ADICITY || log_lde >= usize::BITS {
+        return Err(VerifyError::Unsupported("trace length for this field"));
+    }
+    if u64::from(o.num_queries) >= 1u64 << log_lde {
+        return Err(VerifyError::Unsupported("more queries than domain points"));
+    }
+    if raw.num_constraints != WfAir::<Fibonacci, B>::num_constraints(&Fibonacci) as u64 {
+        return Err(mismatch("number of constraints in the payload"));
+    }
+    let bits = conjectured_security_bits(header.field, true_degree, header.log_n, p);
+    if bits < min_security_bits {
+        return Err(VerifyError::InsufficientSecurity {
+            bits,
+            required: min_security_bits,
+        });
+    }
+    let extension = match o.extension_tag {
+        2 => FieldExtension::Quadratic,
+        3 => FieldExtension::Cubic,
+        _ => FieldExtension::None,
+    };
+    Ok(ProofOptions::new(
+        usize::from(o.num_queries),
+        usize::from(o.blowup),
+        u32::from(o.grinding),
+        extension,
+        usize::from(o.fri_folding),
+        usize::from(o.fri_remainder_max_degree),
+        batching(o.batching_constraints)?,
+        batching(o.batching_deep)?,
+    ))
+}
+
+/// A field element from little-endian bytes (at most 8), reduced.
+fn felt_from_le<B: StarkField>(bytes: &[u8]) -> B {
+    let mut a = [0u8; 8];
+    let len = bytes.len().min(8);
+    a[..len].copy_from_slice(&bytes[..len]);
+    felt_from_u64(u64::from_le_bytes(a))
+}
+
+/// The public coin's seed: the proof context as winterfell's `Context::to_elements` lays it
+/// out (with the extension tag exactly as written in the payload), then the public inputs.
+pub fn seed_elements<B: StarkField>(raw: &RawProof<'_>, public_inputs: &[B]) -> Vec<B> {
+    let o = &raw.options;
+    let half = raw.modulus.len() / 2;
+    let mut seed = Vec::with_capacity(8 + public_inputs.len());
+    // Main width, then the number of auxiliary segments (always 0 here).
+    seed.push(B::from(u32::from(raw.main_width) << 8));
+    seed.push(B::from(1u32 << raw.log_n));
+    seed.push(felt_from_le(&raw.modulus[..half]));
+    seed.push(felt_from_le(&raw.modulus[half..]));
+    seed.push(B::from(raw.num_constraints as u32));
+    seed.push(B::from(u32::from_le_bytes([
+        o.blowup,
+        o.fri_remainder_max_degree,
+        o.fri_folding,
+        o.extension_tag,
+    ])));
+    seed.push(B::from(u32::from(o.grinding)));
+    seed.push(B::from(u32::from(o.num_queries)));
+    seed.extend_from_slice(public_inputs);
+    seed
+}
+
+/// Decodes `count` elements of `E` from exactly `count * E::ELEMENT_BYTES` bytes.
+fn decode_all<E: FieldElement>(bytes: &[u8], count: usize) -> Result<Vec<E>, VerifyError> {
+    if bytes.len() != count * E::ELEMENT_BYTES {
+        return Err(malformed("OOD frame size"));
+    }
+    (0..count).map(|i| element_at(bytes, i)).collect()
+}
+
+/// Checks that `values` holds `rows` rows of `row_elements` canonical elements of `F` and
+/// writes each row's leaf into `leaves`: winterfell hashes a row's canonical encoding, which
+/// is exactly its bytes here.
+fn row_leaves<F: FieldElement, H: winter_crypto::Hasher>(
+    values: &[u8],
+    rows: usize,
+    row_elements: usize,
+    leaves: &mut Vec<H::Digest>,
+) -> Result<(), VerifyError> {
+    let row_bytes = row_elements * F::ELEMENT_BYTES;
+    if row_bytes == 0 || values.len() != rows * row_bytes {
+        return Err(malformed("query values size"));
+    }
+    leaves.clear();
+    for row in values.chunks_exact(row_bytes) {
+        for i in 0..row_elements {
+            element_at::<F>(row, i)?;
+        }
+        leaves.push(H::hash(row));
+    }
+    Ok(())
+}
+
+/// Verifies a Fibonacci proof over base field `B` with challenge field `E`.
+fn verify_fibonacci<B, E>(
+    file: &ProofFile<'_>,
+    accepted_tags: &[u8],
+    min_security_bits: u32,
+) -> Result<(), VerifyError>
+where
+    B: StarkField + ExtensibleField<2> + ExtensibleField<3>,
+    E: FieldElement<BaseField = B>,
+{
+    let header = &file.header;
+    let true_degree = E::EXTENSION_DEGREE as u8;
+    if header.extension_degree != true_degree {
+        return Err(VerifyError::Unsupported("extension degree"));
+    }
+    let field_matches = match header.field {
+        FieldId::Goldilocks => B::MODULUS_BITS == 64,
+        FieldId::BabyBear => B::MODULUS_BITS == 31,
+        FieldId::Mersenne31 => false,
+    };
+    if !field_matches {
+        return Err(VerifyError::Unsupported("field"));
+    }
+    if file.public_inputs.len() != Fibonacci.num_public_inputs() {
+        return Err(mismatch("number of public inputs"));
+    }
+    let raw = RawProof::parse(file.payload)?;
+    let options = check_context::<B>(header, &raw, accepted_tags, true_degree, min_security_bits)?;
+
+    let public: Vec<B> = file
+        .public_inputs
+        .iter()
+        .map(|v| B::try_from(v).map_err(|_| mismatch("public input is not a field element")))
+        .collect::<Result<_, _>>()?;
+    let n = 1usize << raw.log_n;
+    let width = usize::from(raw.main_width);
+    let seed = seed_elements(&raw, &public);
+    let air = WfAir::<Fibonacci, B>::new(TraceInfo::new(width, n), PublicInputs(public), options);
+    let lde_size = air.lde_domain_size();
+    let log_lde = lde_size.trailing_zeros();
+    let o = &raw.options;
+    let fri_options = FriOptions::new(
+        usize::from(o.blowup),
+        usize::from(o.fri_folding),
+        usize::from(o.fri_remainder_max_degree),
+    );
+    let num_fri_layers = fri_options.num_fri_layers(lde_size);
+    if raw.num_fri_layers != num_fri_layers {
+        return Err(malformed("number of FRI layers"));
+    }
+
+    // 1. Commitments, in transcript order: trace, composition, FRI layers, FRI remainder.
+    let num_digests = 2 + num_fri_layers + 1;
+    if raw.commitments.len() != num_digests * DIGEST_BYTES {
+        return Err(malformed("number of commitments"));
+    }
+    let digests: Vec<Digest<B>> = raw
+        .commitments
+        .chunks_exact(DIGEST_BYTES)
+        .map(read_digest::<Hash<B>>)
+        .collect::<Result<_, _>>()?;
+    let (trace_root, constraint_root, fri_roots) = (digests[0], digests[1], &digests[2..]);
+
+    let mut coin = DefaultRandomCoin::<Hash<B>>::new(&seed);
+    coin.reseed(trace_root);
+    let composition_coefficients = air
+        .get_constraint_composition_coefficients::<E, _>(&mut coin)
+        .map_err(coin_error)?;
+    coin.reseed(constraint_root);
+    let z: E = coin.draw().map_err(coin_error)?;
+
+    // 2. OOD frame: `[2, current row, next row]` for the trace and for the composition columns.
+    let columns = air.context().num_constraint_composition_columns();
+    let (ood_trace, ood_quotient) =
+        match (raw.ood_trace.split_first(), raw.ood_quotient.split_first()) {
+            (Some((2, t)), Some((2, q))) => (
+                decode_all::<E>(t, 2 * width)?,
+                decode_all::<E>(q, 2 * columns)?,
+            ),
+            _ => return Err(malformed("OOD frame")),
+        };
+    let (trace_current, trace_next) = ood_trace.split_at(width);
+    let (quotient_current, quotient_next) = ood_quotient.split_at(columns);
+    check_ood_constraints(
+        &air,
+        &composition_coefficients,
+        trace_current,
+        trace_next,
+        quotient_current,
+        z,
+    )?;
+    let mut merged = Vec::with_capacity(2 * (width + columns));
+    merged.extend_from_slice(trace_current);
+    merged.extend_from_slice(quotient_current);
+    merged.extend_from_slice(trace_next);
+    merged.extend_from_slice(quotient_next);
+    coin.reseed(Hash::<B>::hash_elements(&merged));
+    drop(merged);
+    let deep_coefficients = air
+        .get_deep_composition_coefficients::<E, _>(&mut coin)
+        .map_err(coin_error)?;
+
+    // 3. FRI commit phase: one alpha per layer commitment (and the remainder's).
+    let mut alphas: Vec<E> = Vec::with_capacity(fri_roots.len());
+    let mut degree_plus_1 = n;
+    for (depth, root) in fri_roots.iter().enumerate() {
+        coin.reseed(*root);
+        alphas.push(coin.draw().map_err(coin_error)?);
+        if depth + 1 != fri_roots.len() && degree_plus_1 % usize::from(o.fri_folding) != 0 {
+            return Err(VerifyError::Rejected(
+                "FRI degree does not divide by the folding",
+            ));
+        }
+        degree_plus_1 /= usize::from(o.fri_folding);
+    }
+
+    // 4. Proof of work, then the query positions.
+    if coin.check_leading_zeros(raw.pow_nonce) < u32::from(o.grinding) {
+        return Err(VerifyError::Rejected("proof of work"));
+    }
+    let mut positions = coin
+        .draw_integers(usize::from(o.num_queries), lde_size, raw.pow_nonce)
+        .map_err(coin_error)?;
+    positions.sort_unstable();
+    positions.dedup();
+    if positions.len() != usize::from(raw.num_unique_queries) {
+        return Err(malformed("number of unique queries"));
+    }
+
+    // 5. Openings of the trace and composition commitments at the positions.
+    let mut merkle = MerkleScratch::with_capacity(positions.len());
+    let mut leaves: Vec<Digest<B>> = Vec::with_capacity(positions.len());
+    let rows = positions.len();
+    row_leaves::<B, Hash<B>>(raw.trace_values, rows, width, &mut leaves)?;
+    verify_batch::<Hash<B>>(
+        &trace_root,
+        log_lde,
+        &positions,
+        &leaves,
+        raw.trace_paths,
+        &mut merkle,
+    )?;
+    row_leaves::<E, Hash<B>>(raw.constraint_values, rows, columns, &mut leaves)?;
+    verify_batch::<Hash<B>>(
+        &constraint_root,
+        log_lde,
+        &positions,
+        &leaves,
+        raw.constraint_paths,
+        &mut merkle,
+    )?;
+    drop(leaves);
+
+    // 6. DEEP composition at the positions, then FRI on it.
+    let deep = deep_evaluations(
+        &air,
+        &DeepInputs {
+            z,
+            trace_current,
+            trace_next,
+            quotient_current,
+            quotient_next,
+            coefficients: &deep_coefficients,
+        },
+        &positions,
+        raw.trace_values,
+        raw.constraint_values,
+    )?;
+    let inputs = FriInputs {
+        shape: FriShape {
+            folding: usize::from(o.fri_folding),
+            lde_domain_size: lde_size,
+            max_degree_plus_1: n,
+            num_layers: num_fri_layers,
+        },
+        lde_generator: air.lde_domain_generator(),
+        domain_offset: air.domain_offset(),
+        commitments: fri_roots,
+        alphas: &alphas,
+        layers: &raw.fri_layers[..num_fri_layers],
+        remainder: raw.fri_remainder,
+    };
+    verify_queries::<B, E, Hash<B>>(&inputs, positions, deep, &mut merkle)?;
+    Ok(())
+}
