@@ -1,0 +1,118 @@
+//! End-to-end tests of the `prover-host` binary: prove, verify, inspect, and its exit codes.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_prover-host"))
+}
+
+fn run(args: &[&str]) -> Output {
+    bin().args(args).output().expect("prover-host runs")
+}
+
+fn tmp(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("prover-host-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}
+
+fn prove(backend: &str, n: u64, out: &Path) {
+    let o = run(&[
+        "--backend",
+        backend,
+        "--air",
+        "fib",
+        "--n",
+        &n.to_string(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(
+        o.status.success(),
+        "{backend} n={n}: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(text.contains(&format!("backend:    {backend}")), "{text}");
+    assert!(text.contains("bits conjectured"), "{text}");
+}
+
+#[test]
+fn every_backend_proves_and_verifies_and_rejects_tampering() {
+    let list = run(&["list"]);
+    let listed = String::from_utf8_lossy(&list.stdout).to_string();
+    let backends: Vec<&str> = listed
+        .lines()
+        .filter(|l| {
+            l.starts_with("  ")
+                && !l.contains("not in this build")
+                && l.contains("extension degrees")
+        })
+        .map(|l| l.split_whitespace().next().unwrap())
+        .collect();
+    assert!(backends.len() >= 3, "{listed}");
+    for backend in backends {
+        let path = tmp(&format!("{backend}.proof"));
+        prove(backend, 1024, &path);
+        let o = run(&["verify", path.to_str().unwrap()]);
+        assert_eq!(
+            o.status.code(),
+            Some(0),
+            "{backend}: {}",
+            String::from_utf8_lossy(&o.stdout)
+        );
+
+        let mut bytes = std::fs::read(&path).unwrap();
+        let last = bytes.len() - 40;
+        bytes[last] ^= 0x10;
+        let bad = tmp(&format!("{backend}-tampered.proof"));
+        std::fs::write(&bad, &bytes).unwrap();
+        let o = run(&["verify", bad.to_str().unwrap()]);
+        assert_eq!(o.status.code(), Some(1), "{backend} tampered accepted");
+        assert!(String::from_utf8_lossy(&o.stdout).starts_with("rejected:"));
+
+        let o = run(&["inspect", "--json", path.to_str().unwrap()]);
+        assert!(o.status.success());
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        assert_eq!(v["backend"], backend);
+        assert_eq!(v["n"], 1024);
+        assert!(v["security_bits"].as_u64().unwrap() >= 95);
+    }
+}
+
+#[test]
+fn large_trace_for_the_circle_backend() {
+    let path = tmp("m31-65536.proof");
+    prove("p3-m31", 65536, &path);
+    let o = run(&["verify", path.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0));
+}
+
+#[test]
+fn bad_arguments_exit_2_with_one_line() {
+    for args in [
+        &["--backend", "p3-m31", "--n", "1000"][..],
+        &["--backend", "no-such-backend"],
+        &["--backend", "p3-babybear", "--queries", "8"],
+        &["--backend", "p3-m31", "--ext", "3"],
+        &["--backend", "p3-m31", "--air", "nope"],
+        &["--n", "1024"],
+        &["verify", "/nonexistent/file.proof"],
+    ] {
+        let o = run(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(err.trim().lines().count(), 1, "{args:?}: {err}");
+        assert!(err.starts_with("error: "), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn not_a_proof_file_is_rejected_not_a_crash() {
+    let path = tmp("garbage.proof");
+    std::fs::write(&path, b"PSTK\x01\x00garbage").unwrap();
+    let o = run(&["verify", path.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("bad proof file"));
+}
