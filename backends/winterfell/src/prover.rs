@@ -79,13 +79,23 @@ pub fn proof_options(
     ))
 }
 
-/// The upstream prover for the Fibonacci AIR over base field `B`.
-struct FibProver<B: StarkField> {
+/// The upstream prover for the Fibonacci AIR over base field `B` (public so that tests can
+/// run upstream's own `Prover::prove` dispatch on it).
+pub struct FibonacciProver<B: StarkField> {
     options: ProofOptions,
     _field: core::marker::PhantomData<B>,
 }
 
-impl<B> winter_prover::Prover for FibProver<B>
+impl<B: StarkField> FibonacciProver<B> {
+    pub fn new(options: ProofOptions) -> Self {
+        FibonacciProver {
+            options,
+            _field: core::marker::PhantomData,
+        }
+    }
+}
+
+impl<B> winter_prover::Prover for FibonacciProver<B>
 where
     B: StarkField + ExtensibleField<2> + ExtensibleField<3> + 'static,
 {
@@ -146,7 +156,7 @@ where
 }
 
 /// The Fibonacci trace of length `n` from the one [`AirDef`], as winterfell columns.
-fn fibonacci_trace<B: StarkField>(n: usize) -> TraceTable<B> {
+pub fn fibonacci_trace<B: StarkField>(n: usize) -> TraceTable<B> {
     let t = Fibonacci.generate_trace(n, felt_from_u64::<B>);
     let columns = (0..t.width)
         .map(|c| (0..t.height()).map(|r| t.row(r)[c]).collect())
@@ -191,12 +201,9 @@ where
     progress("trace");
     let trace = fibonacci_trace::<B>(n);
     let public = trace.get(1, n - 1).as_int();
-    let prover = FibProver::<B> {
-        options,
-        _field: core::marker::PhantomData,
-    };
+    let prover = FibonacciProver::<B>::new(options);
     progress("prove");
-    let proof = <FibProver<B> as winter_prover::Prover>::generate_proof::<E>(&prover, trace)
+    let proof = <FibonacciProver<B> as winter_prover::Prover>::generate_proof::<E>(&prover, trace)
         .map_err(|e| ProveError(format!("winterfell prover: {e}")))?;
     progress("encode");
     let header = ProofHeader {
