@@ -28,6 +28,8 @@ pub trait Board {
     const COUNTER: &'static str;
     /// The clock the counter runs at (0 when there is none).
     const CLOCK_HZ: u32;
+    /// Width of the counter: differences are taken modulo `2^COUNTER_BITS`.
+    const COUNTER_BITS: u32 = 64;
     /// The counter read just before and after each measured call.
     fn counter(&mut self) -> u64;
     /// Writes output text (whole lines).
@@ -118,7 +120,11 @@ impl Write for LineBuf {
     }
 }
 
-fn emit_with<B: Board>(board: &mut B, line: &mut LineBuf, f: impl FnOnce(&mut LineBuf) -> core::fmt::Result) {
+fn emit_with<B: Board>(
+    board: &mut B,
+    line: &mut LineBuf,
+    f: impl FnOnce(&mut LineBuf) -> core::fmt::Result,
+) {
     line.clear();
     if f(line).is_err() {
         line.clear();
@@ -140,7 +146,12 @@ fn measured<B: Board>(
     let result = verifiers::verify(bytes, expected, policy);
     pstk_measure_end();
     let c1 = board.counter();
-    (c1.wrapping_sub(c0), result.map(|_| ()))
+    let mask = if B::COUNTER_BITS >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << B::COUNTER_BITS) - 1
+    };
+    (c1.wrapping_sub(c0) & mask, result.map(|_| ()))
 }
 
 /// Runs the whole benchmark on `proof` and reports it through `board`.
@@ -152,7 +163,11 @@ pub fn run<B: Board>(board: &mut B, proof: &[u8]) -> Outcome {
         Err(e) => {
             // The detail text may contain spaces: it stays last on the line.
             emit_with(board, &mut line, |l| {
-                writeln!(l, "{LINE_PREFIX} error what=proof-file bytes={} detail={e}", proof.len())
+                writeln!(
+                    l,
+                    "{LINE_PREFIX} error what=proof-file bytes={} detail={e}",
+                    proof.len()
+                )
             });
             return Outcome::NoProof;
         }

@@ -95,7 +95,10 @@ impl Bump {
 unsafe impl GlobalAlloc for Bump {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
         let next = self.next.load(Relaxed);
-        let Some(at) = next.checked_add(layout.align() - 1).map(|v| v & !(layout.align() - 1)) else {
+        let Some(at) = next
+            .checked_add(layout.align() - 1)
+            .map(|v| v & !(layout.align() - 1))
+        else {
             return core::ptr::null_mut();
         };
         match at.checked_add(layout.size()) {

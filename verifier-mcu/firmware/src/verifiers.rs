@@ -3,7 +3,9 @@
 //! The dispatch reads one byte, so nearly all of a measured call is the backend's own
 //! `picostark_core::verify` (envelope parse, cheap checks, heavy verification).
 
-use picostark_core::{verify as core_verify, BackendId, Policy, ProofFile, Statement, Verified, VerifyError};
+use picostark_core::{
+    verify as core_verify, BackendId, Policy, ProofFile, Statement, Verified, VerifyError,
+};
 
 /// Parses and verifies `bytes` with the enabled backend its header names.
 #[inline(never)]
@@ -54,7 +56,9 @@ pub fn verify(
         _ => {
             // A bad envelope is reported as such; a good one names a backend not built in.
             ProofFile::parse(bytes)?;
-            Err(VerifyError::Unsupported("backend not enabled in this firmware"))
+            Err(VerifyError::Unsupported(
+                "backend not enabled in this firmware",
+            ))
         }
     }
 }
@@ -81,7 +85,9 @@ mod bringup {
         fn verify_payload(&self, proof: &ProofFile<'_>) -> Result<(), VerifyError> {
             let p = proof.payload;
             if p.len() < 4 {
-                return Err(VerifyError::MalformedProof("bring-up payload shorter than 4 bytes"));
+                return Err(VerifyError::MalformedProof(
+                    "bring-up payload shorter than 4 bytes",
+                ));
             }
             let (body, tag) = p.split_at(p.len() - 4);
             let mut h: u32 = 0x811C_9DC5;

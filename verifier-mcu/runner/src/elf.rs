@@ -176,7 +176,7 @@ pub(crate) mod tests {
         strtab.push(0);
         let str_off = f.len();
         f.extend_from_slice(&strtab);
-        while f.len() % 4 != 0 {
+        while !f.len().is_multiple_of(4) {
             f.push(0);
         }
         let sym_off = f.len();

@@ -88,7 +88,10 @@ fn main() -> ! {
 
 pub fn on_panic(info: &core::panic::PanicInfo<'_>) -> ! {
     let mut line = bench::LineBuf::new();
-    let _ = core::fmt::write(&mut line, format_args!("pstk1 panic message={}\n", info.message()));
+    let _ = core::fmt::write(
+        &mut line,
+        format_args!("pstk1 panic message={}\n", info.message()),
+    );
     semihosting::write(line.as_str());
     finish(4)
 }
