@@ -86,28 +86,7 @@ mod tests {
     use super::*;
     use crate::check_trace;
 
-    /// Arithmetic modulo BabyBear's prime, enough to check the trace generator.
-    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-    struct Bb(u64);
-    const P: u64 = 2_013_265_921;
-    impl Add for Bb {
-        type Output = Bb;
-        fn add(self, o: Bb) -> Bb {
-            Bb((self.0 + o.0) % P)
-        }
-    }
-    impl Sub for Bb {
-        type Output = Bb;
-        fn sub(self, o: Bb) -> Bb {
-            Bb((self.0 + P - o.0) % P)
-        }
-    }
-    impl Mul for Bb {
-        type Output = Bb;
-        fn mul(self, o: Bb) -> Bb {
-            Bb(self.0 * o.0 % P)
-        }
-    }
+    use crate::test_field::Bb;
 
     #[test]
     fn trace_satisfies_air_and_matches_reference_result() {

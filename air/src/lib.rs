@@ -14,7 +14,11 @@ use core::ops::{Add, Mul, Sub};
 
 pub use picostark_core::AirId;
 
+pub mod chain16;
 pub mod fibonacci;
+
+#[cfg(test)]
+mod test_field;
 
 /// What constraint evaluation needs of a value type: ring operations and cloning.
 pub trait Algebra: Clone + Add<Output = Self> + Sub<Output = Self> + Mul<Output = Self> {}

@@ -74,6 +74,9 @@ byte_enum! {
         /// Two-column Fibonacci: `s0' = s0 + s1`, `s1' = s1 + s0'`, `s0[0] = s1[0] = 1`,
         /// public input `s1[n-1]`.
         Fibonacci = 1, "fib";
+        /// Sixteen columns, one degree-3 mixing round per row; public inputs are four
+        /// input words (first row) and four output words (last row).
+        CubicChain16 = 2, "chain16";
     }
 }
 

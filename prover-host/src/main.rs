@@ -139,7 +139,12 @@ fn names(ids: &[BackendId]) -> String {
 fn request(args: &ProveArgs, backend: BackendId) -> Result<ProveRequest, UsageError> {
     let prover = registry::prover(backend).expect("available backend has a prover");
     let Some(air) = AirId::from_name(&args.air) else {
-        return usage(format!("unknown AIR '{}' (known: fib)", args.air));
+        let known: Vec<&str> = AirId::ALL.iter().map(|a| a.name()).collect();
+        return usage(format!(
+            "unknown AIR '{}' (known: {})",
+            args.air,
+            known.join(", ")
+        ));
     };
     if args.n < 8 || !args.n.is_power_of_two() {
         return usage(format!("n must be a power of two >= 8, got {}", args.n));
@@ -433,5 +438,11 @@ fn list_cmd() {
         );
     }
     println!("airs:");
-    println!("  fib            two-column Fibonacci, public input s1[n-1] = F(2n)");
+    for &air in AirId::ALL {
+        let what = match air {
+            AirId::Fibonacci => "two columns, degree 1; public input s1[n-1] = F(2n)",
+            AirId::CubicChain16 => "16 columns, degree-3 rounds; public input and claimed output",
+        };
+        println!("  {:<14} {what}", air.name());
+    }
 }

@@ -9,6 +9,7 @@ use p3_field::{PrimeCharacteristicRing, PrimeField64};
 use p3_matrix::dense::RowMajorMatrix;
 use p3_mersenne_31::{Mersenne31, QM31};
 use p3_uni_stark::{Proof, StarkGenericConfig, Val};
+use picostark_air::chain16::CubicChain16;
 use picostark_air::fibonacci::Fibonacci;
 use picostark_air::{AirDef, AirId};
 use picostark_core::proof_file::{encode, statement_bytes};
@@ -84,6 +85,7 @@ macro_rules! dispatch_air {
     ($req:expr, $header:expr, $progress:expr, $make:expr) => {
         match $req.air {
             AirId::Fibonacci => prove_air($make, Fibonacci, &$header, $progress),
+            AirId::CubicChain16 => prove_air($make, CubicChain16, &$header, $progress),
         }
     };
 }

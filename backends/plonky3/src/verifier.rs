@@ -7,6 +7,7 @@ use p3_field::extension::BinomialExtensionField;
 use p3_field::{PrimeCharacteristicRing, PrimeField64};
 use p3_mersenne_31::{Mersenne31, QM31};
 use p3_uni_stark::{Proof, StarkGenericConfig, Val};
+use picostark_air::chain16::CubicChain16;
 use picostark_air::fibonacci::Fibonacci;
 use picostark_air::{AirDef, AirId};
 use picostark_core::{BackendId, ProofFile, ProofHeader, Verifier, VerifyError};
@@ -61,6 +62,7 @@ where
 {
     match file.header.air {
         AirId::Fibonacci => verify_air(config, Fibonacci, file),
+        AirId::CubicChain16 => verify_air(config, CubicChain16, file),
     }
 }
 

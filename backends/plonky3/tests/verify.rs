@@ -48,8 +48,12 @@ fn cases() -> Vec<Case> {
 }
 
 fn prove(case: &Case, log_n: u8) -> Vec<u8> {
+    prove_air(case, AirId::Fibonacci, log_n)
+}
+
+fn prove_air(case: &Case, air: AirId, log_n: u8) -> Vec<u8> {
     let req = ProveRequest {
-        air: AirId::Fibonacci,
+        air,
         log_n,
         extension_degree: case.ext,
         params: case.prover.default_params(),
@@ -176,5 +180,25 @@ fn larger_trace_verifies() {
     for case in &cases()[..3] {
         let bytes = prove(case, 14);
         assert!(verify(case.verifier, &bytes, None, &Policy::default()).is_ok());
+    }
+}
+
+#[test]
+fn wide_air_wrong_claimed_output_rejected() {
+    for case in &cases()[..3] {
+        let bytes = prove_air(case, AirId::CubicChain16, 6);
+        assert!(verify(case.verifier, &bytes, None, &Policy::default()).is_ok());
+        // Public inputs 4..8 are the claimed output: change the last word.
+        let at = FIXED_HEADER_LEN + 7 * 8;
+        let mut t = bytes.clone();
+        t[at] ^= 1;
+        assert!(
+            matches!(
+                verify(case.verifier, &t, None, &Policy::default()),
+                Err(VerifyError::Rejected(_))
+            ),
+            "{}",
+            case.verifier.backend()
+        );
     }
 }
