@@ -55,7 +55,7 @@ fn main() {
     }
 
     let heap = env_usize("PSTK_HEAP_SIZE", DEFAULT_HEAP);
-    if heap < 4096 || heap % 8 != 0 {
+    if heap < 4096 || !heap.is_multiple_of(8) {
         fail("PSTK_HEAP_SIZE must be a multiple of 8, at least 4096");
     }
     if rp2350 && heap > MAX_HEAP_RP2350 {
