@@ -3,25 +3,29 @@
 use picostark_core::prove::Prover;
 use picostark_core::{BackendId, Verifier};
 
-/// The prover for `id`, if this build has it.
+/// The prover for `id`, if this build has it (every backend, at present).
 pub fn prover(id: BackendId) -> Option<Box<dyn Prover>> {
     use picostark_plonky3 as p3;
+    use picostark_winterfell as wf;
     Some(match id {
         BackendId::P3BabyBear => Box::new(p3::P3BabyBearProver),
         BackendId::P3Goldilocks => Box::new(p3::P3GoldilocksProver),
         BackendId::P3M31 => Box::new(p3::P3M31Prover),
-        BackendId::WfGoldilocks | BackendId::WfBabyBear => return None,
+        BackendId::WfGoldilocks => Box::new(wf::WfGoldilocksProver::default()),
+        BackendId::WfBabyBear => Box::new(wf::WfBabyBearProver::default()),
     })
 }
 
 /// The verifier for `id`, if this build has it.
 pub fn verifier(id: BackendId) -> Option<Box<dyn Verifier>> {
     use picostark_plonky3 as p3;
+    use picostark_winterfell as wf;
     Some(match id {
         BackendId::P3BabyBear => Box::new(p3::P3BabyBearVerifier),
         BackendId::P3Goldilocks => Box::new(p3::P3GoldilocksVerifier),
         BackendId::P3M31 => Box::new(p3::P3M31Verifier),
-        BackendId::WfGoldilocks | BackendId::WfBabyBear => return None,
+        BackendId::WfGoldilocks => Box::new(wf::WfGoldilocksVerifier::default()),
+        BackendId::WfBabyBear => Box::new(wf::WfBabyBearVerifier::default()),
     })
 }
 
