@@ -1,0 +1,467 @@
+//! `compare all`: the one command that produces the report on a fresh machine.
+//!
+//! 1. `prover-host list` says which backends (and extension degrees) this build has;
+//! 2. `prover-host bench` proves and verifies Fib at every requested n for each of them
+//!    (host records, proof files), and `prover-host --ext E` proves each further extension
+//!    degree a backend offers;
+//! 3. `mcu-run run` verifies every proof under QEMU on each core (emulator records); when
+//!    QEMU is missing this step is skipped with install instructions and the host-side
+//!    report is still written;
+//! 4. `compare report` over everything, plus any device logs given, into the output folder,
+//!    with a README naming the command, toolchain and timings.
+//!
+//! Each tool runs through `cargo run --release` from the repository root, so the command
+//! works from a clean checkout; their output is streamed with a step prefix and saved under
+//! `<out>/logs/`.
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::Instant;
+
+use clap::Args;
+use picostark_core::Policy;
+
+#[derive(Args)]
+pub struct AllArgs {
+    /// Output folder (report, raw records, logs; proof files under proofs/).
+    #[arg(long, default_value = "results")]
+    out: PathBuf,
+    /// log2 trace lengths.
+    #[arg(long, default_value = "10,16", value_delimiter = ',')]
+    log_n: Vec<u8>,
+    /// Cores to emulate.
+    #[arg(long, default_value = "m33,rv32", value_delimiter = ',')]
+    cores: Vec<String>,
+    /// Firmware heap in bytes. 384 KiB: an n = 2^16 proof (~110 KB) plus its verify peak
+    /// (~165 KB) does not fit mcu-run's 256 KiB default once the firmware copies the proof
+    /// for its tampered run; 384 KiB + the 64 KiB stack still fit the 512 KiB RAM.
+    #[arg(long, default_value_t = 393_216)]
+    heap: u64,
+    /// Firmware allocator (tlsf, llff, bump).
+    #[arg(long, default_value = "tlsf")]
+    alloc: String,
+    /// Timed runs per host point (the median is recorded).
+    #[arg(long, default_value_t = 1)]
+    repeat: u32,
+    /// Per-proof QEMU timeout in seconds.
+    #[arg(long, default_value_t = 900)]
+    timeout: u64,
+    /// Device logs (firmware line format) to include as device rows.
+    #[arg(long = "device-log")]
+    device_logs: Vec<PathBuf>,
+    /// Leave out the sample device log (compare/testdata/rp2350-sample.log), which is
+    /// otherwise included, labelled `device (sample)`, to show where device rows go.
+    #[arg(long)]
+    no_sample: bool,
+    /// Only the first extension degree of each backend (what `prover-host bench` proves).
+    #[arg(long)]
+    first_extension_only: bool,
+    /// Skip the emulator step (host-side report only).
+    #[arg(long)]
+    skip_emulator: bool,
+    /// Rows below this conjectured security are shown but never ranked.
+    #[arg(long, default_value_t = Policy::DEFAULT_MIN_SECURITY_BITS)]
+    min_security: u32,
+}
+
+/// The repository root (this crate is at `compare/`).
+pub fn repo_root() -> PathBuf {
+    let here = Path::new(env!("CARGO_MANIFEST_DIR"));
+    here.join("..").canonicalize().unwrap_or_else(|_| here.join(".."))
+}
+
+fn cargo() -> String {
+    std::env::var("CARGO").unwrap_or_else(|_| "cargo".into())
+}
+
+/// Runs `cmd`, streaming its stdout and stderr line by line with `prefix` and saving both to
+/// `log`. Returns whether it succeeded, and its output.
+fn stream(cmd: &mut Command, prefix: &str, log: &Path) -> Result<(bool, String), String> {
+    let mut child = cmd
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| format!("{prefix}: cannot start {cmd:?}: {e}"))?;
+    let (tx, rx) = std::sync::mpsc::channel::<String>();
+    let mut readers = Vec::new();
+    let out: Box<dyn std::io::Read + Send> = Box::new(child.stdout.take().expect("piped"));
+    let err: Box<dyn std::io::Read + Send> = Box::new(child.stderr.take().expect("piped"));
+    for r in [out, err] {
+        let tx = tx.clone();
+        readers.push(std::thread::spawn(move || {
+            for line in BufReader::new(r).lines().map_while(Result::ok) {
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        }));
+    }
+    drop(tx);
+    let mut text = String::new();
+    for line in rx {
+        // Cargo's per-crate lines are noise on a terminal; they stay in the log.
+        let noisy = line.trim_start().starts_with("Compiling ");
+        if !noisy {
+            println!("{prefix} {line}");
+        }
+        text.push_str(&line);
+        text.push('\n');
+    }
+    for r in readers {
+        let _ = r.join();
+    }
+    let status = child.wait().map_err(|e| e.to_string())?;
+    if let Some(dir) = log.parent() {
+        let _ = std::fs::create_dir_all(dir);
+    }
+    let mut f = std::fs::File::create(log).map_err(|e| format!("{}: {e}", log.display()))?;
+    let _ = writeln!(f, "$ {cmd:?}\n{text}exit: {status}");
+    Ok((status.success(), text))
+}
+
+/// Backends and their extension degrees, from `prover-host list`.
+pub fn parse_list(text: &str) -> Vec<(String, Vec<u8>)> {
+    let mut out = Vec::new();
+    for line in text.lines() {
+        let t = line.trim();
+        let Some(name) = t.split_whitespace().next() else {
+            continue;
+        };
+        if picostark_core::BackendId::from_name(name).is_none() {
+            continue;
+        }
+        let Some(rest) = t.split("extension degrees [").nth(1) else {
+            continue; // "not in this build"
+        };
+        let degrees: Vec<u8> = rest
+            .split(']')
+            .next()
+            .unwrap_or("")
+            .split(',')
+            .filter_map(|d| d.trim().parse().ok())
+            .collect();
+        out.push((name.to_string(), degrees));
+    }
+    out
+}
+
+fn which(bin: &str) -> bool {
+    std::env::var_os("PATH").is_some_and(|paths| {
+        std::env::split_paths(&paths).any(|d| d.join(bin).is_file())
+    })
+}
+
+fn capture_line(cmd: &mut Command) -> Option<String> {
+    let o = cmd.output().ok()?;
+    o.status.success().then(|| {
+        String::from_utf8_lossy(&o.stdout)
+            .lines()
+            .next()
+            .unwrap_or("")
+            .trim()
+            .to_string()
+    })
+}
+
+fn clean(dir: &Path) -> Result<(), String> {
+    if dir.exists() {
+        std::fs::remove_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    }
+    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))
+}
+
+pub fn run(a: &AllArgs, invocation: &str) -> Result<(), String> {
+    let t0 = Instant::now();
+    let root = repo_root();
+    let out = if a.out.is_absolute() {
+        a.out.clone()
+    } else {
+        std::env::current_dir().map_err(|e| e.to_string())?.join(&a.out)
+    };
+    let raw = out.join("raw");
+    let proofs = out.join("proofs");
+    let logs = out.join("logs");
+    for d in [&raw, &proofs, &logs] {
+        clean(d)?;
+    }
+    let mut notes: Vec<String> = Vec::new();
+    let mut timings: Vec<(String, f64)> = Vec::new();
+    let ns: Vec<String> = a.log_n.iter().map(|n| n.to_string()).collect();
+
+    // 1. Which backends exist.
+    let t = Instant::now();
+    println!("[1/4] building prover-host (release) and listing its backends");
+    let (ok, list) = stream(
+        Command::new(cargo())
+            .current_dir(&root)
+            .args(["run", "--release", "-q", "-p", "prover-host", "--", "list"]),
+        "[1/4]",
+        &logs.join("prover-host-list.log"),
+    )?;
+    if !ok {
+        return Err("prover-host does not build or run; see logs/prover-host-list.log".into());
+    }
+    let backends = parse_list(&list);
+    if backends.is_empty() {
+        return Err("prover-host lists no backend".into());
+    }
+    println!(
+        "[1/4] backends: {}",
+        backends
+            .iter()
+            .map(|(b, d)| format!("{b} (ext {d:?})"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    timings.push(("build prover-host, list backends".into(), t.elapsed().as_secs_f64()));
+
+    // 2. Host: prove and verify.
+    let t = Instant::now();
+    println!("[2/4] proving Fib at n = 2^{{{}}} for every backend (host)", ns.join(","));
+    let host_dir = raw.join("host");
+    let (ok, _) = stream(
+        Command::new(cargo()).current_dir(&root).args([
+            "run", "--release", "-q", "-p", "prover-host", "--", "bench", "--backend", "all",
+            "--log-n", &ns.join(","), "--repeat", &a.repeat.to_string(), "--out",
+        ])
+        .arg(host_dir.join("host-bench.json"))
+        .arg("--proofs")
+        .arg(&proofs),
+        "[2/4]",
+        &logs.join("prover-host-bench.log"),
+    )?;
+    if !ok {
+        notes.push("`prover-host bench` failed (see logs/prover-host-bench.log); rows it did not write are missing".into());
+    }
+    if !a.first_extension_only {
+        for (b, degrees) in &backends {
+            for e in degrees.iter().skip(1) {
+                for n in &a.log_n {
+                    let nn = 1u64 << n;
+                    let name = format!("{b}-fib-n{nn}-ext{e}");
+                    let (ok, text) = stream(
+                        Command::new(cargo())
+                            .current_dir(&root)
+                            .args(["run", "--release", "-q", "-p", "prover-host", "--", "--backend", b, "--air", "fib"])
+                            .args(["--n", &nn.to_string(), "--ext", &e.to_string(), "--out"])
+                            .arg(proofs.join(format!("{name}.proof")))
+                            .arg("--record")
+                            .arg(host_dir.join(format!("{name}.json"))),
+                        "[2/4]",
+                        &logs.join(format!("prover-host-{name}.log")),
+                    )?;
+                    if !ok {
+                        let why = text
+                            .lines()
+                            .rev()
+                            .find(|l| l.starts_with("error"))
+                            .unwrap_or("failed")
+                            .to_string();
+                        notes.push(format!("{b}^{e} n=2^{n} not proved: {why}"));
+                    }
+                }
+            }
+        }
+    }
+    timings.push(("prove + host verify".into(), t.elapsed().as_secs_f64()));
+
+    // 3. Emulator.
+    let mut proof_files: Vec<PathBuf> = std::fs::read_dir(&proofs)
+        .map_err(|e| e.to_string())?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "proof"))
+        .collect();
+    proof_files.sort();
+    let mut qemu_versions = Vec::new();
+    if a.skip_emulator {
+        notes.push("emulator step skipped (--skip-emulator)".into());
+    }
+    for core in a.cores.iter().filter(|_| !a.skip_emulator) {
+        let t = Instant::now();
+        let qemu = match core.as_str() {
+            "m33" => "qemu-system-arm",
+            "rv32" => "qemu-system-riscv32",
+            other => return Err(format!("unknown core {other} (m33, rv32)")),
+        };
+        if !which(qemu) {
+            let pkg = if core == "m33" { "qemu-system-arm" } else { "qemu-system-misc" };
+            let msg = format!(
+                "{qemu} not found: no emulator rows for {core}. Install QEMU with `bash .ci/install`, or `apt-get install qemu-system-arm` then `apt-get install qemu-system-misc` (this core needs {pkg}), and run again"
+            );
+            println!("[3/4] {msg}");
+            notes.push(msg);
+            continue;
+        }
+        if let Some(v) = capture_line(Command::new(qemu).arg("--version")) {
+            qemu_versions.push(v);
+        }
+        println!(
+            "[3/4] verifying {} proof(s) under QEMU on {core} (builds the firmware first)",
+            proof_files.len()
+        );
+        let emu_dir = raw.join("emulator");
+        let run_batch = |files: &[PathBuf], tag: &str| {
+            stream(
+                Command::new(cargo())
+                    .current_dir(&root)
+                    .args(["run", "--release", "-q", "-p", "mcu-run", "--", "run", "--core", core])
+                    .args(["--alloc", &a.alloc, "--heap", &a.heap.to_string()])
+                    .args(["--timeout", &a.timeout.to_string(), "--out"])
+                    .arg(&emu_dir)
+                    .args(files),
+                &format!("[3/4 {core}]"),
+                &logs.join(format!("mcu-run-{core}{tag}.log")),
+            )
+        };
+        let (ok, text) = run_batch(&proof_files, "")?;
+        if !ok {
+            // Which proofs have no record? Retry them one backend at a time, so one backend
+            // whose firmware does not build cannot take the others down.
+            let missing: Vec<PathBuf> = proof_files
+                .iter()
+                .filter(|p| {
+                    let name = p.file_name().map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+                    !emu_dir.join(format!("{name}.{core}.{}.json", a.alloc)).exists()
+                })
+                .cloned()
+                .collect();
+            let built_nothing = missing.len() == proof_files.len();
+            if built_nothing && proof_files.len() > 1 {
+                println!("[3/4 {core}] the batch produced no record; retrying one backend at a time");
+                let mut by_backend: Vec<(String, Vec<PathBuf>)> = Vec::new();
+                for p in &missing {
+                    let b = std::fs::read(p)
+                        .ok()
+                        .and_then(|bytes| picostark_core::ProofFile::parse(&bytes).ok().map(|f| f.header.backend.name().to_string()))
+                        .unwrap_or_default();
+                    match by_backend.iter_mut().find(|(k, _)| *k == b) {
+                        Some((_, v)) => v.push(p.clone()),
+                        None => by_backend.push((b, vec![p.clone()])),
+                    }
+                }
+                for (b, files) in by_backend {
+                    let (ok, text) = run_batch(&files, &format!("-{b}"))?;
+                    if !ok {
+                        notes.push(format!("mcu-run on {core} for {b}: {}", failure_summary(&text)));
+                    }
+                }
+            } else {
+                notes.push(format!("mcu-run on {core}: {}", failure_summary(&text)));
+            }
+        }
+        timings.push((format!("emulate on {core}"), t.elapsed().as_secs_f64()));
+    }
+
+    // 4. Report.
+    let t = Instant::now();
+    println!("[4/4] writing the report");
+    let inputs = vec![raw.clone()];
+    let dev_dir = raw.join("device");
+    let mut device_logs = a.device_logs.clone();
+    if !a.no_sample {
+        device_logs.push(root.join("compare/testdata/rp2350-sample.log"));
+    }
+    if !device_logs.is_empty() {
+        std::fs::create_dir_all(&dev_dir).map_err(|e| e.to_string())?;
+        for l in &device_logs {
+            let name = l.file_name().map_or_else(|| "device.log".into(), |n| n.to_string_lossy().into_owned());
+            std::fs::copy(l, dev_dir.join(&name)).map_err(|e| format!("{}: {e}", l.display()))?;
+        }
+    }
+    let rows = crate::report_cmd(&inputs, &out, Some(&proofs), a.min_security, invocation, &notes)?;
+    timings.push(("report".into(), t.elapsed().as_secs_f64()));
+    let total = t0.elapsed().as_secs_f64();
+    write_readme(&out, invocation, &root, &timings, total, &qemu_versions, rows)?;
+    println!(
+        "done in {:.0} s: {rows} rows. Report: {}",
+        total,
+        out.join("report.html").display()
+    );
+    println!("  also {0}/report.md, {0}/table.csv, {0}/table.json, {0}/README.md", out.display());
+    Ok(())
+}
+
+/// The lines of a failed mcu-run that say what went wrong, on one line.
+fn failure_summary(text: &str) -> String {
+    let lines: Vec<&str> = text
+        .lines()
+        .filter(|l| l.contains("error") || l.contains("panic") || l.contains("mcu-run:"))
+        .filter(|l| !l.trim_start().starts_with("Compiling"))
+        .take(8)
+        .collect();
+    if lines.is_empty() {
+        "failed (see its log under logs/)".into()
+    } else {
+        lines.join(" / ")
+    }
+}
+
+fn write_readme(
+    out: &Path,
+    invocation: &str,
+    root: &Path,
+    timings: &[(String, f64)],
+    total: f64,
+    qemu: &[String],
+    rows: usize,
+) -> Result<(), String> {
+    let rustc = capture_line(Command::new("rustc").current_dir(root).arg("-V")).unwrap_or_else(|| "unknown".into());
+    let commit = capture_line(Command::new("git").current_dir(root).args(["rev-parse", "--short=12", "HEAD"]))
+        .unwrap_or_else(|| "unknown".into());
+    let cpu = std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|s| s.lines().find(|l| l.starts_with("model name")).and_then(|l| l.split_once(':')).map(|(_, m)| m.trim().to_string()))
+        .unwrap_or_else(|| std::env::consts::ARCH.into());
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let mut s = String::new();
+    s.push_str("# picostark results\n\n");
+    s.push_str("Generated by one command from the repository root:\n\n```sh\n");
+    s.push_str(&format!("cargo run --release -p compare -- {invocation}\n```\n\n"));
+    s.push_str("| what | value |\n|---|---|\n");
+    s.push_str(&format!("| generated | {} |\n", crate::render::utc_now()));
+    s.push_str(&format!("| commit | {commit} (working tree at the time of the run) |\n"));
+    s.push_str(&format!("| toolchain | {rustc} |\n"));
+    s.push_str(&format!("| host | {cpu}, {threads} threads |\n"));
+    s.push_str(&format!(
+        "| QEMU | {} |\n",
+        if qemu.is_empty() { "not used".to_string() } else { qemu.join("; ") }
+    ));
+    s.push_str(&format!("| rows | {rows} |\n"));
+    for (what, secs) in timings {
+        s.push_str(&format!("| time: {what} | {secs:.0} s |\n"));
+    }
+    s.push_str(&format!("| time: total | {total:.0} s |\n\n"));
+    s.push_str("Files: `report.html` (charts; open in a browser), `report.md`, `table.csv`, `table.json` (one row per record, with its source), `raw/` (the input records and device logs), `logs/` (each tool's output). Proof files go to `proofs/` and are not committed (`*.proof` is ignored).\n\n");
+    s.push_str("Rows labelled `device (sample)` come from `compare/testdata/rp2350-sample.log`, synthetic numbers written with the firmware's line writers to show where real board runs appear (`compare capture --port /dev/ttyACM0 --out board.log`, then `compare all --device-log board.log` or `compare report --in results/raw board.log --out DIR`). Pass `--no-sample` to leave them out.\n");
+    let p = out.join("README.md");
+    std::fs::write(&p, s).map_err(|e| format!("{}: {e}", p.display()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn list_output_parses() {
+        let text = "backends:
+  p3-babybear    plonky3    babybear    extension degrees [4, 5]; defaults: blowup 2^3, 27 queries
+  p3-m31         plonky3    m31         extension degrees [4]; defaults: blowup 2^3
+  wf-goldilocks  winterfell goldilocks  not in this build
+airs:
+  fib            two-column Fibonacci
+";
+        assert_eq!(
+            parse_list(text),
+            vec![("p3-babybear".to_string(), vec![4, 5]), ("p3-m31".to_string(), vec![4])]
+        );
+    }
+
+    #[test]
+    fn failure_lines() {
+        let t = "ok line\n   Compiling x\np3-m31 m33 error: 3 of 4\nmcu-run: boom\n";
+        assert_eq!(failure_summary(t), "p3-m31 m33 error: 3 of 4 / mcu-run: boom");
+        assert_eq!(failure_summary("nothing"), "failed (see its log under logs/)");
+    }
+}

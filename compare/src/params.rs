@@ -1,0 +1,86 @@
+//! Reading proof files' headers for the parameters table: the security of each proof is
+//! recomputed here with the core estimator, so a record that states another number shows up.
+
+use std::path::Path;
+
+use picostark_core::{conjectured_security_bits, ProofFile};
+
+use crate::render::ParamRow;
+
+/// One proof file's parameters.
+pub fn param_row(name: &str, bytes: &[u8]) -> Result<ParamRow, String> {
+    let f = ProofFile::parse(bytes).map_err(|e| format!("{name}: {e}"))?;
+    let h = f.header;
+    Ok(ParamRow {
+        file: name.to_string(),
+        backend: h.backend.name().to_string(),
+        extension: h.extension_degree,
+        n: h.n(),
+        params: h.params.to_string(),
+        bytes: bytes.len() as u64,
+        security_bits: conjectured_security_bits(h.field, h.extension_degree, h.log_n, &h.params),
+    })
+}
+
+/// Every `*.proof` in `dir` (not recursive), in name order.
+pub fn read_dir(dir: &Path) -> (Vec<ParamRow>, Vec<String>) {
+    let mut rows = Vec::new();
+    let mut warnings = Vec::new();
+    let mut files: Vec<_> = match std::fs::read_dir(dir) {
+        Ok(rd) => rd
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|e| e == "proof"))
+            .collect(),
+        Err(e) => {
+            warnings.push(format!("{}: {e}", dir.display()));
+            return (rows, warnings);
+        }
+    };
+    files.sort();
+    for p in files {
+        let name = p
+            .file_name()
+            .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+        match std::fs::read(&p) {
+            Ok(b) => match param_row(&name, &b) {
+                Ok(r) => rows.push(r),
+                Err(e) => warnings.push(e),
+            },
+            Err(e) => warnings.push(format!("{}: {e}", p.display())),
+        }
+    }
+    (rows, warnings)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use picostark_core::proof_file::encode;
+    use picostark_core::{AirId, BackendId, FieldId, HashId, ProofHeader, ProofParams};
+
+    #[test]
+    fn recomputes_security_from_the_header() {
+        let header = ProofHeader {
+            backend: BackendId::P3M31,
+            field: FieldId::Mersenne31,
+            extension_degree: 3,
+            hash: HashId::Blake3_256,
+            air: AirId::Fibonacci,
+            log_n: 16,
+            params: ProofParams {
+                log_blowup: 3,
+                num_queries: 27,
+                pow_bits: 16,
+                log_fold_arity: 1,
+                log_final_poly_len: 0,
+            },
+        };
+        let bytes = encode(&header, &[5], &[1, 2, 3]);
+        let r = param_row("x.proof", &bytes).unwrap();
+        // floor(3 * 30.999) - (16 + 3) - 1 = 72: the field term binds for M31^3.
+        assert_eq!(r.security_bits, 72);
+        assert_eq!(r.n, 65536);
+        assert_eq!(r.bytes, bytes.len() as u64);
+        assert!(param_row("bad", b"nope").is_err());
+    }
+}

@@ -1,0 +1,690 @@
+//! Writing the report: `report.md`, a self-contained `report.html` (inline CSS and SVG, no
+//! scripts), `table.csv` and `table.json`.
+
+use std::collections::BTreeSet;
+use std::fmt::Write;
+use std::path::Path;
+
+use crate::human::{grouped, kib, pct, pow2, si};
+use crate::summary::{summarize, Summary};
+use crate::svg::{self, esc, BarGroup, Series};
+use crate::table::{to_csv, to_json, Row};
+
+/// A proof file's parameters, for the parameters table.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ParamRow {
+    pub file: String,
+    pub backend: String,
+    pub extension: u8,
+    pub n: u64,
+    pub params: String,
+    pub bytes: u64,
+    /// Recomputed here with `conjectured_security_bits`.
+    pub security_bits: u32,
+}
+
+/// Everything a report is made from.
+pub struct Report {
+    pub rows: Vec<Row>,
+    pub summary: Summary,
+    pub params: Vec<ParamRow>,
+    /// Problems while reading inputs.
+    pub warnings: Vec<String>,
+    /// Notes from the pipeline (missing tools, failed runs).
+    pub notes: Vec<String>,
+    /// How the report was produced (command line).
+    pub command: String,
+    pub generated: String,
+    pub min_security: u32,
+}
+
+impl Report {
+    pub fn new(rows: Vec<Row>, min_security: u32) -> Self {
+        let summary = summarize(&rows, min_security);
+        Report {
+            rows,
+            summary,
+            params: Vec::new(),
+            warnings: Vec::new(),
+            notes: Vec::new(),
+            command: String::new(),
+            generated: utc_now(),
+            min_security,
+        }
+    }
+
+    /// What is missing: for every configuration seen, each core without an emulator row,
+    /// and security mismatches between records and proof files.
+    pub fn gaps(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        let configs: BTreeSet<(String, u8, String, u64)> = self
+            .rows
+            .iter()
+            .map(|r| (r.backend.clone(), r.extension, r.air.clone(), r.n))
+            .collect();
+        for (b, e, a, n) in &configs {
+            for core in ["m33", "rv32"] {
+                let has = self.rows.iter().any(|r| {
+                    r.source == "emulator"
+                        && r.backend == *b
+                        && r.extension == *e
+                        && r.air == *a
+                        && r.n == *n
+                        && r.core == core
+                });
+                if !has {
+                    out.push(format!(
+                        "no emulator row for {b}^{e} {a} n={} on {core}",
+                        pow2(*n)
+                    ));
+                }
+            }
+        }
+        for p in &self.params {
+            for r in self.rows.iter().filter(|r| {
+                r.backend == p.backend && r.extension == p.extension && r.n == p.n
+            }) {
+                if r.security_bits != p.security_bits && r.accepted() {
+                    out.push(format!(
+                        "{} row of {}^{} n={} states {} bits, the proof file's parameters give {}",
+                        r.source,
+                        r.backend,
+                        r.extension,
+                        pow2(r.n),
+                        r.security_bits,
+                        p.security_bits
+                    ));
+                }
+            }
+        }
+        out
+    }
+}
+
+/// The current UTC time as `YYYY-MM-DD HH:MM UTC`.
+pub fn utc_now() -> String {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs()) as i64;
+    let days = secs.div_euclid(86_400);
+    let rem = secs.rem_euclid(86_400);
+    let (y, m, d) = civil_from_days(days);
+    format!("{y:04}-{m:02}-{d:02} {:02}:{:02} UTC", rem / 3600, rem % 3600 / 60)
+}
+
+/// Days since 1970-01-01 to a proleptic Gregorian date (Howard Hinnant's algorithm).
+pub fn civil_from_days(z: i64) -> (i64, u32, u32) {
+    let z = z + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let y = yoe + era * 400;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    (if m <= 2 { y + 1 } else { y }, m, d)
+}
+
+/// A simple table: header and cells (plain text).
+struct Table {
+    head: Vec<String>,
+    rows: Vec<Vec<String>>,
+    /// Row classes for HTML (`sample`, `device`, ...).
+    classes: Vec<String>,
+}
+
+fn dash<T>(v: Option<T>, f: impl Fn(T) -> String) -> String {
+    v.map_or_else(|| "–".to_string(), f)
+}
+
+fn matrix(rows: &[Row]) -> Table {
+    let head = [
+        "source",
+        "backend",
+        "field^ext",
+        "AIR",
+        "n",
+        "core",
+        "alloc",
+        "emulator: instructions",
+        "device: cycles (median)",
+        "device: ms at clock",
+        "device spread std/mean · IQR/median",
+        "host: verify ms",
+        "host: prove ms",
+        "RV32/M33",
+        "heap peak",
+        "stack peak",
+        "proof",
+        "security (bits)",
+        "result",
+    ];
+    let mut t = Table {
+        head: head.iter().map(|s| s.to_string()).collect(),
+        rows: Vec::new(),
+        classes: Vec::new(),
+    };
+    for r in rows {
+        let result = match &r.tampered {
+            Some(tp) => format!("{}; tampered {}", r.result, tp),
+            None => r.result.clone(),
+        };
+        t.rows.push(vec![
+            r.source.clone(),
+            r.backend.clone(),
+            format!("{}^{}", r.field, r.extension),
+            r.air.clone(),
+            pow2(r.n),
+            r.core.clone(),
+            r.allocator.clone(),
+            dash(r.instructions, grouped),
+            dash(r.cycles_median, |v| grouped(v.round() as u64)),
+            dash(r.device_ms, |v| {
+                format!(
+                    "{v:.2} @ {} MHz",
+                    r.clock_hz.map_or(0, |c| c / 1_000_000)
+                )
+            }),
+            match (r.cycles_cv, r.cycles_iqr_over_median) {
+                (None, None) => "–".into(),
+                (a, b) => format!(
+                    "{} · {} (k={})",
+                    dash(a, pct),
+                    dash(b, pct),
+                    r.iterations
+                ),
+            },
+            dash(r.host_verify_ms, |v| format!("{v:.2}")),
+            dash(r.host_prove_ms, |v| format!("{v:.0}")),
+            dash(r.rv32_m33_ratio, |v| format!("{v:.2}")),
+            dash(r.heap_peak, kib),
+            dash(r.stack_peak, kib),
+            kib(r.proof_bytes),
+            {
+                let flag = if r.security_bits < 95 { " (below floor)" } else { "" };
+                format!("{}{flag}", r.security_bits)
+            },
+            result,
+        ]);
+        t.classes.push(
+            r.source
+                .replace(" (sample)", "-sample")
+                .replace(' ', "-"),
+        );
+    }
+    t
+}
+
+fn provenance(rows: &[Row]) -> Table {
+    let mut seen: Vec<(Vec<String>, usize)> = Vec::new();
+    for r in rows {
+        let key = vec![
+            r.source.clone(),
+            r.board.clone(),
+            r.allocator.clone(),
+            r.toolchain.clone(),
+            r.profile.clone(),
+            r.git_commit.clone(),
+        ];
+        match seen.iter_mut().find(|(k, _)| *k == key) {
+            Some((_, n)) => *n += 1,
+            None => seen.push((key, 1)),
+        }
+    }
+    Table {
+        head: ["source", "board", "allocator", "toolchain", "profile", "commit", "rows"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect(),
+        rows: seen
+            .into_iter()
+            .map(|(mut k, n)| {
+                k.push(n.to_string());
+                k
+            })
+            .collect(),
+        classes: Vec::new(),
+    }
+}
+
+fn params_table(p: &[ParamRow]) -> Table {
+    Table {
+        head: ["proof file", "backend", "ext", "n", "parameters", "size", "security (recomputed)"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect(),
+        rows: p
+            .iter()
+            .map(|p| {
+                vec![
+                    p.file.clone(),
+                    p.backend.clone(),
+                    p.extension.to_string(),
+                    pow2(p.n),
+                    p.params.clone(),
+                    grouped(p.bytes),
+                    p.security_bits.to_string(),
+                ]
+            })
+            .collect(),
+        classes: Vec::new(),
+    }
+}
+
+fn md_table(t: &Table) -> String {
+    let cell = |s: &str| s.replace('|', "\\|");
+    let mut out = format!(
+        "| {} |\n|{}\n",
+        t.head.iter().map(|h| cell(h)).collect::<Vec<_>>().join(" | "),
+        "---|".repeat(t.head.len())
+    );
+    for r in &t.rows {
+        let _ = writeln!(
+            out,
+            "| {} |",
+            r.iter().map(|c| cell(c)).collect::<Vec<_>>().join(" | ")
+        );
+    }
+    out
+}
+
+fn html_table(t: &Table, class: &str) -> String {
+    let mut out = format!("<table class=\"{class}\"><thead><tr>");
+    for h in &t.head {
+        let _ = write!(out, "<th>{}</th>", esc(h));
+    }
+    out.push_str("</tr></thead><tbody>");
+    for (i, r) in t.rows.iter().enumerate() {
+        let c = t.classes.get(i).map_or(String::new(), |c| format!(" class=\"{c}\""));
+        let _ = write!(out, "<tr{c}>");
+        for cell in r {
+            let _ = write!(out, "<td>{}</td>", esc(cell));
+        }
+        out.push_str("</tr>");
+    }
+    out.push_str("</tbody></table>");
+    out
+}
+
+/// `**bold**` and `` `code` `` of the summary lines, as HTML.
+fn inline_md(s: &str) -> String {
+    let e = esc(s);
+    let mut out = String::new();
+    let mut bold = false;
+    let mut code = false;
+    let mut rest = e.as_str();
+    while !rest.is_empty() {
+        if let Some(r) = rest.strip_prefix("**") {
+            out.push_str(if bold { "</b>" } else { "<b>" });
+            bold = !bold;
+            rest = r;
+        } else if let Some(r) = rest.strip_prefix('`') {
+            out.push_str(if code { "</code>" } else { "<code>" });
+            code = !code;
+            rest = r;
+        } else {
+            let ch = rest.chars().next().expect("non-empty");
+            out.push(ch);
+            rest = &rest[ch.len_utf8()..];
+        }
+    }
+    out
+}
+
+const SOURCES_NOTE: &str = "Three sources, never mixed: **emulator** = exact guest instruction counts of one parse + verify under QEMU (TCG plugin; instructions, not cycles: no caches, no wait states, no pipeline); **device** = cycles counted on the RP2350 itself (DWT CYCCNT on the M33, `mcycle` on Hazard3), median over iterations, ms at the board clock; **host** = wall clock on the build machine. `device (sample)` rows are synthetic, written with the firmware's own line writers to show the format: they are not measurements.";
+
+const METHOD_NOTES: &[&str] = &[
+    "**Security** is `picostark_core::conjectured_security_bits`, one formula for every row: `min(q·b + g, floor(d·log2 p) − log2(n·2^b), 128) − 1` (q queries, blowup 2^b, g PoW bits, extension degree d). Rows below the floor are shown but never ranked.",
+    "**RV32/M33** divides the RV32 cost by the M33 cost of the same source, backend, extension, AIR, n and allocator (instructions by instructions, cycles by cycles).",
+    "**Device spread**: std/mean is the sample standard deviation over the mean of the genuine iterations; IQR/median uses type-7 quartiles. The firmware's last iteration (a tampered copy that must be rejected) is never part of the figures.",
+    "**Heap peak** is the tracking allocator's high-water mark during the genuine iterations; **stack peak** is measured by stack painting. Host rows have neither.",
+    "**Emulator instructions** are the median over the genuine iterations (they are identical run to run; `mcu-run --repeat` checks that).",
+];
+
+/// Charts (SVG strings with captions).
+fn charts(rows: &[Row]) -> Vec<String> {
+    let mut out = Vec::new();
+    let sources: Vec<&str> = ["emulator", "device", "device (sample)"]
+        .into_iter()
+        .filter(|s| rows.iter().any(|r| r.source == *s && r.cost().is_some()))
+        .collect();
+    let cores = ["m33", "rv32"];
+    let core_series: Vec<String> = cores.iter().map(|s| s.to_string()).collect();
+    for source in &sources {
+        let src_rows: Vec<&Row> = rows.iter().filter(|r| r.source == *source).collect();
+        let ns: BTreeSet<u64> = src_rows.iter().map(|r| r.n).collect();
+        let unit = src_rows[0].cost_unit();
+        for n in &ns {
+            let configs: Vec<String> = {
+                let mut v: Vec<String> = src_rows
+                    .iter()
+                    .filter(|r| r.n == *n)
+                    .map(|r| r.config_label())
+                    .collect();
+                v.dedup();
+                v
+            };
+            let groups: Vec<BarGroup> = configs
+                .iter()
+                .map(|c| BarGroup {
+                    label: c.clone(),
+                    bars: cores
+                        .iter()
+                        .enumerate()
+                        .map(|(i, core)| {
+                            (
+                                i,
+                                src_rows
+                                    .iter()
+                                    .find(|r| r.n == *n && r.config_label() == *c && r.core == *core && r.accepted())
+                                    .and_then(|r| r.cost()),
+                            )
+                        })
+                        .collect(),
+                })
+                .collect();
+            out.push(svg::bar_chart(
+                &format!("Verify cost per backend and core, n = {} ({source})", pow2(*n)),
+                &format!("{unit} of one parse + verify; shorter is better"),
+                &core_series,
+                &groups,
+                &|v| si(v),
+            ));
+        }
+        if ns.len() > 1 {
+            let mut series = Vec::new();
+            let mut keys: Vec<(String, String)> = src_rows
+                .iter()
+                .map(|r| (r.config_label(), r.core.clone()))
+                .collect();
+            keys.sort();
+            keys.dedup();
+            for (cfg, core) in keys {
+                let points: Vec<(f64, f64)> = src_rows
+                    .iter()
+                    .filter(|r| r.config_label() == cfg && r.core == core && r.accepted())
+                    .filter_map(|r| Some((r.log_n() as f64, r.cost()?)))
+                    .collect();
+                series.push(Series {
+                    name: format!("{cfg} {core}"),
+                    points,
+                });
+            }
+            out.push(svg::line_chart(
+                &format!("Verify cost vs n ({source})"),
+                "dashed: rv32; solid: m33",
+                unit,
+                &series,
+                &|x| format!("2^{x:.0}"),
+            ));
+        }
+    }
+    // Instruction classes (emulator), one chart per n.
+    let emu: Vec<&Row> = rows
+        .iter()
+        .filter(|r| r.source == "emulator" && r.instruction_classes.is_some())
+        .collect();
+    let ns: BTreeSet<u64> = emu.iter().map(|r| r.n).collect();
+    for n in ns {
+        let bars: Vec<(String, Vec<f64>)> = emu
+            .iter()
+            .filter(|r| r.n == n)
+            .map(|r| {
+                let c = r.instruction_classes.as_ref().expect("filtered");
+                (
+                    format!("{} {}", r.config_label(), r.core),
+                    vec![c.mul as f64, c.load_store as f64, c.branch as f64, c.other as f64],
+                )
+            })
+            .collect();
+        out.push(svg::stacked_chart(
+            &format!("Instruction classes, n = {} (emulator)", pow2(n)),
+            "share of the guest instructions of one verify, by class (QEMU TCG plugin); total on the right",
+            &["mul", "load/store", "branch", "other"],
+            &bars,
+        ));
+    }
+    // Memory (emulator and device), one chart per source and n.
+    for source in &sources {
+        let src_rows: Vec<&Row> = rows
+            .iter()
+            .filter(|r| r.source == *source && (r.heap_peak.is_some() || r.stack_peak.is_some()))
+            .collect();
+        let ns: BTreeSet<u64> = src_rows.iter().map(|r| r.n).collect();
+        for n in ns {
+            let groups: Vec<BarGroup> = src_rows
+                .iter()
+                .filter(|r| r.n == n)
+                .map(|r| BarGroup {
+                    label: format!("{} {}", r.config_label(), r.core),
+                    bars: vec![
+                        (0, r.heap_peak.map(|v| v as f64)),
+                        (1, r.stack_peak.map(|v| v as f64)),
+                    ],
+                })
+                .collect();
+            out.push(svg::bar_chart(
+                &format!("Peak memory, n = {} ({source})", pow2(n)),
+                "bytes; the RP2350 has 520 KB of SRAM for heap, stack and data",
+                &["heap peak".into(), "stack peak".into()],
+                &groups,
+                &|v| kib(v as u64),
+            ));
+        }
+    }
+    // Proof size per configuration and n (the proof is the same whatever the source).
+    let mut configs: Vec<String> = rows.iter().map(Row::config_label).collect();
+    configs.sort();
+    configs.dedup();
+    let ns: Vec<u64> = rows.iter().map(|r| r.n).collect::<BTreeSet<_>>().into_iter().collect();
+    if !configs.is_empty() {
+        let groups: Vec<BarGroup> = configs
+            .iter()
+            .map(|c| BarGroup {
+                label: c.clone(),
+                bars: ns
+                    .iter()
+                    .enumerate()
+                    .map(|(i, n)| {
+                        (
+                            i,
+                            rows.iter()
+                                .find(|r| r.config_label() == *c && r.n == *n && !r.is_sample())
+                                .map(|r| r.proof_bytes as f64),
+                        )
+                    })
+                    .collect(),
+            })
+            .collect();
+        out.push(svg::bar_chart(
+            "Proof size",
+            "bytes of the proof file (header + payload)",
+            &ns.iter().map(|n| format!("n = {}", pow2(*n))).collect::<Vec<_>>(),
+            &groups,
+            &|v| kib(v as u64),
+        ));
+    }
+    out
+}
+
+impl Report {
+    pub fn markdown(&self) -> String {
+        let mut md = String::new();
+        let _ = writeln!(md, "# picostark verifier report\n");
+        let _ = writeln!(
+            md,
+            "Generated {} by `{}`. {} rows: {}.\n",
+            self.generated,
+            self.command,
+            self.rows.len(),
+            self.source_counts()
+        );
+        let _ = writeln!(md, "{SOURCES_NOTE}\n");
+        let _ = writeln!(md, "## Summary\n");
+        if self.summary.lines.is_empty() {
+            let _ = writeln!(md, "No row can be ranked (none accepted at {} bits or more).\n", self.min_security);
+        }
+        for l in &self.summary.lines {
+            let _ = writeln!(md, "- {l}");
+        }
+        let _ = writeln!(md, "\nCharts: see `report.html` (same folder).\n");
+        let _ = writeln!(md, "## Matrix\n");
+        md.push_str(&md_table(&matrix(&self.rows)));
+        if !self.params.is_empty() {
+            let _ = writeln!(md, "\n## Proof parameters\n");
+            md.push_str(&md_table(&params_table(&self.params)));
+        }
+        let gaps = self.gaps();
+        if !gaps.is_empty() || !self.notes.is_empty() || !self.warnings.is_empty() {
+            let _ = writeln!(md, "\n## Missing data and warnings\n");
+            for g in self.notes.iter().chain(&gaps).chain(&self.warnings) {
+                let _ = writeln!(md, "- {}", g.replace('\n', " "));
+            }
+        }
+        let _ = writeln!(md, "\n## Provenance\n");
+        md.push_str(&md_table(&provenance(&self.rows)));
+        let _ = writeln!(md, "\n## Method\n");
+        for l in METHOD_NOTES {
+            let _ = writeln!(md, "- {l}");
+        }
+        md
+    }
+
+    fn source_counts(&self) -> String {
+        let mut counts: Vec<(String, usize)> = Vec::new();
+        for r in &self.rows {
+            match counts.iter_mut().find(|(s, _)| *s == r.source) {
+                Some((_, n)) => *n += 1,
+                None => counts.push((r.source.clone(), 1)),
+            }
+        }
+        if counts.is_empty() {
+            return "none".into();
+        }
+        counts
+            .iter()
+            .map(|(s, n)| format!("{n} {s}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
+    pub fn html(&self) -> String {
+        let mut h = String::from(
+            "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>picostark verifier report</title><style>\
+             body{font-family:system-ui,sans-serif;margin:24px;color:#222;max-width:1400px}\
+             h1{font-size:24px}h2{font-size:19px;margin-top:32px;border-bottom:1px solid #ddd}\
+             table{border-collapse:collapse;font-size:12px;margin:8px 0}\
+             th,td{border:1px solid #ccc;padding:3px 6px;text-align:left;vertical-align:top}\
+             th{background:#f3f3f3}\
+             tr.device td{background:#eef6ff}tr.device-sample td{background:#fff6e0;font-style:italic}\
+             tr.host td{background:#f6f6f6}\
+             .note{background:#f8f8f8;border-left:4px solid #0072B2;padding:8px 12px;font-size:14px}\
+             .chart{margin:16px 0}svg{max-width:100%;height:auto;border:1px solid #eee}\
+             code{background:#f0f0f0;padding:0 3px}li{margin:4px 0}\
+             </style></head><body>",
+        );
+        let _ = write!(h, "<h1>picostark verifier report</h1>");
+        let _ = write!(
+            h,
+            "<p>Generated {} by <code>{}</code>. {} rows: {}.</p>",
+            esc(&self.generated),
+            esc(&self.command),
+            self.rows.len(),
+            esc(&self.source_counts())
+        );
+        let _ = write!(h, "<p class=\"note\">{}</p>", inline_md(SOURCES_NOTE));
+        h.push_str("<h2>Summary</h2><ul>");
+        if self.summary.lines.is_empty() {
+            let _ = write!(h, "<li>No row can be ranked (none accepted at {} bits or more).</li>", self.min_security);
+        }
+        for l in &self.summary.lines {
+            let _ = write!(h, "<li>{}</li>", inline_md(l));
+        }
+        h.push_str("</ul><h2>Charts</h2>");
+        for c in charts(&self.rows) {
+            let _ = write!(h, "<div class=\"chart\">{c}</div>");
+        }
+        h.push_str("<h2>Matrix</h2><p>Row colours: blue = device, italic orange = device (sample), grey = host, white = emulator. Each cost column belongs to one source; “–” = not measured by that source.</p>");
+        h.push_str(&html_table(&matrix(&self.rows), "matrix"));
+        if !self.params.is_empty() {
+            h.push_str("<h2>Proof parameters</h2>");
+            h.push_str(&html_table(&params_table(&self.params), "params"));
+        }
+        let gaps = self.gaps();
+        if !gaps.is_empty() || !self.notes.is_empty() || !self.warnings.is_empty() {
+            h.push_str("<h2>Missing data and warnings</h2><ul>");
+            for g in self.notes.iter().chain(&gaps).chain(&self.warnings) {
+                let _ = write!(h, "<li>{}</li>", inline_md(g));
+            }
+            h.push_str("</ul>");
+        }
+        h.push_str("<h2>Provenance</h2>");
+        h.push_str(&html_table(&provenance(&self.rows), "prov"));
+        h.push_str("<h2>Method</h2><ul>");
+        for l in METHOD_NOTES {
+            let _ = write!(h, "<li>{}</li>", inline_md(l));
+        }
+        h.push_str("</ul></body></html>\n");
+        h
+    }
+
+    /// Writes the four files into `dir`.
+    pub fn write(&self, dir: &Path) -> Result<(), String> {
+        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        let files = [
+            ("report.md", self.markdown()),
+            ("report.html", self.html()),
+            ("table.csv", to_csv(&self.rows)),
+            ("table.json", to_json(&self.rows) + "\n"),
+        ];
+        for (name, text) in files {
+            let p = dir.join(name);
+            std::fs::write(&p, text).map_err(|e| format!("{}: {e}", p.display()))?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::table::build_rows;
+    use crate::table::tests::{dev, emu};
+
+    #[test]
+    fn dates() {
+        assert_eq!(civil_from_days(0), (1970, 1, 1));
+        assert_eq!(civil_from_days(19_782), (2024, 2, 29));
+        assert_eq!(civil_from_days(-1), (1969, 12, 31));
+    }
+
+    #[test]
+    fn report_shows_device_rows_next_to_emulator_rows_and_gaps() {
+        let rows = build_rows(&[
+            emu("p3-babybear", 4, 1024, "m33", 11_000_000),
+            emu("p3-babybear", 4, 1024, "rv32", 15_000_000),
+            dev("p3-babybear", 1024, "m33", &[14_000_000, 14_100_000, 13_900_000]),
+            emu("p3-m31", 4, 1024, "m33", 14_000_000),
+        ]);
+        let r = Report::new(rows, 95);
+        let md = r.markdown();
+        let dev_line = md.lines().position(|l| l.starts_with("| device | p3-babybear")).unwrap();
+        let emu_line = md.lines().position(|l| l.starts_with("| emulator | p3-babybear")).unwrap();
+        assert_eq!(dev_line + 1, emu_line, "device row sits next to the emulator row");
+        assert!(md.contains("93.33 @ 150 MHz"), "14.0 M cycles at 150 MHz");
+        assert!(md.contains("no emulator row for p3-m31^4 fib n=2^10 on rv32"));
+        assert!(!md.contains("no emulator row for p3-babybear"));
+        let html = r.html();
+        assert!(html.contains("<svg") && !html.contains("<script"));
+        assert!(html.contains("Verify cost per backend and core, n = 2^10 (emulator)"));
+        assert!(html.contains("Verify cost per backend and core, n = 2^10 (device)"));
+        assert!(html.contains("Instruction classes, n = 2^10 (emulator)"));
+        assert!(html.contains("<tr class=\"device\">"));
+    }
+
+    #[test]
+    fn inline_markdown() {
+        assert_eq!(inline_md("**a** `b` <c>"), "<b>a</b> <code>b</code> &lt;c&gt;");
+    }
+}

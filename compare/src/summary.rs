@@ -1,0 +1,385 @@
+//! The generated summary: who wins where, computed from the rows.
+//!
+//! Only rows that are accepted, reach the security floor and are not samples compete.
+//! Winners are picked within one source, one core and one trace length, so a device cycle
+//! count is never ranked against an emulator instruction count. Ties keep the first row in
+//! table order.
+
+use std::collections::BTreeMap;
+
+use crate::human::{kib, pow2, si};
+use crate::table::Row;
+
+/// One "best in group" finding.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Winner {
+    /// `verify cost`, `heap peak`, `stack peak`, `proof size` or `prove time`.
+    pub metric: &'static str,
+    pub source: String,
+    /// `m33`, `rv32`, or `any` for per-proof metrics.
+    pub core: String,
+    pub n: u64,
+    /// `backend^ext`.
+    pub config: String,
+    pub value: f64,
+    /// The worst competitor, when there is more than one.
+    pub worst: Option<(String, f64)>,
+    /// How many configurations competed.
+    pub competitors: usize,
+}
+
+/// The summary: findings as text lines plus the winners behind them.
+#[derive(Clone, Debug, Default)]
+pub struct Summary {
+    pub winners: Vec<Winner>,
+    pub lines: Vec<String>,
+}
+
+/// Rows that may win: accepted, at or above the floor, real measurements.
+pub fn eligible(r: &Row, min_security: u32) -> bool {
+    r.accepted() && r.security_bits >= min_security && !r.is_sample()
+}
+
+fn best_of<'a>(
+    rows: impl Iterator<Item = &'a Row>,
+    metric: impl Fn(&Row) -> Option<f64>,
+) -> Option<(String, f64, Option<(String, f64)>, usize)> {
+    // One value per configuration (first in table order).
+    let mut per_config: Vec<(String, f64)> = Vec::new();
+    for r in rows {
+        if let Some(v) = metric(r) {
+            let label = r.config_label();
+            if !per_config.iter().any(|(l, _)| *l == label) {
+                per_config.push((label, v));
+            }
+        }
+    }
+    let best = per_config
+        .iter()
+        .fold(None::<&(String, f64)>, |acc, x| match acc {
+            Some(a) if a.1 <= x.1 => Some(a),
+            _ => Some(x),
+        })?
+        .clone();
+    let worst = per_config
+        .iter()
+        .fold(None::<&(String, f64)>, |acc, x| match acc {
+            Some(a) if a.1 >= x.1 => Some(a),
+            _ => Some(x),
+        })
+        .filter(|_| per_config.len() > 1)
+        .cloned();
+    Some((best.0, best.1, worst, per_config.len()))
+}
+
+fn unit_value(metric: &str, source: &str, v: f64, clock: Option<u64>) -> String {
+    match metric {
+        "verify cost" => match source {
+            "emulator" => format!("{} instructions", si(v)),
+            "host" => format!("{v:.2} ms"),
+            _ => match clock {
+                Some(hz) if hz > 0 => format!(
+                    "{} cycles = {:.1} ms at {} MHz",
+                    si(v),
+                    v / hz as f64 * 1e3,
+                    hz / 1_000_000
+                ),
+                _ => format!("{} cycles", si(v)),
+            },
+        },
+        "prove time" => format!("{v:.0} ms"),
+        _ => kib(v as u64),
+    }
+}
+
+/// Computes the winners and the summary text.
+pub fn summarize(rows: &[Row], min_security: u32) -> Summary {
+    let mut s = Summary::default();
+    let ok: Vec<&Row> = rows.iter().filter(|r| eligible(r, min_security)).collect();
+
+    // Per source, core and n: verify cost, heap peak, stack peak.
+    let mut groups: BTreeMap<(u8, String, String, u64), Vec<&Row>> = BTreeMap::new();
+    for r in &ok {
+        if r.source == "host" {
+            continue;
+        }
+        let rank = if r.source.starts_with("device") { 0 } else { 1 };
+        groups
+            .entry((rank, r.source.clone(), r.core.clone(), r.n))
+            .or_default()
+            .push(r);
+    }
+    for ((_, source, core, n), g) in &groups {
+        type Metric = fn(&Row) -> Option<f64>;
+        let metrics: [(&'static str, Metric); 3] = [
+            ("verify cost", Row::cost),
+            ("heap peak", |r| r.heap_peak.map(|v| v as f64)),
+            ("stack peak", |r| r.stack_peak.map(|v| v as f64)),
+        ];
+        for (metric, f) in metrics {
+            if let Some((config, value, worst, competitors)) = best_of(g.iter().copied(), f) {
+                s.winners.push(Winner {
+                    metric,
+                    source: source.clone(),
+                    core: core.clone(),
+                    n: *n,
+                    config,
+                    value,
+                    worst,
+                    competitors,
+                });
+            }
+        }
+    }
+    // Per n: proof size (any source: the same proof has the same size) and host prove time.
+    let mut ns: Vec<u64> = ok.iter().map(|r| r.n).collect();
+    ns.sort_unstable();
+    ns.dedup();
+    for &n in &ns {
+        if let Some((config, value, worst, competitors)) = best_of(
+            ok.iter().copied().filter(|r| r.n == n),
+            |r| Some(r.proof_bytes as f64),
+        ) {
+            s.winners.push(Winner {
+                metric: "proof size",
+                source: "any".into(),
+                core: "any".into(),
+                n,
+                config,
+                value,
+                worst,
+                competitors,
+            });
+        }
+        if let Some((config, value, worst, competitors)) = best_of(
+            ok.iter().copied().filter(|r| r.n == n && r.source == "host"),
+            |r| r.host_prove_ms,
+        ) {
+            s.winners.push(Winner {
+                metric: "prove time",
+                source: "host".into(),
+                core: "host".into(),
+                n,
+                config,
+                value,
+                worst,
+                competitors,
+            });
+        }
+    }
+
+    // Text.
+    let clock = |source: &str| {
+        rows.iter()
+            .find(|r| r.source == source)
+            .and_then(|r| r.clock_hz)
+    };
+    let mut by_group: BTreeMap<(String, String, u64), Vec<&Winner>> = BTreeMap::new();
+    for w in &s.winners {
+        by_group
+            .entry((w.source.clone(), w.core.clone(), w.n))
+            .or_default()
+            .push(w);
+    }
+    for w in s.winners.iter().filter(|w| w.metric == "verify cost") {
+        let mut line = format!(
+            "**{} verifier on {} at n = {} ({}):** {} with {}",
+            if w.source.starts_with("device") {
+                "Fastest"
+            } else {
+                "Cheapest"
+            },
+            w.core,
+            pow2(w.n),
+            w.source,
+            w.config,
+            unit_value(w.metric, &w.source, w.value, clock(&w.source))
+        );
+        if let Some((worst, wv)) = &w.worst {
+            line.push_str(&format!(
+                "; {:.2}x fewer than the costliest of {}, {worst}",
+                wv / w.value,
+                w.competitors
+            ));
+        } else {
+            line.push_str(" (the only configuration measured)");
+        }
+        let others: Vec<String> = by_group[&(w.source.clone(), w.core.clone(), w.n)]
+            .iter()
+            .filter(|o| o.metric == "heap peak" || o.metric == "stack peak")
+            .map(|o| format!("smallest {} {} ({})", o.metric, o.config, kib(o.value as u64)))
+            .collect();
+        if !others.is_empty() {
+            line.push_str(&format!("; {}", others.join(", ")));
+        }
+        line.push('.');
+        s.lines.push(line);
+    }
+    for w in s.winners.iter().filter(|w| w.metric == "proof size") {
+        let mut line = format!(
+            "**Smallest proof at n = {}:** {} with {}",
+            pow2(w.n),
+            w.config,
+            kib(w.value as u64)
+        );
+        if let Some((worst, wv)) = &w.worst {
+            line.push_str(&format!(" (largest: {worst}, {})", kib(*wv as u64)));
+        }
+        line.push('.');
+        s.lines.push(line);
+    }
+    for w in s.winners.iter().filter(|w| w.metric == "prove time") {
+        s.lines.push(format!(
+            "**Fastest prover at n = {} (host wall clock):** {} in {}.",
+            pow2(w.n),
+            w.config,
+            unit_value(w.metric, "host", w.value, None)
+        ));
+    }
+    // Same winner on both cores?
+    for source in ["emulator", "device"] {
+        let wins: Vec<&Winner> = s
+            .winners
+            .iter()
+            .filter(|w| w.metric == "verify cost" && w.source == source)
+            .collect();
+        let cores: std::collections::BTreeSet<&str> = wins.iter().map(|w| w.core.as_str()).collect();
+        let configs: std::collections::BTreeSet<&str> =
+            wins.iter().map(|w| w.config.as_str()).collect();
+        if cores.len() > 1 && configs.len() == 1 {
+            s.lines.push(format!(
+                "**Same winner on every core ({source}):** {} has the cheapest verifier on {} at every n measured.",
+                wins[0].config,
+                cores.into_iter().collect::<Vec<_>>().join(" and ")
+            ));
+        }
+    }
+    // RV32/M33 ratios per configuration.
+    let mut ratios: BTreeMap<(String, String), Vec<(u64, f64)>> = BTreeMap::new();
+    for r in &ok {
+        if r.core == "rv32" {
+            if let Some(x) = r.rv32_m33_ratio {
+                ratios
+                    .entry((r.source.clone(), r.config_label()))
+                    .or_default()
+                    .push((r.n, x));
+            }
+        }
+    }
+    if !ratios.is_empty() {
+        let parts: Vec<String> = ratios
+            .iter()
+            .map(|((src, cfg), v)| {
+                let vals: Vec<String> = v
+                    .iter()
+                    .map(|(n, x)| format!("{x:.2} at {}", pow2(*n)))
+                    .collect();
+                format!("{cfg} ({src}) {}", vals.join(", "))
+            })
+            .collect();
+        s.lines.push(format!(
+            "**RV32 / M33 cost ratio** (above 1: Hazard3 needs more): {}.",
+            parts.join("; ")
+        ));
+    }
+    // Security.
+    let secs: Vec<u32> = ok.iter().map(|r| r.security_bits).collect();
+    if let (Some(lo), Some(hi)) = (secs.iter().min(), secs.iter().max()) {
+        s.lines.push(if lo == hi {
+            format!("**Security:** every compared configuration is at {lo} conjectured bits (core estimator), so the comparison is at equal security.")
+        } else {
+            format!("**Security:** compared configurations range from {lo} to {hi} conjectured bits (core estimator; floor {min_security}): the cheaper ones may buy speed with margin.")
+        });
+    }
+    let mut excluded: Vec<String> = rows
+        .iter()
+        .filter(|r| !r.is_sample() && !eligible(r, min_security))
+        .map(|r| {
+            let why = if !r.accepted() {
+                format!("result {}", r.result)
+            } else {
+                format!("{} bits < {min_security}", r.security_bits)
+            };
+            format!("{} n={} {} ({}): {why}", r.config_label(), pow2(r.n), r.core, r.source)
+        })
+        .collect();
+    excluded.dedup();
+    if !excluded.is_empty() {
+        s.lines
+            .push(format!("**Not ranked:** {}.", excluded.join("; ")));
+    }
+    if rows.iter().any(Row::is_sample) {
+        s.lines.push(
+            "**Sample rows** (`device (sample)`) are synthetic numbers that show the device format; they never win anything.".into(),
+        );
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::table::build_rows;
+    use crate::table::tests::{dev, emu};
+
+    #[test]
+    fn winners_per_source_core_and_n() {
+        let mut low_sec = emu("p3-goldilocks", 2, 1024, "m33", 100);
+        low_sec.record.security_bits = 80;
+        let mut sample = dev("p3-goldilocks", 1024, "m33", &[10, 10, 10]);
+        sample.record.source = "device (sample)".into();
+        let mut big = emu("p3-m31", 4, 1024, "m33", 3_000_000);
+        big.record.proof_bytes = 30_000;
+        let mut m31_dev = dev("p3-m31", 1024, "m33", &[9_000_000, 9_100_000, 8_900_000]);
+        m31_dev.record.proof_bytes = 30_000;
+        let rows = build_rows(&[
+            emu("p3-babybear", 4, 1024, "m33", 2_000_000),
+            emu("p3-babybear", 4, 1024, "rv32", 2_600_000),
+            big,
+            emu("p3-m31", 4, 1024, "rv32", 2_500_000),
+            low_sec,
+            sample,
+            m31_dev,
+            dev("p3-babybear", 1024, "m33", &[9_500_000, 9_500_000, 9_500_000]),
+        ]);
+        let s = summarize(&rows, 95);
+        let find = |metric: &str, source: &str, core: &str| {
+            s.winners
+                .iter()
+                .find(|w| w.metric == metric && w.source == source && w.core == core)
+                .unwrap_or_else(|| panic!("{metric} {source} {core}: {:?}", s.winners))
+        };
+        // The 80-bit row is cheaper but below the floor; the sample is cheaper still.
+        let m33 = find("verify cost", "emulator", "m33");
+        assert_eq!(m33.config, "p3-babybear^4");
+        assert_eq!(m33.value, 2_000_000.0);
+        assert_eq!(m33.worst, Some(("p3-m31^4".into(), 3_000_000.0)));
+        assert_eq!(m33.competitors, 2);
+        assert_eq!(find("verify cost", "emulator", "rv32").config, "p3-m31^4");
+        assert_eq!(find("verify cost", "device", "m33").config, "p3-m31^4");
+        assert_eq!(find("proof size", "any", "any").config, "p3-m31^4");
+        assert!(!s.winners.iter().any(|w| w.source.contains("sample")));
+        // Heap peak follows instructions / 100 in the fixture.
+        assert_eq!(find("heap peak", "emulator", "m33").config, "p3-babybear^4");
+        let text = s.lines.join("\n");
+        assert!(text.contains("1.50x fewer"), "{text}");
+        assert!(text.contains("p3-goldilocks^2 n=2^10 m33 (emulator): 80 bits < 95"), "{text}");
+        assert!(text.contains("p3-babybear^4 (emulator) 1.30 at 2^10"), "{text}");
+        assert!(text.contains("p3-m31^4 (emulator) 0.83 at 2^10"), "{text}");
+        assert!(text.contains("Sample rows"));
+        assert!(!text.contains("Same winner"));
+    }
+
+    #[test]
+    fn same_winner_everywhere_is_said() {
+        let rows = build_rows(&[
+            emu("p3-babybear", 4, 1024, "m33", 1),
+            emu("p3-babybear", 4, 1024, "rv32", 2),
+            emu("p3-m31", 4, 1024, "m33", 3),
+            emu("p3-m31", 4, 1024, "rv32", 4),
+        ]);
+        let text = summarize(&rows, 95).lines.join("\n");
+        assert!(text.contains("Same winner on every core (emulator):** p3-babybear^4"), "{text}");
+        assert!(text.contains("equal security"));
+    }
+}

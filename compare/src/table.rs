@@ -1,0 +1,448 @@
+//! The report matrix: one row per input record (backend x field x extension x AIR x n x
+//! core x source), with the derived figures (device median, spread, ms at the device clock,
+//! RV32/M33 ratio) and the CSV / JSON forms of the table.
+//!
+//! Each row keeps its own source. Verify cost is in the unit its source measures: guest
+//! instructions (emulator), cycles (device) or wall-clock ms (host); rows of different
+//! sources are never combined, and the RV32/M33 ratio pairs rows of one source only.
+
+use picostark_core::record::{InstructionClasses, RunRecord};
+use picostark_core::BackendId;
+use serde::Serialize;
+
+use crate::input::{Entry, TABLE_KIND};
+use crate::stats;
+
+/// Instruction classes as a serialisable copy.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Classes {
+    pub mul: u64,
+    pub load_store: u64,
+    pub branch: u64,
+    pub other: u64,
+}
+
+impl From<&InstructionClasses> for Classes {
+    fn from(c: &InstructionClasses) -> Self {
+        Classes {
+            mul: c.mul,
+            load_store: c.load_store,
+            branch: c.branch,
+            other: c.other,
+        }
+    }
+}
+
+/// One row of the matrix.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Row {
+    /// `host`, `emulator`, `device` or `device (sample)`.
+    pub source: String,
+    pub backend: String,
+    /// `plonky3`, `winterfell`, or `unknown` for a backend id this build does not know.
+    pub protocol: String,
+    pub field: String,
+    pub extension: u8,
+    pub air: String,
+    pub n: u64,
+    pub core: String,
+    pub board: String,
+    pub allocator: String,
+    pub result: String,
+    /// Device: the tampered copy's result.
+    pub tampered: Option<String>,
+    /// Measured iterations behind the figure.
+    pub iterations: u32,
+    /// Emulator: guest instructions of one parse + verify (QEMU TCG plugin).
+    pub instructions: Option<u64>,
+    /// Device: median cycles over the iterations.
+    pub cycles_median: Option<f64>,
+    /// Device: the counter's clock.
+    pub clock_hz: Option<u64>,
+    /// Device: median cycles / clock, in ms.
+    pub device_ms: Option<f64>,
+    /// Device: std / mean of the cycles.
+    pub cycles_cv: Option<f64>,
+    /// Device: IQR / median of the cycles.
+    pub cycles_iqr_over_median: Option<f64>,
+    /// Host: wall-clock verify and prove times (ms).
+    pub host_verify_ms: Option<f64>,
+    pub host_prove_ms: Option<f64>,
+    pub heap_size: Option<u64>,
+    pub heap_peak: Option<u64>,
+    pub stack_peak: Option<u64>,
+    pub text_bytes: Option<u64>,
+    pub proof_bytes: u64,
+    /// By the core estimator, as the record states it.
+    pub security_bits: u32,
+    /// Cost on rv32 / cost on m33, same source and configuration.
+    pub rv32_m33_ratio: Option<f64>,
+    pub instruction_classes: Option<Classes>,
+    pub toolchain: String,
+    pub profile: String,
+    pub git_commit: String,
+    /// The input file.
+    pub origin: String,
+}
+
+impl Row {
+    /// The verify cost in this row's own unit: instructions (emulator), median cycles
+    /// (device) or ms (host).
+    pub fn cost(&self) -> Option<f64> {
+        match self.source.as_str() {
+            "emulator" => self.instructions.map(|v| v as f64),
+            "host" => self.host_verify_ms,
+            _ => self.cycles_median,
+        }
+    }
+
+    /// The unit of [`Row::cost`].
+    pub fn cost_unit(&self) -> &'static str {
+        match self.source.as_str() {
+            "emulator" => "instructions",
+            "host" => "ms (host wall clock)",
+            _ => "cycles",
+        }
+    }
+
+    pub fn is_sample(&self) -> bool {
+        self.source.contains("sample")
+    }
+
+    pub fn accepted(&self) -> bool {
+        self.result == "accepted"
+    }
+
+    /// The configuration without the core: what an RV32/M33 ratio pairs on.
+    fn pair_key(&self) -> (&str, &str, u8, &str, u64, &str, &str) {
+        (
+            &self.source,
+            &self.backend,
+            self.extension,
+            &self.air,
+            self.n,
+            &self.allocator,
+            &self.field,
+        )
+    }
+
+    /// `log2 n` (n is a power of two for every AIR here).
+    pub fn log_n(&self) -> u32 {
+        self.n.max(1).ilog2()
+    }
+
+    /// `backend ^ext`, e.g. `p3-babybear^4`: the label of a configuration in charts.
+    pub fn config_label(&self) -> String {
+        format!("{}^{}", self.backend, self.extension)
+    }
+}
+
+fn row_from(e: &Entry) -> Row {
+    let r: &RunRecord = &e.record;
+    let cycles: Vec<f64> = r.cycles.iter().map(|&c| c as f64).collect();
+    let cycles_median = stats::median(&cycles);
+    let device_ms = match (cycles_median, r.clock_hz) {
+        (Some(c), Some(hz)) if hz > 0 => Some(c / hz as f64 * 1e3),
+        _ => None,
+    };
+    Row {
+        source: r.source.clone(),
+        backend: r.backend.clone(),
+        protocol: BackendId::from_name(&r.backend)
+            .map_or("unknown", |b| b.protocol())
+            .to_string(),
+        field: r.field.clone(),
+        extension: r.extension,
+        air: r.air.clone(),
+        n: r.n,
+        core: r.core.clone(),
+        board: r.board.clone(),
+        allocator: r.allocator.clone(),
+        result: r.result.clone(),
+        tampered: e.tampered.clone(),
+        iterations: r.iterations,
+        instructions: r.instructions,
+        cycles_median,
+        clock_hz: r.clock_hz,
+        device_ms,
+        cycles_cv: stats::cv(&cycles),
+        cycles_iqr_over_median: stats::iqr_over_median(&cycles),
+        host_verify_ms: r.verify_ms,
+        host_prove_ms: r.prove_ms,
+        heap_size: r.heap_size,
+        heap_peak: r.heap_peak,
+        stack_peak: r.stack_peak,
+        text_bytes: r.text_bytes,
+        proof_bytes: r.proof_bytes,
+        security_bits: r.security_bits,
+        rv32_m33_ratio: None,
+        instruction_classes: r.instruction_classes.as_ref().map(Classes::from),
+        toolchain: r.toolchain.clone(),
+        profile: r.profile.clone(),
+        git_commit: r.git_commit.clone(),
+        origin: e.origin.clone(),
+    }
+}
+
+fn source_rank(s: &str) -> u8 {
+    match s {
+        "device" => 0,
+        "device (sample)" => 1,
+        "emulator" => 2,
+        "host" => 3,
+        _ => 4,
+    }
+}
+
+fn core_rank(c: &str) -> u8 {
+    match c {
+        "m33" => 0,
+        "rv32" => 1,
+        _ => 2,
+    }
+}
+
+/// Builds the sorted rows (by AIR, n, backend, extension, core, source) with ratios filled.
+pub fn build_rows(entries: &[Entry]) -> Vec<Row> {
+    let mut rows: Vec<Row> = entries.iter().map(row_from).collect();
+    rows.sort_by(|a, b| {
+        (&a.air, a.n, &a.backend, a.extension, core_rank(&a.core), source_rank(&a.source), &a.allocator)
+            .cmp(&(&b.air, b.n, &b.backend, b.extension, core_rank(&b.core), source_rank(&b.source), &b.allocator))
+    });
+    let ratios: Vec<Option<f64>> = rows
+        .iter()
+        .map(|row| {
+            if row.source == "host" || !(row.core == "m33" || row.core == "rv32") {
+                return None;
+            }
+            let find = |core: &str| {
+                rows.iter()
+                    .find(|o| o.core == core && o.pair_key() == row.pair_key() && o.accepted())
+                    .and_then(Row::cost)
+            };
+            match (find("rv32"), find("m33")) {
+                (Some(rv), Some(m)) if m > 0.0 => Some(rv / m),
+                _ => None,
+            }
+        })
+        .collect();
+    for (row, ratio) in rows.iter_mut().zip(ratios) {
+        row.rv32_m33_ratio = ratio;
+    }
+    rows
+}
+
+/// The CSV columns, in order.
+pub const CSV_COLUMNS: &[&str] = &[
+    "source",
+    "backend",
+    "protocol",
+    "field",
+    "extension",
+    "air",
+    "n",
+    "core",
+    "board",
+    "allocator",
+    "result",
+    "tampered",
+    "iterations",
+    "instructions",
+    "cycles_median",
+    "clock_hz",
+    "device_ms",
+    "cycles_cv",
+    "cycles_iqr_over_median",
+    "host_verify_ms",
+    "host_prove_ms",
+    "heap_size",
+    "heap_peak",
+    "stack_peak",
+    "text_bytes",
+    "proof_bytes",
+    "security_bits",
+    "rv32_m33_ratio",
+    "class_mul",
+    "class_load_store",
+    "class_branch",
+    "class_other",
+    "toolchain",
+    "profile",
+    "git_commit",
+    "origin",
+];
+
+fn csv_field(s: &str) -> String {
+    if s.contains([',', '"', '\n']) {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s.to_string()
+    }
+}
+
+fn opt<T: ToString>(v: &Option<T>) -> String {
+    v.as_ref().map_or(String::new(), T::to_string)
+}
+
+/// The table as CSV (empty cell = not measured by that source).
+pub fn to_csv(rows: &[Row]) -> String {
+    let mut out = CSV_COLUMNS.join(",");
+    out.push('\n');
+    for r in rows {
+        let c = r.instruction_classes.as_ref();
+        let cells: Vec<String> = vec![
+            r.source.clone(),
+            r.backend.clone(),
+            r.protocol.clone(),
+            r.field.clone(),
+            r.extension.to_string(),
+            r.air.clone(),
+            r.n.to_string(),
+            r.core.clone(),
+            r.board.clone(),
+            r.allocator.clone(),
+            r.result.clone(),
+            opt(&r.tampered),
+            r.iterations.to_string(),
+            opt(&r.instructions),
+            opt(&r.cycles_median),
+            opt(&r.clock_hz),
+            opt(&r.device_ms.map(|v| format!("{v:.3}"))),
+            opt(&r.cycles_cv.map(|v| format!("{v:.5}"))),
+            opt(&r.cycles_iqr_over_median.map(|v| format!("{v:.5}"))),
+            opt(&r.host_verify_ms.map(|v| format!("{v:.3}"))),
+            opt(&r.host_prove_ms.map(|v| format!("{v:.1}"))),
+            opt(&r.heap_size),
+            opt(&r.heap_peak),
+            opt(&r.stack_peak),
+            opt(&r.text_bytes),
+            r.proof_bytes.to_string(),
+            r.security_bits.to_string(),
+            opt(&r.rv32_m33_ratio.map(|v| format!("{v:.4}"))),
+            opt(&c.map(|c| c.mul)),
+            opt(&c.map(|c| c.load_store)),
+            opt(&c.map(|c| c.branch)),
+            opt(&c.map(|c| c.other)),
+            r.toolchain.clone(),
+            r.profile.clone(),
+            r.git_commit.clone(),
+            r.origin.clone(),
+        ];
+        debug_assert_eq!(cells.len(), CSV_COLUMNS.len());
+        let line: Vec<String> = cells.iter().map(|s| csv_field(s)).collect();
+        out.push_str(&line.join(","));
+        out.push('\n');
+    }
+    out
+}
+
+/// The table as JSON: `{"kind": "picostark-compare-table", "units": {...}, "rows": [...]}`.
+pub fn to_json(rows: &[Row]) -> String {
+    let v = serde_json::json!({
+        "kind": TABLE_KIND,
+        "units": {
+            "instructions": "guest instructions of one parse + verify, QEMU TCG plugin (emulator rows only)",
+            "cycles_median": "median cycles over the genuine iterations, board counter (device rows only)",
+            "device_ms": "cycles_median / clock_hz * 1000 (device rows only)",
+            "host_verify_ms": "wall clock on the host (host rows only)",
+            "heap_peak": "bytes", "stack_peak": "bytes", "proof_bytes": "bytes",
+            "security_bits": "picostark_core::conjectured_security_bits",
+            "rv32_m33_ratio": "cost on rv32 / cost on m33, same source and configuration",
+        },
+        "rows": rows,
+    });
+    serde_json::to_string_pretty(&v).expect("rows serialise")
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use picostark_core::record::RUN_RECORD_SCHEMA;
+
+    pub fn emu(backend: &str, ext: u8, n: u64, core: &str, insns: u64) -> Entry {
+        let field = BackendId::from_name(backend).map_or("?", |b| b.field().name());
+        Entry {
+            record: RunRecord {
+                schema: RUN_RECORD_SCHEMA,
+                source: "emulator".into(),
+                backend: backend.into(),
+                field: field.into(),
+                extension: ext,
+                air: "fib".into(),
+                n,
+                core: core.into(),
+                board: format!("qemu-{core}"),
+                allocator: "tlsf".into(),
+                proof_bytes: 40_000,
+                security_bits: 96,
+                result: "accepted".into(),
+                iterations: 3,
+                instructions: Some(insns),
+                instruction_classes: Some(InstructionClasses {
+                    mul: insns / 10,
+                    load_store: insns / 2,
+                    branch: insns / 10,
+                    other: insns - insns / 10 * 2 - insns / 2,
+                }),
+                heap_peak: Some(insns / 100),
+                stack_peak: Some(4000),
+                ..RunRecord::default()
+            },
+            origin: "fixture".into(),
+            tampered: None,
+        }
+    }
+
+    pub fn dev(backend: &str, n: u64, core: &str, cycles: &[u64]) -> Entry {
+        let mut e = emu(backend, 4, n, core, 0);
+        e.record.source = "device".into();
+        e.record.instructions = None;
+        e.record.instruction_classes = None;
+        e.record.cycles = cycles.to_vec();
+        e.record.clock_hz = Some(150_000_000);
+        e.record.board = "rp2350".into();
+        e.tampered = Some("rejected:rejected".into());
+        e
+    }
+
+    #[test]
+    fn ratios_pair_same_source_only() {
+        let rows = build_rows(&[
+            emu("p3-babybear", 4, 1024, "m33", 1_000_000),
+            emu("p3-babybear", 4, 1024, "rv32", 1_500_000),
+            dev("p3-babybear", 1024, "m33", &[2_000_000, 2_000_010, 1_999_990]),
+            // No device rv32 row: the device m33 row must not pair with the emulator.
+            emu("p3-m31", 4, 1024, "m33", 800_000),
+        ]);
+        let get = |src: &str, b: &str, core: &str| {
+            rows.iter()
+                .find(|r| r.source == src && r.backend == b && r.core == core)
+                .unwrap()
+        };
+        assert_eq!(get("emulator", "p3-babybear", "rv32").rv32_m33_ratio, Some(1.5));
+        assert_eq!(get("emulator", "p3-babybear", "m33").rv32_m33_ratio, Some(1.5));
+        assert_eq!(get("device", "p3-babybear", "m33").rv32_m33_ratio, None);
+        assert_eq!(get("emulator", "p3-m31", "m33").rv32_m33_ratio, None);
+        // Device figures: median and ms at 150 MHz.
+        let d = get("device", "p3-babybear", "m33");
+        assert_eq!(d.cycles_median, Some(2_000_000.0));
+        assert!((d.device_ms.unwrap() - 2_000_000.0 / 150e6 * 1e3).abs() < 1e-9);
+        assert!(d.cycles_cv.unwrap() > 0.0 && d.cycles_cv.unwrap() < 1e-5);
+        assert_eq!(d.cost_unit(), "cycles");
+        // Sorted: device before emulator within the same configuration and core.
+        assert_eq!(rows[0].source, "device");
+    }
+
+    #[test]
+    fn csv_has_one_line_per_row_and_quotes() {
+        let mut e = emu("p3-babybear", 4, 1024, "m33", 10);
+        e.record.toolchain = "rustc 1.95.0 (a, b)".into();
+        let csv = to_csv(&build_rows(&[e]));
+        let lines: Vec<&str> = csv.lines().collect();
+        assert_eq!(lines.len(), 2);
+        assert!(lines[1].contains("\"rustc 1.95.0 (a, b)\""));
+        assert!(lines[1].starts_with("emulator,p3-babybear,plonky3,babybear,4,fib,1024,m33,"));
+        let json: serde_json::Value = serde_json::from_str(&to_json(&build_rows(&[]))).unwrap();
+        assert_eq!(json["kind"], TABLE_KIND);
+    }
+}
