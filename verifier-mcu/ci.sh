@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# Emulated firmware check for CI (called by .ci/run). Needs qemu-system-arm and
+# qemu-system-misc (QEMU 7.2) and the rust toolchain from rust-toolchain.toml.
+#
+# 1. unit tests of the runner and the plugin (instruction classifiers, UF2 block format, ELF);
+# 2. Fib-1024 proofs for every backend prover-host can make, plus one tampered copy each;
+# 3. per core (m33, rv32): one firmware build with every backend, every proof verified under
+#    QEMU twice (counts must be identical), every tampered proof rejected;
+# 4. the rp2350 firmware for both cores built with an embedded proof, and its UF2 files.
+#
+# Records go to $OUT (default out/mcu), UF2 files to $OUT/uf2.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+OUT=${OUT:-out/mcu}
+PROOFS=${PROOFS:-out/mcu/proofs}
+mkdir -p "$OUT" "$PROOFS" "$OUT/uf2"
+
+echo "== verifier-mcu: unit tests"
+cargo test --release -p mcu-run
+(cd verifier-mcu/icount-plugin && cargo test --release)
+
+echo "== verifier-mcu: proofs"
+cargo build --release -p prover-host -p mcu-run
+PH=target/release/prover-host
+MCU=target/release/mcu-run
+BACKENDS=()
+for b in p3-babybear p3-goldilocks p3-m31 wf-goldilocks wf-babybear; do
+  if "$PH" list | grep -E "^  $b " | grep -q "not in this build"; then
+    echo "skipping $b: prover-host cannot prove it in this build"
+    continue
+  fi
+  BACKENDS+=("$b")
+  "$PH" --backend "$b" --air fib --n 1024 --out "$PROOFS/$b-fib-1024.proof"
+  "$MCU" tamper "$PROOFS/$b-fib-1024.proof" "$PROOFS/$b-fib-1024.tampered"
+done
+FEATURES=$(IFS=,; echo "${BACKENDS[*]}")
+
+for core in m33 rv32; do
+  echo "== verifier-mcu: QEMU $core"
+  "$MCU" run --core "$core" --features "$FEATURES" --repeat 2 --out "$OUT" "$PROOFS"/*.proof
+  "$MCU" run --core "$core" --features "$FEATURES" --expect rejected --out "$OUT/tampered" "$PROOFS"/*.tampered
+done
+
+echo "== verifier-mcu: rp2350 firmware and UF2"
+FIRST=$(realpath "$PROOFS/${BACKENDS[0]}-fib-1024.proof")
+# The build must refuse a proof whose backend is not enabled.
+OTHER=$([ "${BACKENDS[0]}" = p3-goldilocks ] && echo p3-babybear || echo p3-goldilocks)
+REFUSAL=$(cd verifier-mcu/firmware && PSTK_PROOF="$FIRST" cargo build --release \
+  --target thumbv8m.main-none-eabihf --features "qemu,$OTHER" 2>&1 || true)
+if grep -q "firmware feature \`${BACKENDS[0]}\` is not enabled" <<<"$REFUSAL"; then
+  echo "ok: a ${BACKENDS[0]} proof is refused by a firmware built without it"
+else
+  echo "$REFUSAL"
+  echo "FAIL: the firmware build accepted a proof for a backend it does not have"; exit 1
+fi
+for pair in thumbv8m.main-none-eabihf:rp2350-arm riscv32imac-unknown-none-elf:rp2350-riscv; do
+  target=${pair%%:*}
+  family=${pair##*:}
+  (cd verifier-mcu/firmware &&
+    PSTK_PROOF="$FIRST" cargo build --release --target "$target" --features "rp2350,$FEATURES")
+  "$MCU" uf2 "verifier-mcu/firmware/target/$target/release/picostark-verifier-fw" \
+    "$OUT/uf2/picostark-verifier-$family.uf2" --family "$family"
+done
+echo "verifier-mcu: all checks passed"
