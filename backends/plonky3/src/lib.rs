@@ -20,6 +20,7 @@ extern crate std;
 
 mod air;
 mod config;
+mod decode;
 mod verifier;
 
 #[cfg(feature = "prover")]

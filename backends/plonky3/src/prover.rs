@@ -176,3 +176,47 @@ impl Prover for P3M31Prover {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::decode::{decode_charged, BUDGET_FIXED};
+    use picostark_core::ProofFile;
+
+    fn charged_per_byte<SC>(bytes: &[u8]) -> f64
+    where
+        SC: StarkGenericConfig,
+        Proof<SC>: serde::de::DeserializeOwned,
+    {
+        let file = ProofFile::parse(bytes).unwrap();
+        let (_, charged): (Proof<SC>, usize) = decode_charged(file.payload).unwrap();
+        (charged.saturating_sub(BUDGET_FIXED)) as f64 / file.payload.len() as f64
+    }
+
+    /// The decode budget's documented margin: valid proofs use under 4 decoded bytes per
+    /// payload byte, against a budget of 6.
+    #[test]
+    fn valid_proofs_decode_well_within_budget() {
+        for air in [AirId::Fibonacci, AirId::CubicChain16] {
+            for log_n in [4u8, 10] {
+                let req = |ext| ProveRequest {
+                    air,
+                    log_n,
+                    extension_degree: ext,
+                    params: DEFAULT_PARAMS,
+                };
+                let bb = P3BabyBearProver.prove(&req(4), &mut |_| {}).unwrap();
+                let gl = P3GoldilocksProver.prove(&req(2), &mut |_| {}).unwrap();
+                let m31 = P3M31Prover.prove(&req(4), &mut |_| {}).unwrap();
+                let ratios = [
+                    charged_per_byte::<config::BabyBearConfig>(&bb),
+                    charged_per_byte::<config::GoldilocksConfig>(&gl),
+                    charged_per_byte::<config::M31Config<QM31>>(&m31),
+                ];
+                for r in ratios {
+                    assert!(r < 4.0, "{air} n=2^{log_n}: {ratios:?}");
+                }
+            }
+        }
+    }
+}

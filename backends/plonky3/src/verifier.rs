@@ -13,19 +13,10 @@ use picostark_air::{AirDef, AirId};
 use picostark_core::{BackendId, ProofFile, ProofHeader, Verifier, VerifyError};
 use serde::de::DeserializeOwned;
 
+use crate::decode::decode;
+
 use crate::air::P3Air;
 use crate::config;
-
-/// Decodes a postcard payload that must be consumed exactly.
-pub(crate) fn decode<T: DeserializeOwned>(payload: &[u8]) -> Result<T, VerifyError> {
-    match postcard::take_from_bytes::<T>(payload) {
-        Ok((value, [])) => Ok(value),
-        Ok(_) => Err(VerifyError::MalformedProof("bytes after the encoded proof")),
-        Err(_) => Err(VerifyError::MalformedProof(
-            "payload is not a Plonky3 proof",
-        )),
-    }
-}
 
 fn verify_air<SC, A>(config: &SC, air: A, file: &ProofFile<'_>) -> Result<(), VerifyError>
 where

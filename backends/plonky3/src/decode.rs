@@ -1,0 +1,492 @@
+//! Bounded postcard decoding of untrusted proof payloads.
+//!
+//! serde pre-allocates a `Vec` from the length prefix it reads (up to 1 MiB per sequence),
+//! and a payload of many tiny nested sequences can decode into far more memory than its
+//! own size. On a microcontroller either one is a denial of service: allocation failure
+//! halts the firmware. [`decode`] wraps postcard's deserializer so that every decoded
+//! sequence element and map entry is charged its in-memory size against a budget
+//! proportional to the payload, and the capacity hints serde sees never exceed what the
+//! budget still allows. A payload over budget is a [`VerifyError::MalformedProof`].
+
+use core::cell::Cell;
+use core::fmt;
+use core::mem::size_of;
+
+use picostark_core::VerifyError;
+use serde::de::{
+    self, DeserializeOwned, DeserializeSeed, Deserializer, EnumAccess, MapAccess, SeqAccess,
+    VariantAccess, Visitor,
+};
+
+/// Decoded bytes allowed per payload byte, plus a fixed allowance. A valid proof of any
+/// backend and AIR here decodes to less than 4 bytes per payload byte (checked in tests).
+pub const BUDGET_PER_PAYLOAD_BYTE: usize = 6;
+pub const BUDGET_FIXED: usize = 4096;
+
+/// Decodes a postcard payload that must be consumed exactly, within the memory budget.
+pub fn decode<T: DeserializeOwned>(payload: &[u8]) -> Result<T, VerifyError> {
+    decode_charged(payload).map(|(value, _)| value)
+}
+
+/// [`decode`], also returning how many decoded bytes were charged to the budget.
+pub fn decode_charged<T: DeserializeOwned>(payload: &[u8]) -> Result<(T, usize), VerifyError> {
+    let limit = payload.len().saturating_mul(BUDGET_PER_PAYLOAD_BYTE) + BUDGET_FIXED;
+    let budget = Budget(Cell::new(limit));
+    let mut de = postcard::Deserializer::from_bytes(payload);
+    let value = T::deserialize(Bounded {
+        inner: &mut de,
+        budget: &budget,
+    });
+    match value {
+        Ok(v) => match de.finalize() {
+            Ok([]) => Ok((v, limit - budget.0.get())),
+            Ok(_) => Err(VerifyError::MalformedProof("bytes after the encoded proof")),
+            Err(_) => Err(VerifyError::MalformedProof(
+                "payload is not a Plonky3 proof",
+            )),
+        },
+        Err(_) if budget.exhausted() => Err(VerifyError::MalformedProof(
+            "payload decodes to more memory than its size allows",
+        )),
+        Err(_) => Err(VerifyError::MalformedProof(
+            "payload is not a Plonky3 proof",
+        )),
+    }
+}
+
+/// Remaining decoded bytes; `usize::MAX` marks exhaustion.
+struct Budget(Cell<usize>);
+
+impl Budget {
+    fn charge<E: de::Error>(&self, bytes: usize) -> Result<(), E> {
+        match self.0.get().checked_sub(bytes) {
+            Some(rest) if self.0.get() != usize::MAX => {
+                self.0.set(rest);
+                Ok(())
+            }
+            _ => {
+                self.0.set(usize::MAX);
+                Err(E::custom("decode budget exhausted"))
+            }
+        }
+    }
+
+    fn exhausted(&self) -> bool {
+        self.0.get() == usize::MAX
+    }
+
+    /// A capacity hint that the budget can pay for even for 16-byte elements.
+    fn cap_hint(&self, hint: Option<usize>) -> Option<usize> {
+        let left = if self.exhausted() { 0 } else { self.0.get() };
+        hint.map(|h| h.min(left / 16))
+    }
+}
+
+struct Bounded<'b, D> {
+    inner: D,
+    budget: &'b Budget,
+}
+
+struct BoundedVisitor<'b, V> {
+    inner: V,
+    budget: &'b Budget,
+}
+
+struct BoundedSeed<'b, S> {
+    inner: S,
+    budget: &'b Budget,
+}
+
+macro_rules! forward_deserialize {
+    ($($method:ident),*) => {$(
+        fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Self::Error> {
+            let budget = self.budget;
+            self.inner.$method(BoundedVisitor { inner: visitor, budget })
+        }
+    )*};
+}
+
+impl<'de, 'b, D: Deserializer<'de>> Deserializer<'de> for Bounded<'b, D> {
+    type Error = D::Error;
+
+    forward_deserialize!(
+        deserialize_any,
+        deserialize_bool,
+        deserialize_i8,
+        deserialize_i16,
+        deserialize_i32,
+        deserialize_i64,
+        deserialize_i128,
+        deserialize_u8,
+        deserialize_u16,
+        deserialize_u32,
+        deserialize_u64,
+        deserialize_u128,
+        deserialize_f32,
+        deserialize_f64,
+        deserialize_char,
+        deserialize_str,
+        deserialize_string,
+        deserialize_bytes,
+        deserialize_byte_buf,
+        deserialize_option,
+        deserialize_unit,
+        deserialize_seq,
+        deserialize_map,
+        deserialize_identifier,
+        deserialize_ignored_any
+    );
+
+    fn deserialize_unit_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value, Self::Error> {
+        let budget = self.budget;
+        self.inner.deserialize_unit_struct(
+            name,
+            BoundedVisitor {
+                inner: visitor,
+                budget,
+            },
+        )
+    }
+
+    fn deserialize_newtype_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value, Self::Error> {
+        let budget = self.budget;
+        self.inner.deserialize_newtype_struct(
+            name,
+            BoundedVisitor {
+                inner: visitor,
+                budget,
+            },
+        )
+    }
+
+    fn deserialize_tuple<V: Visitor<'de>>(
+        self,
+        len: usize,
+        visitor: V,
+    ) -> Result<V::Value, Self::Error> {
+        let budget = self.budget;
+        self.inner.deserialize_tuple(
+            len,
+            BoundedVisitor {
+                inner: visitor,
+                budget,
+            },
+        )
+    }
+
+    fn deserialize_tuple_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        len: usize,
+        visitor: V,
+    ) -> Result<V::Value, Self::Error> {
+        let budget = self.budget;
+        self.inner.deserialize_tuple_struct(
+            name,
+            len,
+            BoundedVisitor {
+                inner: visitor,
+                budget,
+            },
+        )
+    }
+
+    fn deserialize_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, Self::Error> {
+        let budget = self.budget;
+        self.inner.deserialize_struct(
+            name,
+            fields,
+            BoundedVisitor {
+                inner: visitor,
+                budget,
+            },
+        )
+    }
+
+    fn deserialize_enum<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        variants: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, Self::Error> {
+        let budget = self.budget;
+        self.inner.deserialize_enum(
+            name,
+            variants,
+            BoundedVisitor {
+                inner: visitor,
+                budget,
+            },
+        )
+    }
+
+    fn is_human_readable(&self) -> bool {
+        self.inner.is_human_readable()
+    }
+}
+
+macro_rules! forward_visit {
+    ($($method:ident($ty:ty)),*) => {$(
+        fn $method<E: de::Error>(self, v: $ty) -> Result<Self::Value, E> {
+            self.inner.$method(v)
+        }
+    )*};
+}
+
+impl<'de, 'b, V: Visitor<'de>> Visitor<'de> for BoundedVisitor<'b, V> {
+    type Value = V::Value;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.inner.expecting(f)
+    }
+
+    forward_visit!(
+        visit_bool(bool),
+        visit_i8(i8),
+        visit_i16(i16),
+        visit_i32(i32),
+        visit_i64(i64),
+        visit_i128(i128),
+        visit_u8(u8),
+        visit_u16(u16),
+        visit_u32(u32),
+        visit_u64(u64),
+        visit_u128(u128),
+        visit_f32(f32),
+        visit_f64(f64),
+        visit_char(char),
+        visit_str(&str),
+        visit_borrowed_str(&'de str),
+        visit_bytes(&[u8]),
+        visit_borrowed_bytes(&'de [u8]),
+        visit_string(alloc::string::String),
+        visit_byte_buf(alloc::vec::Vec<u8>)
+    );
+
+    fn visit_none<E: de::Error>(self) -> Result<Self::Value, E> {
+        self.inner.visit_none()
+    }
+
+    fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+        self.inner.visit_unit()
+    }
+
+    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        let budget = self.budget;
+        self.inner.visit_some(Bounded { inner: d, budget })
+    }
+
+    fn visit_newtype_struct<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        let budget = self.budget;
+        self.inner
+            .visit_newtype_struct(Bounded { inner: d, budget })
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Self::Value, A::Error> {
+        let budget = self.budget;
+        self.inner.visit_seq(Bounded { inner: seq, budget })
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
+        let budget = self.budget;
+        self.inner.visit_map(Bounded { inner: map, budget })
+    }
+
+    fn visit_enum<A: EnumAccess<'de>>(self, data: A) -> Result<Self::Value, A::Error> {
+        let budget = self.budget;
+        self.inner.visit_enum(Bounded {
+            inner: data,
+            budget,
+        })
+    }
+}
+
+impl<'de, 'b, S: DeserializeSeed<'de>> DeserializeSeed<'de> for BoundedSeed<'b, S> {
+    type Value = S::Value;
+
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        let budget = self.budget;
+        self.inner.deserialize(Bounded { inner: d, budget })
+    }
+}
+
+impl<'de, 'b, A: SeqAccess<'de>> SeqAccess<'de> for Bounded<'b, A> {
+    type Error = A::Error;
+
+    fn next_element_seed<T: DeserializeSeed<'de>>(
+        &mut self,
+        seed: T,
+    ) -> Result<Option<T::Value>, Self::Error> {
+        self.budget.charge(size_of::<T::Value>())?;
+        let budget = self.budget;
+        self.inner.next_element_seed(BoundedSeed {
+            inner: seed,
+            budget,
+        })
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        self.budget.cap_hint(self.inner.size_hint())
+    }
+}
+
+impl<'de, 'b, A: MapAccess<'de>> MapAccess<'de> for Bounded<'b, A> {
+    type Error = A::Error;
+
+    fn next_key_seed<K: DeserializeSeed<'de>>(
+        &mut self,
+        seed: K,
+    ) -> Result<Option<K::Value>, Self::Error> {
+        self.budget.charge(size_of::<K::Value>())?;
+        let budget = self.budget;
+        self.inner.next_key_seed(BoundedSeed {
+            inner: seed,
+            budget,
+        })
+    }
+
+    fn next_value_seed<V: DeserializeSeed<'de>>(
+        &mut self,
+        seed: V,
+    ) -> Result<V::Value, Self::Error> {
+        self.budget.charge(size_of::<V::Value>())?;
+        let budget = self.budget;
+        self.inner.next_value_seed(BoundedSeed {
+            inner: seed,
+            budget,
+        })
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        self.budget.cap_hint(self.inner.size_hint())
+    }
+}
+
+impl<'de, 'b, A: EnumAccess<'de>> EnumAccess<'de> for Bounded<'b, A> {
+    type Error = A::Error;
+    type Variant = Bounded<'b, A::Variant>;
+
+    fn variant_seed<V: DeserializeSeed<'de>>(
+        self,
+        seed: V,
+    ) -> Result<(V::Value, Self::Variant), Self::Error> {
+        let budget = self.budget;
+        let (value, variant) = self.inner.variant_seed(BoundedSeed {
+            inner: seed,
+            budget,
+        })?;
+        Ok((
+            value,
+            Bounded {
+                inner: variant,
+                budget,
+            },
+        ))
+    }
+}
+
+impl<'de, 'b, A: VariantAccess<'de>> VariantAccess<'de> for Bounded<'b, A> {
+    type Error = A::Error;
+
+    fn unit_variant(self) -> Result<(), Self::Error> {
+        self.inner.unit_variant()
+    }
+
+    fn newtype_variant_seed<T: DeserializeSeed<'de>>(
+        self,
+        seed: T,
+    ) -> Result<T::Value, Self::Error> {
+        let budget = self.budget;
+        self.inner.newtype_variant_seed(BoundedSeed {
+            inner: seed,
+            budget,
+        })
+    }
+
+    fn tuple_variant<V: Visitor<'de>>(
+        self,
+        len: usize,
+        visitor: V,
+    ) -> Result<V::Value, Self::Error> {
+        let budget = self.budget;
+        self.inner.tuple_variant(
+            len,
+            BoundedVisitor {
+                inner: visitor,
+                budget,
+            },
+        )
+    }
+
+    fn struct_variant<V: Visitor<'de>>(
+        self,
+        fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, Self::Error> {
+        let budget = self.budget;
+        self.inner.struct_variant(
+            fields,
+            BoundedVisitor {
+                inner: visitor,
+                budget,
+            },
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use alloc::vec;
+    use alloc::vec::Vec;
+
+    #[test]
+    fn round_trips_within_budget() {
+        let v: Vec<Vec<u32>> = vec![vec![1, 2, 3], vec![], vec![u32::MAX]];
+        let bytes = postcard::to_allocvec(&v).unwrap();
+        assert_eq!(decode::<Vec<Vec<u32>>>(&bytes).unwrap(), v);
+    }
+
+    #[test]
+    fn huge_length_prefix_is_an_error_not_an_allocation() {
+        // A sequence claiming 2^32 - 1 elements of 64 bytes, with none present.
+        let bytes = [0xff, 0xff, 0xff, 0xff, 0x0f];
+        assert!(decode::<Vec<[u64; 8]>>(&bytes).is_err());
+    }
+
+    #[test]
+    fn many_tiny_sequences_exhaust_the_budget() {
+        // 20,000 empty inner vectors: 20 KB of input, 480 KB decoded on a 64-bit host.
+        let v: Vec<Vec<u8>> = vec![Vec::new(); 20_000];
+        let bytes = postcard::to_allocvec(&v).unwrap();
+        assert_eq!(
+            decode::<Vec<Vec<u8>>>(&bytes),
+            Err(VerifyError::MalformedProof(
+                "payload decodes to more memory than its size allows"
+            ))
+        );
+    }
+
+    #[test]
+    fn trailing_bytes_rejected() {
+        let mut bytes = postcard::to_allocvec(&vec![1u8, 2]).unwrap();
+        bytes.push(0);
+        assert_eq!(
+            decode::<Vec<u8>>(&bytes),
+            Err(VerifyError::MalformedProof("bytes after the encoded proof"))
+        );
+    }
+}
