@@ -68,7 +68,9 @@ pub struct AllArgs {
 /// The repository root (this crate is at `compare/`).
 pub fn repo_root() -> PathBuf {
     let here = Path::new(env!("CARGO_MANIFEST_DIR"));
-    here.join("..").canonicalize().unwrap_or_else(|_| here.join(".."))
+    here.join("..")
+        .canonicalize()
+        .unwrap_or_else(|_| here.join(".."))
 }
 
 fn cargo() -> String {
@@ -101,11 +103,8 @@ fn stream(cmd: &mut Command, prefix: &str, log: &Path) -> Result<(bool, String),
     drop(tx);
     let mut text = String::new();
     for line in rx {
-        // Cargo's per-crate lines are noise on a terminal; they stay in the log.
-        let noisy = line.trim_start().starts_with("Compiling ");
-        if !noisy {
-            println!("{prefix} {line}");
-        }
+        // Cargo's own lines are the progress of the (long, first-time) release builds.
+        println!("{prefix} {line}");
         text.push_str(&line);
         text.push('\n');
     }
@@ -148,9 +147,8 @@ pub fn parse_list(text: &str) -> Vec<(String, Vec<u8>)> {
 }
 
 fn which(bin: &str) -> bool {
-    std::env::var_os("PATH").is_some_and(|paths| {
-        std::env::split_paths(&paths).any(|d| d.join(bin).is_file())
-    })
+    std::env::var_os("PATH")
+        .is_some_and(|paths| std::env::split_paths(&paths).any(|d| d.join(bin).is_file()))
 }
 
 fn capture_line(cmd: &mut Command) -> Option<String> {
@@ -178,7 +176,9 @@ pub fn run(a: &AllArgs, invocation: &str) -> Result<(), String> {
     let out = if a.out.is_absolute() {
         a.out.clone()
     } else {
-        std::env::current_dir().map_err(|e| e.to_string())?.join(&a.out)
+        std::env::current_dir()
+            .map_err(|e| e.to_string())?
+            .join(&a.out)
     };
     let raw = out.join("raw");
     let proofs = out.join("proofs");
@@ -194,9 +194,15 @@ pub fn run(a: &AllArgs, invocation: &str) -> Result<(), String> {
     let t = Instant::now();
     println!("[1/4] building prover-host (release) and listing its backends");
     let (ok, list) = stream(
-        Command::new(cargo())
-            .current_dir(&root)
-            .args(["run", "--release", "-q", "-p", "prover-host", "--", "list"]),
+        Command::new(cargo()).current_dir(&root).args([
+            "run",
+            "--release",
+            "-q",
+            "-p",
+            "prover-host",
+            "--",
+            "list",
+        ]),
         "[1/4]",
         &logs.join("prover-host-list.log"),
     )?;
@@ -215,20 +221,40 @@ pub fn run(a: &AllArgs, invocation: &str) -> Result<(), String> {
             .collect::<Vec<_>>()
             .join(", ")
     );
-    timings.push(("build prover-host, list backends".into(), t.elapsed().as_secs_f64()));
+    timings.push((
+        "build prover-host, list backends".into(),
+        t.elapsed().as_secs_f64(),
+    ));
 
     // 2. Host: prove and verify.
     let t = Instant::now();
-    println!("[2/4] proving Fib at n = 2^{{{}}} for every backend (host)", ns.join(","));
+    println!(
+        "[2/4] proving Fib at n = 2^{{{}}} for every backend (host)",
+        ns.join(",")
+    );
     let host_dir = raw.join("host");
     let (ok, _) = stream(
-        Command::new(cargo()).current_dir(&root).args([
-            "run", "--release", "-q", "-p", "prover-host", "--", "bench", "--backend", "all",
-            "--log-n", &ns.join(","), "--repeat", &a.repeat.to_string(), "--out",
-        ])
-        .arg(host_dir.join("host-bench.json"))
-        .arg("--proofs")
-        .arg(&proofs),
+        Command::new(cargo())
+            .current_dir(&root)
+            .args([
+                "run",
+                "--release",
+                "-q",
+                "-p",
+                "prover-host",
+                "--",
+                "bench",
+                "--backend",
+                "all",
+                "--log-n",
+                &ns.join(","),
+                "--repeat",
+                &a.repeat.to_string(),
+                "--out",
+            ])
+            .arg(host_dir.join("host-bench.json"))
+            .arg("--proofs")
+            .arg(&proofs),
         "[2/4]",
         &logs.join("prover-host-bench.log"),
     )?;
@@ -244,8 +270,23 @@ pub fn run(a: &AllArgs, invocation: &str) -> Result<(), String> {
                     let (ok, text) = stream(
                         Command::new(cargo())
                             .current_dir(&root)
-                            .args(["run", "--release", "-q", "-p", "prover-host", "--", "--backend", b, "--air", "fib"])
-                            .args(["--n", &nn.to_string(), "--ext", &e.to_string(), "--out"])
+                            .args([
+                                "run",
+                                "--release",
+                                "-q",
+                                "-p",
+                                "prover-host",
+                                "--",
+                                "--backend",
+                                b,
+                                "--air",
+                                "fib",
+                            ])
+                            .args(["--n", &nn.to_string(), "--ext", &e.to_string()])
+                            // Below-floor configurations are proved too: the report shows
+                            // them flagged and never ranks them, and the firmware's policy
+                            // must reject them.
+                            .args(["--min-security", "0", "--out"])
                             .arg(proofs.join(format!("{name}.proof")))
                             .arg("--record")
                             .arg(host_dir.join(format!("{name}.json"))),
@@ -286,7 +327,11 @@ pub fn run(a: &AllArgs, invocation: &str) -> Result<(), String> {
             other => return Err(format!("unknown core {other} (m33, rv32)")),
         };
         if !which(qemu) {
-            let pkg = if core == "m33" { "qemu-system-arm" } else { "qemu-system-misc" };
+            let pkg = if core == "m33" {
+                "qemu-system-arm"
+            } else {
+                "qemu-system-misc"
+            };
             let msg = format!(
                 "{qemu} not found: no emulator rows for {core}. Install QEMU with `bash .ci/install`, or `apt-get install qemu-system-arm` then `apt-get install qemu-system-misc` (this core needs {pkg}), and run again"
             );
@@ -306,7 +351,17 @@ pub fn run(a: &AllArgs, invocation: &str) -> Result<(), String> {
             stream(
                 Command::new(cargo())
                     .current_dir(&root)
-                    .args(["run", "--release", "-q", "-p", "mcu-run", "--", "run", "--core", core])
+                    .args([
+                        "run",
+                        "--release",
+                        "-q",
+                        "-p",
+                        "mcu-run",
+                        "--",
+                        "run",
+                        "--core",
+                        core,
+                    ])
                     .args(["--alloc", &a.alloc, "--heap", &a.heap.to_string()])
                     .args(["--timeout", &a.timeout.to_string(), "--out"])
                     .arg(&emu_dir)
@@ -322,19 +377,29 @@ pub fn run(a: &AllArgs, invocation: &str) -> Result<(), String> {
             let missing: Vec<PathBuf> = proof_files
                 .iter()
                 .filter(|p| {
-                    let name = p.file_name().map_or_else(String::new, |n| n.to_string_lossy().into_owned());
-                    !emu_dir.join(format!("{name}.{core}.{}.json", a.alloc)).exists()
+                    let name = p
+                        .file_name()
+                        .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+                    !emu_dir
+                        .join(format!("{name}.{core}.{}.json", a.alloc))
+                        .exists()
                 })
                 .cloned()
                 .collect();
             let built_nothing = missing.len() == proof_files.len();
             if built_nothing && proof_files.len() > 1 {
-                println!("[3/4 {core}] the batch produced no record; retrying one backend at a time");
+                println!(
+                    "[3/4 {core}] the batch produced no record; retrying one backend at a time"
+                );
                 let mut by_backend: Vec<(String, Vec<PathBuf>)> = Vec::new();
                 for p in &missing {
                     let b = std::fs::read(p)
                         .ok()
-                        .and_then(|bytes| picostark_core::ProofFile::parse(&bytes).ok().map(|f| f.header.backend.name().to_string()))
+                        .and_then(|bytes| {
+                            picostark_core::ProofFile::parse(&bytes)
+                                .ok()
+                                .map(|f| f.header.backend.name().to_string())
+                        })
                         .unwrap_or_default();
                     match by_backend.iter_mut().find(|(k, _)| *k == b) {
                         Some((_, v)) => v.push(p.clone()),
@@ -344,7 +409,10 @@ pub fn run(a: &AllArgs, invocation: &str) -> Result<(), String> {
                 for (b, files) in by_backend {
                     let (ok, text) = run_batch(&files, &format!("-{b}"))?;
                     if !ok {
-                        notes.push(format!("mcu-run on {core} for {b}: {}", failure_summary(&text)));
+                        notes.push(format!(
+                            "mcu-run on {core} for {b}: {}",
+                            failure_summary(&text)
+                        ));
                     }
                 }
             } else {
@@ -366,20 +434,40 @@ pub fn run(a: &AllArgs, invocation: &str) -> Result<(), String> {
     if !device_logs.is_empty() {
         std::fs::create_dir_all(&dev_dir).map_err(|e| e.to_string())?;
         for l in &device_logs {
-            let name = l.file_name().map_or_else(|| "device.log".into(), |n| n.to_string_lossy().into_owned());
+            let name = l
+                .file_name()
+                .map_or_else(|| "device.log".into(), |n| n.to_string_lossy().into_owned());
             std::fs::copy(l, dev_dir.join(&name)).map_err(|e| format!("{}: {e}", l.display()))?;
         }
     }
-    let rows = crate::report_cmd(&inputs, &out, Some(&proofs), a.min_security, invocation, &notes)?;
+    let rows = crate::report_cmd(
+        &inputs,
+        &out,
+        Some(&proofs),
+        a.min_security,
+        invocation,
+        &notes,
+    )?;
     timings.push(("report".into(), t.elapsed().as_secs_f64()));
     let total = t0.elapsed().as_secs_f64();
-    write_readme(&out, invocation, &root, &timings, total, &qemu_versions, rows)?;
+    write_readme(
+        &out,
+        invocation,
+        &root,
+        &timings,
+        total,
+        &qemu_versions,
+        rows,
+    )?;
     println!(
         "done in {:.0} s: {rows} rows. Report: {}",
         total,
         out.join("report.html").display()
     );
-    println!("  also {0}/report.md, {0}/table.csv, {0}/table.json, {0}/README.md", out.display());
+    println!(
+        "  also {0}/report.md, {0}/table.csv, {0}/table.json, {0}/README.md",
+        out.display()
+    );
     Ok(())
 }
 
@@ -407,26 +495,44 @@ fn write_readme(
     qemu: &[String],
     rows: usize,
 ) -> Result<(), String> {
-    let rustc = capture_line(Command::new("rustc").current_dir(root).arg("-V")).unwrap_or_else(|| "unknown".into());
-    let commit = capture_line(Command::new("git").current_dir(root).args(["rev-parse", "--short=12", "HEAD"]))
+    let rustc = capture_line(Command::new("rustc").current_dir(root).arg("-V"))
         .unwrap_or_else(|| "unknown".into());
+    let commit = capture_line(Command::new("git").current_dir(root).args([
+        "rev-parse",
+        "--short=12",
+        "HEAD",
+    ]))
+    .unwrap_or_else(|| "unknown".into());
     let cpu = std::fs::read_to_string("/proc/cpuinfo")
         .ok()
-        .and_then(|s| s.lines().find(|l| l.starts_with("model name")).and_then(|l| l.split_once(':')).map(|(_, m)| m.trim().to_string()))
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("model name"))
+                .and_then(|l| l.split_once(':'))
+                .map(|(_, m)| m.trim().to_string())
+        })
         .unwrap_or_else(|| std::env::consts::ARCH.into());
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
     let mut s = String::new();
     s.push_str("# picostark results\n\n");
     s.push_str("Generated by one command from the repository root:\n\n```sh\n");
-    s.push_str(&format!("cargo run --release -p compare -- {invocation}\n```\n\n"));
+    s.push_str(&format!(
+        "cargo run --release -p compare -- {invocation}\n```\n\n"
+    ));
     s.push_str("| what | value |\n|---|---|\n");
     s.push_str(&format!("| generated | {} |\n", crate::render::utc_now()));
-    s.push_str(&format!("| commit | {commit} (working tree at the time of the run) |\n"));
+    s.push_str(&format!(
+        "| commit | {commit} (working tree at the time of the run) |\n"
+    ));
     s.push_str(&format!("| toolchain | {rustc} |\n"));
     s.push_str(&format!("| host | {cpu}, {threads} threads |\n"));
     s.push_str(&format!(
         "| QEMU | {} |\n",
-        if qemu.is_empty() { "not used".to_string() } else { qemu.join("; ") }
+        if qemu.is_empty() {
+            "not used".to_string()
+        } else {
+            qemu.join("; ")
+        }
     ));
     s.push_str(&format!("| rows | {rows} |\n"));
     for (what, secs) in timings {
@@ -454,14 +560,23 @@ airs:
 ";
         assert_eq!(
             parse_list(text),
-            vec![("p3-babybear".to_string(), vec![4, 5]), ("p3-m31".to_string(), vec![4])]
+            vec![
+                ("p3-babybear".to_string(), vec![4, 5]),
+                ("p3-m31".to_string(), vec![4])
+            ]
         );
     }
 
     #[test]
     fn failure_lines() {
         let t = "ok line\n   Compiling x\np3-m31 m33 error: 3 of 4\nmcu-run: boom\n";
-        assert_eq!(failure_summary(t), "p3-m31 m33 error: 3 of 4 / mcu-run: boom");
-        assert_eq!(failure_summary("nothing"), "failed (see its log under logs/)");
+        assert_eq!(
+            failure_summary(t),
+            "p3-m31 m33 error: 3 of 4 / mcu-run: boom"
+        );
+        assert_eq!(
+            failure_summary("nothing"),
+            "failed (see its log under logs/)"
+        );
     }
 }

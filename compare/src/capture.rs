@@ -44,7 +44,14 @@ pub fn capture_from(
         let n = match port.read(&mut buf) {
             Ok(0) => return Ok((text, Stop::Closed)),
             Ok(n) => n,
-            Err(e) if matches!(e.kind(), ErrorKind::TimedOut | ErrorKind::WouldBlock | ErrorKind::Interrupted) => continue,
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    ErrorKind::TimedOut | ErrorKind::WouldBlock | ErrorKind::Interrupted
+                ) =>
+            {
+                continue
+            }
             Err(e) => return Err(e),
         };
         pending.extend_from_slice(&buf[..n]);
@@ -95,7 +102,8 @@ pub fn capture_port(
         "capture: listening on {port}; waiting for {runs} `{LINE_PREFIX} done` line(s), at most {} s",
         timeout.as_secs()
     );
-    capture_from(&mut p, sink, &mut std::io::stdout(), runs, timeout).map_err(|e| format!("{port}: {e}"))
+    capture_from(&mut p, sink, &mut std::io::stdout(), runs, timeout)
+        .map_err(|e| format!("{port}: {e}"))
 }
 
 #[cfg(test)]
@@ -131,17 +139,34 @@ mod tests {
         let (text, stop) =
             capture_from(&mut port, &mut sink, &mut echo, 1, Duration::from_secs(5)).unwrap();
         assert_eq!(stop, Stop::Done);
-        assert_eq!(text, "boot\npstk1 run backend=p3-m31 n=1024\npstk1 done accepted=1 rejected=1\n");
+        assert_eq!(
+            text,
+            "boot\npstk1 run backend=p3-m31 n=1024\npstk1 done accepted=1 rejected=1\n"
+        );
         assert_eq!(sink, text.as_bytes());
     }
 
     #[test]
     fn error_lines_and_end_of_stream_stop() {
         let mut port = Chunks(vec![Some(b"pstk1 panic message=oom\n")]);
-        let (_, stop) = capture_from(&mut port, &mut Vec::new(), &mut Vec::new(), 1, Duration::from_secs(5)).unwrap();
+        let (_, stop) = capture_from(
+            &mut port,
+            &mut Vec::new(),
+            &mut Vec::new(),
+            1,
+            Duration::from_secs(5),
+        )
+        .unwrap();
         assert!(matches!(stop, Stop::FirmwareError(l) if l.contains("oom")));
         let mut port = Chunks(vec![Some(b"pstk1 done\n")]);
-        let (_, stop) = capture_from(&mut port, &mut Vec::new(), &mut Vec::new(), 2, Duration::from_secs(5)).unwrap();
+        let (_, stop) = capture_from(
+            &mut port,
+            &mut Vec::new(),
+            &mut Vec::new(),
+            2,
+            Duration::from_secs(5),
+        )
+        .unwrap();
         assert_eq!(stop, Stop::Closed);
     }
 
@@ -154,8 +179,14 @@ mod tests {
                 Err(std::io::Error::new(ErrorKind::TimedOut, "t"))
             }
         }
-        let (_, stop) =
-            capture_from(&mut Silent, &mut Vec::new(), &mut Vec::new(), 1, Duration::from_millis(30)).unwrap();
+        let (_, stop) = capture_from(
+            &mut Silent,
+            &mut Vec::new(),
+            &mut Vec::new(),
+            1,
+            Duration::from_millis(30),
+        )
+        .unwrap();
         assert_eq!(stop, Stop::Timeout);
     }
 }

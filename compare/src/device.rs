@@ -190,7 +190,11 @@ pstk1 iter i=0 count=300 result=accepted
         assert_eq!(runs.len(), 2);
         let r = runs[0].as_ref().unwrap();
         assert_eq!(r.record.source, "device");
-        assert_eq!(r.record.cycles, vec![300, 100, 200], "tampered run excluded");
+        assert_eq!(
+            r.record.cycles,
+            vec![300, 100, 200],
+            "tampered run excluded"
+        );
         assert_eq!(r.record.iterations, 3);
         assert_eq!(r.record.clock_hz, Some(150_000_000));
         assert_eq!(r.record.heap_peak, Some(9000));

@@ -178,7 +178,8 @@ mod tests {
     fn json_object_array_and_garbage() {
         let mut out = Loaded::default();
         let one = serde_json::to_string(&rec("emulator", "m33")).unwrap();
-        let many = serde_json::to_string(&vec![rec("host", "host"), rec("emulator", "rv32")]).unwrap();
+        let many =
+            serde_json::to_string(&vec![rec("host", "host"), rec("emulator", "rv32")]).unwrap();
         load_text(&one, "a.json", &mut out);
         load_text(&many, "b.json", &mut out);
         load_text("{\"schema\": 1}", "c.json", &mut out);
@@ -217,7 +218,10 @@ mod tests {
         assert_eq!(out.entries.len(), 1);
         assert_eq!(out.entries[0].record.source, "device");
         assert_eq!(out.entries[0].record.cycles, vec![1000]);
-        assert_eq!(out.entries[0].tampered.as_deref(), Some("rejected:rejected"));
+        assert_eq!(
+            out.entries[0].tampered.as_deref(),
+            Some("rejected:rejected")
+        );
         assert_eq!(out.warnings.len(), 1);
     }
 }

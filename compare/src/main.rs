@@ -95,8 +95,15 @@ fn main() -> ExitCode {
             out,
             proofs,
             min_security,
-        } => report_cmd(&inputs, &out, proofs.as_deref(), min_security, &invocation, &[])
-            .map(|_| ()),
+        } => report_cmd(
+            &inputs,
+            &out,
+            proofs.as_deref(),
+            min_security,
+            &invocation,
+            &[],
+        )
+        .map(|_| ()),
         Command::IngestLog { file, out } => ingest_cmd(&file, out.as_deref()),
         Command::Capture {
             port,
@@ -198,7 +205,9 @@ fn capture_cmd(
     runs: usize,
 ) -> Result<(), String> {
     let out = out.unwrap_or_else(|| {
-        let t = render::utc_now().replace([' ', ':'], "-").replace("-UTC", "");
+        let t = render::utc_now()
+            .replace([' ', ':'], "-")
+            .replace("-UTC", "");
         PathBuf::from(format!("device-{t}.log"))
     });
     let mut file = std::fs::File::create(&out).map_err(|e| format!("{}: {e}", out.display()))?;

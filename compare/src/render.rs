@@ -81,9 +81,11 @@ impl Report {
             }
         }
         for p in &self.params {
-            for r in self.rows.iter().filter(|r| {
-                r.backend == p.backend && r.extension == p.extension && r.n == p.n
-            }) {
+            for r in self
+                .rows
+                .iter()
+                .filter(|r| r.backend == p.backend && r.extension == p.extension && r.n == p.n)
+            {
                 if r.security_bits != p.security_bits && r.accepted() {
                     out.push(format!(
                         "{} row of {}^{} n={} states {} bits, the proof file's parameters give {}",
@@ -109,7 +111,11 @@ pub fn utc_now() -> String {
     let days = secs.div_euclid(86_400);
     let rem = secs.rem_euclid(86_400);
     let (y, m, d) = civil_from_days(days);
-    format!("{y:04}-{m:02}-{d:02} {:02}:{:02} UTC", rem / 3600, rem % 3600 / 60)
+    format!(
+        "{y:04}-{m:02}-{d:02} {:02}:{:02} UTC",
+        rem / 3600,
+        rem % 3600 / 60
+    )
 }
 
 /// Days since 1970-01-01 to a proleptic Gregorian date (Howard Hinnant's algorithm).
@@ -146,7 +152,7 @@ fn matrix(rows: &[Row]) -> Table {
         "AIR",
         "n",
         "core",
-        "alloc",
+        "alloc, heap",
         "emulator: instructions",
         "device: cycles (median)",
         "device: ms at clock",
@@ -177,23 +183,18 @@ fn matrix(rows: &[Row]) -> Table {
             r.air.clone(),
             pow2(r.n),
             r.core.clone(),
-            r.allocator.clone(),
+            match r.heap_size {
+                Some(h) => format!("{}, {}", r.allocator, kib(h)),
+                None => r.allocator.clone(),
+            },
             dash(r.instructions, grouped),
             dash(r.cycles_median, |v| grouped(v.round() as u64)),
             dash(r.device_ms, |v| {
-                format!(
-                    "{v:.2} @ {} MHz",
-                    r.clock_hz.map_or(0, |c| c / 1_000_000)
-                )
+                format!("{v:.2} @ {} MHz", r.clock_hz.map_or(0, |c| c / 1_000_000))
             }),
             match (r.cycles_cv, r.cycles_iqr_over_median) {
                 (None, None) => "–".into(),
-                (a, b) => format!(
-                    "{} · {} (k={})",
-                    dash(a, pct),
-                    dash(b, pct),
-                    r.iterations
-                ),
+                (a, b) => format!("{} · {} (k={})", dash(a, pct), dash(b, pct), r.iterations),
             },
             dash(r.host_verify_ms, |v| format!("{v:.2}")),
             dash(r.host_prove_ms, |v| format!("{v:.0}")),
@@ -202,16 +203,17 @@ fn matrix(rows: &[Row]) -> Table {
             dash(r.stack_peak, kib),
             kib(r.proof_bytes),
             {
-                let flag = if r.security_bits < 95 { " (below floor)" } else { "" };
+                let flag = if r.security_bits < 95 {
+                    " (below floor)"
+                } else {
+                    ""
+                };
                 format!("{}{flag}", r.security_bits)
             },
             result,
         ]);
-        t.classes.push(
-            r.source
-                .replace(" (sample)", "-sample")
-                .replace(' ', "-"),
-        );
+        t.classes
+            .push(r.source.replace(" (sample)", "-sample").replace(' ', "-"));
     }
     t
 }
@@ -233,10 +235,18 @@ fn provenance(rows: &[Row]) -> Table {
         }
     }
     Table {
-        head: ["source", "board", "allocator", "toolchain", "profile", "commit", "rows"]
-            .iter()
-            .map(|s| s.to_string())
-            .collect(),
+        head: [
+            "source",
+            "board",
+            "allocator",
+            "toolchain",
+            "profile",
+            "commit",
+            "rows",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect(),
         rows: seen
             .into_iter()
             .map(|(mut k, n)| {
@@ -250,10 +260,18 @@ fn provenance(rows: &[Row]) -> Table {
 
 fn params_table(p: &[ParamRow]) -> Table {
     Table {
-        head: ["proof file", "backend", "ext", "n", "parameters", "size", "security (recomputed)"]
-            .iter()
-            .map(|s| s.to_string())
-            .collect(),
+        head: [
+            "proof file",
+            "backend",
+            "ext",
+            "n",
+            "parameters",
+            "size",
+            "security (recomputed)",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect(),
         rows: p
             .iter()
             .map(|p| {
@@ -276,7 +294,11 @@ fn md_table(t: &Table) -> String {
     let cell = |s: &str| s.replace('|', "\\|");
     let mut out = format!(
         "| {} |\n|{}\n",
-        t.head.iter().map(|h| cell(h)).collect::<Vec<_>>().join(" | "),
+        t.head
+            .iter()
+            .map(|h| cell(h))
+            .collect::<Vec<_>>()
+            .join(" | "),
         "---|".repeat(t.head.len())
     );
     for r in &t.rows {
@@ -296,7 +318,10 @@ fn html_table(t: &Table, class: &str) -> String {
     }
     out.push_str("</tr></thead><tbody>");
     for (i, r) in t.rows.iter().enumerate() {
-        let c = t.classes.get(i).map_or(String::new(), |c| format!(" class=\"{c}\""));
+        let c = t
+            .classes
+            .get(i)
+            .map_or(String::new(), |c| format!(" class=\"{c}\""));
         let _ = write!(out, "<tr{c}>");
         for cell in r {
             let _ = write!(out, "<td>{}</td>", esc(cell));
@@ -377,7 +402,12 @@ fn charts(rows: &[Row]) -> Vec<String> {
                                 i,
                                 src_rows
                                     .iter()
-                                    .find(|r| r.n == *n && r.config_label() == *c && r.core == *core && r.accepted())
+                                    .find(|r| {
+                                        r.n == *n
+                                            && r.config_label() == *c
+                                            && r.core == *core
+                                            && r.accepted()
+                                    })
                                     .and_then(|r| r.cost()),
                             )
                         })
@@ -385,7 +415,10 @@ fn charts(rows: &[Row]) -> Vec<String> {
                 })
                 .collect();
             out.push(svg::bar_chart(
-                &format!("Verify cost per backend and core, n = {} ({source})", pow2(*n)),
+                &format!(
+                    "Verify cost per backend and core, n = {} ({source})",
+                    pow2(*n)
+                ),
                 &format!("{unit} of one parse + verify; shorter is better"),
                 &core_series,
                 &groups,
@@ -434,7 +467,12 @@ fn charts(rows: &[Row]) -> Vec<String> {
                 let c = r.instruction_classes.as_ref().expect("filtered");
                 (
                     format!("{} {}", r.config_label(), r.core),
-                    vec![c.mul as f64, c.load_store as f64, c.branch as f64, c.other as f64],
+                    vec![
+                        c.mul as f64,
+                        c.load_store as f64,
+                        c.branch as f64,
+                        c.other as f64,
+                    ],
                 )
             })
             .collect();
@@ -477,7 +515,12 @@ fn charts(rows: &[Row]) -> Vec<String> {
     let mut configs: Vec<String> = rows.iter().map(Row::config_label).collect();
     configs.sort();
     configs.dedup();
-    let ns: Vec<u64> = rows.iter().map(|r| r.n).collect::<BTreeSet<_>>().into_iter().collect();
+    let ns: Vec<u64> = rows
+        .iter()
+        .map(|r| r.n)
+        .collect::<BTreeSet<_>>()
+        .into_iter()
+        .collect();
     if !configs.is_empty() {
         let groups: Vec<BarGroup> = configs
             .iter()
@@ -500,7 +543,9 @@ fn charts(rows: &[Row]) -> Vec<String> {
         out.push(svg::bar_chart(
             "Proof size",
             "bytes of the proof file (header + payload)",
-            &ns.iter().map(|n| format!("n = {}", pow2(*n))).collect::<Vec<_>>(),
+            &ns.iter()
+                .map(|n| format!("n = {}", pow2(*n)))
+                .collect::<Vec<_>>(),
             &groups,
             &|v| kib(v as u64),
         ));
@@ -523,7 +568,11 @@ impl Report {
         let _ = writeln!(md, "{SOURCES_NOTE}\n");
         let _ = writeln!(md, "## Summary\n");
         if self.summary.lines.is_empty() {
-            let _ = writeln!(md, "No row can be ranked (none accepted at {} bits or more).\n", self.min_security);
+            let _ = writeln!(
+                md,
+                "No row can be ranked (none accepted at {} bits or more).\n",
+                self.min_security
+            );
         }
         for l in &self.summary.lines {
             let _ = writeln!(md, "- {l}");
@@ -580,7 +629,7 @@ impl Report {
              tr.device td{background:#eef6ff}tr.device-sample td{background:#fff6e0;font-style:italic}\
              tr.host td{background:#f6f6f6}\
              .note{background:#f8f8f8;border-left:4px solid #0072B2;padding:8px 12px;font-size:14px}\
-             .chart{margin:16px 0}svg{max-width:100%;height:auto;border:1px solid #eee}\
+             .chart{margin:16px 0}.scroll{overflow-x:auto}svg{max-width:100%;height:auto;border:1px solid #eee}\
              code{background:#f0f0f0;padding:0 3px}li{margin:4px 0}\
              </style></head><body>",
         );
@@ -596,7 +645,11 @@ impl Report {
         let _ = write!(h, "<p class=\"note\">{}</p>", inline_md(SOURCES_NOTE));
         h.push_str("<h2>Summary</h2><ul>");
         if self.summary.lines.is_empty() {
-            let _ = write!(h, "<li>No row can be ranked (none accepted at {} bits or more).</li>", self.min_security);
+            let _ = write!(
+                h,
+                "<li>No row can be ranked (none accepted at {} bits or more).</li>",
+                self.min_security
+            );
         }
         for l in &self.summary.lines {
             let _ = write!(h, "<li>{}</li>", inline_md(l));
@@ -606,7 +659,9 @@ impl Report {
             let _ = write!(h, "<div class=\"chart\">{c}</div>");
         }
         h.push_str("<h2>Matrix</h2><p>Row colours: blue = device, italic orange = device (sample), grey = host, white = emulator. Each cost column belongs to one source; “–” = not measured by that source.</p>");
+        h.push_str("<div class=\"scroll\">");
         h.push_str(&html_table(&matrix(&self.rows), "matrix"));
+        h.push_str("</div>");
         if !self.params.is_empty() {
             h.push_str("<h2>Proof parameters</h2>");
             h.push_str(&html_table(&params_table(&self.params), "params"));
@@ -664,14 +719,29 @@ mod tests {
         let rows = build_rows(&[
             emu("p3-babybear", 4, 1024, "m33", 11_000_000),
             emu("p3-babybear", 4, 1024, "rv32", 15_000_000),
-            dev("p3-babybear", 1024, "m33", &[14_000_000, 14_100_000, 13_900_000]),
+            dev(
+                "p3-babybear",
+                1024,
+                "m33",
+                &[14_000_000, 14_100_000, 13_900_000],
+            ),
             emu("p3-m31", 4, 1024, "m33", 14_000_000),
         ]);
         let r = Report::new(rows, 95);
         let md = r.markdown();
-        let dev_line = md.lines().position(|l| l.starts_with("| device | p3-babybear")).unwrap();
-        let emu_line = md.lines().position(|l| l.starts_with("| emulator | p3-babybear")).unwrap();
-        assert_eq!(dev_line + 1, emu_line, "device row sits next to the emulator row");
+        let dev_line = md
+            .lines()
+            .position(|l| l.starts_with("| device | p3-babybear"))
+            .unwrap();
+        let emu_line = md
+            .lines()
+            .position(|l| l.starts_with("| emulator | p3-babybear"))
+            .unwrap();
+        assert_eq!(
+            dev_line + 1,
+            emu_line,
+            "device row sits next to the emulator row"
+        );
         assert!(md.contains("93.33 @ 150 MHz"), "14.0 M cycles at 150 MHz");
         assert!(md.contains("no emulator row for p3-m31^4 fib n=2^10 on rv32"));
         assert!(!md.contains("no emulator row for p3-babybear"));
@@ -685,6 +755,9 @@ mod tests {
 
     #[test]
     fn inline_markdown() {
-        assert_eq!(inline_md("**a** `b` <c>"), "<b>a</b> <code>b</code> &lt;c&gt;");
+        assert_eq!(
+            inline_md("**a** `b` <c>"),
+            "<b>a</b> <code>b</code> &lt;c&gt;"
+        );
     }
 }

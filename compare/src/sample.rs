@@ -19,9 +19,30 @@ use picostark_core::{
 type Point = (BackendId, u8, usize, [u64; 2], u64, [u64; 2]);
 
 const POINTS: &[Point] = &[
-    (BackendId::P3BabyBear, 4, 38_109, [11_031_000, 15_660_000], 77_856, [8_272, 7_256]),
-    (BackendId::P3Goldilocks, 2, 40_585, [12_022_000, 16_955_000], 80_920, [8_136, 7_080]),
-    (BackendId::P3M31, 4, 50_428, [14_748_000, 21_112_000], 90_728, [8_360, 7_112]),
+    (
+        BackendId::P3BabyBear,
+        4,
+        38_109,
+        [11_031_000, 15_660_000],
+        77_856,
+        [8_272, 7_256],
+    ),
+    (
+        BackendId::P3Goldilocks,
+        2,
+        40_585,
+        [12_022_000, 16_955_000],
+        80_920,
+        [8_136, 7_080],
+    ),
+    (
+        BackendId::P3M31,
+        4,
+        50_428,
+        [14_748_000, 21_112_000],
+        90_728,
+        [8_360, 7_112],
+    ),
 ];
 
 /// Assumed cycles per instruction (x1000) on silicon: flash XIP and wait states on the M33,
@@ -64,8 +85,17 @@ pub fn sample_log() -> String {
             s.push_str("boot: picostark rp2350 firmware (sample)\n");
             let iterations = 5;
             write_run_line(
-                &mut s, &header, core, "rp2350", "tlsf", 262_144, proof_bytes, security, "cycles",
-                150_000_000, iterations + 1,
+                &mut s,
+                &header,
+                core,
+                "rp2350",
+                "tlsf",
+                262_144,
+                proof_bytes,
+                security,
+                "cycles",
+                150_000_000,
+                iterations + 1,
             )
             .expect("string");
             let cycles = insns[ci] * CPI_MILLI[ci] / 1000;
@@ -116,16 +146,24 @@ mod tests {
             std::fs::write(path(), &text).unwrap();
         }
         let saved = std::fs::read_to_string(path()).unwrap();
-        assert_eq!(saved, text, "regenerate with UPDATE_SAMPLE=1 cargo test -p compare sample");
+        assert_eq!(
+            saved, text,
+            "regenerate with UPDATE_SAMPLE=1 cargo test -p compare sample"
+        );
     }
 
     #[test]
     fn sample_log_becomes_device_rows_next_to_emulator_rows() {
-        let Loaded { mut entries, warnings } = load(&[path()]);
+        let Loaded {
+            mut entries,
+            warnings,
+        } = load(&[path()]);
         assert!(warnings.is_empty(), "{warnings:?}");
         assert_eq!(entries.len(), 6);
         assert!(entries.iter().all(|e| e.record.source == "device (sample)"));
-        assert!(entries.iter().all(|e| e.record.iterations == 5 && e.record.cycles.len() == 5));
+        assert!(entries
+            .iter()
+            .all(|e| e.record.iterations == 5 && e.record.cycles.len() == 5));
         assert!(entries
             .iter()
             .all(|e| e.tampered.as_deref() == Some("rejected:rejected")));
@@ -135,17 +173,26 @@ mod tests {
         // The device rv32/m33 ratio pairs device rows only.
         let d = rows
             .iter()
-            .find(|r| r.source == "device (sample)" && r.backend == "p3-babybear" && r.core == "rv32")
+            .find(|r| {
+                r.source == "device (sample)" && r.backend == "p3-babybear" && r.core == "rv32"
+            })
             .unwrap();
         let ratio = d.rv32_m33_ratio.unwrap();
-        assert!((ratio - 15_660_000.0 * 1.24 / (11_031_000.0 * 1.38)).abs() < 0.01, "{ratio}");
+        assert!(
+            (ratio - 15_660_000.0 * 1.24 / (11_031_000.0 * 1.38)).abs() < 0.01,
+            "{ratio}"
+        );
         assert!(d.cycles_cv.unwrap() < 0.005 && d.cycles_iqr_over_median.unwrap() < 0.005);
         let md = Report::new(rows, 95).markdown();
         let lines: Vec<&str> = md.lines().collect();
         let i = lines
             .iter()
-            .position(|l| l.starts_with("| device (sample) | p3-babybear | babybear^4 | fib | 2^10 | m33"))
+            .position(|l| {
+                l.starts_with("| device (sample) | p3-babybear | babybear^4 | fib | 2^10 | m33")
+            })
             .unwrap();
-        assert!(lines[i + 1].starts_with("| emulator | p3-babybear | babybear^4 | fib | 2^10 | m33"));
+        assert!(
+            lines[i + 1].starts_with("| emulator | p3-babybear | babybear^4 | fib | 2^10 | m33")
+        );
     }
 }

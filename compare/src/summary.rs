@@ -40,10 +40,13 @@ pub fn eligible(r: &Row, min_security: u32) -> bool {
     r.accepted() && r.security_bits >= min_security && !r.is_sample()
 }
 
+/// The best configuration, its value, the worst one and how many competed.
+type Best = (String, f64, Option<(String, f64)>, usize);
+
 fn best_of<'a>(
     rows: impl Iterator<Item = &'a Row>,
     metric: impl Fn(&Row) -> Option<f64>,
-) -> Option<(String, f64, Option<(String, f64)>, usize)> {
+) -> Option<Best> {
     // One value per configuration (first in table order).
     let mut per_config: Vec<(String, f64)> = Vec::new();
     for r in rows {
@@ -136,10 +139,11 @@ pub fn summarize(rows: &[Row], min_security: u32) -> Summary {
     ns.sort_unstable();
     ns.dedup();
     for &n in &ns {
-        if let Some((config, value, worst, competitors)) = best_of(
-            ok.iter().copied().filter(|r| r.n == n),
-            |r| Some(r.proof_bytes as f64),
-        ) {
+        if let Some((config, value, worst, competitors)) =
+            best_of(ok.iter().copied().filter(|r| r.n == n), |r| {
+                Some(r.proof_bytes as f64)
+            })
+        {
             s.winners.push(Winner {
                 metric: "proof size",
                 source: "any".into(),
@@ -152,7 +156,9 @@ pub fn summarize(rows: &[Row], min_security: u32) -> Summary {
             });
         }
         if let Some((config, value, worst, competitors)) = best_of(
-            ok.iter().copied().filter(|r| r.n == n && r.source == "host"),
+            ok.iter()
+                .copied()
+                .filter(|r| r.n == n && r.source == "host"),
             |r| r.host_prove_ms,
         ) {
             s.winners.push(Winner {
@@ -207,7 +213,14 @@ pub fn summarize(rows: &[Row], min_security: u32) -> Summary {
         let others: Vec<String> = by_group[&(w.source.clone(), w.core.clone(), w.n)]
             .iter()
             .filter(|o| o.metric == "heap peak" || o.metric == "stack peak")
-            .map(|o| format!("smallest {} {} ({})", o.metric, o.config, kib(o.value as u64)))
+            .map(|o| {
+                format!(
+                    "smallest {} {} ({})",
+                    o.metric,
+                    o.config,
+                    kib(o.value as u64)
+                )
+            })
             .collect();
         if !others.is_empty() {
             line.push_str(&format!("; {}", others.join(", ")));
@@ -243,7 +256,8 @@ pub fn summarize(rows: &[Row], min_security: u32) -> Summary {
             .iter()
             .filter(|w| w.metric == "verify cost" && w.source == source)
             .collect();
-        let cores: std::collections::BTreeSet<&str> = wins.iter().map(|w| w.core.as_str()).collect();
+        let cores: std::collections::BTreeSet<&str> =
+            wins.iter().map(|w| w.core.as_str()).collect();
         let configs: std::collections::BTreeSet<&str> =
             wins.iter().map(|w| w.config.as_str()).collect();
         if cores.len() > 1 && configs.len() == 1 {
@@ -300,7 +314,13 @@ pub fn summarize(rows: &[Row], min_security: u32) -> Summary {
             } else {
                 format!("{} bits < {min_security}", r.security_bits)
             };
-            format!("{} n={} {} ({}): {why}", r.config_label(), pow2(r.n), r.core, r.source)
+            format!(
+                "{} n={} {} ({}): {why}",
+                r.config_label(),
+                pow2(r.n),
+                r.core,
+                r.source
+            )
         })
         .collect();
     excluded.dedup();
@@ -340,7 +360,12 @@ mod tests {
             low_sec,
             sample,
             m31_dev,
-            dev("p3-babybear", 1024, "m33", &[9_500_000, 9_500_000, 9_500_000]),
+            dev(
+                "p3-babybear",
+                1024,
+                "m33",
+                &[9_500_000, 9_500_000, 9_500_000],
+            ),
         ]);
         let s = summarize(&rows, 95);
         let find = |metric: &str, source: &str, core: &str| {
@@ -363,8 +388,14 @@ mod tests {
         assert_eq!(find("heap peak", "emulator", "m33").config, "p3-babybear^4");
         let text = s.lines.join("\n");
         assert!(text.contains("1.50x fewer"), "{text}");
-        assert!(text.contains("p3-goldilocks^2 n=2^10 m33 (emulator): 80 bits < 95"), "{text}");
-        assert!(text.contains("p3-babybear^4 (emulator) 1.30 at 2^10"), "{text}");
+        assert!(
+            text.contains("p3-goldilocks^2 n=2^10 m33 (emulator): 80 bits < 95"),
+            "{text}"
+        );
+        assert!(
+            text.contains("p3-babybear^4 (emulator) 1.30 at 2^10"),
+            "{text}"
+        );
         assert!(text.contains("p3-m31^4 (emulator) 0.83 at 2^10"), "{text}");
         assert!(text.contains("Sample rows"));
         assert!(!text.contains("Same winner"));
@@ -379,7 +410,10 @@ mod tests {
             emu("p3-m31", 4, 1024, "rv32", 4),
         ]);
         let text = summarize(&rows, 95).lines.join("\n");
-        assert!(text.contains("Same winner on every core (emulator):** p3-babybear^4"), "{text}");
+        assert!(
+            text.contains("Same winner on every core (emulator):** p3-babybear^4"),
+            "{text}"
+        );
         assert!(text.contains("equal security"));
     }
 }

@@ -76,7 +76,11 @@ pub fn bar_chart(
         .iter()
         .flat_map(|g| g.bars.iter().filter_map(|b| b.1))
         .fold(0.0f64, f64::max);
-    let scale = if max > 0.0 { (W - LEFT - RIGHT) / max } else { 0.0 };
+    let scale = if max > 0.0 {
+        (W - LEFT - RIGHT) / max
+    } else {
+        0.0
+    };
     let mut out = String::new();
     header(&mut out, title, note, height);
     legend(&mut out, series, 60.0);
@@ -157,14 +161,37 @@ pub fn line_chart(
         out.push_str(r##"<text x="20" y="80" fill="#999">no data</text></svg>"##);
         return out;
     }
-    let lo = ys.iter().copied().fold(f64::INFINITY, f64::min).log10().floor();
-    let hi = ys
+    // A log axis from the 1-2-5 step at or below the minimum to the one at or above the
+    // maximum, with a grid line at every step in between.
+    let steps = |lo_v: f64, hi_v: f64| -> Vec<f64> {
+        let mut v = Vec::new();
+        let mut e = lo_v.log10().floor() as i32 - 1;
+        while v.last().is_none_or(|&t: &f64| t < hi_v) && e < 20 {
+            for m in [1.0, 2.0, 5.0] {
+                v.push(m * 10f64.powi(e));
+            }
+            e += 1;
+        }
+        v
+    };
+    let min_y = ys.iter().copied().fold(f64::INFINITY, f64::min);
+    let max_y = ys.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    let all = steps(min_y, max_y);
+    let lo_t = all
         .iter()
         .copied()
-        .fold(f64::NEG_INFINITY, f64::max)
-        .log10()
-        .ceil()
-        .max(lo + 1.0);
+        .filter(|&t| t <= min_y)
+        .fold(all[0], f64::max);
+    let hi_t = all
+        .iter()
+        .copied()
+        .find(|&t| t >= max_y && t > lo_t)
+        .unwrap_or(lo_t * 10.0);
+    let ticks: Vec<f64> = all
+        .into_iter()
+        .filter(|&t| t >= lo_t && t <= hi_t)
+        .collect();
+    let (lo, hi) = (lo_t.log10(), hi_t.log10());
     let (x0, x1) = (xs[0], *xs.last().expect("non-empty"));
     let px = |x: f64| {
         if x1 > x0 {
@@ -174,18 +201,15 @@ pub fn line_chart(
         }
     };
     let py = |y: f64| bottom - (y.log10() - lo) / (hi - lo) * (bottom - top);
-    // Axes and grid.
-    let mut e = lo;
-    while e <= hi + 1e-9 {
-        let y = py(10f64.powf(e));
+    for t in ticks {
+        let y = py(t);
         let _ = write!(
             out,
             r##"<line x1="{left}" y1="{y:.1}" x2="{right}" y2="{y:.1}" stroke="#ddd"/><text x="{}" y="{:.1}" font-size="11" text-anchor="end">{}</text>"##,
             left - 6.0,
             y + 4.0,
-            esc(&si(10f64.powf(e)))
+            esc(&si(t))
         );
-        e += 1.0;
     }
     for &x in &xs {
         let _ = write!(
@@ -207,7 +231,11 @@ pub fn line_chart(
     );
     for (i, s) in series.iter().enumerate() {
         let c = PALETTE[i % PALETTE.len()];
-        let dash = if s.name.contains("rv32") { r#" stroke-dasharray="6 3""# } else { "" };
+        let dash = if s.name.contains("rv32") {
+            r#" stroke-dasharray="6 3""#
+        } else {
+            ""
+        };
         let path: Vec<String> = s
             .points
             .iter()
@@ -246,7 +274,12 @@ pub fn line_chart(
 }
 
 /// 100%-stacked horizontal bars: `(label, [(class value)])` with the classes in `classes`.
-pub fn stacked_chart(title: &str, note: &str, classes: &[&str], bars: &[(String, Vec<f64>)]) -> String {
+pub fn stacked_chart(
+    title: &str,
+    note: &str,
+    classes: &[&str],
+    bars: &[(String, Vec<f64>)],
+) -> String {
     let bar_h = 20.0;
     let top = 70.0;
     let height = top + bars.len() as f64 * (bar_h + 8.0) + 20.0;
@@ -325,7 +358,10 @@ mod tests {
         assert!(svg.starts_with("<svg") && svg.ends_with("</svg>"));
         assert!(svg.contains("t&lt;1&gt;") && svg.contains("a&amp;b"));
         let full = W - LEFT - RIGHT;
-        assert!(svg.contains(&format!(r#"width="{full:.1}""#)), "largest bar spans the plot");
+        assert!(
+            svg.contains(&format!(r#"width="{full:.1}""#)),
+            "largest bar spans the plot"
+        );
         assert!(svg.contains(&format!(r#"width="{:.1}""#, full / 2.0)));
         assert!(svg.contains("rv32: not measured"));
     }
@@ -336,5 +372,20 @@ mod tests {
         assert!(svg.contains("75.0%") && svg.contains("25.0%"));
         let svg = line_chart("l", "", "u", &[], &|x| format!("{x}"));
         assert!(svg.contains("no data"));
+        let svg = line_chart(
+            "l",
+            "",
+            "u",
+            &[Series {
+                name: "a".into(),
+                points: vec![(10.0, 11e6), (16.0, 24e6)],
+            }],
+            &|x| format!("2^{x}"),
+        );
+        // 1-2-5 ticks from 10 M to 50 M: 10 M, 20 M, 50 M.
+        assert!(
+            svg.contains(">10.00 M<") && svg.contains(">20.00 M<") && svg.contains(">50.00 M<")
+        );
+        assert!(!svg.contains(">5.00 M<") && !svg.contains(">100.00 M<"));
     }
 }

@@ -206,8 +206,24 @@ fn core_rank(c: &str) -> u8 {
 pub fn build_rows(entries: &[Entry]) -> Vec<Row> {
     let mut rows: Vec<Row> = entries.iter().map(row_from).collect();
     rows.sort_by(|a, b| {
-        (&a.air, a.n, &a.backend, a.extension, core_rank(&a.core), source_rank(&a.source), &a.allocator)
-            .cmp(&(&b.air, b.n, &b.backend, b.extension, core_rank(&b.core), source_rank(&b.source), &b.allocator))
+        (
+            &a.air,
+            a.n,
+            &a.backend,
+            a.extension,
+            core_rank(&a.core),
+            source_rank(&a.source),
+            &a.allocator,
+        )
+            .cmp(&(
+                &b.air,
+                b.n,
+                &b.backend,
+                b.extension,
+                core_rank(&b.core),
+                source_rank(&b.source),
+                &b.allocator,
+            ))
     });
     let ratios: Vec<Option<f64>> = rows
         .iter()
@@ -410,7 +426,12 @@ pub(crate) mod tests {
         let rows = build_rows(&[
             emu("p3-babybear", 4, 1024, "m33", 1_000_000),
             emu("p3-babybear", 4, 1024, "rv32", 1_500_000),
-            dev("p3-babybear", 1024, "m33", &[2_000_000, 2_000_010, 1_999_990]),
+            dev(
+                "p3-babybear",
+                1024,
+                "m33",
+                &[2_000_000, 2_000_010, 1_999_990],
+            ),
             // No device rv32 row: the device m33 row must not pair with the emulator.
             emu("p3-m31", 4, 1024, "m33", 800_000),
         ]);
@@ -419,8 +440,14 @@ pub(crate) mod tests {
                 .find(|r| r.source == src && r.backend == b && r.core == core)
                 .unwrap()
         };
-        assert_eq!(get("emulator", "p3-babybear", "rv32").rv32_m33_ratio, Some(1.5));
-        assert_eq!(get("emulator", "p3-babybear", "m33").rv32_m33_ratio, Some(1.5));
+        assert_eq!(
+            get("emulator", "p3-babybear", "rv32").rv32_m33_ratio,
+            Some(1.5)
+        );
+        assert_eq!(
+            get("emulator", "p3-babybear", "m33").rv32_m33_ratio,
+            Some(1.5)
+        );
         assert_eq!(get("device", "p3-babybear", "m33").rv32_m33_ratio, None);
         assert_eq!(get("emulator", "p3-m31", "m33").rv32_m33_ratio, None);
         // Device figures: median and ms at 150 MHz.
