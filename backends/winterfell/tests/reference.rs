@@ -50,7 +50,7 @@ fn reencode(file: &[u8], f: impl FnOnce(&mut picostark_core::ProofHeader, &mut u
 fn flip_positions(len: usize, step: usize) -> Vec<usize> {
     let dense_prefix = PAYLOAD_OFFSET + 64;
     (0..len)
-        .filter(|&i| i < dense_prefix || (i - dense_prefix) % step == 0)
+        .filter(|&i| i < dense_prefix || (i - dense_prefix).is_multiple_of(step))
         .collect()
 }
 

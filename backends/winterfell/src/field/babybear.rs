@@ -253,8 +253,11 @@ impl AsBytes for BabyBear {
 impl Randomizable for BabyBear {
     const VALUE_SIZE: usize = 4;
 
+    /// Rejection sampling: a canonical little-endian `u32` or nothing (no error value is
+    /// built, since most draws of a quartic element are rejected).
     fn from_random_bytes(bytes: &[u8]) -> Option<Self> {
-        Self::try_from(bytes).ok()
+        let arr: [u8; 4] = bytes.try_into().ok()?;
+        Self::from_canonical(u32::from_le_bytes(arr) as u64)
     }
 }
 
@@ -319,12 +322,12 @@ impl FieldElement for BabyBear {
     }
 
     unsafe fn bytes_as_elements(bytes: &[u8]) -> Result<&[Self], DeserializationError> {
-        if bytes.len() % 4 != 0 {
+        if !bytes.len().is_multiple_of(4) {
             return Err(DeserializationError::InvalidValue(
                 "number of bytes does not divide into whole BabyBear elements".to_string(),
             ));
         }
-        if (bytes.as_ptr() as usize) % core::mem::align_of::<u32>() != 0 {
+        if !(bytes.as_ptr() as usize).is_multiple_of(core::mem::align_of::<u32>()) {
             return Err(DeserializationError::InvalidValue(
                 "slice memory alignment is not valid for BabyBear elements".to_string(),
             ));

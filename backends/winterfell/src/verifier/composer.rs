@@ -94,15 +94,25 @@ where
     for (k, &p) in positions.iter().enumerate() {
         let x = E::from(g_lde.exp_vartime((p as u64).into()) * offset);
         let (mut t1, mut t2) = (E::ZERO, E::ZERO);
-        for i in 0..width {
+        let trace = inputs
+            .trace_current
+            .iter()
+            .zip(inputs.trace_next)
+            .zip(cc_trace);
+        for (i, ((&at_z, &at_zg), &c)) in trace.enumerate() {
             let v = E::from(element_at::<A::BaseField>(trace_rows, k * width + i)?);
-            t1 += (v - inputs.trace_current[i]) * cc_trace[i];
-            t2 += (v - inputs.trace_next[i]) * cc_trace[i];
+            t1 += (v - at_z) * c;
+            t2 += (v - at_zg) * c;
         }
-        for i in 0..columns {
+        let quotient = inputs
+            .quotient_current
+            .iter()
+            .zip(inputs.quotient_next)
+            .zip(cc_quot);
+        for (i, ((&at_z, &at_zg), &c)) in quotient.enumerate() {
             let v: E = element_at(quotient_rows, k * columns + i)?;
-            t1 += (v - inputs.quotient_current[i]) * cc_quot[i];
-            t2 += (v - inputs.quotient_next[i]) * cc_quot[i];
+            t1 += (v - at_z) * c;
+            t2 += (v - at_zg) * c;
         }
         let (d1, d2) = (x - z, x - zg);
         out.push((t1 * d2 + t2 * d1) * (d1 * d2).inv());

@@ -166,7 +166,7 @@ where
             next_evaluations.push(acc.mul_base(n_inv));
         }
 
-        if max_degree_plus_1 % n != 0 {
+        if !max_degree_plus_1.is_multiple_of(n) {
             return Err(VerifyError::Rejected(
                 "FRI degree does not divide by the folding",
             ));
@@ -181,7 +181,7 @@ where
     // The remainder: committed, of bounded degree, and agreeing with the last folding.
     let eb = E::ELEMENT_BYTES;
     let num_coeffs = inp.remainder.len() / eb;
-    if inp.remainder.len() % eb != 0
+    if !inp.remainder.len().is_multiple_of(eb)
         || !num_coeffs.is_power_of_two()
         || num_coeffs > max_degree_plus_1
     {

@@ -414,7 +414,8 @@ where
     for (depth, root) in fri_roots.iter().enumerate() {
         coin.reseed(*root);
         alphas.push(coin.draw().map_err(coin_error)?);
-        if depth + 1 != fri_roots.len() && degree_plus_1 % usize::from(o.fri_folding) != 0 {
+        if depth + 1 != fri_roots.len() && !degree_plus_1.is_multiple_of(usize::from(o.fri_folding))
+        {
             return Err(VerifyError::Rejected(
                 "FRI degree does not divide by the folding",
             ));
