@@ -2,7 +2,8 @@
 //!
 //! ```text
 //! mcu-run run --core m33|rv32 [--alloc tlsf|llff|bump] [--features F,..] [--expect accepted|rejected]
-//!             [--repeat N] [--heap BYTES] [--iterations N] [--out DIR] [--elf ELF] PROOF...
+//!             [--repeat N] [--heap BYTES] [--iterations N] [--out DIR] [--elf ELF]
+//!             [--embedded] PROOF...
 //! mcu-run uf2 ELF OUT.uf2 --family rp2350-arm|rp2350-riscv
 //! mcu-run tamper IN OUT
 //! mcu-run bringup-proof OUT [--backend NAME] [--bytes N]
@@ -15,6 +16,8 @@
 //! plugin's counts, and writes one `RunRecord` JSON per proof to `--out` (default
 //! `out/mcu`). It fails (exit 1) when a result is not the expected one, when the firmware's
 //! own tampered copy was accepted, or, with `--repeat N`, when two runs differ in any count.
+//! With `--embedded` each proof is instead built into its own firmware (`PSTK_PROOF`, which
+//! also fixes the expected statement) and run without the slot.
 
 mod elf;
 mod qemu;
@@ -31,7 +34,8 @@ use crate::qemu::Core;
 fn usage() -> &'static str {
     "usage:
   mcu-run run --core m33|rv32 [--alloc tlsf|llff|bump] [--features F,..] [--expect accepted|rejected]
-              [--repeat N] [--heap BYTES] [--iterations N] [--out DIR] [--elf ELF] PROOF...
+              [--repeat N] [--heap BYTES] [--iterations N] [--out DIR] [--elf ELF]
+              [--embedded] PROOF...
   mcu-run uf2 ELF OUT.uf2 --family rp2350-arm|rp2350-riscv
   mcu-run tamper IN OUT
   mcu-run bringup-proof OUT [--backend NAME] [--bytes N]"
@@ -52,11 +56,23 @@ struct Flags {
 
 impl Flags {
     fn parse(args: &[String], valued: &[&str]) -> Result<Self, String> {
+        Self::parse_with_switches(args, valued, &[])
+    }
+
+    fn parse_with_switches(
+        args: &[String],
+        valued: &[&str],
+        switches: &[&str],
+    ) -> Result<Self, String> {
         let mut positional = Vec::new();
         let mut named = Vec::new();
         let mut it = args.iter();
         while let Some(a) = it.next() {
             if let Some(name) = a.strip_prefix("--") {
+                if switches.contains(&name) {
+                    named.push((name.to_string(), "yes".to_string()));
+                    continue;
+                }
                 if !valued.contains(&name) {
                     return Err(format!("unknown option --{name}"));
                 }
@@ -106,7 +122,7 @@ fn main() -> ExitCode {
 }
 
 fn cmd_run(args: &[String]) -> Result<(), String> {
-    let f = Flags::parse(
+    let f = Flags::parse_with_switches(
         args,
         &[
             "core",
@@ -120,7 +136,9 @@ fn cmd_run(args: &[String]) -> Result<(), String> {
             "elf",
             "timeout",
         ],
+        &["embedded"],
     )?;
+    let embedded = f.get("embedded").is_some();
     let core = match f.get("core") {
         Some("m33") => Core::M33,
         Some("rv32") => Core::Rv32,
@@ -174,13 +192,20 @@ fn cmd_run(args: &[String]) -> Result<(), String> {
         return Err("no backend to build: give --features".into());
     }
 
-    let elf = match f.get("elf") {
-        Some(e) => PathBuf::from(e),
-        None => qemu::build_firmware(core, alloc, &features, heap, iterations)?,
+    if embedded && f.get("elf").is_some() {
+        return Err("--embedded builds one firmware per proof: drop --elf".into());
+    }
+    let build = |proof: Option<&Path>| -> Result<(PathBuf, (u32, u32)), String> {
+        let elf = match f.get("elf") {
+            Some(e) => PathBuf::from(e),
+            None => qemu::build_firmware(core, alloc, &features, heap, iterations, proof)?,
+        };
+        let elf_bytes = std::fs::read(&elf).map_err(|e| format!("{}: {e}", elf.display()))?;
+        Ok((elf.clone(), qemu::markers(&elf_bytes)?))
     };
+    // One build for the whole batch (proof slot), unless each proof is embedded.
+    let shared = if embedded { None } else { Some(build(None)?) };
     let plugin = qemu::build_plugin()?;
-    let elf_bytes = std::fs::read(&elf).map_err(|e| format!("{}: {e}", elf.display()))?;
-    let markers = qemu::markers(&elf_bytes)?;
     let meta = record::BuildMeta::collect();
     std::fs::create_dir_all(&out).map_err(|e| format!("{}: {e}", out.display()))?;
 
@@ -190,9 +215,14 @@ fn cmd_run(args: &[String]) -> Result<(), String> {
         "proof", "core", "backend", "result", "instructions", "heap_peak", "stack_peak", "tampered"
     );
     for (path, bytes, _) in &proofs {
+        let (elf, markers) = match &shared {
+            Some(s) => s.clone(),
+            None => build(Some(path))?,
+        };
+        let slot = (!embedded).then_some(bytes.as_slice());
         let mut first: Option<qemu::Outcome> = None;
         for r in 0..repeat {
-            let o = qemu::run(core, &elf, &plugin, markers, bytes, timeout)?;
+            let o = qemu::run(core, &elf, &plugin, markers, slot, timeout)?;
             if let Some(f0) = &first {
                 if let Err(e) = f0.same_measurements(&o) {
                     failures.push(format!(

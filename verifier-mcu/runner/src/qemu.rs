@@ -83,14 +83,15 @@ fn run_cmd(cmd: &mut Command, what: &str) -> Result<(), String> {
     }
 }
 
-/// Builds (or lets cargo reuse) the QEMU firmware for `core` with the proof slot and
-/// returns a copy of the ELF named after its configuration.
+/// Builds (or lets cargo reuse) the QEMU firmware for `core`, with the proof slot or with
+/// `embed` built in, and returns a copy of the ELF named after its configuration.
 pub fn build_firmware(
     core: Core,
     alloc: &str,
     backends: &[String],
     heap: u64,
     iterations: u64,
+    embed: Option<&Path>,
 ) -> Result<PathBuf, String> {
     let fw = repo_root().join("verifier-mcu/firmware");
     let mut features = vec!["qemu".to_string()];
@@ -103,22 +104,31 @@ pub fn build_firmware(
         core.name(),
         features.join(",")
     );
-    run_cmd(
-        Command::new("cargo")
-            .current_dir(&fw)
-            .args([
-                "build",
-                "--release",
-                "--target",
-                core.target(),
-                "--features",
-            ])
-            .arg(features.join(","))
-            .env_remove("PSTK_PROOF")
-            .env("PSTK_HEAP_SIZE", heap.to_string())
-            .env("PSTK_ITERATIONS", iterations.to_string()),
-        "firmware build",
-    )?;
+    let mut cmd = Command::new("cargo");
+    cmd.current_dir(&fw)
+        .args([
+            "build",
+            "--release",
+            "--target",
+            core.target(),
+            "--features",
+        ])
+        .arg(features.join(","))
+        .env_remove("PSTK_PROOF")
+        .env("PSTK_HEAP_SIZE", heap.to_string())
+        .env("PSTK_ITERATIONS", iterations.to_string());
+    let mut tag = String::from("slot");
+    if let Some(p) = embed {
+        let abs = p
+            .canonicalize()
+            .map_err(|e| format!("{}: {e}", p.display()))?;
+        cmd.env("PSTK_PROOF", &abs);
+        tag = p
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+    }
+    run_cmd(&mut cmd, "firmware build")?;
     let built = fw
         .join("target")
         .join(core.target())
@@ -128,7 +138,7 @@ pub fn build_firmware(
     let mut b = backends.to_vec();
     b.sort();
     let copy = dir.join(format!(
-        "fw-{}-{alloc}-{}-h{heap}-i{iterations}.elf",
+        "fw-{}-{alloc}-{}-h{heap}-i{iterations}-{tag}.elf",
         core.name(),
         b.join("+")
     ));
@@ -239,32 +249,35 @@ impl Outcome {
     }
 }
 
-/// Runs `proof` on the QEMU firmware `elf` with the plugin counting between `markers`.
+/// Runs the QEMU firmware `elf` with the plugin counting between `markers`, with `slot`
+/// loaded into the proof slot (or the firmware's embedded proof when `None`).
 pub fn run(
     core: Core,
     elf: &Path,
     plugin: &Path,
     markers: (u32, u32),
-    proof: &[u8],
+    slot: Option<&[u8]>,
     timeout_s: u64,
 ) -> Result<Outcome, String> {
+    let slot_proof = slot;
     let tmp = std::env::temp_dir().join(format!("mcu-run-{}", std::process::id()));
     std::fs::create_dir_all(&tmp).map_err(|e| e.to_string())?;
     let slot = tmp.join("proof.slot");
     let counts = tmp.join("icount.txt");
-    let mut slot_bytes = b"PSLT".to_vec();
-    slot_bytes.extend_from_slice(&(proof.len() as u32).to_le_bytes());
-    slot_bytes.extend_from_slice(proof);
-    std::fs::write(&slot, &slot_bytes).map_err(|e| e.to_string())?;
     let _ = std::fs::remove_file(&counts);
-
     let (bin, mut args) = core.qemu_args(elf);
-    args.push("-device".into());
-    args.push(format!(
-        "loader,file={},addr={:#x},force-raw=on",
-        slot.display(),
-        core.slot_addr()
-    ));
+    if let Some(proof) = slot_proof {
+        let mut slot_bytes = b"PSLT".to_vec();
+        slot_bytes.extend_from_slice(&(proof.len() as u32).to_le_bytes());
+        slot_bytes.extend_from_slice(proof);
+        std::fs::write(&slot, &slot_bytes).map_err(|e| e.to_string())?;
+        args.push("-device".into());
+        args.push(format!(
+            "loader,file={},addr={:#x},force-raw=on",
+            slot.display(),
+            core.slot_addr()
+        ));
+    }
     args.push("-plugin".into());
     args.push(format!(
         "{},isa={},start={:#x},end={:#x},out={}",
