@@ -11,8 +11,8 @@ pub fn prover(id: BackendId) -> Option<Box<dyn Prover>> {
         BackendId::P3BabyBear => Box::new(p3::P3BabyBearProver),
         BackendId::P3Goldilocks => Box::new(p3::P3GoldilocksProver),
         BackendId::P3M31 => Box::new(p3::P3M31Prover),
-        BackendId::WfGoldilocks => Box::new(wf::WfGoldilocksProver::default()),
-        BackendId::WfBabyBear => Box::new(wf::WfBabyBearProver::default()),
+        BackendId::WfGoldilocks => Box::new(wf::WfGoldilocksProver),
+        BackendId::WfBabyBear => Box::new(wf::WfBabyBearProver),
     })
 }
 
@@ -24,8 +24,8 @@ pub fn verifier(id: BackendId) -> Option<Box<dyn Verifier>> {
         BackendId::P3BabyBear => Box::new(p3::P3BabyBearVerifier),
         BackendId::P3Goldilocks => Box::new(p3::P3GoldilocksVerifier),
         BackendId::P3M31 => Box::new(p3::P3M31Verifier),
-        BackendId::WfGoldilocks => Box::new(wf::WfGoldilocksVerifier::default()),
-        BackendId::WfBabyBear => Box::new(wf::WfBabyBearVerifier::default()),
+        BackendId::WfGoldilocks => Box::new(wf::WfGoldilocksVerifier),
+        BackendId::WfBabyBear => Box::new(wf::WfBabyBearVerifier),
     })
 }
 

@@ -105,12 +105,12 @@ fn backends() -> Vec<(Box<dyn Prover>, Box<dyn Verifier>)> {
         ),
         (Box::new(p3::P3M31Prover), Box::new(p3::P3M31Verifier)),
         (
-            Box::new(wf::WfGoldilocksProver::default()),
-            Box::new(wf::WfGoldilocksVerifier::default()),
+            Box::new(wf::WfGoldilocksProver),
+            Box::new(wf::WfGoldilocksVerifier),
         ),
         (
-            Box::new(wf::WfBabyBearProver::default()),
-            Box::new(wf::WfBabyBearVerifier::default()),
+            Box::new(wf::WfBabyBearProver),
+            Box::new(wf::WfBabyBearVerifier),
         ),
     ]
 }
