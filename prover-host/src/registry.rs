@@ -24,8 +24,8 @@ pub fn verifier(id: BackendId) -> Option<Box<dyn Verifier>> {
         BackendId::P3BabyBear => Box::new(p3::P3BabyBearVerifier),
         BackendId::P3Goldilocks => Box::new(p3::P3GoldilocksVerifier),
         BackendId::P3M31 => Box::new(p3::P3M31Verifier),
-        BackendId::WfGoldilocks => Box::new(wf::WfGoldilocksVerifier),
-        BackendId::WfBabyBear => Box::new(wf::WfBabyBearVerifier),
+        BackendId::WfGoldilocks => Box::new(wf::WfGoldilocksVerifier::default()),
+        BackendId::WfBabyBear => Box::new(wf::WfBabyBearVerifier::default()),
     })
 }
 

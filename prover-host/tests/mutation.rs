@@ -106,11 +106,11 @@ fn backends() -> Vec<(Box<dyn Prover>, Box<dyn Verifier>)> {
         (Box::new(p3::P3M31Prover), Box::new(p3::P3M31Verifier)),
         (
             Box::new(wf::WfGoldilocksProver),
-            Box::new(wf::WfGoldilocksVerifier),
+            Box::new(wf::WfGoldilocksVerifier::default()),
         ),
         (
             Box::new(wf::WfBabyBearProver),
-            Box::new(wf::WfBabyBearVerifier),
+            Box::new(wf::WfBabyBearVerifier::default()),
         ),
     ]
 }
