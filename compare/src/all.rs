@@ -20,7 +20,7 @@ use std::process::{Command, Stdio};
 use std::time::Instant;
 
 use clap::Args;
-use picostark_core::Policy;
+use picostark_core::{conjectured_security_bits, Policy};
 
 #[derive(Args)]
 pub struct AllArgs {
@@ -146,6 +146,13 @@ pub fn parse_list(text: &str) -> Vec<(String, Vec<u8>)> {
     out
 }
 
+fn proof_header(p: &Path) -> Option<picostark_core::ProofHeader> {
+    let bytes = std::fs::read(p).ok()?;
+    picostark_core::ProofFile::parse(&bytes)
+        .ok()
+        .map(|f| f.header)
+}
+
 fn which(bin: &str) -> bool {
     std::env::var_os("PATH")
         .is_some_and(|paths| std::env::split_paths(&paths).any(|d| d.join(bin).is_file()))
@@ -197,7 +204,6 @@ pub fn run(a: &AllArgs, invocation: &str) -> Result<(), String> {
         Command::new(cargo()).current_dir(&root).args([
             "run",
             "--release",
-            "-q",
             "-p",
             "prover-host",
             "--",
@@ -239,7 +245,6 @@ pub fn run(a: &AllArgs, invocation: &str) -> Result<(), String> {
             .args([
                 "run",
                 "--release",
-                "-q",
                 "-p",
                 "prover-host",
                 "--",
@@ -273,7 +278,6 @@ pub fn run(a: &AllArgs, invocation: &str) -> Result<(), String> {
                             .args([
                                 "run",
                                 "--release",
-                                "-q",
                                 "-p",
                                 "prover-host",
                                 "--",
@@ -347,30 +351,55 @@ pub fn run(a: &AllArgs, invocation: &str) -> Result<(), String> {
             proof_files.len()
         );
         let emu_dir = raw.join("emulator");
-        let run_batch = |files: &[PathBuf], tag: &str| {
+        // Proofs below the firmware's security floor must be rejected by its policy: they
+        // run in their own batch with `--expect rejected`. Both batches name the same
+        // backend features, so the firmware is built once.
+        let floor = Policy::default().min_security_bits;
+        let (below, above): (Vec<PathBuf>, Vec<PathBuf>) =
+            proof_files.iter().cloned().partition(|p| {
+                proof_header(p).is_some_and(|h| {
+                    conjectured_security_bits(h.field, h.extension_degree, h.log_n, &h.params)
+                        < floor
+                })
+            });
+        let mut all_backends: Vec<picostark_core::BackendId> = proof_files
+            .iter()
+            .filter_map(|p| proof_header(p).map(|h| h.backend))
+            .collect();
+        all_backends.sort();
+        all_backends.dedup();
+        let all_features = all_backends
+            .iter()
+            .map(|b| b.name())
+            .collect::<Vec<_>>()
+            .join(",");
+        let run_batch = |files: &[PathBuf], tag: &str, expect: &str, features: Option<&str>| {
+            let mut cmd = Command::new(cargo());
+            cmd.current_dir(&root)
+                .args([
+                    "run",
+                    "--release",
+                    "-p",
+                    "mcu-run",
+                    "--",
+                    "run",
+                    "--core",
+                    core,
+                ])
+                .args(["--alloc", &a.alloc, "--heap", &a.heap.to_string()])
+                .args(["--timeout", &a.timeout.to_string(), "--expect", expect]);
+            if let Some(f) = features {
+                cmd.args(["--features", f]);
+            }
+            cmd.arg("--out").arg(&emu_dir).args(files);
             stream(
-                Command::new(cargo())
-                    .current_dir(&root)
-                    .args([
-                        "run",
-                        "--release",
-                        "-q",
-                        "-p",
-                        "mcu-run",
-                        "--",
-                        "run",
-                        "--core",
-                        core,
-                    ])
-                    .args(["--alloc", &a.alloc, "--heap", &a.heap.to_string()])
-                    .args(["--timeout", &a.timeout.to_string(), "--out"])
-                    .arg(&emu_dir)
-                    .args(files),
+                &mut cmd,
                 &format!("[3/4 {core}]"),
                 &logs.join(format!("mcu-run-{core}{tag}.log")),
             )
         };
-        let (ok, text) = run_batch(&proof_files, "")?;
+        let proof_files = above;
+        let (ok, text) = run_batch(&proof_files, "", "accepted", Some(&all_features))?;
         if !ok {
             // Which proofs have no record? Retry them one backend at a time, so one backend
             // whose firmware does not build cannot take the others down.
@@ -407,7 +436,7 @@ pub fn run(a: &AllArgs, invocation: &str) -> Result<(), String> {
                     }
                 }
                 for (b, files) in by_backend {
-                    let (ok, text) = run_batch(&files, &format!("-{b}"))?;
+                    let (ok, text) = run_batch(&files, &format!("-{b}"), "accepted", None)?;
                     if !ok {
                         notes.push(format!(
                             "mcu-run on {core} for {b}: {}",
@@ -417,6 +446,19 @@ pub fn run(a: &AllArgs, invocation: &str) -> Result<(), String> {
                 }
             } else {
                 notes.push(format!("mcu-run on {core}: {}", failure_summary(&text)));
+            }
+        }
+        if !below.is_empty() {
+            println!(
+                "[3/4 {core}] {} proof(s) below the {floor}-bit floor: the firmware must reject them",
+                below.len()
+            );
+            let (ok, text) = run_batch(&below, "-below-floor", "rejected", Some(&all_features))?;
+            if !ok {
+                notes.push(format!(
+                    "**SAFETY** mcu-run on {core}, proofs below the {floor}-bit floor: {}",
+                    failure_summary(&text)
+                ));
             }
         }
         timings.push((format!("emulate on {core}"), t.elapsed().as_secs_f64()));

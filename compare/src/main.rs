@@ -142,7 +142,7 @@ pub fn report_cmd(
     report.command = format!("compare {invocation}");
     if let Some(dir) = proofs {
         let (params, warnings) = params::read_dir(dir);
-        report.params = params;
+        report.set_params(params);
         report.warnings.extend(warnings);
     }
     report.write(out)?;

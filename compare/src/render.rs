@@ -53,6 +53,32 @@ impl Report {
         }
     }
 
+    /// Sets the proof files' parameters. A row that states 0 bits (the firmware writes 0 when
+    /// its policy rejects the proof) gets the core estimator's value from its proof file, so
+    /// every row shows the one formula's result.
+    pub fn set_params(&mut self, params: Vec<ParamRow>) {
+        let mut fixed = 0;
+        for r in &mut self.rows {
+            if r.security_bits != 0 {
+                continue;
+            }
+            if let Some(p) = params
+                .iter()
+                .find(|p| p.backend == r.backend && p.extension == r.extension && p.n == r.n)
+            {
+                r.security_bits = p.security_bits;
+                fixed += 1;
+            }
+        }
+        if fixed > 0 {
+            self.notes.push(format!(
+                "{fixed} row(s) stated 0 security bits (the firmware's value for a proof its policy rejects); they show the core estimator's value for their proof file instead"
+            ));
+            self.summary = summarize(&self.rows, self.min_security);
+        }
+        self.params = params;
+    }
+
     /// What is missing: for every configuration seen, each core without an emulator row,
     /// and security mismatches between records and proof files.
     pub fn gaps(&self) -> Vec<String> {
@@ -364,6 +390,7 @@ const METHOD_NOTES: &[&str] = &[
     "**RV32/M33** divides the RV32 cost by the M33 cost of the same source, backend, extension, AIR, n and allocator (instructions by instructions, cycles by cycles).",
     "**Device spread**: std/mean is the sample standard deviation over the mean of the genuine iterations; IQR/median uses type-7 quartiles. The firmware's last iteration (a tampered copy that must be rejected) is never part of the figures.",
     "**Heap peak** is the tracking allocator's high-water mark during the genuine iterations; **stack peak** is measured by stack painting. Host rows have neither.",
+    "**Host times** are wall clock on a shared build machine, the median of `prover-host bench --repeat` runs (one run in `compare all` by default): indicative only, never compared with device or emulator figures.",
     "**Emulator instructions** are the median over the genuine iterations (they are identical run to run; `mcu-run --repeat` checks that).",
 ];
 
@@ -372,12 +399,20 @@ fn charts(rows: &[Row]) -> Vec<String> {
     let mut out = Vec::new();
     let sources: Vec<&str> = ["emulator", "device", "device (sample)"]
         .into_iter()
-        .filter(|s| rows.iter().any(|r| r.source == *s && r.cost().is_some()))
+        .filter(|s| {
+            rows.iter()
+                .any(|r| r.source == *s && r.accepted() && r.cost().is_some())
+        })
         .collect();
     let cores = ["m33", "rv32"];
     let core_series: Vec<String> = cores.iter().map(|s| s.to_string()).collect();
     for source in &sources {
-        let src_rows: Vec<&Row> = rows.iter().filter(|r| r.source == *source).collect();
+        // Rejected runs (e.g. below the security floor) stop early: their cost is not a
+        // verify cost, so they stay out of the charts (the matrix shows them).
+        let src_rows: Vec<&Row> = rows
+            .iter()
+            .filter(|r| r.source == *source && r.accepted() && r.cost().is_some())
+            .collect();
         let ns: BTreeSet<u64> = src_rows.iter().map(|r| r.n).collect();
         let unit = src_rows[0].cost_unit();
         for n in &ns {
@@ -433,13 +468,19 @@ fn charts(rows: &[Row]) -> Vec<String> {
                 .collect();
             keys.sort();
             keys.dedup();
+            // One colour per configuration; rv32 dashed.
+            let mut cfgs: Vec<String> = keys.iter().map(|k| k.0.clone()).collect();
+            cfgs.dedup();
             for (cfg, core) in keys {
+                let color = cfgs.iter().position(|c| *c == cfg).unwrap_or(0);
                 let points: Vec<(f64, f64)> = src_rows
                     .iter()
                     .filter(|r| r.config_label() == cfg && r.core == core && r.accepted())
                     .filter_map(|r| Some((r.log_n() as f64, r.cost()?)))
                     .collect();
                 series.push(Series {
+                    color,
+                    dashed: core == "rv32",
                     name: format!("{cfg} {core}"),
                     points,
                 });
@@ -456,7 +497,7 @@ fn charts(rows: &[Row]) -> Vec<String> {
     // Instruction classes (emulator), one chart per n.
     let emu: Vec<&Row> = rows
         .iter()
-        .filter(|r| r.source == "emulator" && r.instruction_classes.is_some())
+        .filter(|r| r.source == "emulator" && r.accepted() && r.instruction_classes.is_some())
         .collect();
     let ns: BTreeSet<u64> = emu.iter().map(|r| r.n).collect();
     for n in ns {
@@ -487,7 +528,11 @@ fn charts(rows: &[Row]) -> Vec<String> {
     for source in &sources {
         let src_rows: Vec<&Row> = rows
             .iter()
-            .filter(|r| r.source == *source && (r.heap_peak.is_some() || r.stack_peak.is_some()))
+            .filter(|r| {
+                r.source == *source
+                    && r.accepted()
+                    && (r.heap_peak.is_some() || r.stack_peak.is_some())
+            })
             .collect();
         let ns: BTreeSet<u64> = src_rows.iter().map(|r| r.n).collect();
         for n in ns {
@@ -624,7 +669,7 @@ impl Report {
              body{font-family:system-ui,sans-serif;margin:24px;color:#222;max-width:1400px}\
              h1{font-size:24px}h2{font-size:19px;margin-top:32px;border-bottom:1px solid #ddd}\
              table{border-collapse:collapse;font-size:12px;margin:8px 0}\
-             th,td{border:1px solid #ccc;padding:3px 6px;text-align:left;vertical-align:top}\
+             th,td{border:1px solid #ccc;padding:3px 6px;text-align:left;vertical-align:top}table.matrix td{white-space:nowrap}\
              th{background:#f3f3f3}\
              tr.device td{background:#eef6ff}tr.device-sample td{background:#fff6e0;font-style:italic}\
              tr.host td{background:#f6f6f6}\
@@ -643,7 +688,7 @@ impl Report {
             esc(&self.source_counts())
         );
         let _ = write!(h, "<p class=\"note\">{}</p>", inline_md(SOURCES_NOTE));
-        h.push_str("<h2>Summary</h2><ul>");
+        h.push_str("<h2 id=\"summary\">Summary</h2><ul>");
         if self.summary.lines.is_empty() {
             let _ = write!(
                 h,
@@ -654,29 +699,29 @@ impl Report {
         for l in &self.summary.lines {
             let _ = write!(h, "<li>{}</li>", inline_md(l));
         }
-        h.push_str("</ul><h2>Charts</h2>");
-        for c in charts(&self.rows) {
-            let _ = write!(h, "<div class=\"chart\">{c}</div>");
+        h.push_str("</ul><h2 id=\"charts\">Charts</h2>");
+        for (i, c) in charts(&self.rows).iter().enumerate() {
+            let _ = write!(h, "<div class=\"chart\" id=\"chart-{i}\">{c}</div>");
         }
-        h.push_str("<h2>Matrix</h2><p>Row colours: blue = device, italic orange = device (sample), grey = host, white = emulator. Each cost column belongs to one source; “–” = not measured by that source.</p>");
+        h.push_str("<h2 id=\"matrix\">Matrix</h2><p>Row colours: blue = device, italic orange = device (sample), grey = host, white = emulator. Each cost column belongs to one source; “–” = not measured by that source.</p>");
         h.push_str("<div class=\"scroll\">");
         h.push_str(&html_table(&matrix(&self.rows), "matrix"));
         h.push_str("</div>");
         if !self.params.is_empty() {
-            h.push_str("<h2>Proof parameters</h2>");
+            h.push_str("<h2 id=\"params\">Proof parameters</h2>");
             h.push_str(&html_table(&params_table(&self.params), "params"));
         }
         let gaps = self.gaps();
         if !gaps.is_empty() || !self.notes.is_empty() || !self.warnings.is_empty() {
-            h.push_str("<h2>Missing data and warnings</h2><ul>");
+            h.push_str("<h2 id=\"missing\">Missing data and warnings</h2><ul>");
             for g in self.notes.iter().chain(&gaps).chain(&self.warnings) {
                 let _ = write!(h, "<li>{}</li>", inline_md(g));
             }
             h.push_str("</ul>");
         }
-        h.push_str("<h2>Provenance</h2>");
+        h.push_str("<h2 id=\"provenance\">Provenance</h2>");
         h.push_str(&html_table(&provenance(&self.rows), "prov"));
-        h.push_str("<h2>Method</h2><ul>");
+        h.push_str("<h2 id=\"method\">Method</h2><ul>");
         for l in METHOD_NOTES {
             let _ = write!(h, "<li>{}</li>", inline_md(l));
         }
@@ -751,6 +796,35 @@ mod tests {
         assert!(html.contains("Verify cost per backend and core, n = 2^10 (device)"));
         assert!(html.contains("Instruction classes, n = 2^10 (emulator)"));
         assert!(html.contains("<tr class=\"device\">"));
+    }
+
+    #[test]
+    fn zero_security_rows_get_the_estimator_value() {
+        let mut e = emu("p3-m31", 3, 1024, "m33", 1136);
+        e.record.security_bits = 0;
+        e.record.result = "rejected:insufficient-security".into();
+        let mut r = Report::new(build_rows(&[e, emu("p3-m31", 4, 1024, "m33", 9)]), 95);
+        let p = |ext: u8, bits: u32| ParamRow {
+            file: String::new(),
+            backend: "p3-m31".into(),
+            extension: ext,
+            n: 1024,
+            params: String::new(),
+            bytes: 1,
+            security_bits: bits,
+        };
+        r.set_params(vec![p(3, 78), p(4, 97)]);
+        assert_eq!(r.rows[0].security_bits, 78);
+        assert_eq!(
+            r.rows[1].security_bits, 96,
+            "non-zero rows keep their own value"
+        );
+        assert_eq!(r.notes.len(), 1);
+        // ... and a stated value that disagrees with the proof file is reported.
+        assert!(r
+            .gaps()
+            .iter()
+            .any(|g| g.contains("states 96 bits, the proof file's parameters give 97")));
     }
 
     #[test]

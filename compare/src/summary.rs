@@ -297,36 +297,62 @@ pub fn summarize(rows: &[Row], min_security: u32) -> Summary {
         ));
     }
     // Security.
-    let secs: Vec<u32> = ok.iter().map(|r| r.security_bits).collect();
-    if let (Some(lo), Some(hi)) = (secs.iter().min(), secs.iter().max()) {
-        s.lines.push(if lo == hi {
-            format!("**Security:** every compared configuration is at {lo} conjectured bits (core estimator), so the comparison is at equal security.")
-        } else {
-            format!("**Security:** compared configurations range from {lo} to {hi} conjectured bits (core estimator; floor {min_security}): the cheaper ones may buy speed with margin.")
-        });
+    let mut by_bits: BTreeMap<u32, Vec<String>> = BTreeMap::new();
+    for r in &ok {
+        let v = by_bits.entry(r.security_bits).or_default();
+        if !v.contains(&r.config_label()) {
+            v.push(r.config_label());
+        }
     }
-    let mut excluded: Vec<String> = rows
+    match by_bits.len() {
+        0 => {}
+        1 => {
+            let bits = by_bits.keys().next().expect("one");
+            s.lines.push(format!(
+                "**Security:** every ranked configuration is at {bits} conjectured bits (core estimator), so the comparison is at equal security."
+            ));
+        }
+        _ => {
+            let parts: Vec<String> = by_bits
+                .iter()
+                .map(|(bits, cfgs)| format!("{bits} bits: {}", cfgs.join(", ")))
+                .collect();
+            s.lines.push(format!(
+                "**Security** (core estimator, floor {min_security}): {}. Compare winners with this margin in mind.",
+                parts.join("; ")
+            ));
+        }
+    }
+    // Not ranked: one entry per configuration, with every reason and where it was seen.
+    let mut excluded: Vec<(String, Vec<String>)> = Vec::new();
+    for r in rows
         .iter()
         .filter(|r| !r.is_sample() && !eligible(r, min_security))
-        .map(|r| {
-            let why = if !r.accepted() {
-                format!("result {}", r.result)
-            } else {
-                format!("{} bits < {min_security}", r.security_bits)
-            };
-            format!(
-                "{} n={} {} ({}): {why}",
-                r.config_label(),
-                pow2(r.n),
-                r.core,
-                r.source
-            )
-        })
-        .collect();
-    excluded.dedup();
+    {
+        let why = if !r.accepted() {
+            format!("{} on {} ({})", r.result, r.core, r.source)
+        } else {
+            format!("{} bits at n={} ({})", r.security_bits, pow2(r.n), r.source)
+        };
+        let label = r.config_label();
+        match excluded.iter_mut().find(|(l, _)| *l == label) {
+            Some((_, v)) => {
+                if !v.contains(&why) {
+                    v.push(why);
+                }
+            }
+            None => excluded.push((label, vec![why])),
+        }
+    }
     if !excluded.is_empty() {
-        s.lines
-            .push(format!("**Not ranked:** {}.", excluded.join("; ")));
+        let parts: Vec<String> = excluded
+            .iter()
+            .map(|(l, why)| format!("{l}: {}", why.join(", ")))
+            .collect();
+        s.lines.push(format!(
+            "**Not ranked** (below {min_security} bits or not accepted): {}.",
+            parts.join("; ")
+        ));
     }
     if rows.iter().any(Row::is_sample) {
         s.lines.push(
@@ -389,7 +415,7 @@ mod tests {
         let text = s.lines.join("\n");
         assert!(text.contains("1.50x fewer"), "{text}");
         assert!(
-            text.contains("p3-goldilocks^2 n=2^10 m33 (emulator): 80 bits < 95"),
+            text.contains("p3-goldilocks^2: 80 bits at n=2^10 (emulator)"),
             "{text}"
         );
         assert!(

@@ -134,6 +134,10 @@ pub fn bar_chart(
 /// One line of a line chart: `(x, y)` points.
 pub struct Series {
     pub name: String,
+    /// Palette index.
+    pub color: usize,
+    /// Drawn dashed.
+    pub dashed: bool,
     pub points: Vec<(f64, f64)>,
 }
 
@@ -230,8 +234,8 @@ pub fn line_chart(
         esc(y_unit)
     );
     for (i, s) in series.iter().enumerate() {
-        let c = PALETTE[i % PALETTE.len()];
-        let dash = if s.name.contains("rv32") {
+        let c = PALETTE[s.color % PALETTE.len()];
+        let dash = if s.dashed {
             r#" stroke-dasharray="6 3""#
         } else {
             ""
@@ -378,6 +382,8 @@ mod tests {
             "u",
             &[Series {
                 name: "a".into(),
+                color: 0,
+                dashed: true,
                 points: vec![(10.0, 11e6), (16.0, 24e6)],
             }],
             &|x| format!("2^{x}"),
@@ -387,5 +393,6 @@ mod tests {
             svg.contains(">10.00 M<") && svg.contains(">20.00 M<") && svg.contains(">50.00 M<")
         );
         assert!(!svg.contains(">5.00 M<") && !svg.contains(">100.00 M<"));
+        assert!(svg.contains("stroke-dasharray"));
     }
 }
