@@ -454,7 +454,11 @@ fn charts(rows: &[Row]) -> Vec<String> {
                     "Verify cost per backend and core, n = {} ({source})",
                     pow2(*n)
                 ),
-                &format!("{unit} of one parse + verify; shorter is better"),
+                &if source.contains("sample") {
+                    format!("SAMPLE, synthetic numbers, not measured: {unit} of one parse + verify")
+                } else {
+                    format!("{unit} of one parse + verify; shorter is better")
+                },
                 &core_series,
                 &groups,
                 &|v| si(v),
