@@ -203,6 +203,38 @@ mod tests {
         assert!(out.warnings[2].contains("unknown source"));
     }
 
+    /// Files as the tools write them: `prover-host bench` (an array) and `mcu-run` (one
+    /// object), copied from a `compare all` run into `testdata/`.
+    #[test]
+    fn tool_outputs_parse() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata");
+        let out = load(&[
+            dir.join("host-bench.json"),
+            dir.join("emulator-record.json"),
+        ]);
+        assert!(out.warnings.is_empty(), "{:?}", out.warnings);
+        let (host, emu): (Vec<&Entry>, Vec<&Entry>) =
+            out.entries.iter().partition(|e| e.record.source == "host");
+        assert!(!host.is_empty());
+        for e in &host {
+            let r = &e.record;
+            assert_eq!(r.core, "host");
+            assert!(r.prove_ms.is_some() && r.verify_ms.is_some());
+            assert!(r.instructions.is_none() && r.cycles.is_empty());
+            assert!(picostark_core::BackendId::from_name(&r.backend).is_some());
+        }
+        assert_eq!(emu.len(), 1);
+        let r = &emu[0].record;
+        assert_eq!(r.source, "emulator");
+        let c = r.instruction_classes.as_ref().unwrap();
+        assert_eq!(
+            c.mul + c.load_store + c.branch + c.other,
+            r.instructions.unwrap(),
+            "the classes partition the count"
+        );
+        assert!(r.heap_peak.is_some() && r.stack_peak.is_some());
+    }
+
     #[test]
     fn logs_are_read_as_device_runs() {
         let mut out = Loaded::default();
