@@ -583,7 +583,7 @@ fn write_readme(
         s.push_str(&format!("| time: {what} | {secs:.0} s |\n"));
     }
     s.push_str(&format!("| time: total | {total:.0} s |\n\n"));
-    s.push_str("Times include whatever cargo had to build in this run (prover-host, the firmware for each core, the QEMU plugin); a run with everything built takes about a minute and a half, a first run several minutes more.\n\n");
+    s.push_str("Times include whatever cargo had to build in this run (prover-host, the firmware for each core, the QEMU plugin); on a fresh machine those release builds take most of a first run's time.\n\n");
     s.push_str("Files: `report.html` (charts; open in a browser), `report.md`, `table.csv`, `table.json` (one row per record, with its source), `raw/` (the input records and device logs), `logs/` (each tool's output). Proof files go to `proofs/` (kept out of git by `results/.gitignore`).\n\n");
     s.push_str("Rows labelled `device (sample)` come from `compare/testdata/rp2350-sample.log`, synthetic numbers written with the firmware's line writers to show where real board runs appear (`compare capture --port /dev/ttyACM0 --out board.log`, then `compare all --device-log board.log` or `compare report --in results/raw board.log --out DIR`). Pass `--no-sample` to leave them out.\n");
     let p = out.join("README.md");
