@@ -284,6 +284,57 @@ fn provenance(rows: &[Row]) -> Table {
     }
 }
 
+/// Winners at a glance: one row per source, core and n.
+fn glance(summary: &Summary) -> Table {
+    let metrics = ["verify cost", "heap peak", "stack peak"];
+    let mut keys: Vec<(String, String, u64)> = Vec::new();
+    for w in summary
+        .winners
+        .iter()
+        .filter(|w| metrics.contains(&w.metric))
+    {
+        let k = (w.source.clone(), w.core.clone(), w.n);
+        if !keys.contains(&k) {
+            keys.push(k);
+        }
+    }
+    let rows =
+        keys.iter()
+            .map(|(source, core, n)| {
+                let mut row = vec![source.clone(), core.clone(), pow2(*n)];
+                for m in metrics {
+                    let w = summary.winners.iter().find(|w| {
+                        w.metric == m && w.source == *source && w.core == *core && w.n == *n
+                    });
+                    row.push(w.map_or("–".into(), |w| {
+                        let v = if m == "verify cost" {
+                            si(w.value)
+                        } else {
+                            kib(w.value as u64)
+                        };
+                        format!("{} ({v})", w.config)
+                    }));
+                }
+                row
+            })
+            .collect();
+    Table {
+        head: [
+            "source",
+            "core",
+            "n",
+            "cheapest verify",
+            "smallest heap peak",
+            "smallest stack peak",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect(),
+        rows,
+        classes: Vec::new(),
+    }
+}
+
 fn params_table(p: &[ParamRow]) -> Table {
     Table {
         head: [
@@ -626,6 +677,11 @@ impl Report {
         for l in &self.summary.lines {
             let _ = writeln!(md, "- {l}");
         }
+        let g = glance(&self.summary);
+        if !g.rows.is_empty() {
+            let _ = writeln!(md, "\n### At a glance\n");
+            md.push_str(&md_table(&g));
+        }
         let _ = writeln!(md, "\nCharts: see `report.html` (same folder).\n");
         let _ = writeln!(md, "## Matrix\n");
         md.push_str(&md_table(&matrix(&self.rows)));
@@ -703,7 +759,13 @@ impl Report {
         for l in &self.summary.lines {
             let _ = write!(h, "<li>{}</li>", inline_md(l));
         }
-        h.push_str("</ul><h2 id=\"charts\">Charts</h2>");
+        h.push_str("</ul>");
+        let g = glance(&self.summary);
+        if !g.rows.is_empty() {
+            h.push_str("<h3>At a glance</h3>");
+            h.push_str(&html_table(&g, "glance"));
+        }
+        h.push_str("<h2 id=\"charts\">Charts</h2>");
         for (i, c) in charts(&self.rows).iter().enumerate() {
             let _ = write!(h, "<div class=\"chart\" id=\"chart-{i}\">{c}</div>");
         }
@@ -793,6 +855,10 @@ mod tests {
         );
         assert!(md.contains("93.33 @ 150 MHz"), "14.0 M cycles at 150 MHz");
         assert!(md.contains("no emulator row for p3-m31^4 fib n=2^10 on rv32"));
+        assert!(
+            md.contains("| emulator | m33 | 2^10 | p3-babybear^4 (11.00 M) |"),
+            "at-a-glance row: {md}"
+        );
         assert!(!md.contains("no emulator row for p3-babybear"));
         let html = r.html();
         assert!(html.contains("<svg") && !html.contains("<script"));
