@@ -15,7 +15,8 @@ use picostark_core::record::{parse_line, LINE_PREFIX};
 pub enum Stop {
     /// The requested number of `done` lines arrived.
     Done,
-    /// The firmware reported an error or a panic (`pstk1 error` / `pstk1 panic`).
+    /// The firmware panicked, or exited before enough `done` lines (`pstk1 panic` /
+    /// `pstk1 exit`).
     FirmwareError(String),
     /// The deadline passed first.
     Timeout,
@@ -73,10 +74,13 @@ pub fn capture_from(
                             return Ok((text, Stop::Done));
                         }
                     }
-                    "error" | "panic" => {
+                    // `exit` closes every firmware run; before enough `done` lines it means
+                    // the run ended without one (e.g. no usable proof).
+                    "panic" | "exit" => {
                         sink.flush()?;
                         return Ok((text, Stop::FirmwareError(line.clone())));
                     }
+                    // `error` lines (e.g. a clock warning) do not end the run: they are kept.
                     _ => {}
                 }
             }
@@ -148,7 +152,9 @@ mod tests {
 
     #[test]
     fn error_lines_and_end_of_stream_stop() {
-        let mut port = Chunks(vec![Some(b"pstk1 panic message=oom\n")]);
+        let mut port = Chunks(vec![Some(
+            b"pstk1 error what=system-clock-not-150MHz\npstk1 panic message=oom\n",
+        )]);
         let (_, stop) = capture_from(
             &mut port,
             &mut Vec::new(),
@@ -158,6 +164,18 @@ mod tests {
         )
         .unwrap();
         assert!(matches!(stop, Stop::FirmwareError(l) if l.contains("oom")));
+        let mut port = Chunks(vec![Some(
+            b"pstk1 error what=proof-file\npstk1 exit code=3\n",
+        )]);
+        let (_, stop) = capture_from(
+            &mut port,
+            &mut Vec::new(),
+            &mut Vec::new(),
+            1,
+            Duration::from_secs(5),
+        )
+        .unwrap();
+        assert!(matches!(stop, Stop::FirmwareError(l) if l.contains("exit code=3")));
         let mut port = Chunks(vec![Some(b"pstk1 done\n")]);
         let (_, stop) = capture_from(
             &mut port,

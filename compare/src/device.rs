@@ -18,7 +18,9 @@
 //! ```
 //!
 //! A `# sample` line marks every run of the log as `device (sample)`, so that sample numbers
-//! are never shown as measurements.
+//! are never shown as measurements. A `pstk1 error what=system-clock-…` line (the board did
+//! not reach its nominal clock) drops the clock from the log's runs: their cycles stay, no
+//! milliseconds are derived from them.
 
 use picostark_core::record::{parse_log, DeviceLog, RunRecord, RUN_RECORD_SCHEMA};
 
@@ -42,12 +44,23 @@ pub struct LogMeta {
     pub toolchain: Option<String>,
     pub profile: Option<String>,
     pub commit: Option<String>,
+    /// The firmware said its system clock is not the nominal one
+    /// (`pstk1 error what=system-clock-not-150MHz`): cycles stay, ms are not computed.
+    pub clock_error: bool,
+    /// Every `pstk1 error` line, as written.
+    pub errors: Vec<String>,
 }
 
 /// Reads the `# key: value` lines of a log.
 pub fn log_meta(text: &str) -> LogMeta {
     let mut m = LogMeta::default();
     for line in text.lines() {
+        if let Some(l) = picostark_core::record::parse_line(line) {
+            if l.kind == "error" {
+                m.clock_error |= l.get("what").is_some_and(|w| w.starts_with("system-clock"));
+                m.errors.push(line.trim().to_string());
+            }
+        }
         let Some(rest) = line.trim().strip_prefix('#') else {
             continue;
         };
@@ -151,7 +164,9 @@ fn device_run(log: &DeviceLog, meta: &LogMeta) -> Result<DeviceRun, String> {
             instructions: None,
             instruction_classes: None,
             cycles,
-            clock_hz: run.get_u64("clock_hz").filter(|&c| c > 0),
+            clock_hz: run
+                .get_u64("clock_hz")
+                .filter(|&c| c > 0 && !meta.clock_error),
             heap_before: m("heap_before"),
             heap_peak: m("heap_peak"),
             stack_peak: m("stack_peak"),
@@ -212,6 +227,15 @@ pstk1 iter i=0 count=300 result=accepted
         let r = parse_device_log(&text).remove(0).unwrap();
         assert_eq!(r.record.source, "device (sample)");
         assert_eq!(r.record.toolchain, "rustc 9.9");
+    }
+
+    #[test]
+    fn a_clock_error_drops_the_clock() {
+        let text = format!("pstk1 error what=system-clock-not-150MHz\n{LOG}");
+        assert!(log_meta(&text).clock_error);
+        let r = parse_device_log(&text).remove(0).unwrap();
+        assert_eq!(r.record.clock_hz, None);
+        assert_eq!(r.record.cycles.len(), 3);
     }
 
     #[test]

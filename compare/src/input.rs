@@ -95,6 +95,10 @@ pub fn load_text(text: &str, origin: &str, out: &mut Loaded) {
         }
         return;
     }
+    for e in crate::device::log_meta(text).errors {
+        out.warnings
+            .push(format!("{origin}: firmware reported `{e}`"));
+    }
     let runs = parse_device_log(text);
     if runs.is_empty() {
         out.warnings
