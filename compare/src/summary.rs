@@ -308,7 +308,7 @@ pub fn summarize(rows: &[Row], min_security: u32) -> Summary {
         0 => {}
         1 => {
             let bits = by_bits.keys().next().expect("one");
-            s.lines.push(format!(
+            s.lines.insert(0, format!(
                 "**Security:** every ranked configuration is at {bits} conjectured bits (core estimator), so the comparison is at equal security."
             ));
         }
@@ -317,7 +317,7 @@ pub fn summarize(rows: &[Row], min_security: u32) -> Summary {
                 .iter()
                 .map(|(bits, cfgs)| format!("{bits} bits: {}", cfgs.join(", ")))
                 .collect();
-            s.lines.push(format!(
+            s.lines.insert(0, format!(
                 "**Security** (core estimator, floor {min_security}): {}. Compare winners with this margin in mind.",
                 parts.join("; ")
             ));
@@ -427,6 +427,10 @@ mod tests {
         assert!(!text.contains("Same winner"));
     }
 
+    fn s_first(rows: &[Row]) -> String {
+        summarize(rows, 95).lines[0].clone()
+    }
+
     #[test]
     fn same_winner_everywhere_is_said() {
         let rows = build_rows(&[
@@ -441,5 +445,9 @@ mod tests {
             "{text}"
         );
         assert!(text.contains("equal security"));
+        assert!(
+            s_first(&rows).starts_with("**Security:**"),
+            "security comes first"
+        );
     }
 }
