@@ -1,7 +1,8 @@
 //! Host-side provers (feature `prover`) on the upstream winterfell 0.13.1 prover:
 //! [`WfGoldilocksProver`] (quadratic extension) and [`WfBabyBearProver`] (quartic extension
-//! through `Prover::generate_proof::<Quartic>`, public but doc-hidden upstream). Both make
-//! complete picostark proof files whose payload is winterfell's `Proof::to_bytes()`.
+//! through `Prover::generate_proof::<Quartic>`, public but doc-hidden upstream). Both prove
+//! every AIR of `picostark-air` ([`AirProver`]) and make complete picostark proof files whose
+//! payload is winterfell's `Proof::to_bytes()`.
 //!
 //! Header parameters map to winterfell's options as: blowup `2^log_blowup`, queries as is,
 //! grinding factor `pow_bits`, FRI folding factor `2^log_fold_arity`, FRI remainder maximum
@@ -10,9 +11,9 @@
 
 use std::format;
 use std::string::ToString;
-use std::vec;
 use std::vec::Vec;
 
+use picostark_air::chain16::CubicChain16;
 use picostark_air::fibonacci::Fibonacci;
 use picostark_air::AirDef;
 use picostark_core::proof_file::encode;
@@ -30,7 +31,7 @@ use winter_math::{ExtensibleField, FieldElement, StarkField};
 use winter_prover::matrix::ColMatrix;
 use winter_prover::{
     CompositionPoly, CompositionPolyTrace, DefaultConstraintCommitment, DefaultConstraintEvaluator,
-    DefaultTraceLde, StarkDomain, Trace, TracePolyTable, TraceTable,
+    DefaultTraceLde, StarkDomain, TracePolyTable, TraceTable,
 };
 
 use crate::air::{felt_from_u64, PublicInputs, WfAir};
@@ -79,28 +80,32 @@ pub fn proof_options(
     ))
 }
 
-/// The upstream prover for the Fibonacci AIR over base field `B` (public so that tests can
-/// run upstream's own `Prover::prove` dispatch on it).
-pub struct FibonacciProver<B: StarkField> {
+/// The upstream prover for the AIR `A` over base field `B`, for one statement (public so
+/// that tests can run upstream's own `Prover::prove` dispatch on it).
+pub struct AirProver<A: AirDef, B: StarkField> {
     options: ProofOptions,
-    _field: core::marker::PhantomData<B>,
+    public_inputs: Vec<B>,
+    _air: core::marker::PhantomData<A>,
 }
 
-impl<B: StarkField> FibonacciProver<B> {
-    pub fn new(options: ProofOptions) -> Self {
-        FibonacciProver {
+impl<A: AirDef, B: StarkField> AirProver<A, B> {
+    /// A prover for the statement with these public inputs (from [`air_trace`]).
+    pub fn new(options: ProofOptions, public_inputs: Vec<B>) -> Self {
+        AirProver {
             options,
-            _field: core::marker::PhantomData,
+            public_inputs,
+            _air: core::marker::PhantomData,
         }
     }
 }
 
-impl<B> winter_prover::Prover for FibonacciProver<B>
+impl<A, B> winter_prover::Prover for AirProver<A, B>
 where
+    A: AirDef + Default + Send + Sync + 'static,
     B: StarkField + ExtensibleField<2> + ExtensibleField<3> + 'static,
 {
     type BaseField = B;
-    type Air = WfAir<Fibonacci, B>;
+    type Air = WfAir<A, B>;
     type Trace = TraceTable<B>;
     type HashFn = Blake3_256<B>;
     type VC = MerkleTree<Self::HashFn>;
@@ -111,9 +116,8 @@ where
     type ConstraintEvaluator<'a, E: FieldElement<BaseField = B>> =
         DefaultConstraintEvaluator<'a, Self::Air, E>;
 
-    fn get_pub_inputs(&self, trace: &TraceTable<B>) -> PublicInputs<B> {
-        // The Fibonacci AIR's one public input: s1[n-1].
-        PublicInputs(vec![trace.get(1, trace.length() - 1)])
+    fn get_pub_inputs(&self, _trace: &TraceTable<B>) -> PublicInputs<B> {
+        PublicInputs(self.public_inputs.clone())
     }
 
     fn options(&self) -> &ProofOptions {
@@ -155,13 +159,13 @@ where
     }
 }
 
-/// The Fibonacci trace of length `n` from the one [`AirDef`], as winterfell columns.
-pub fn fibonacci_trace<B: StarkField>(n: usize) -> TraceTable<B> {
-    let t = Fibonacci.generate_trace(n, felt_from_u64::<B>);
+/// The trace of `def` of length `n` as winterfell columns, and its public inputs.
+pub fn air_trace<A: AirDef, B: StarkField>(def: &A, n: usize) -> (TraceTable<B>, Vec<B>) {
+    let t = def.generate_trace(n, felt_from_u64::<B>);
     let columns = (0..t.width)
         .map(|c| (0..t.height()).map(|r| t.row(r)[c]).collect())
         .collect();
-    TraceTable::init(columns)
+    (TraceTable::init(columns), t.public_inputs)
 }
 
 fn check_request(
@@ -169,11 +173,6 @@ fn check_request(
     backend: BackendId,
     degrees: &[u8],
 ) -> Result<usize, ProveError> {
-    if request.air != AirId::Fibonacci {
-        return Err(ProveError(format!(
-            "{backend} proves only the Fibonacci AIR"
-        )));
-    }
     if !degrees.contains(&request.extension_degree) {
         return Err(ProveError(format!(
             "{backend} does not prove with extension degree {}",
@@ -186,7 +185,7 @@ fn check_request(
     Ok(1usize << request.log_n)
 }
 
-/// Proves with `E` as the challenge field and wraps the proof into a proof file.
+/// Proves the request's AIR with `E` as the challenge field.
 fn prove_file<B, E>(
     backend: BackendId,
     request: &ProveRequest,
@@ -198,12 +197,33 @@ where
     B: StarkField<PositiveInteger = u64> + ExtensibleField<2> + ExtensibleField<3> + 'static,
     E: FieldElement<BaseField = B>,
 {
+    match request.air {
+        AirId::Fibonacci => prove_air::<Fibonacci, B, E>(backend, request, options, n, progress),
+        AirId::CubicChain16 => {
+            prove_air::<CubicChain16, B, E>(backend, request, options, n, progress)
+        }
+    }
+}
+
+/// Proves the AIR `A` with `E` as the challenge field and wraps the proof into a proof file.
+fn prove_air<A, B, E>(
+    backend: BackendId,
+    request: &ProveRequest,
+    options: ProofOptions,
+    n: usize,
+    progress: &mut dyn FnMut(&str),
+) -> Result<Vec<u8>, ProveError>
+where
+    A: AirDef + Default + Send + Sync + 'static,
+    B: StarkField<PositiveInteger = u64> + ExtensibleField<2> + ExtensibleField<3> + 'static,
+    E: FieldElement<BaseField = B>,
+{
     progress("trace");
-    let trace = fibonacci_trace::<B>(n);
-    let public = trace.get(1, n - 1).as_int();
-    let prover = FibonacciProver::<B>::new(options);
+    let (trace, public) = air_trace::<A, B>(&A::default(), n);
+    let public_u64: Vec<u64> = public.iter().map(|v| v.as_int()).collect();
+    let prover = AirProver::<A, B>::new(options, public);
     progress("prove");
-    let proof = <FibonacciProver<B> as winter_prover::Prover>::generate_proof::<E>(&prover, trace)
+    let proof = <AirProver<A, B> as winter_prover::Prover>::generate_proof::<E>(&prover, trace)
         .map_err(|e| ProveError(format!("winterfell prover: {e}")))?;
     progress("encode");
     let header = ProofHeader {
@@ -211,11 +231,11 @@ where
         field: backend.field(),
         extension_degree: request.extension_degree,
         hash: HashId::Blake3_256,
-        air: AirId::Fibonacci,
+        air: A::ID,
         log_n: request.log_n,
         params: request.params,
     };
-    Ok(encode(&header, &[public], &proof.to_bytes()))
+    Ok(encode(&header, &public_u64, &proof.to_bytes()))
 }
 
 /// `wf-goldilocks`: Goldilocks with winter-math's quadratic extension.

@@ -12,14 +12,14 @@ use picostark_air::fibonacci::Fibonacci;
 use picostark_core::proof_file::encode;
 use picostark_core::{verify, AirId, BackendId, HashId, Policy, ProofHeader};
 use picostark_winterfell::air::{PublicInputs, WfAir};
-use picostark_winterfell::prover::{fibonacci_trace, proof_options, FibonacciProver};
+use picostark_winterfell::prover::{air_trace, proof_options, AirProver};
 use picostark_winterfell::verifier::parse::RawProof;
 use picostark_winterfell::WfGoldilocksVerifier;
 use winterfell::crypto::hashers::Blake3_256;
 use winterfell::crypto::{DefaultRandomCoin, MerkleTree};
 use winterfell::math::fields::f64::BaseElement as Goldilocks;
 use winterfell::math::StarkField;
-use winterfell::{AcceptableOptions, FieldExtension, Proof, ProofOptions, Prover, Trace};
+use winterfell::{AcceptableOptions, FieldExtension, Proof, ProofOptions, Prover};
 
 type H = Blake3_256<Goldilocks>;
 
@@ -33,9 +33,9 @@ struct Case {
 fn upstream_proof(log_n: u8, extension: FieldExtension, degree: u8) -> Case {
     let params = common::REFERENCE_PARAMS;
     let options = proof_options(&params, extension).unwrap();
-    let trace = fibonacci_trace::<Goldilocks>(1 << log_n);
-    let public = trace.get(1, trace.length() - 1).as_int();
-    let proof = FibonacciProver::<Goldilocks>::new(options.clone())
+    let (trace, public_inputs) = air_trace::<Fibonacci, Goldilocks>(&Fibonacci, 1 << log_n);
+    let public = public_inputs[0].as_int();
+    let proof = AirProver::<Fibonacci, Goldilocks>::new(options.clone(), public_inputs)
         .prove(trace)
         .unwrap();
     let header = ProofHeader {

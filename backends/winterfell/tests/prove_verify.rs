@@ -11,7 +11,7 @@ use picostark_winterfell::{
     WfBabyBearProver, WfBabyBearVerifier, WfGoldilocksProver, WfGoldilocksVerifier,
 };
 
-fn request<P: Prover>(p: &P, log_n: u8, params: ProofParams) -> ProveRequest {
+fn request<P: Prover + ?Sized>(p: &P, log_n: u8, params: ProofParams) -> ProveRequest {
     ProveRequest {
         air: AirId::Fibonacci,
         log_n,
@@ -186,4 +186,62 @@ fn unsupported_requests_are_errors() {
     r.params.log_final_poly_len = 5;
     r.params.pow_bits = 33;
     assert!(WfGoldilocksProver.prove(&r, &mut |_| {}).is_err());
+}
+
+/// The wide AIR (16 columns, degree 3, 8 public inputs) on both backends: accepted as
+/// proved, rejected when the claimed output or the input is changed, and a Fibonacci proof
+/// relabelled as `chain16` is refused before any cryptography.
+#[test]
+fn wide_air_round_trip_and_wrong_claimed_output_rejected() {
+    use picostark_core::proof_file::FIXED_HEADER_LEN;
+    let policy = Policy::default();
+    let provers: [(&dyn Prover, &dyn picostark_core::Verifier); 2] = [
+        (&WfGoldilocksProver, &WfGoldilocksVerifier::default()),
+        (&WfBabyBearProver, &WfBabyBearVerifier::default()),
+    ];
+    for (p, v) in provers {
+        let mut req = request(p, 6, p.default_params());
+        req.air = AirId::CubicChain16;
+        let file = p.prove(&req, &mut |_| {}).unwrap();
+        let parsed = ProofFile::parse(&file).unwrap();
+        assert_eq!(parsed.header.air, AirId::CubicChain16);
+        assert_eq!(parsed.public_inputs.len(), 8);
+        assert_eq!(verify(v, &file, None, &policy).unwrap().security_bits, 95);
+        // Public inputs 4..8 are the claimed output: change the last word.
+        let mut wrong_output = file.clone();
+        wrong_output[FIXED_HEADER_LEN + 7 * 8] ^= 1;
+        assert!(
+            matches!(
+                verify(v, &wrong_output, None, &policy),
+                Err(VerifyError::Rejected(_))
+            ),
+            "{}: wrong claimed output accepted",
+            v.backend()
+        );
+        let mut wrong_input = file.clone();
+        wrong_input[FIXED_HEADER_LEN] ^= 1;
+        assert!(
+            matches!(
+                verify(v, &wrong_input, None, &policy),
+                Err(VerifyError::Rejected(_))
+            ),
+            "{}: wrong input accepted",
+            v.backend()
+        );
+        // A Fibonacci payload under a chain16 header: the payload's shape gives it away.
+        let fib = prove_dyn(p, 6);
+        let fib_file = ProofFile::parse(&fib).unwrap();
+        let mut header = fib_file.header;
+        header.air = AirId::CubicChain16;
+        let relabelled = picostark_core::proof_file::encode(&header, &[0; 8], fib_file.payload);
+        assert!(matches!(
+            verify(v, &relabelled, None, &policy),
+            Err(VerifyError::StatementMismatch(_))
+        ));
+    }
+}
+
+fn prove_dyn(p: &dyn Prover, log_n: u8) -> Vec<u8> {
+    p.prove(&request(p, log_n, p.default_params()), &mut |_| {})
+        .unwrap()
 }

@@ -29,6 +29,7 @@ pub mod parse;
 
 use alloc::vec::Vec;
 
+use picostark_air::chain16::CubicChain16;
 use picostark_air::fibonacci::Fibonacci;
 use picostark_air::AirDef;
 use picostark_core::{
@@ -87,13 +88,11 @@ impl Default for WfBabyBearVerifier {
     }
 }
 
-/// Checks what every winterfell proof file of this crate shares: the AIR and the hash.
+/// Checks what every winterfell proof file of this crate shares: the hash (every AIR of
+/// `picostark-air` is supported).
 fn check_common(header: &ProofHeader, extension_degrees: &[u8]) -> Result<(), VerifyError> {
     if !extension_degrees.contains(&header.extension_degree) {
         return Err(VerifyError::Unsupported("extension degree"));
-    }
-    if header.air != AirId::Fibonacci {
-        return Err(VerifyError::Unsupported("AIR"));
     }
     if header.hash != HashId::Blake3_256 {
         return Err(VerifyError::Unsupported("hash"));
@@ -113,12 +112,12 @@ impl Verifier for WfGoldilocksVerifier {
     fn verify_payload(&self, proof: &ProofFile<'_>) -> Result<(), VerifyError> {
         self.check_supported(&proof.header)?;
         match proof.header.extension_degree {
-            2 => verify_fibonacci::<Goldilocks, QuadExtension<Goldilocks>>(
+            2 => verify_air::<Goldilocks, QuadExtension<Goldilocks>>(
                 proof,
                 &[2],
                 self.min_security_bits,
             ),
-            3 => verify_fibonacci::<Goldilocks, CubeExtension<Goldilocks>>(
+            3 => verify_air::<Goldilocks, CubeExtension<Goldilocks>>(
                 proof,
                 &[3],
                 self.min_security_bits,
@@ -139,7 +138,7 @@ impl Verifier for WfBabyBearVerifier {
 
     fn verify_payload(&self, proof: &ProofFile<'_>) -> Result<(), VerifyError> {
         self.check_supported(&proof.header)?;
-        verify_fibonacci::<BabyBear, Quartic>(
+        verify_air::<BabyBear, Quartic>(
             proof,
             &[EXTENSION_TAG_NONE, EXTENSION_TAG_QUARTIC],
             self.min_security_bits,
@@ -173,16 +172,21 @@ fn batching(byte: u8) -> Result<BatchingMethod, VerifyError> {
 
 /// Checks the payload's context against the header and the backend, returning the options
 /// in a form upstream's constructors accept without panicking.
-fn check_context<B: StarkField>(
+fn check_context<A, B>(
+    def: &A,
     header: &ProofHeader,
     raw: &RawProof<'_>,
     accepted_tags: &[u8],
     true_degree: u8,
     min_security_bits: u32,
-) -> Result<ProofOptions, VerifyError> {
+) -> Result<ProofOptions, VerifyError>
+where
+    A: AirDef + Default,
+    B: StarkField,
+{
     let p = &header.params;
     let o: &RawOptions = &raw.options;
-    if raw.main_width as usize != Fibonacci.width() || !raw.trace_meta.is_empty() {
+    if raw.main_width as usize != def.width() || !raw.trace_meta.is_empty() {
         return Err(mismatch("trace shape in the payload"));
     }
     if raw.log_n != header.log_n {
@@ -216,7 +220,7 @@ fn check_context<B: StarkField>(
     if u64::from(o.num_queries) >= 1u64 << log_lde {
         return Err(VerifyError::Unsupported("more queries than domain points"));
     }
-    if raw.num_constraints != WfAir::<Fibonacci, B>::num_constraints(&Fibonacci) as u64 {
+    if raw.num_constraints != WfAir::<A, B>::num_constraints(def) as u64 {
         return Err(mismatch("number of constraints in the payload"));
     }
     let bits = conjectured_security_bits(header.field, true_degree, header.log_n, p);
@@ -306,8 +310,8 @@ fn row_leaves<F: FieldElement, H: winter_crypto::Hasher>(
     Ok(())
 }
 
-/// Verifies a Fibonacci proof over base field `B` with challenge field `E`.
-fn verify_fibonacci<B, E>(
+/// Verifies a proof of the header's AIR over base field `B` with challenge field `E`.
+fn verify_air<B, E>(
     file: &ProofFile<'_>,
     accepted_tags: &[u8],
     min_security_bits: u32,
@@ -316,6 +320,26 @@ where
     B: StarkField + ExtensibleField<2> + ExtensibleField<3>,
     E: FieldElement<BaseField = B>,
 {
+    match file.header.air {
+        AirId::Fibonacci => verify_proof::<Fibonacci, B, E>(file, accepted_tags, min_security_bits),
+        AirId::CubicChain16 => {
+            verify_proof::<CubicChain16, B, E>(file, accepted_tags, min_security_bits)
+        }
+    }
+}
+
+/// Verifies a proof of the AIR `A` over base field `B` with challenge field `E`.
+fn verify_proof<A, B, E>(
+    file: &ProofFile<'_>,
+    accepted_tags: &[u8],
+    min_security_bits: u32,
+) -> Result<(), VerifyError>
+where
+    A: AirDef + Default + Send + Sync,
+    B: StarkField + ExtensibleField<2> + ExtensibleField<3>,
+    E: FieldElement<BaseField = B>,
+{
+    let def = A::default();
     let header = &file.header;
     let true_degree = E::EXTENSION_DEGREE as u8;
     if header.extension_degree != true_degree {
@@ -329,11 +353,18 @@ where
     if !field_matches {
         return Err(VerifyError::Unsupported("field"));
     }
-    if file.public_inputs.len() != Fibonacci.num_public_inputs() {
+    if file.public_inputs.len() != def.num_public_inputs() {
         return Err(mismatch("number of public inputs"));
     }
     let raw = RawProof::parse(file.payload)?;
-    let options = check_context::<B>(header, &raw, accepted_tags, true_degree, min_security_bits)?;
+    let options = check_context::<A, B>(
+        &def,
+        header,
+        &raw,
+        accepted_tags,
+        true_degree,
+        min_security_bits,
+    )?;
 
     let public: Vec<B> = file
         .public_inputs
@@ -343,7 +374,7 @@ where
     let n = 1usize << raw.log_n;
     let width = usize::from(raw.main_width);
     let seed = seed_elements(&raw, &public);
-    let air = WfAir::<Fibonacci, B>::new(TraceInfo::new(width, n), PublicInputs(public), options);
+    let air = WfAir::<A, B>::new(TraceInfo::new(width, n), PublicInputs(public), options);
     let lde_size = air.lde_domain_size();
     let log_lde = lde_size.trailing_zeros();
     let o = &raw.options;
