@@ -3,9 +3,10 @@
 # qemu-system-misc (QEMU 7.2) and the rust toolchain from rust-toolchain.toml.
 #
 # 1. unit tests of the runner and the plugin (instruction classifiers, UF2 block format, ELF);
-# 2. Fib-1024 proofs for every backend prover-host can make, plus one tampered copy each;
+# 2. Fib-1024 proofs for every backend prover-host can make, plus a hostile set of each
+#    (flipped byte, truncated, low-security header, wrong backend, zeroed payload);
 # 3. per core (m33, rv32): one firmware build with every backend, every proof verified under
-#    QEMU twice (counts must be identical), every tampered proof rejected;
+#    QEMU twice (counts must be identical), every hostile file rejected;
 # 4. the rp2350 firmware for both cores built with an embedded proof, and its UF2 files.
 #
 # Records go to $OUT (default out/mcu), UF2 files to $OUT/uf2.
@@ -31,7 +32,10 @@ for b in p3-babybear p3-goldilocks p3-m31 wf-goldilocks wf-babybear; do
   fi
   BACKENDS+=("$b")
   "$PH" --backend "$b" --air fib --n 1024 --out "$PROOFS/$b-fib-1024.proof"
-  "$MCU" tamper "$PROOFS/$b-fib-1024.proof" "$PROOFS/$b-fib-1024.tampered"
+  # The hostile set: one of each kind per protocol, every one must be rejected.
+  for kind in flip truncate low-security wrong-backend zero-payload; do
+    "$MCU" tamper --kind "$kind" "$PROOFS/$b-fib-1024.proof" "$PROOFS/$b-fib-1024.$kind.tampered"
+  done
 done
 FEATURES=$(IFS=,; echo "${BACKENDS[*]}")
 

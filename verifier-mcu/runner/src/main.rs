@@ -5,7 +5,7 @@
 //!             [--repeat N] [--heap BYTES] [--iterations N] [--out DIR] [--elf ELF]
 //!             [--embedded] PROOF...
 //! mcu-run uf2 ELF OUT.uf2 --family rp2350-arm|rp2350-riscv
-//! mcu-run tamper IN OUT
+//! mcu-run tamper [--kind flip|truncate|low-security|wrong-backend|zero-payload] IN OUT
 //! mcu-run bringup-proof OUT [--backend NAME] [--bytes N]
 //! ```
 //!
@@ -37,7 +37,7 @@ fn usage() -> &'static str {
               [--repeat N] [--heap BYTES] [--iterations N] [--out DIR] [--elf ELF]
               [--embedded] PROOF...
   mcu-run uf2 ELF OUT.uf2 --family rp2350-arm|rp2350-riscv
-  mcu-run tamper IN OUT
+  mcu-run tamper [--kind flip|truncate|low-security|wrong-backend|zero-payload] IN OUT
   mcu-run bringup-proof OUT [--backend NAME] [--bytes N]"
 }
 
@@ -283,7 +283,19 @@ fn cmd_run(args: &[String]) -> Result<(), String> {
                 }
             }
             Err(e) => {
-                println!("{name:<40} {:<5} error: {e}", core.name());
+                // An envelope that does not parse gets the firmware's own `error` line (no
+                // header, so no run line): for a hostile file that is the rejection.
+                let envelope = o
+                    .stdout
+                    .lines()
+                    .find(|l| l.starts_with("pstk1 error what=proof-file"))
+                    .map(|l| l.split_once("detail=").map_or("", |(_, d)| d).trim());
+                match envelope {
+                    Some(detail) => {
+                        println!("{name:<40} {:<5} rejected:format ({detail})", core.name())
+                    }
+                    None => println!("{name:<40} {:<5} error: {e}", core.name()),
+                }
                 if expect == "accepted" {
                     failures.push(format!(
                         "{name}: {e}\n--- firmware output ---\n{}",
@@ -349,16 +361,55 @@ pub fn tamper_offset(bytes: &[u8]) -> Result<usize, String> {
     Ok(bytes.len() - pf.payload.len() + pf.payload.len() / 3)
 }
 
+/// The hostile variants `tamper --kind` writes, each of which every verifier must reject.
+pub const TAMPER_KINDS: &[&str] = &[
+    "flip",
+    "truncate",
+    "low-security",
+    "wrong-backend",
+    "zero-payload",
+];
+
+/// Applies one hostile change to a valid proof file.
+pub fn tamper(bytes: &[u8], kind: &str) -> Result<Vec<u8>, String> {
+    let pf = ProofFile::parse(bytes).map_err(|e| e.to_string())?;
+    let payload_at = bytes.len() - pf.payload.len();
+    let mut out = bytes.to_vec();
+    match kind {
+        "flip" => out[tamper_offset(bytes)?] ^= 0x10,
+        // Cut inside the payload: the envelope's length no longer matches.
+        "truncate" => out.truncate(payload_at + pf.payload.len() / 2),
+        // 8 queries: far below the 95-bit policy, refused before any heavy work.
+        "low-security" => out[14..16].copy_from_slice(&8u16.to_le_bytes()),
+        // Another backend over the same field, so the envelope still parses.
+        "wrong-backend" => {
+            let other = BackendId::ALL
+                .iter()
+                .find(|b| **b != pf.header.backend && b.field() == pf.header.backend.field())
+                .ok_or("no other backend over this field")?;
+            out[6] = *other as u8;
+        }
+        "zero-payload" => out[payload_at..].fill(0),
+        _ => {
+            return Err(format!(
+                "unknown tamper kind {kind} (known: {})",
+                TAMPER_KINDS.join(", ")
+            ))
+        }
+    }
+    Ok(out)
+}
+
 fn cmd_tamper(args: &[String]) -> Result<(), String> {
-    let f = Flags::parse(args, &[])?;
+    let f = Flags::parse(args, &["kind"])?;
     let [input, out] = f.positional.as_slice() else {
         return Err(usage().into());
     };
-    let mut bytes = std::fs::read(input).map_err(|e| format!("{input}: {e}"))?;
-    let at = tamper_offset(&bytes).map_err(|e| format!("{input}: {e}"))?;
-    bytes[at] ^= 0x10;
-    std::fs::write(out, &bytes).map_err(|e| format!("{out}: {e}"))?;
-    println!("{out}: byte {at} flipped");
+    let kind = f.get("kind").unwrap_or("flip");
+    let bytes = std::fs::read(input).map_err(|e| format!("{input}: {e}"))?;
+    let tampered = tamper(&bytes, kind).map_err(|e| format!("{input}: {e}"))?;
+    std::fs::write(out, &tampered).map_err(|e| format!("{out}: {e}"))?;
+    println!("{out}: {kind}");
     Ok(())
 }
 
@@ -388,6 +439,24 @@ mod tests {
         assert!(at >= start && at < bytes.len());
         assert_ne!(at, start + pf.payload.len() / 2);
         assert!(tamper_offset(b"PSTK").is_err());
+    }
+
+    #[test]
+    fn every_tamper_kind_changes_the_file_and_unknown_kinds_are_errors() {
+        let bytes = record::bringup_proof(BackendId::WfGoldilocks, 300);
+        for kind in TAMPER_KINDS {
+            let t = tamper(&bytes, kind).unwrap();
+            assert_ne!(t, bytes, "{kind}");
+        }
+        let low = tamper(&bytes, "low-security").unwrap();
+        let h = ProofFile::parse(&low).unwrap().header;
+        assert!(picostark_core::Policy::default().check(&h).is_err());
+        let wrong = tamper(&bytes, "wrong-backend").unwrap();
+        assert_eq!(
+            ProofFile::parse(&wrong).unwrap().header.backend,
+            BackendId::P3Goldilocks
+        );
+        assert!(tamper(&bytes, "nope").is_err());
     }
 
     #[test]

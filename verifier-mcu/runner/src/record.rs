@@ -147,6 +147,7 @@ pub fn build(o: &Outcome, core: Core, alloc: &str, meta: &BuildMeta) -> Result<R
         bss_bytes: m("bss"),
         prove_ms: None,
         verify_ms: None,
+        host_peak_rss: None,
         toolchain: meta.toolchain.clone(),
         profile: meta.profile.clone(),
         git_commit: meta.git_commit.clone(),
