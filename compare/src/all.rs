@@ -3,7 +3,8 @@
 //! 1. `prover-host list` says which backends (and extension degrees) this build has;
 //! 2. `prover-host bench` proves and verifies Fib at every requested n for each of them
 //!    (host records, proof files), and `prover-host --ext E` proves each further extension
-//!    degree a backend offers;
+//!    degree a backend offers; all of it `--samples` times (default 3), since provers are
+//!    not deterministic and one proof's verify cost is one draw;
 //! 3. `mcu-run run` verifies every proof under QEMU on each core (emulator records); when
 //!    QEMU is missing this step is skipped with install instructions and the host-side
 //!    report is still written;
@@ -41,6 +42,10 @@ pub struct AllArgs {
     /// Firmware allocator (tlsf, llff, bump).
     #[arg(long, default_value = "tlsf")]
     alloc: String,
+    /// Proofs per configuration. Provers are not deterministic: each proof is verified
+    /// (host and emulator) and the report keeps the median-cost one with the range.
+    #[arg(long, default_value_t = 3)]
+    samples: u32,
     /// Timed runs per host point (the median is recorded).
     #[arg(long, default_value_t = 1)]
     repeat: u32,
@@ -146,6 +151,18 @@ pub fn parse_list(text: &str) -> Vec<(String, Vec<u8>)> {
     out
 }
 
+fn list_proofs(dir: &Path) -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map(|rd| {
+            rd.filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| p.extension().is_some_and(|x| x == "proof"))
+                .collect()
+        })
+        .unwrap_or_default();
+    v.sort();
+    v
+}
+
 fn proof_header(p: &Path) -> Option<picostark_core::ProofHeader> {
     let bytes = std::fs::read(p).ok()?;
     picostark_core::ProofFile::parse(&bytes)
@@ -238,73 +255,81 @@ pub fn run(a: &AllArgs, invocation: &str) -> Result<(), String> {
         "[2/4] proving Fib at n = 2^{{{}}} for every backend (host)",
         ns.join(",")
     );
-    let host_dir = raw.join("host");
-    let (ok, _) = stream(
-        Command::new(cargo())
-            .current_dir(&root)
-            .args([
-                "run",
-                "--release",
-                "-p",
-                "prover-host",
-                "--",
-                "bench",
-                "--backend",
-                "all",
-                "--log-n",
-                &ns.join(","),
-                "--repeat",
-                &a.repeat.to_string(),
-                "--out",
-            ])
-            .arg(host_dir.join("host-bench.json"))
-            .arg("--proofs")
-            .arg(&proofs),
-        "[2/4]",
-        &logs.join("prover-host-bench.log"),
-    )?;
-    if !ok {
-        notes.push("`prover-host bench` failed (see logs/prover-host-bench.log); rows it did not write are missing".into());
-    }
-    if !a.first_extension_only {
-        for (b, degrees) in &backends {
-            for e in degrees.iter().skip(1) {
-                for n in &a.log_n {
-                    let nn = 1u64 << n;
-                    let name = format!("{b}-fib-n{nn}-ext{e}");
-                    let (ok, text) = stream(
-                        Command::new(cargo())
-                            .current_dir(&root)
-                            .args([
-                                "run",
-                                "--release",
-                                "-p",
-                                "prover-host",
-                                "--",
-                                "--backend",
-                                b,
-                                "--air",
-                                "fib",
-                            ])
-                            .args(["--n", &nn.to_string(), "--ext", &e.to_string()])
-                            // Below-floor configurations are proved too: the report shows
-                            // them flagged and never ranks them, and the firmware's policy
-                            // must reject them.
-                            .args(["--min-security", "0", "--out"])
-                            .arg(proofs.join(format!("{name}.proof")))
-                            .arg("--record")
-                            .arg(host_dir.join(format!("{name}.json"))),
-                        "[2/4]",
-                        &logs.join(format!("prover-host-{name}.log")),
-                    )?;
-                    if !ok {
-                        let why = text
-                            .lines()
-                            .rev()
-                            .find(|l| l.starts_with("error"))
-                            .unwrap_or("failed")
-                            .to_string();
-                        notes.push(format!("{b}^{e} n=2^{n} not proved: {why}"));
+    let samples = a.samples.max(1);
+    for sample in 1..=samples {
+        let st = format!("s{sample}");
+        let proofs = proofs.join(&st);
+        let host_dir = raw.join("host").join(&st);
+        println!("[2/4] proofs set {sample} of {samples}");
+        let (ok, _) = stream(
+            Command::new(cargo())
+                .current_dir(&root)
+                .args([
+                    "run",
+                    "--release",
+                    "-p",
+                    "prover-host",
+                    "--",
+                    "bench",
+                    "--backend",
+                    "all",
+                    "--log-n",
+                    &ns.join(","),
+                    "--repeat",
+                    &a.repeat.to_string(),
+                    "--out",
+                ])
+                .arg(host_dir.join("host-bench.json"))
+                .arg("--proofs")
+                .arg(&proofs),
+            "[2/4]",
+            &logs.join(format!("prover-host-bench-{st}.log")),
+        )?;
+        if !ok {
+            notes.push(format!("`prover-host bench` failed for proof set {sample} (see logs/prover-host-bench-{st}.log); rows it did not write are missing"));
+        }
+        if !a.first_extension_only {
+            for (b, degrees) in &backends {
+                for e in degrees.iter().skip(1) {
+                    for n in &a.log_n {
+                        let nn = 1u64 << n;
+                        let name = format!("{b}-fib-n{nn}-ext{e}");
+                        let (ok, text) = stream(
+                            Command::new(cargo())
+                                .current_dir(&root)
+                                .args([
+                                    "run",
+                                    "--release",
+                                    "-p",
+                                    "prover-host",
+                                    "--",
+                                    "--backend",
+                                    b,
+                                    "--air",
+                                    "fib",
+                                ])
+                                .args(["--n", &nn.to_string(), "--ext", &e.to_string()])
+                                // Below-floor configurations are proved too: the report shows
+                                // them flagged and never ranks them, and the firmware's policy
+                                // must reject them.
+                                .args(["--min-security", "0", "--out"])
+                                .arg(proofs.join(format!("{name}.proof")))
+                                .arg("--record")
+                                .arg(host_dir.join(format!("{name}.json"))),
+                            "[2/4]",
+                            &logs.join(format!("prover-host-{name}-{st}.log")),
+                        )?;
+                        if !ok {
+                            let why = text
+                                .lines()
+                                .rev()
+                                .find(|l| l.starts_with("error"))
+                                .unwrap_or("failed")
+                                .to_string();
+                            notes.push(format!(
+                                "{b}^{e} n=2^{n} (proof set {sample}) not proved: {why}"
+                            ));
+                        }
                     }
                 }
             }
@@ -313,12 +338,6 @@ pub fn run(a: &AllArgs, invocation: &str) -> Result<(), String> {
     timings.push(("prove + host verify".into(), t.elapsed().as_secs_f64()));
 
     // 3. Emulator.
-    let mut proof_files: Vec<PathBuf> = std::fs::read_dir(&proofs)
-        .map_err(|e| e.to_string())?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "proof"))
-        .collect();
-    proof_files.sort();
     let mut qemu_versions = Vec::new();
     if a.skip_emulator {
         notes.push("emulator step skipped (--skip-emulator)".into());
@@ -346,119 +365,124 @@ pub fn run(a: &AllArgs, invocation: &str) -> Result<(), String> {
         if let Some(v) = capture_line(Command::new(qemu).arg("--version")) {
             qemu_versions.push(v);
         }
-        println!(
-            "[3/4] verifying {} proof(s) under QEMU on {core} (builds the firmware first)",
+        for sample in 1..=samples {
+            let st = format!("s{sample}");
+            let proof_files = list_proofs(&proofs.join(&st));
+            println!(
+            "[3/4] proof set {sample} of {samples}: verifying {} proof(s) under QEMU on {core} (the first set builds the firmware)",
             proof_files.len()
         );
-        let emu_dir = raw.join("emulator");
-        // Proofs below the firmware's security floor must be rejected by its policy: they
-        // run in their own batch with `--expect rejected`. Both batches name the same
-        // backend features, so the firmware is built once.
-        let floor = Policy::default().min_security_bits;
-        let (below, above): (Vec<PathBuf>, Vec<PathBuf>) =
-            proof_files.iter().cloned().partition(|p| {
-                proof_header(p).is_some_and(|h| {
-                    conjectured_security_bits(h.field, h.extension_degree, h.log_n, &h.params)
-                        < floor
-                })
-            });
-        let mut all_backends: Vec<picostark_core::BackendId> = proof_files
-            .iter()
-            .filter_map(|p| proof_header(p).map(|h| h.backend))
-            .collect();
-        all_backends.sort();
-        all_backends.dedup();
-        let all_features = all_backends
-            .iter()
-            .map(|b| b.name())
-            .collect::<Vec<_>>()
-            .join(",");
-        let run_batch = |files: &[PathBuf], tag: &str, expect: &str, features: Option<&str>| {
-            let mut cmd = Command::new(cargo());
-            cmd.current_dir(&root)
-                .args([
-                    "run",
-                    "--release",
-                    "-p",
-                    "mcu-run",
-                    "--",
-                    "run",
-                    "--core",
-                    core,
-                ])
-                .args(["--alloc", &a.alloc, "--heap", &a.heap.to_string()])
-                .args(["--timeout", &a.timeout.to_string(), "--expect", expect]);
-            if let Some(f) = features {
-                cmd.args(["--features", f]);
-            }
-            cmd.arg("--out").arg(&emu_dir).args(files);
-            stream(
-                &mut cmd,
-                &format!("[3/4 {core}]"),
-                &logs.join(format!("mcu-run-{core}{tag}.log")),
-            )
-        };
-        let proof_files = above;
-        let (ok, text) = run_batch(&proof_files, "", "accepted", Some(&all_features))?;
-        if !ok {
-            // Which proofs have no record? Retry them one backend at a time, so one backend
-            // whose firmware does not build cannot take the others down.
-            let missing: Vec<PathBuf> = proof_files
+            let emu_dir = raw.join("emulator").join(&st);
+            // Proofs below the firmware's security floor must be rejected by its policy: they
+            // run in their own batch with `--expect rejected`. Both batches name the same
+            // backend features, so the firmware is built once.
+            let floor = Policy::default().min_security_bits;
+            let (below, above): (Vec<PathBuf>, Vec<PathBuf>) =
+                proof_files.iter().cloned().partition(|p| {
+                    proof_header(p).is_some_and(|h| {
+                        conjectured_security_bits(h.field, h.extension_degree, h.log_n, &h.params)
+                            < floor
+                    })
+                });
+            let mut all_backends: Vec<picostark_core::BackendId> = proof_files
                 .iter()
-                .filter(|p| {
-                    let name = p
-                        .file_name()
-                        .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
-                    !emu_dir
-                        .join(format!("{name}.{core}.{}.json", a.alloc))
-                        .exists()
-                })
-                .cloned()
+                .filter_map(|p| proof_header(p).map(|h| h.backend))
                 .collect();
-            let built_nothing = missing.len() == proof_files.len();
-            if built_nothing && proof_files.len() > 1 {
-                println!(
-                    "[3/4 {core}] the batch produced no record; retrying one backend at a time"
-                );
-                let mut by_backend: Vec<(String, Vec<PathBuf>)> = Vec::new();
-                for p in &missing {
-                    let b = std::fs::read(p)
-                        .ok()
-                        .and_then(|bytes| {
-                            picostark_core::ProofFile::parse(&bytes)
-                                .ok()
-                                .map(|f| f.header.backend.name().to_string())
-                        })
-                        .unwrap_or_default();
-                    match by_backend.iter_mut().find(|(k, _)| *k == b) {
-                        Some((_, v)) => v.push(p.clone()),
-                        None => by_backend.push((b, vec![p.clone()])),
-                    }
+            all_backends.sort();
+            all_backends.dedup();
+            let all_features = all_backends
+                .iter()
+                .map(|b| b.name())
+                .collect::<Vec<_>>()
+                .join(",");
+            let run_batch = |files: &[PathBuf], tag: &str, expect: &str, features: Option<&str>| {
+                let mut cmd = Command::new(cargo());
+                cmd.current_dir(&root)
+                    .args([
+                        "run",
+                        "--release",
+                        "-p",
+                        "mcu-run",
+                        "--",
+                        "run",
+                        "--core",
+                        core,
+                    ])
+                    .args(["--alloc", &a.alloc, "--heap", &a.heap.to_string()])
+                    .args(["--timeout", &a.timeout.to_string(), "--expect", expect]);
+                if let Some(f) = features {
+                    cmd.args(["--features", f]);
                 }
-                for (b, files) in by_backend {
-                    let (ok, text) = run_batch(&files, &format!("-{b}"), "accepted", None)?;
-                    if !ok {
-                        notes.push(format!(
-                            "mcu-run on {core} for {b}: {}",
-                            failure_summary(&text)
-                        ));
+                cmd.arg("--out").arg(&emu_dir).args(files);
+                stream(
+                    &mut cmd,
+                    &format!("[3/4 {core}]"),
+                    &logs.join(format!("mcu-run-{core}-{st}{tag}.log")),
+                )
+            };
+            let proof_files = above;
+            let (ok, text) = run_batch(&proof_files, "", "accepted", Some(&all_features))?;
+            if !ok {
+                // Which proofs have no record? Retry them one backend at a time, so one backend
+                // whose firmware does not build cannot take the others down.
+                let missing: Vec<PathBuf> = proof_files
+                    .iter()
+                    .filter(|p| {
+                        let name = p
+                            .file_name()
+                            .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+                        !emu_dir
+                            .join(format!("{name}.{core}.{}.json", a.alloc))
+                            .exists()
+                    })
+                    .cloned()
+                    .collect();
+                let built_nothing = missing.len() == proof_files.len();
+                if built_nothing && proof_files.len() > 1 {
+                    println!(
+                        "[3/4 {core}] the batch produced no record; retrying one backend at a time"
+                    );
+                    let mut by_backend: Vec<(String, Vec<PathBuf>)> = Vec::new();
+                    for p in &missing {
+                        let b = std::fs::read(p)
+                            .ok()
+                            .and_then(|bytes| {
+                                picostark_core::ProofFile::parse(&bytes)
+                                    .ok()
+                                    .map(|f| f.header.backend.name().to_string())
+                            })
+                            .unwrap_or_default();
+                        match by_backend.iter_mut().find(|(k, _)| *k == b) {
+                            Some((_, v)) => v.push(p.clone()),
+                            None => by_backend.push((b, vec![p.clone()])),
+                        }
                     }
+                    for (b, files) in by_backend {
+                        let (ok, text) = run_batch(&files, &format!("-{b}"), "accepted", None)?;
+                        if !ok {
+                            notes.push(format!(
+                                "mcu-run on {core} for {b}: {}",
+                                failure_summary(&text)
+                            ));
+                        }
+                    }
+                } else {
+                    notes.push(format!("mcu-run on {core}: {}", failure_summary(&text)));
                 }
-            } else {
-                notes.push(format!("mcu-run on {core}: {}", failure_summary(&text)));
             }
-        }
-        if !below.is_empty() {
-            println!(
+            if !below.is_empty() {
+                println!(
                 "[3/4 {core}] {} proof(s) below the {floor}-bit floor: the firmware must reject them",
                 below.len()
             );
-            let (ok, text) = run_batch(&below, "-below-floor", "rejected", Some(&all_features))?;
-            if !ok {
-                notes.push(format!(
-                    "**SAFETY** mcu-run on {core}, proofs below the {floor}-bit floor: {}",
-                    failure_summary(&text)
-                ));
+                let (ok, text) =
+                    run_batch(&below, "-below-floor", "rejected", Some(&all_features))?;
+                if !ok {
+                    notes.push(format!(
+                        "**SAFETY** mcu-run on {core}, proofs below the {floor}-bit floor: {}",
+                        failure_summary(&text)
+                    ));
+                }
             }
         }
         timings.push((format!("emulate on {core}"), t.elapsed().as_secs_f64()));
@@ -485,7 +509,7 @@ pub fn run(a: &AllArgs, invocation: &str) -> Result<(), String> {
     let rows = crate::report_cmd(
         &inputs,
         &out,
-        Some(&proofs),
+        Some(&proofs.join("s1")),
         a.min_security,
         invocation,
         &notes,
@@ -584,7 +608,7 @@ fn write_readme(
     }
     s.push_str(&format!("| time: total | {total:.0} s |\n\n"));
     s.push_str("Times include whatever cargo had to build in this run (prover-host, the firmware for each core, the QEMU plugin); on a fresh machine those release builds take most of a first run's time.\n\n");
-    s.push_str("Files: `report.html` (charts; open in a browser), `report.md`, `table.csv`, `table.json` (one row per record, with its source), `raw/` (the input records and device logs), `logs/` (each tool's output). Proof files go to `proofs/` (kept out of git by `results/.gitignore`).\n\n");
+    s.push_str("Files: `report.html` (charts; open in a browser), `report.md`, `table.csv`, `table.json` (one row per configuration, core and source), `raw/` (the input records and device logs; `s1`, `s2`, ... are the proof sets), `logs/` (each tool's output). Proof files go to `proofs/` (kept out of git by `results/.gitignore`).\n\n");
     s.push_str("Rows labelled `device (sample)` come from `compare/testdata/rp2350-sample.log`, synthetic numbers written with the firmware's line writers to show where real board runs appear (`compare capture --port /dev/ttyACM0 --out board.log`, then `compare all --device-log board.log` or `compare report --in results/raw board.log --out DIR`). Pass `--no-sample` to leave them out.\n");
     let p = out.join("README.md");
     std::fs::write(&p, s).map_err(|e| format!("{}: {e}", p.display()))

@@ -161,8 +161,6 @@ fn device_run(log: &DeviceLog, meta: &LogMeta) -> Result<DeviceRun, String> {
             security_bits: u("security")? as u32,
             result,
             iterations: genuine.len() as u32,
-            instructions: None,
-            instruction_classes: None,
             cycles,
             clock_hz: run
                 .get_u64("clock_hz")
@@ -173,11 +171,11 @@ fn device_run(log: &DeviceLog, meta: &LogMeta) -> Result<DeviceRun, String> {
             text_bytes: m("text"),
             data_bytes: m("data"),
             bss_bytes: m("bss"),
-            prove_ms: None,
-            verify_ms: None,
             toolchain: meta.toolchain.clone().unwrap_or_else(not_in_log),
             profile: meta.profile.clone().unwrap_or_else(not_in_log),
             git_commit: meta.commit.clone().unwrap_or_else(not_in_log),
+            // Host-only and emulator-only figures stay empty.
+            ..RunRecord::default()
         },
         tampered: Some(tampered),
     })

@@ -186,6 +186,7 @@ fn matrix(rows: &[Row]) -> Table {
         "host: verify ms",
         "host: prove ms",
         "RV32/M33",
+        "proofs: range/median",
         "heap peak",
         "stack peak",
         "proof",
@@ -225,6 +226,11 @@ fn matrix(rows: &[Row]) -> Table {
             dash(r.host_verify_ms, |v| format!("{v:.2}")),
             dash(r.host_prove_ms, |v| format!("{v:.0}")),
             dash(r.rv32_m33_ratio, |v| format!("{v:.2}")),
+            match r.proof_spread {
+                Some(v) => format!("{} (k={})", pct(v), r.proofs),
+                None if r.source.starts_with("device") => "–".into(),
+                None => format!("one proof (k={})", r.proofs),
+            },
             dash(r.heap_peak, kib),
             dash(r.stack_peak, kib),
             kib(r.proof_bytes),
@@ -443,6 +449,7 @@ const METHOD_NOTES: &[&str] = &[
     "**Heap peak** is the tracking allocator's high-water mark during the genuine iterations; **stack peak** is measured by stack painting. Host rows have neither.",
     "**Host times** are wall clock on a shared build machine, the median of `prover-host bench --repeat` runs (one run in `compare all` by default): indicative only, never compared with device or emulator figures.",
     "**Emulator instructions** are the median over the genuine iterations (they are identical run to run; `mcu-run --repeat` checks that).",
+    "**Proofs: range/median**: the provers are not deterministic, so proofs of one statement differ in size and verifier cost. With k proofs per configuration (`compare all --samples k`), an emulator or host row is the median-cost proof's, and the column gives (max − min) / median of the cost over the k proofs: the uncertainty of choosing one proof.",
 ];
 
 /// Charts (SVG strings with captions).

@@ -77,6 +77,11 @@ pub struct Row {
     pub security_bits: u32,
     /// Cost on rv32 / cost on m33, same source and configuration.
     pub rv32_m33_ratio: Option<f64>,
+    /// How many proofs of this configuration the row stands for (provers are not
+    /// deterministic, so two proofs of one statement differ in size and verify cost).
+    pub proofs: u32,
+    /// (max - min) / median of the cost over those proofs, when there are several.
+    pub proof_spread: Option<f64>,
     pub instruction_classes: Option<Classes>,
     pub toolchain: String,
     pub profile: String,
@@ -176,6 +181,8 @@ fn row_from(e: &Entry) -> Row {
         proof_bytes: r.proof_bytes,
         security_bits: r.security_bits,
         rv32_m33_ratio: None,
+        proofs: 1,
+        proof_spread: None,
         instruction_classes: r.instruction_classes.as_ref().map(Classes::from),
         toolchain: r.toolchain.clone(),
         profile: r.profile.clone(),
@@ -203,8 +210,71 @@ fn core_rank(c: &str) -> u8 {
 }
 
 /// Builds the sorted rows (by AIR, n, backend, extension, core, source) with ratios filled.
+/// Emulator and host rows of the same configuration (several proofs of one statement)
+/// become one row: the row of the median-cost proof (lower median), with the number of
+/// proofs and their cost range over the median. Device rows are never merged: each board
+/// run already aggregates its iterations.
+fn merge_proofs(rows: Vec<Row>) -> Vec<Row> {
+    type Key = (
+        String,
+        String,
+        u8,
+        String,
+        u64,
+        String,
+        String,
+        String,
+        Option<u64>,
+        String,
+    );
+    let key = |r: &Row| -> Key {
+        (
+            r.source.clone(),
+            r.backend.clone(),
+            r.extension,
+            r.air.clone(),
+            r.n,
+            r.core.clone(),
+            r.board.clone(),
+            r.allocator.clone(),
+            r.heap_size,
+            r.result.clone(),
+        )
+    };
+    let mut groups: Vec<(Key, Vec<Row>)> = Vec::new();
+    let mut out = Vec::new();
+    for r in rows {
+        if r.source != "emulator" && r.source != "host" {
+            out.push(r);
+            continue;
+        }
+        let k = key(&r);
+        match groups.iter_mut().find(|(g, _)| *g == k) {
+            Some((_, v)) => v.push(r),
+            None => groups.push((k, vec![r])),
+        }
+    }
+    for (_, mut g) in groups {
+        if g.len() == 1 {
+            out.extend(g);
+            continue;
+        }
+        g.sort_by(|a, b| a.cost().unwrap_or(0.0).total_cmp(&b.cost().unwrap_or(0.0)));
+        let costs: Vec<f64> = g.iter().filter_map(Row::cost).collect();
+        let n = g.len();
+        let mut median_row = g.swap_remove((n - 1) / 2);
+        median_row.proofs = n as u32;
+        median_row.proof_spread = match (costs.first(), costs.last(), stats::median(&costs)) {
+            (Some(lo), Some(hi), Some(m)) if m > 0.0 && costs.len() == n => Some((hi - lo) / m),
+            _ => None,
+        };
+        out.push(median_row);
+    }
+    out
+}
+
 pub fn build_rows(entries: &[Entry]) -> Vec<Row> {
-    let mut rows: Vec<Row> = entries.iter().map(row_from).collect();
+    let mut rows: Vec<Row> = merge_proofs(entries.iter().map(row_from).collect());
     rows.sort_by(|a, b| {
         (
             &a.air,
@@ -278,6 +348,8 @@ pub const CSV_COLUMNS: &[&str] = &[
     "proof_bytes",
     "security_bits",
     "rv32_m33_ratio",
+    "proofs",
+    "proof_spread",
     "class_mul",
     "class_load_store",
     "class_branch",
@@ -335,6 +407,8 @@ pub fn to_csv(rows: &[Row]) -> String {
             r.proof_bytes.to_string(),
             r.security_bits.to_string(),
             opt(&r.rv32_m33_ratio.map(|v| format!("{v:.4}"))),
+            r.proofs.to_string(),
+            opt(&r.proof_spread.map(|v| format!("{v:.5}"))),
             opt(&c.map(|c| c.mul)),
             opt(&c.map(|c| c.load_store)),
             opt(&c.map(|c| c.branch)),
@@ -364,6 +438,8 @@ pub fn to_json(rows: &[Row]) -> String {
             "heap_peak": "bytes", "stack_peak": "bytes", "proof_bytes": "bytes",
             "security_bits": "picostark_core::conjectured_security_bits",
             "rv32_m33_ratio": "cost on rv32 / cost on m33, same source and configuration",
+            "proofs": "proofs of this configuration behind the row (the row is the median-cost one)",
+            "proof_spread": "(max - min) / median cost over those proofs",
         },
         "rows": rows,
     });
@@ -458,6 +534,40 @@ pub(crate) mod tests {
         assert_eq!(d.cost_unit(), "cycles");
         // Sorted: device before emulator within the same configuration and core.
         assert_eq!(rows[0].source, "device");
+    }
+
+    #[test]
+    fn several_proofs_become_one_median_row() {
+        let mut a = emu("p3-m31", 4, 1024, "m33", 1_000);
+        a.record.proof_bytes = 1;
+        let mut b = emu("p3-m31", 4, 1024, "m33", 1_100);
+        b.record.proof_bytes = 2;
+        let mut c = emu("p3-m31", 4, 1024, "m33", 1_050);
+        c.record.proof_bytes = 3;
+        let rows = build_rows(&[
+            a,
+            b,
+            c,
+            emu("p3-m31", 4, 1024, "rv32", 2_100),
+            dev("p3-m31", 1024, "m33", &[5]),
+            dev("p3-m31", 1024, "m33", &[6]),
+        ]);
+        assert_eq!(
+            rows.len(),
+            4,
+            "three emulator m33 rows merge; device rows never do"
+        );
+        let m = rows
+            .iter()
+            .find(|r| r.source == "emulator" && r.core == "m33")
+            .unwrap();
+        assert_eq!(m.instructions, Some(1_050));
+        assert_eq!(m.proof_bytes, 3, "the median proof's own figures");
+        assert_eq!(m.proofs, 3);
+        assert!((m.proof_spread.unwrap() - 100.0 / 1050.0).abs() < 1e-12);
+        assert_eq!(m.rv32_m33_ratio, Some(2.0));
+        let rv = rows.iter().find(|r| r.core == "rv32").unwrap();
+        assert_eq!((rv.proofs, rv.proof_spread), (1, None));
     }
 
     #[test]
