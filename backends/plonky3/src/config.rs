@@ -122,7 +122,8 @@ fn transcript(statement_bytes: &[u8]) -> Transcript {
     HashChallenger::new(Vec::from(statement_bytes), Blake3)
 }
 
-pub(crate) fn babybear(p: &ProofParams, statement_bytes: &[u8]) -> BabyBearConfig {
+/// The `p3-babybear` configuration for these parameters, transcript seeded with the statement.
+pub fn babybear(p: &ProofParams, statement_bytes: &[u8]) -> BabyBearConfig {
     let mmcs = val_mmcs::<BabyBear>();
     let pcs = TwoAdicFriPcs::new(
         Radix2DitParallel::default(),
@@ -135,7 +136,8 @@ pub(crate) fn babybear(p: &ProofParams, statement_bytes: &[u8]) -> BabyBearConfi
     )
 }
 
-pub(crate) fn goldilocks(p: &ProofParams, statement_bytes: &[u8]) -> GoldilocksConfig {
+/// The `p3-goldilocks` configuration for these parameters, transcript seeded with the statement.
+pub fn goldilocks(p: &ProofParams, statement_bytes: &[u8]) -> GoldilocksConfig {
     let mmcs = val_mmcs::<Goldilocks>();
     let pcs = TwoAdicFriPcs::new(
         Radix2DitParallel::default(),
@@ -148,7 +150,8 @@ pub(crate) fn goldilocks(p: &ProofParams, statement_bytes: &[u8]) -> GoldilocksC
     )
 }
 
-pub(crate) fn m31<EF: ExtensionField<Mersenne31>>(
+/// The `p3-m31` configuration for these parameters, transcript seeded with the statement.
+pub fn m31<EF: ExtensionField<Mersenne31>>(
     p: &ProofParams,
     statement_bytes: &[u8],
 ) -> M31Config<EF> {

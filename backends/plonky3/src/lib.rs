@@ -19,7 +19,7 @@ extern crate alloc;
 extern crate std;
 
 mod air;
-mod config;
+pub mod config;
 mod decode;
 mod verifier;
 

@@ -3,6 +3,8 @@
 //! The dispatch reads one byte, so nearly all of a measured call is the backend's own
 //! `picostark_core::verify` (envelope parse, cheap checks, heavy verification).
 
+// A build with only reference paths (src/stock.rs) uses none of the backends.
+#[allow(unused_imports)]
 use picostark_core::{
     verify as core_verify, BackendId, Policy, ProofFile, Statement, Verified, VerifyError,
 };
@@ -16,6 +18,10 @@ pub fn verify(
     expected: Option<&Statement<'_>>,
     policy: &Policy,
 ) -> Result<Verified, VerifyError> {
+    #[cfg(any(feature = "stock-wf", feature = "stock-p3", feature = "hash-cal"))]
+    if let Some(r) = crate::stock::verify(bytes, expected, policy) {
+        return r;
+    }
     let backend = bytes.get(6).copied().and_then(BackendId::from_byte);
     match backend {
         #[cfg(feature = "p3-babybear")]
