@@ -323,6 +323,15 @@ mod run_record {
         /// Host: prove and verify wall-clock times.
         pub prove_ms: Option<f64>,
         pub verify_ms: Option<f64>,
+        /// Host: peak resident set size of the process that proved (and verified) this
+        /// proof, in bytes (Linux `VmHWM`); absent in records written before it existed.
+        #[cfg_attr(feature = "serde", serde(default))]
+        pub host_peak_rss: Option<u64>,
+        /// Emulator/device runs that ran out of heap (result `rejected:out-of-memory`): the
+        /// bytes in use plus the refused request when the allocator gave up, a lower bound
+        /// on the heap the verification needs.
+        #[cfg_attr(feature = "serde", serde(default))]
+        pub heap_needed_at_least: Option<u64>,
         /// `rustc -V` of the build.
         pub toolchain: String,
         /// Cargo profile and its relevant settings, e.g. `release opt-level=s lto=fat`.

@@ -7,6 +7,19 @@
 //! high-water mark: the memory a verification really needs without an allocator. The bump
 //! allocator is reset to its watermark after each verification, when everything allocated
 //! since the mark has been freed.
+//!
+//! Out of memory: the wrapper remembers the last request the allocator refused. When the
+//! standard library's allocation-error path then panics ("memory allocation of N bytes
+//! failed"), the panic handler asks [`out_of_memory`] and, on QEMU, prints
+//!
+//! ```text
+//! pstk1 oom requested=65536 align=8 in_use=350112 peak=371200 heap=393216
+//! ```
+//!
+//! (bytes: the refused request, the bytes in use and their peak when it was refused, the
+//! heap size) and exits with [`OOM_EXIT_CODE`]. A refused *fallible* request (`try_reserve`,
+//! as for the firmware's tampered copy) is remembered too but reported only if an
+//! allocation-error panic follows.
 
 use core::alloc::{GlobalAlloc, Layout};
 use core::mem::MaybeUninit;
@@ -131,7 +144,12 @@ pub struct Tracking<A> {
 unsafe impl<A: GlobalAlloc> GlobalAlloc for Tracking<A> {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
         let p = self.inner.alloc(layout);
-        if !p.is_null() {
+        if p.is_null() {
+            // Only the failure path stores: the counts of successful runs are unchanged.
+            REFUSED_SIZE.store(layout.size(), Relaxed);
+            REFUSED_ALIGN.store(layout.align(), Relaxed);
+            REFUSED_IN_USE.store(self.in_use.load(Relaxed), Relaxed);
+        } else {
             // Single core, no allocation in interrupts: plain loads and stores suffice.
             let n = self.in_use.load(Relaxed) + layout.size();
             self.in_use.store(n, Relaxed);
@@ -210,4 +228,79 @@ pub fn after_verify() {
         HEAP.inner.reset(WATERMARK.load(Relaxed));
     }
     let _ = &WATERMARK;
+}
+
+/// QEMU exit status of a run that ran out of heap (0 pass, 1-3 verify outcomes, 4 panic).
+pub const OOM_EXIT_CODE: u32 = 5;
+
+static REFUSED_SIZE: AtomicUsize = AtomicUsize::new(0);
+static REFUSED_ALIGN: AtomicUsize = AtomicUsize::new(0);
+static REFUSED_IN_USE: AtomicUsize = AtomicUsize::new(0);
+
+/// The allocation the heap could not satisfy.
+pub struct OutOfMemory {
+    pub requested: usize,
+    pub align: usize,
+    pub in_use: usize,
+    pub peak: usize,
+}
+
+impl OutOfMemory {
+    /// Writes the `oom` line (see the module documentation).
+    pub fn write_line<W: core::fmt::Write>(&self, w: &mut W) -> core::fmt::Result {
+        writeln!(
+            w,
+            "{} oom requested={} align={} in_use={} peak={} heap={HEAP_SIZE}",
+            picostark_core::record::LINE_PREFIX,
+            self.requested,
+            self.align,
+            self.in_use,
+            self.peak
+        )
+    }
+}
+
+/// Whether `message` is the standard library's allocation-error panic, checked without a
+/// buffer as it is formatted.
+struct AllocErrorMessage {
+    matched: usize,
+    differs: bool,
+}
+
+const ALLOC_ERROR_PREFIX: &[u8] = b"memory allocation of ";
+
+impl core::fmt::Write for AllocErrorMessage {
+    fn write_str(&mut self, s: &str) -> core::fmt::Result {
+        const PREFIX: &[u8] = ALLOC_ERROR_PREFIX;
+        for &b in s.as_bytes() {
+            if self.matched == PREFIX.len() {
+                return Ok(());
+            }
+            if PREFIX[self.matched] != b {
+                self.differs = true;
+                return Err(core::fmt::Error);
+            }
+            self.matched += 1;
+        }
+        Ok(())
+    }
+}
+
+/// The refused request behind this panic, if the panic is an allocation error.
+pub fn out_of_memory(info: &core::panic::PanicInfo<'_>) -> Option<OutOfMemory> {
+    let mut m = AllocErrorMessage {
+        matched: 0,
+        differs: false,
+    };
+    let _ = core::fmt::write(&mut m, format_args!("{}", info.message()));
+    let requested = REFUSED_SIZE.load(Relaxed);
+    if m.differs || m.matched < ALLOC_ERROR_PREFIX.len() || requested == 0 {
+        return None;
+    }
+    Some(OutOfMemory {
+        requested,
+        align: REFUSED_ALIGN.load(Relaxed),
+        in_use: REFUSED_IN_USE.load(Relaxed),
+        peak: peak(),
+    })
 }

@@ -60,5 +60,13 @@ compile_error!("enable at least one backend feature (p3-babybear, p3-goldilocks,
 
 #[panic_handler]
 fn panic(info: &core::panic::PanicInfo<'_>) -> ! {
+    // Out of heap: a `pstk1 oom` line and a distinct exit status instead of a bare panic.
+    #[cfg(feature = "qemu")]
+    if let Some(oom) = heap::out_of_memory(info) {
+        let mut line = bench::LineBuf::new();
+        let _ = oom.write_line(&mut line);
+        semihosting::write(line.as_str());
+        semihosting::exit_with_code(heap::OOM_EXIT_CODE)
+    }
     board::on_panic(info)
 }

@@ -67,3 +67,16 @@ pub fn exit(ok: bool) -> ! {
         core::hint::spin_loop();
     }
 }
+
+/// `SYS_EXIT_EXTENDED`: like `SYS_EXIT`, with an exit status for 32-bit guests.
+const SYS_EXIT_EXTENDED: usize = 0x20;
+
+/// Ends the emulation with exit status `code` (QEMU passes it through).
+pub fn exit_with_code(code: u32) -> ! {
+    let block = [ADP_APPLICATION_EXIT, code as usize];
+    // SAFETY: the parameter block lives across the call.
+    unsafe { call(SYS_EXIT_EXTENDED, block.as_ptr() as usize) };
+    loop {
+        core::hint::spin_loop();
+    }
+}

@@ -4,7 +4,7 @@
 use std::process::Command;
 
 use picostark_core::proof_file::encode;
-use picostark_core::record::{RunRecord, RUN_RECORD_SCHEMA};
+use picostark_core::record::{parse_line, Line, RunRecord, RUN_RECORD_SCHEMA};
 use picostark_core::{AirId, BackendId, HashId, ProofHeader, ProofParams};
 
 use crate::qemu::{Core, Outcome};
@@ -68,6 +68,14 @@ fn median(mut v: Vec<u64>) -> Option<u64> {
 pub fn build(o: &Outcome, core: Core, alloc: &str, meta: &BuildMeta) -> Result<RunRecord, String> {
     let log = o.log.as_ref().ok_or("the firmware printed no run line")?;
     let run = log.run.as_ref().ok_or("no run line")?;
+    if let Some(oom) = o
+        .stdout
+        .lines()
+        .filter_map(parse_line)
+        .find(|l| l.kind == "oom")
+    {
+        return out_of_memory(run, &oom, core, alloc, meta);
+    }
     let total = run
         .get_u64("iterations")
         .ok_or("run line without iterations")? as usize;
@@ -148,11 +156,59 @@ pub fn build(o: &Outcome, core: Core, alloc: &str, meta: &BuildMeta) -> Result<R
         prove_ms: None,
         verify_ms: None,
         host_peak_rss: None,
+        heap_needed_at_least: None,
         toolchain: meta.toolchain.clone(),
         profile: meta.profile.clone(),
         git_commit: meta.git_commit.clone(),
     })
 }
+
+/// The record of a run that stopped on the firmware's `oom` line: the configuration does not
+/// fit this heap. Nothing was measured but the statement and the heap demand at the refusal.
+fn out_of_memory(
+    run: &Line,
+    oom: &Line,
+    core: Core,
+    alloc: &str,
+    meta: &BuildMeta,
+) -> Result<RunRecord, String> {
+    let s = |k: &str| run.get(k).unwrap_or("").to_string();
+    if s("core") != core.name() || s("alloc") != alloc {
+        return Err(format!(
+            "firmware says core={} alloc={}, expected {} {alloc}",
+            s("core"),
+            s("alloc"),
+            core.name()
+        ));
+    }
+    let (Some(requested), Some(in_use)) = (oom.get_u64("requested"), oom.get_u64("in_use")) else {
+        return Err("oom line without requested/in_use".into());
+    };
+    Ok(RunRecord {
+        schema: RUN_RECORD_SCHEMA,
+        source: "emulator".into(),
+        backend: s("backend"),
+        field: s("field"),
+        extension: run.get_u64("ext").unwrap_or(0) as u8,
+        air: s("air"),
+        n: run.get_u64("n").unwrap_or(0),
+        core: core.name().into(),
+        board: core.board().into(),
+        allocator: s("alloc"),
+        heap_size: oom.get_u64("heap").or(run.get_u64("heap")),
+        proof_bytes: run.get_u64("proof_bytes").unwrap_or(0),
+        security_bits: run.get_u64("security").unwrap_or(0) as u32,
+        result: OUT_OF_MEMORY.into(),
+        heap_needed_at_least: Some(in_use + requested),
+        toolchain: meta.toolchain.clone(),
+        profile: meta.profile.clone(),
+        git_commit: meta.git_commit.clone(),
+        ..RunRecord::default()
+    })
+}
+
+/// The result of a configuration whose verification does not fit the heap.
+pub const OUT_OF_MEMORY: &str = "rejected:out-of-memory";
 
 /// FNV-1a-32, as the firmware's bring-up verifier computes it.
 pub fn fnv1a32(bytes: &[u8]) -> u32 {
@@ -271,6 +327,28 @@ icount region=3 insns=50 mul=1 load_store=2 branch=3 other=44
         let cut: String = LINES.lines().take(3).map(|l| format!("{l}\n")).collect();
         assert!(build(&outcome(&cut, REGIONS), Core::M33, "tlsf", &meta()).is_err());
         assert!(build(&outcome("", ""), Core::M33, "tlsf", &meta()).is_err());
+    }
+
+    #[test]
+    fn out_of_memory_run_becomes_a_record() {
+        let lines = LINES.lines().take(2).collect::<Vec<_>>().join("\n")
+            + "\npstk1 oom requested=65536 align=8 in_use=350112 peak=371200 heap=262144\n";
+        let mut o = outcome(
+            &lines,
+            "icount region=0 insns=120 mul=1 load_store=2 branch=3 other=114\n",
+        );
+        o.exit_ok = false;
+        o.exit_code = Some(5);
+        let r = build(&o, Core::M33, "tlsf", &meta()).unwrap();
+        assert_eq!(r.result, OUT_OF_MEMORY);
+        assert_eq!(r.heap_needed_at_least, Some(350112 + 65536));
+        assert_eq!(r.heap_size, Some(262144));
+        assert_eq!((r.instructions, r.heap_peak), (None, None));
+        assert_eq!(r.backend, "wf-goldilocks");
+        // Without the oom line the same cut-off output is an error, not a record.
+        let cut = LINES.lines().take(2).collect::<Vec<_>>().join("\n");
+        assert!(build(&outcome(&cut, ""), Core::M33, "tlsf", &meta()).is_err());
+        assert!(build(&o, Core::Rv32, "tlsf", &meta()).is_err());
     }
 
     #[test]
