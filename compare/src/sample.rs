@@ -157,6 +157,7 @@ mod tests {
         let Loaded {
             mut entries,
             warnings,
+            ..
         } = load(&[path()]);
         assert!(warnings.is_empty(), "{warnings:?}");
         assert_eq!(entries.len(), 6);
