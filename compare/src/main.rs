@@ -20,6 +20,7 @@ mod params;
 mod render;
 #[cfg(test)]
 mod sample;
+mod scaling;
 mod stats;
 mod summary;
 mod svg;

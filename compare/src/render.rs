@@ -6,6 +6,7 @@ use std::fmt::Write;
 use std::path::Path;
 
 use crate::human::{grouped, kib, pct, pow2, si};
+use crate::scaling;
 use crate::summary::{summarize, Summary};
 use crate::svg::{self, esc, BarGroup, Series};
 use crate::table::{to_csv, to_json, Row};
@@ -159,11 +160,11 @@ pub fn civil_from_days(z: i64) -> (i64, u32, u32) {
 }
 
 /// A simple table: header and cells (plain text).
-struct Table {
-    head: Vec<String>,
-    rows: Vec<Vec<String>>,
+pub(crate) struct Table {
+    pub(crate) head: Vec<String>,
+    pub(crate) rows: Vec<Vec<String>>,
     /// Row classes for HTML (`sample`, `device`, ...).
-    classes: Vec<String>,
+    pub(crate) classes: Vec<String>,
 }
 
 fn dash<T>(v: Option<T>, f: impl Fn(T) -> String) -> String {
@@ -442,6 +443,8 @@ fn inline_md(s: &str) -> String {
 
 const SOURCES_NOTE: &str = "Three sources, never mixed: **emulator** = exact guest instruction counts of one parse + verify under QEMU (TCG plugin; instructions, not cycles: no caches, no wait states, no pipeline); **device** = cycles counted on the RP2350 itself (DWT CYCCNT on the M33, `mcycle` on Hazard3), median over iterations, ms at the board clock; **host** = wall clock on the build machine. `device (sample)` rows are synthetic, written with the firmware's own line writers to show the format: they are not measurements.";
 
+const WIDE_AIR_NOTE: &str = "`chain16` (`picostark_air::chain16::CubicChain16`): 16 columns, 16 degree-3 transition constraints, 8 public inputs, next to Fibonacci (2 columns, degree 1) at the same n, source, configuration and core; × fib is the ratio.";
+
 const METHOD_NOTES: &[&str] = &[
     "**Security** is `picostark_core::conjectured_security_bits`, one formula for every row: `min(q·b + g, floor(d·log2 p) − log2(n·2^b), 128) − 1` (q queries, blowup 2^b, g PoW bits, extension degree d). Rows below the floor are shown but never ranked.",
     "**RV32/M33** divides the RV32 cost by the M33 cost of the same source, backend, extension, AIR, n and allocator (instructions by instructions, cycles by cycles).",
@@ -473,7 +476,7 @@ fn charts(rows: &[Row]) -> Vec<String> {
             .collect();
         let ns: BTreeSet<u64> = src_rows.iter().map(|r| r.n).collect();
         let unit = src_rows[0].cost_unit();
-        for n in &ns {
+        for n in &scaling::per_n_charts(rows, ns.clone()) {
             let configs: Vec<String> = {
                 let mut v: Vec<String> = src_rows
                     .iter()
@@ -562,7 +565,7 @@ fn charts(rows: &[Row]) -> Vec<String> {
         .filter(|r| r.source == "emulator" && r.accepted() && r.instruction_classes.is_some())
         .collect();
     let ns: BTreeSet<u64> = emu.iter().map(|r| r.n).collect();
-    for n in ns {
+    for n in scaling::per_n_charts(rows, ns) {
         let bars: Vec<(String, Vec<f64>)> = emu
             .iter()
             .filter(|r| r.n == n)
@@ -597,7 +600,7 @@ fn charts(rows: &[Row]) -> Vec<String> {
             })
             .collect();
         let ns: BTreeSet<u64> = src_rows.iter().map(|r| r.n).collect();
-        for n in ns {
+        for n in scaling::per_n_charts(rows, ns) {
             let groups: Vec<BarGroup> = src_rows
                 .iter()
                 .filter(|r| r.n == n)
@@ -628,7 +631,8 @@ fn charts(rows: &[Row]) -> Vec<String> {
         .collect::<BTreeSet<_>>()
         .into_iter()
         .collect();
-    if !configs.is_empty() {
+    // With a scaling series the proof size is a line chart (`scaling`).
+    if !configs.is_empty() && !scaling::has_series(rows) {
         let groups: Vec<BarGroup> = configs
             .iter()
             .map(|c| BarGroup {
@@ -657,6 +661,7 @@ fn charts(rows: &[Row]) -> Vec<String> {
             &|v| kib(v as u64),
         ));
     }
+    out.extend(scaling::charts(rows));
     out
 }
 
@@ -690,6 +695,16 @@ impl Report {
             md.push_str(&md_table(&g));
         }
         let _ = writeln!(md, "\nCharts: see `report.html` (same folder).\n");
+        for (title, what, t) in scaling::tables(&self.rows) {
+            let _ = writeln!(md, "## {title}\n\n{what}.\n");
+            md.push_str(&md_table(&t));
+            md.push('\n');
+        }
+        if let Some(t) = scaling::wide_air_table(&self.rows) {
+            let _ = writeln!(md, "## Wide AIR\n\n{WIDE_AIR_NOTE}\n");
+            md.push_str(&md_table(&t));
+            md.push('\n');
+        }
         let _ = writeln!(md, "## Matrix\n");
         md.push_str(&md_table(&matrix(&self.rows)));
         if !self.params.is_empty() {
@@ -775,6 +790,23 @@ impl Report {
         h.push_str("<h2 id=\"charts\">Charts</h2>");
         for (i, c) in charts(&self.rows).iter().enumerate() {
             let _ = write!(h, "<div class=\"chart\" id=\"chart-{i}\">{c}</div>");
+        }
+        for (i, (title, what, t)) in scaling::tables(&self.rows).iter().enumerate() {
+            let _ = write!(
+                h,
+                "<h2 id=\"scaling-{i}\">{}</h2><p>{}.</p><div class=\"scroll\">{}</div>",
+                esc(title),
+                esc(what),
+                html_table(t, "scaling")
+            );
+        }
+        if let Some(t) = scaling::wide_air_table(&self.rows) {
+            let _ = write!(
+                h,
+                "<h2 id=\"wide-air\">Wide AIR</h2><p>{}</p>{}",
+                inline_md(WIDE_AIR_NOTE),
+                html_table(&t, "wide")
+            );
         }
         h.push_str("<h2 id=\"matrix\">Matrix</h2><p>Row colours: blue = device, italic orange = device (sample), grey = host, white = emulator. Each cost column belongs to one source; “–” = not measured by that source.</p>");
         h.push_str("<div class=\"scroll\">");

@@ -70,6 +70,10 @@ pub struct Row {
     pub host_prove_ms: Option<f64>,
     pub heap_size: Option<u64>,
     pub heap_peak: Option<u64>,
+    /// Out-of-memory runs: bytes in use plus the refused request (a lower bound on the need).
+    pub heap_needed_at_least: Option<u64>,
+    /// Host: peak resident set size of the proving process.
+    pub host_peak_rss: Option<u64>,
     pub stack_peak: Option<u64>,
     pub text_bytes: Option<u64>,
     pub proof_bytes: u64,
@@ -136,9 +140,14 @@ impl Row {
         self.n.max(1).ilog2()
     }
 
-    /// `backend ^ext`, e.g. `p3-babybear^4`: the label of a configuration in charts.
+    /// `backend ^ext`, e.g. `p3-babybear^4`, followed by the AIR unless it is Fibonacci
+    /// (`p3-babybear^4 chain16`): the label of a configuration in charts.
     pub fn config_label(&self) -> String {
-        format!("{}^{}", self.backend, self.extension)
+        if self.air == "fib" {
+            format!("{}^{}", self.backend, self.extension)
+        } else {
+            format!("{}^{} {}", self.backend, self.extension, self.air)
+        }
     }
 }
 
@@ -176,6 +185,8 @@ fn row_from(e: &Entry) -> Row {
         host_prove_ms: r.prove_ms,
         heap_size: r.heap_size,
         heap_peak: r.heap_peak,
+        heap_needed_at_least: r.heap_needed_at_least,
+        host_peak_rss: r.host_peak_rss,
         stack_peak: r.stack_peak,
         text_bytes: r.text_bytes,
         proof_bytes: r.proof_bytes,
