@@ -1,23 +1,30 @@
 //! `prover-host bench`: proves and verifies every backend at several trace lengths and writes
-//! host records (prove time, verify time, proof size) for `compare`. Times are wall-clock on
-//! this host; the median of `--repeat` runs is recorded.
+//! host records (prove time, verify time, proof size, peak memory) for `compare`.
+//!
+//! Each point is proved in a child process of this binary (the plain prove command with
+//! `--record`), so that the peak resident set size the child reports (Linux `VmHWM`, read by
+//! the child after proving and verifying) belongs to that one proof and not to whatever an
+//! earlier, larger point left mapped in the parent. Times are wall-clock on this host, with
+//! every core available to the prover; the median of `--repeat` runs is recorded, and the
+//! largest peak RSS of them.
 
-use std::path::PathBuf;
-use std::process::ExitCode;
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitCode, Stdio};
 
 use clap::Args;
-use picostark_core::prove::ProveRequest;
-use picostark_core::{BackendId, Policy, ProofFile};
+use picostark_core::record::RunRecord;
+use picostark_core::{AirId, BackendId};
 
-use crate::{
-    host_record, parse_backend, prove_one, registry, verify_timed, write_file, UsageError,
-};
+use crate::{parse_backend, read_file, registry, write_file, UsageError};
 
 #[derive(Args)]
 pub struct BenchArgs {
     /// Backends (comma-separated), or `all`.
     #[arg(long, default_value = "all")]
     backend: String,
+    /// AIRs (comma-separated ids, see `prover-host list`).
+    #[arg(long, default_value = "fib", value_delimiter = ',')]
+    air: Vec<String>,
     /// log2 trace lengths (comma-separated).
     #[arg(long, default_value = "10,12,14,16", value_delimiter = ',')]
     log_n: Vec<u8>,
@@ -37,6 +44,53 @@ fn median(mut v: Vec<f64>) -> f64 {
     v[v.len() / 2]
 }
 
+/// The peak resident set size of this process so far, in bytes (`VmHWM` in
+/// `/proc/self/status`; `None` where there is no procfs).
+pub fn peak_rss_bytes() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kib: u64 = line
+        .trim_start_matches("VmHWM:")
+        .trim()
+        .trim_end_matches("kB")
+        .trim()
+        .parse()
+        .ok()?;
+    Some(kib * 1024)
+}
+
+/// Proves one point in a child process; returns its record and the proof file.
+fn prove_in_child(
+    backend: BackendId,
+    air: AirId,
+    log_n: u8,
+    scratch: &Path,
+) -> Result<(RunRecord, Vec<u8>), UsageError> {
+    let exe = std::env::current_exe()
+        .map_err(|e| UsageError(format!("cannot find this executable: {e}")))?;
+    let proof = scratch.join("bench.proof");
+    let record = scratch.join("bench.json");
+    let status = Command::new(exe)
+        .args(["--backend", backend.name(), "--air", air.name(), "--n"])
+        .arg((1u64 << log_n).to_string())
+        .arg("--out")
+        .arg(&proof)
+        .arg("--record")
+        .arg(&record)
+        .stdout(Stdio::null())
+        .status()
+        .map_err(|e| UsageError(format!("cannot start the prover child: {e}")))?;
+    if !status.success() {
+        return Err(UsageError(format!(
+            "{backend} {air} n=2^{log_n}: the prover child failed ({status})"
+        )));
+    }
+    let json = read_file(&record)?;
+    let rec: RunRecord = serde_json::from_slice(&json)
+        .map_err(|e| UsageError(format!("{}: {e}", record.display())))?;
+    Ok((rec, read_file(&proof)?))
+}
+
 pub fn run(args: &BenchArgs) -> Result<ExitCode, UsageError> {
     let backends: Vec<BackendId> = if args.backend == "all" {
         registry::available()
@@ -46,59 +100,62 @@ pub fn run(args: &BenchArgs) -> Result<ExitCode, UsageError> {
             .map(parse_backend)
             .collect::<Result<_, _>>()?
     };
+    let airs: Vec<AirId> = args
+        .air
+        .iter()
+        .map(|a| AirId::from_name(a).ok_or_else(|| UsageError(format!("unknown AIR '{a}'"))))
+        .collect::<Result<_, _>>()?;
     if args.repeat == 0 {
         return Err(UsageError("--repeat must be at least 1".into()));
     }
+    if let Some(&log_n) = args.log_n.iter().find(|l| !(3..=22).contains(*l)) {
+        return Err(UsageError(format!("log n {log_n} out of range 3..=22")));
+    }
+    let scratch = std::env::temp_dir().join(format!("prover-host-bench-{}", std::process::id()));
+    std::fs::create_dir_all(&scratch)
+        .map_err(|e| UsageError(format!("{}: {e}", scratch.display())))?;
     let mut records = Vec::new();
-    println!("| backend | n | proof bytes | prove ms | verify ms | security |");
-    println!("|---|---|---|---|---|---|");
+    println!(
+        "| backend | air | n | proof bytes | prove ms | verify ms | peak RSS MiB | security |"
+    );
+    println!("|---|---|---|---|---|---|---|---|");
     for &backend in &backends {
-        let prover = registry::prover(backend).expect("available");
-        for &log_n in &args.log_n {
-            if !(3..=24).contains(&log_n) {
-                return Err(UsageError(format!("log n {log_n} out of range 3..=24")));
+        for &air in &airs {
+            for &log_n in &args.log_n {
+                let mut prove_times = Vec::new();
+                let mut verify_times = Vec::new();
+                let mut peak_rss: Option<u64> = None;
+                let mut last = None;
+                for _ in 0..args.repeat {
+                    let (rec, bytes) = prove_in_child(backend, air, log_n, &scratch)?;
+                    prove_times.push(rec.prove_ms.unwrap_or(f64::NAN));
+                    verify_times.push(rec.verify_ms.unwrap_or(f64::NAN));
+                    peak_rss = peak_rss.max(rec.host_peak_rss);
+                    last = Some((rec, bytes));
+                }
+                let (mut rec, bytes) = last.expect("repeat >= 1");
+                rec.prove_ms = Some(median(prove_times));
+                rec.verify_ms = Some(median(verify_times));
+                rec.host_peak_rss = peak_rss;
+                println!(
+                    "| {backend} | {air} | 2^{log_n} | {} | {:.1} | {:.2} | {} | {} |",
+                    rec.proof_bytes,
+                    rec.prove_ms.unwrap_or_default(),
+                    rec.verify_ms.unwrap_or_default(),
+                    peak_rss.map_or("n/a".into(), |b| format!("{:.1}", b as f64 / 1048576.0)),
+                    rec.security_bits
+                );
+                if let Some(dir) = &args.proofs {
+                    write_file(
+                        &dir.join(format!("{backend}-{air}-n{}.proof", 1u64 << log_n)),
+                        &bytes,
+                    )?;
+                }
+                records.push(rec);
             }
-            let req = ProveRequest {
-                air: picostark_core::AirId::Fibonacci,
-                log_n,
-                extension_degree: prover.extension_degrees()[0],
-                params: prover.default_params(),
-            };
-            let label = format!("{backend} n=2^{log_n}");
-            let mut prove_times = Vec::new();
-            let mut verify_times = Vec::new();
-            let mut bytes = Vec::new();
-            for _ in 0..args.repeat {
-                let (b, ms) = prove_one(backend, &req, &label)?;
-                prove_times.push(ms);
-                let v = verify_timed(&b, &Policy::default())
-                    .map_err(|e| UsageError(format!("{label}: proof does not verify: {e}")))?;
-                verify_times.push(v);
-                bytes = b;
-            }
-            let file = ProofFile::parse(&bytes).expect("fresh proof parses");
-            let rec = host_record(
-                &file,
-                bytes.len(),
-                median(prove_times),
-                median(verify_times),
-            );
-            println!(
-                "| {backend} | 2^{log_n} | {} | {:.1} | {:.2} | {} |",
-                rec.proof_bytes,
-                rec.prove_ms.unwrap_or_default(),
-                rec.verify_ms.unwrap_or_default(),
-                rec.security_bits
-            );
-            if let Some(dir) = &args.proofs {
-                write_file(
-                    &dir.join(format!("{backend}-fib-n{}.proof", 1u64 << log_n)),
-                    &bytes,
-                )?;
-            }
-            records.push(rec);
         }
     }
+    let _ = std::fs::remove_dir_all(&scratch);
     let json = serde_json::to_string_pretty(&records).expect("records serialize");
     write_file(&args.out, json.as_bytes())?;
     eprintln!("wrote {} records to {}", records.len(), args.out.display());

@@ -273,7 +273,8 @@ fn prove_cmd(args: &ProveArgs) -> Result<ExitCode, UsageError> {
     println!("security:   {security} bits conjectured");
     if let Some(path) = &args.record {
         let file = ProofFile::parse(&bytes).expect("just written");
-        let rec = host_record(&file, bytes.len(), prove_ms, verify_ms);
+        let mut rec = host_record(&file, bytes.len(), prove_ms, verify_ms);
+        rec.host_peak_rss = bench::peak_rss_bytes();
         let json = serde_json::to_string_pretty(&rec).expect("record serializes");
         write_file(path, json.as_bytes())?;
     }
