@@ -12,6 +12,7 @@
 //! (device). See the `input`, `device`, `table`, `summary` and `render` modules.
 
 mod all;
+mod baseline;
 mod capture;
 mod device;
 mod human;
@@ -146,6 +147,8 @@ pub fn report_cmd(
         report.set_params(params);
         report.warnings.extend(warnings);
     }
+    // Stock baselines and tuning records live next to the report (`<out>/baseline`).
+    report.baseline = baseline::section(&out.join("baseline"));
     report.write(out)?;
     let n = report.rows.len();
     eprintln!(

@@ -37,6 +37,8 @@ pub struct Report {
     pub command: String,
     pub generated: String,
     pub min_security: u32,
+    /// The stock-baseline and hash-floor section (Markdown), from `baseline::section`.
+    pub baseline: Option<String>,
 }
 
 impl Report {
@@ -51,6 +53,7 @@ impl Report {
             command: String::new(),
             generated: utc_now(),
             min_security,
+            baseline: None,
         }
     }
 
@@ -718,6 +721,9 @@ impl Report {
                 let _ = writeln!(md, "- {}", g.replace('\n', " "));
             }
         }
+        if let Some(b) = &self.baseline {
+            let _ = writeln!(md, "\n{b}");
+        }
         let _ = writeln!(md, "\n## Provenance\n");
         md.push_str(&md_table(&provenance(&self.rows)));
         let _ = writeln!(md, "\n## Method\n");
@@ -823,6 +829,9 @@ impl Report {
                 let _ = write!(h, "<li>{}</li>", inline_md(g));
             }
             h.push_str("</ul>");
+        }
+        if let Some(b) = &self.baseline {
+            let _ = write!(h, "<h2 id=\"baseline\">Stock baselines and hash floor</h2><pre>{}</pre>", esc(b));
         }
         h.push_str("<h2 id=\"provenance\">Provenance</h2>");
         h.push_str(&html_table(&provenance(&self.rows), "prov"));
