@@ -4,7 +4,6 @@
 use alloc::vec::Vec;
 
 use p3_baby_bear::BabyBear;
-use p3_blake3::Blake3;
 use p3_challenger::{HashChallenger, SerializingChallenger32, SerializingChallenger64};
 use p3_circle::CirclePcs;
 use p3_commit::ExtensionMmcs;
@@ -19,11 +18,26 @@ use p3_symmetric::{CompressionFunctionFromHasher, SerializingHasher};
 use p3_uni_stark::StarkConfig;
 use picostark_core::{BackendId, ProofHeader, ProofParams, VerifyError};
 
-type FieldHash = SerializingHasher<Blake3>;
-type Compress = CompressionFunctionFromHasher<Blake3, 2, 32>;
+// The `hash-count` build counts compressions (same digests); see `hash_count`.
+#[cfg(not(feature = "hash-count"))]
+type Hash = p3_blake3::Blake3;
+#[cfg(feature = "hash-count")]
+type Hash = crate::hash_count::CountingBlake3;
+const HASH: Hash = {
+    #[cfg(not(feature = "hash-count"))]
+    {
+        p3_blake3::Blake3
+    }
+    #[cfg(feature = "hash-count")]
+    {
+        crate::hash_count::CountingBlake3
+    }
+};
+type FieldHash = SerializingHasher<Hash>;
+type Compress = CompressionFunctionFromHasher<Hash, 2, 32>;
 type ValMmcs<F> = MerkleTreeMmcs<F, u8, FieldHash, Compress, 2, 32>;
 type ChallengeMmcs<F, EF> = ExtensionMmcs<F, EF, ValMmcs<F>>;
-type Transcript = HashChallenger<u8, Blake3, 32>;
+type Transcript = HashChallenger<u8, Hash, 32>;
 
 /// BabyBear, quartic extension, two-adic FRI, BLAKE3.
 pub type BabyBearConfig = StarkConfig<
@@ -114,12 +128,12 @@ fn fri_params<M>(p: &ProofParams, mmcs: M) -> FriParameters<M> {
 }
 
 fn val_mmcs<F: Field>() -> ValMmcs<F> {
-    ValMmcs::new(FieldHash::new(Blake3), Compress::new(Blake3), 0)
+    ValMmcs::new(FieldHash::new(HASH), Compress::new(HASH), 0)
 }
 
 /// The transcript starts from the proof file's statement bytes.
 fn transcript(statement_bytes: &[u8]) -> Transcript {
-    HashChallenger::new(Vec::from(statement_bytes), Blake3)
+    HashChallenger::new(Vec::from(statement_bytes), HASH)
 }
 
 /// The `p3-babybear` configuration for these parameters, transcript seeded with the statement.

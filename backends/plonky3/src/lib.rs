@@ -21,6 +21,8 @@ extern crate std;
 mod air;
 pub mod config;
 mod decode;
+#[cfg(feature = "hash-count")]
+pub mod hash_count;
 mod verifier;
 
 #[cfg(feature = "prover")]
