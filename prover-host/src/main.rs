@@ -4,6 +4,7 @@
 
 mod bench;
 mod registry;
+mod tune;
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -49,6 +50,8 @@ enum Command {
     List,
     /// Prove and verify every backend at several trace lengths; write host records (JSON).
     Bench(bench::BenchArgs),
+    /// Search FRI parameters: emulator-measured verify cost vs proof size vs prove time.
+    Tune(tune::TuneArgs),
 }
 
 #[derive(Args)]
@@ -108,6 +111,7 @@ fn main() -> ExitCode {
             Ok(ExitCode::SUCCESS)
         }
         Some(Command::Bench(args)) => bench::run(&args),
+        Some(Command::Tune(args)) => tune::run(&args),
         None => prove_cmd(&cli.prove),
     };
     match result {

@@ -1,0 +1,533 @@
+//! `prover-host tune`: a parameter search measured under the emulator, and the reference
+//! files the stock baselines need.
+//!
+//! For every candidate (log blowup, proof-of-work bits, FRI arity, final polynomial length,
+//! within what the backend supports) the number of queries is the smallest that reaches
+//! `--min-security` by the core estimator. Each candidate is proved on the host (prove time,
+//! wall clock, this machine), then all proofs are verified in one `mcu-run` batch on the
+//! chosen core (one firmware build, QEMU proof slot, exact instruction counts of parse +
+//! verify between the firmware's markers). Nothing is modelled: every verify figure printed
+//! is a measured count. The Pareto front over (instructions, proof bytes, prove ms) is
+//! printed and the whole search written as JSON.
+//!
+//! `--reference-out F` instead wraps the zkmcu fork's Goldilocks proof into a picostark file;
+//! `--hash-cal-out F` writes the BLAKE3 calibration file for the firmware's `hash-cal` build.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitCode};
+use std::time::Instant;
+
+use clap::Args;
+use picostark_core::prove::ProveRequest;
+use picostark_core::{conjectured_security_bits, AirId, BackendId, Policy, ProofParams};
+
+use crate::{header_of, prove_one, registry, usage, UsageError};
+
+#[derive(Args)]
+pub struct TuneArgs {
+    /// Backend id.
+    #[arg(long)]
+    backend: Option<String>,
+    /// AIR id.
+    #[arg(long, default_value = "fib")]
+    air: String,
+    /// Trace length.
+    #[arg(long, default_value_t = 1024)]
+    n: u64,
+    /// Minimum conjectured security (core estimator).
+    #[arg(long, default_value_t = Policy::DEFAULT_MIN_SECURITY_BITS)]
+    min_security: u32,
+    /// Core the verify counts are measured on.
+    #[arg(long, default_value = "m33")]
+    core: String,
+    /// Proof-of-work bits to try (comma-separated).
+    #[arg(long, default_value = "20,24")]
+    pow: String,
+    /// Output directory (proofs, emulator records, tune-<backend>-<air>-n<n>-<core>.json).
+    #[arg(long, default_value = "out/tune")]
+    out: PathBuf,
+    /// Write the zkmcu reference Goldilocks proof as a picostark file and exit.
+    #[arg(long)]
+    reference_out: Option<PathBuf>,
+    /// Write the BLAKE3 calibration file (`--hash-blocks` compressions) and exit.
+    #[arg(long)]
+    hash_cal_out: Option<PathBuf>,
+    #[arg(long, default_value_t = 1000)]
+    hash_blocks: usize,
+    /// Count the BLAKE3 compressions verifying these proof files needs (host, counted runs)
+    /// and write them as JSON to `--counts-out`.
+    #[arg(long, num_args = 1..)]
+    count_hashes: Vec<PathBuf>,
+    #[arg(long, default_value = "out/tune/hash-counts.json")]
+    counts_out: PathBuf,
+}
+
+/// The zkmcu fork's reference proof (upstream winterfell 0.13.1 bytes) and its parameters.
+const REFERENCE_DIR: &str = "backends/winterfell/testdata/zkmcu-fork/stark-fib-1024-goldilocks";
+const REFERENCE_PARAMS: ProofParams = ProofParams {
+    log_blowup: 3,
+    num_queries: 32,
+    pow_bits: 0,
+    log_fold_arity: 3,
+    log_final_poly_len: 5,
+};
+
+pub fn run(args: &TuneArgs) -> Result<ExitCode, UsageError> {
+    if let Some(out) = &args.reference_out {
+        return write_reference(out);
+    }
+    if let Some(out) = &args.hash_cal_out {
+        return write_hash_cal(out, args.hash_blocks);
+    }
+    if !args.count_hashes.is_empty() {
+        return count_hashes(&args.count_hashes, &args.counts_out);
+    }
+    search(args)
+}
+
+fn fib_header(backend: BackendId, ext: u8, params: ProofParams) -> picostark_core::ProofHeader {
+    header_of(
+        backend,
+        &ProveRequest {
+            air: AirId::Fibonacci,
+            log_n: 10,
+            extension_degree: ext,
+            params,
+        },
+    )
+}
+
+fn write_reference(out: &Path) -> Result<ExitCode, UsageError> {
+    let read = |f: &str| {
+        std::fs::read(Path::new(REFERENCE_DIR).join(f))
+            .map_err(|e| UsageError(format!("{REFERENCE_DIR}/{f}: {e}")))
+    };
+    let payload = read("proof.bin")?;
+    let public = read("public.bin")?;
+    let public = u64::from_le_bytes(
+        public
+            .try_into()
+            .map_err(|_| UsageError("public.bin is not 8 bytes".into()))?,
+    );
+    let header = fib_header(BackendId::WfGoldilocks, 2, REFERENCE_PARAMS);
+    let file = picostark_core::proof_file::encode(&header, &[public], &payload);
+    crate::write_file(out, &file)?;
+    println!("{}: zkmcu reference, {} bytes", out.display(), file.len());
+    Ok(ExitCode::SUCCESS)
+}
+
+fn write_hash_cal(out: &Path, blocks: usize) -> Result<ExitCode, UsageError> {
+    // Any well-formed envelope: the `hash-cal` firmware ignores the backend's meaning.
+    let header = fib_header(BackendId::P3BabyBear, 4, picostark_plonky3::DEFAULT_PARAMS);
+    let mut payload: Vec<u8> = (0..blocks * 64).map(|i| (i * 131 + 7) as u8).collect();
+    let mut tag = [0u8; 32];
+    for block in payload.chunks_exact(64) {
+        for (t, d) in tag.iter_mut().zip(blake3::hash(block).as_bytes()) {
+            *t ^= d;
+        }
+    }
+    payload.extend_from_slice(&tag);
+    let file = picostark_core::proof_file::encode(&header, &[1], &payload);
+    crate::write_file(out, &file)?;
+    println!("{}: {blocks} BLAKE3 blocks", out.display());
+    Ok(ExitCode::SUCCESS)
+}
+
+/// One measured candidate.
+struct Point {
+    params: ProofParams,
+    security: u32,
+    proof_bytes: usize,
+    prove_ms: f64,
+    instructions: Option<u64>,
+    heap_peak: Option<u64>,
+    file: PathBuf,
+}
+
+/// Candidates the backend supports, each with the fewest queries that reach `min_security`.
+fn candidates(backend: BackendId, ext: u8, log_n: u8, min: u32, pows: &[u8]) -> Vec<ProofParams> {
+    let (arities, finals): (&[u8], &[u8]) = match backend {
+        // CirclePcs: binary folding, no final polynomial length.
+        BackendId::P3M31 => (&[1], &[0]),
+        BackendId::WfGoldilocks | BackendId::WfBabyBear => (&[2, 3], &[3, 5]),
+        _ => (&[1, 2, 3, 4], &[0, 3, 5]),
+    };
+    let verifier = registry::verifier(backend).expect("available backend");
+    let mut out = Vec::new();
+    for log_blowup in 2..=6u8 {
+        for &pow_bits in pows {
+            for &log_fold_arity in arities {
+                for &log_final_poly_len in finals {
+                    let found = (1..=200u16).map(|num_queries| ProofParams {
+                        log_blowup,
+                        num_queries,
+                        pow_bits,
+                        log_fold_arity,
+                        log_final_poly_len,
+                    });
+                    let header = |p: ProofParams| {
+                        header_of(
+                            backend,
+                            &ProveRequest {
+                                air: AirId::Fibonacci,
+                                log_n,
+                                extension_degree: ext,
+                                params: p,
+                            },
+                        )
+                    };
+                    let best = found
+                        .into_iter()
+                        .find(|p| conjectured_security_bits(backend.field(), ext, log_n, p) >= min);
+                    if let Some(p) = best {
+                        if verifier.check_supported(&header(p)).is_ok() {
+                            out.push(p);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+fn search(args: &TuneArgs) -> Result<ExitCode, UsageError> {
+    let Some(name) = &args.backend else {
+        return usage("--backend is required");
+    };
+    let backend = crate::parse_backend(name)?;
+    let Some(air) = AirId::from_name(&args.air) else {
+        return usage(format!("unknown AIR '{}'", args.air));
+    };
+    if args.n < 8 || !args.n.is_power_of_two() {
+        return usage("n must be a power of two >= 8");
+    }
+    if !["m33", "rv32"].contains(&args.core.as_str()) {
+        return usage("--core m33|rv32");
+    }
+    let log_n = args.n.trailing_zeros() as u8;
+    let pows: Vec<u8> = args
+        .pow
+        .split(',')
+        .map(|s| {
+            s.trim()
+                .parse()
+                .map_err(|_| UsageError(format!("bad --pow {s}")))
+        })
+        .collect::<Result<_, _>>()?;
+    let prover = registry::prover(backend).expect("available backend");
+    let ext = prover.extension_degrees()[0];
+    let dir = args.out.join(format!("{backend}-{air}-n{}", args.n));
+    std::fs::create_dir_all(&dir).map_err(|e| UsageError(format!("{}: {e}", dir.display())))?;
+
+    let mut points = Vec::new();
+    for params in candidates(backend, ext, log_n, args.min_security, &pows) {
+        let req = ProveRequest {
+            air,
+            log_n,
+            extension_degree: ext,
+            params,
+        };
+        let tag = format!(
+            "b{}-q{}-w{}-a{}-f{}",
+            params.log_blowup,
+            params.num_queries,
+            params.pow_bits,
+            params.log_fold_arity,
+            params.log_final_poly_len
+        );
+        let (bytes, prove_ms) = match prove_one(backend, &req, &tag) {
+            Ok(v) => v,
+            Err(UsageError(e)) => {
+                eprintln!("tune: {tag}: {e} (skipped)");
+                continue;
+            }
+        };
+        let file = dir.join(format!("{tag}.proof"));
+        crate::write_file(&file, &bytes)?;
+        points.push(Point {
+            params,
+            security: conjectured_security_bits(backend.field(), ext, log_n, &params),
+            proof_bytes: bytes.len(),
+            prove_ms,
+            instructions: None,
+            heap_peak: None,
+            file,
+        });
+    }
+    if points.is_empty() {
+        return usage("no candidate parameters");
+    }
+    measure(&mut points, backend, &args.core, &dir)?;
+    let front = pareto(&points);
+    print_table(&points, &front);
+    let json = to_json(backend, air, args, &points, &front);
+    let path = args.out.join(format!(
+        "tune-{backend}-{air}-n{}-{}.json",
+        args.n, args.core
+    ));
+    crate::write_file(&path, json.as_bytes())?;
+    println!("search written to {}", path.display());
+    Ok(ExitCode::SUCCESS)
+}
+
+/// One `mcu-run` batch (one firmware build with only this backend, one QEMU run per proof,
+/// one genuine iteration each: emulator counts are deterministic).
+fn measure(
+    points: &mut [Point],
+    backend: BackendId,
+    core: &str,
+    dir: &Path,
+) -> Result<(), UsageError> {
+    let records = dir.join(format!("mcu-{core}"));
+    let mcu_run = std::env::current_exe()
+        .ok()
+        .and_then(|p| p.parent().map(|d| d.join("mcu-run")))
+        .filter(|p| p.exists())
+        .unwrap_or_else(|| PathBuf::from("mcu-run"));
+    let started = Instant::now();
+    let status = Command::new(&mcu_run)
+        .args(["run", "--core", core, "--iterations", "1", "--features"])
+        .arg(backend.name())
+        .arg("--out")
+        .arg(&records)
+        .args(points.iter().map(|p| &p.file))
+        .status()
+        .map_err(|e| UsageError(format!("{}: {e}", mcu_run.display())))?;
+    if !status.success() {
+        return usage("mcu-run failed (see above)");
+    }
+    eprintln!(
+        "tune: emulator batch {:.0} s",
+        started.elapsed().as_secs_f64()
+    );
+    for p in points.iter_mut() {
+        let name = p.file.file_name().expect("file name").to_string_lossy();
+        let rec = records.join(format!("{name}.{core}.tlsf.json"));
+        let text = std::fs::read_to_string(&rec)
+            .map_err(|e| UsageError(format!("{}: {e}", rec.display())))?;
+        let v: serde_json::Value = serde_json::from_str(&text)
+            .map_err(|e| UsageError(format!("{}: {e}", rec.display())))?;
+        p.instructions = v["instructions"].as_u64();
+        p.heap_peak = v["heap_peak"].as_u64();
+    }
+    Ok(())
+}
+
+/// Indices of points no other point beats on all of instructions, proof bytes and prove ms.
+fn pareto(points: &[Point]) -> Vec<usize> {
+    let key = |p: &Point| {
+        (
+            p.instructions.unwrap_or(u64::MAX),
+            p.proof_bytes,
+            p.prove_ms,
+        )
+    };
+    (0..points.len())
+        .filter(|&i| {
+            let a = key(&points[i]);
+            !points.iter().any(|q| {
+                let b = key(q);
+                b.0 <= a.0 && b.1 <= a.1 && b.2 <= a.2 && (b.0 < a.0 || b.1 < a.1 || b.2 < a.2)
+            })
+        })
+        .collect()
+}
+
+fn print_table(points: &[Point], front: &[usize]) {
+    println!(
+        "{:>3} {:>4} {:>4} {:>5} {:>5} {:>4} {:>12} {:>9} {:>10} {:>10}  front",
+        "lb", "q", "pow", "arity", "final", "bits", "instructions", "heap", "proof B", "prove ms"
+    );
+    let mut order: Vec<usize> = (0..points.len()).collect();
+    order.sort_by_key(|&i| points[i].instructions.unwrap_or(u64::MAX));
+    for i in order {
+        let p = &points[i];
+        println!(
+            "{:>3} {:>4} {:>4} {:>5} {:>5} {:>4} {:>12} {:>9} {:>10} {:>10.1}  {}",
+            p.params.log_blowup,
+            p.params.num_queries,
+            p.params.pow_bits,
+            p.params.log_fold_arity,
+            p.params.log_final_poly_len,
+            p.security,
+            p.instructions.map_or("-".into(), |v| v.to_string()),
+            p.heap_peak.map_or("-".into(), |v| v.to_string()),
+            p.proof_bytes,
+            p.prove_ms,
+            if front.contains(&i) { "*" } else { "" }
+        );
+    }
+}
+
+fn to_json(
+    backend: BackendId,
+    air: AirId,
+    args: &TuneArgs,
+    points: &[Point],
+    front: &[usize],
+) -> String {
+    let rows: Vec<serde_json::Value> = points
+        .iter()
+        .enumerate()
+        .map(|(i, p)| {
+            serde_json::json!({
+                "log_blowup": p.params.log_blowup,
+                "num_queries": p.params.num_queries,
+                "pow_bits": p.params.pow_bits,
+                "log_fold_arity": p.params.log_fold_arity,
+                "log_final_poly_len": p.params.log_final_poly_len,
+                "security_bits": p.security,
+                "instructions": p.instructions,
+                "heap_peak": p.heap_peak,
+                "proof_bytes": p.proof_bytes,
+                "prove_ms": (p.prove_ms * 10.0).round() / 10.0,
+                "pareto": front.contains(&i),
+            })
+        })
+        .collect();
+    let doc = serde_json::json!({
+        "schema": "picostark-tune-1",
+        "backend": backend.name(),
+        "air": air.name(),
+        "n": args.n,
+        "core": args.core,
+        "min_security": args.min_security,
+        "verify_source": "emulator (QEMU + icount plugin via mcu-run; firmware with this backend only, TLSF, release opt-level s, LTO fat); parse + verify, 1 genuine iteration",
+        "prove_source": "host wall clock, release, this machine's cores",
+        "points": rows,
+    });
+    serde_json::to_string_pretty(&doc).expect("json") + "\n"
+}
+
+/// Compressions one verification of each file needs, counted on the host: Plonky3 files
+/// through our verifier built with `picostark-plonky3/hash-count` (same digests),
+/// `wf-goldilocks` files through upstream `winterfell::verify` with a counting hasher (the
+/// set of hashes is the proof's, whichever verifier runs it).
+fn count_hashes(files: &[PathBuf], out: &Path) -> Result<ExitCode, UsageError> {
+    let mut rows = Vec::new();
+    for path in files {
+        let bytes =
+            std::fs::read(path).map_err(|e| UsageError(format!("{}: {e}", path.display())))?;
+        let file = picostark_core::ProofFile::parse(&bytes)
+            .map_err(|e| UsageError(format!("{}: {e}", path.display())))?;
+        let backend = file.header.backend;
+        let (count, method) = match backend {
+            BackendId::WfGoldilocks => (
+                wf_count::count(&file)
+                    .map_err(|e| UsageError(format!("{}: {e}", path.display())))?,
+                "host: upstream winterfell::verify 0.13.1 with a counting Blake3_256",
+            ),
+            BackendId::P3BabyBear | BackendId::P3Goldilocks | BackendId::P3M31 => {
+                let v = registry::verifier(backend).expect("available backend");
+                picostark_plonky3::hash_count::reset();
+                let r = picostark_core::verify(v.as_ref(), &bytes, None, &Policy::default());
+                picostark_plonky3::hash_count::stop();
+                r.map_err(|e| UsageError(format!("{}: {e}", path.display())))?;
+                (
+                    picostark_plonky3::hash_count::compressions(),
+                    "host: our verifier with picostark-plonky3/hash-count (counting BLAKE3)",
+                )
+            }
+            _ => return usage(format!("{}: no hash count for {backend}", path.display())),
+        };
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        println!("{name:<48} {count:>8} compressions");
+        rows.push(serde_json::json!({
+            "proof": name,
+            "backend": backend.name(),
+            "compressions": count,
+            "method": method,
+        }));
+    }
+    let doc = serde_json::json!({ "schema": "picostark-hash-counts-1", "counts": rows });
+    crate::write_file(
+        out,
+        (serde_json::to_string_pretty(&doc).expect("json") + "\n").as_bytes(),
+    )?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Upstream winterfell verification with a counting hasher.
+mod wf_count {
+    use std::marker::PhantomData;
+    use std::sync::atomic::{AtomicU64, Ordering};
+
+    use picostark_air::fibonacci::Fibonacci;
+    use picostark_core::ProofFile;
+    use picostark_plonky3::hash_count::compressions_for;
+    use picostark_winterfell::air::{felt_from_u64, PublicInputs, WfAir};
+    use winterfell::crypto::hashers::Blake3_256;
+    use winterfell::crypto::{DefaultRandomCoin, ElementHasher, Hasher, MerkleTree};
+    use winterfell::math::fields::f64::BaseElement;
+    use winterfell::math::{FieldElement, StarkField};
+    use winterfell::{AcceptableOptions, BatchingMethod, FieldExtension, Proof, ProofOptions};
+
+    static COUNT: AtomicU64 = AtomicU64::new(0);
+
+    fn add(len: usize) {
+        COUNT.fetch_add(compressions_for(len), Ordering::Relaxed);
+    }
+
+    /// `Blake3_256` with a compression counter.
+    #[derive(Debug, PartialEq, Eq)]
+    pub struct Counting<B: StarkField>(PhantomData<B>);
+
+    impl<B: StarkField> Hasher for Counting<B> {
+        type Digest = <Blake3_256<B> as Hasher>::Digest;
+        const COLLISION_RESISTANCE: u32 = 128;
+        fn hash(bytes: &[u8]) -> Self::Digest {
+            add(bytes.len());
+            Blake3_256::<B>::hash(bytes)
+        }
+        fn merge(values: &[Self::Digest; 2]) -> Self::Digest {
+            add(64);
+            Blake3_256::<B>::merge(values)
+        }
+        fn merge_many(values: &[Self::Digest]) -> Self::Digest {
+            add(32 * values.len());
+            Blake3_256::<B>::merge_many(values)
+        }
+        fn merge_with_int(seed: Self::Digest, value: u64) -> Self::Digest {
+            add(40);
+            Blake3_256::<B>::merge_with_int(seed, value)
+        }
+    }
+
+    impl<B: StarkField> ElementHasher for Counting<B> {
+        type BaseField = B;
+        fn hash_elements<E: FieldElement<BaseField = B>>(elements: &[E]) -> Self::Digest {
+            add(elements.len() * E::ELEMENT_BYTES);
+            Blake3_256::<B>::hash_elements(elements)
+        }
+    }
+
+    type H = Counting<BaseElement>;
+
+    pub fn count(file: &ProofFile<'_>) -> Result<u64, String> {
+        let p = &file.header.params;
+        let options = ProofOptions::new(
+            usize::from(p.num_queries),
+            1 << p.log_blowup,
+            u32::from(p.pow_bits),
+            FieldExtension::Quadratic,
+            1 << p.log_fold_arity,
+            (1 << p.log_final_poly_len) - 1,
+            BatchingMethod::Linear,
+            BatchingMethod::Linear,
+        );
+        let public = file.public_inputs.get(0).ok_or("no public input")?;
+        let proof = Proof::from_bytes(file.payload).map_err(|e| e.to_string())?;
+        COUNT.store(0, Ordering::Relaxed);
+        winterfell::verify::<WfAir<Fibonacci, BaseElement>, H, DefaultRandomCoin<H>, MerkleTree<H>>(
+            proof,
+            PublicInputs(vec![felt_from_u64::<BaseElement>(public)]),
+            &AcceptableOptions::OptionSet(vec![options]),
+        )
+        .map_err(|e| e.to_string())?;
+        Ok(COUNT.load(Ordering::Relaxed))
+    }
+}
