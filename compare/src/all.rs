@@ -4,7 +4,7 @@
 //! 2. `prover-host bench` proves and verifies Fib at every requested n for each of them
 //!    (host records, proof files), and `prover-host --ext E` proves each further extension
 //!    degree a backend offers; all of it `--samples` times (default 3), since provers are
-//!    not deterministic and one proof's verify cost is one draw;
+//!    need not be deterministic and one proof's verify cost is then one draw;
 //! 3. `mcu-run run` verifies every proof under QEMU on each core (emulator records); when
 //!    QEMU is missing this step is skipped with install instructions and the host-side
 //!    report is still written;
@@ -42,7 +42,7 @@ pub struct AllArgs {
     /// Firmware allocator (tlsf, llff, bump).
     #[arg(long, default_value = "tlsf")]
     alloc: String,
-    /// Proofs per configuration. Provers are not deterministic: each proof is verified
+    /// Proofs per configuration. A prover need not be deterministic: each proof is verified
     /// (host and emulator) and the report keeps the median-cost one with the range.
     #[arg(long, default_value_t = 3)]
     samples: u32,

@@ -455,7 +455,7 @@ const METHOD_NOTES: &[&str] = &[
     "**Heap peak** is the tracking allocator's high-water mark during the genuine iterations; **stack peak** is measured by stack painting. Host rows have neither.",
     "**Host times** are wall clock on a shared build machine, the median of `prover-host bench --repeat` runs (one run in `compare all` by default): indicative only, never compared with device or emulator figures.",
     "**Emulator instructions** are the median over the genuine iterations (they are identical run to run; `mcu-run --repeat` checks that).",
-    "**Proofs: range/median**: the provers are not deterministic, so proofs of one statement differ in size and verifier cost. With k proofs per configuration (`compare all --samples k`), an emulator or host row is the median-cost proof's, and the column gives (max − min) / median of the cost over the k proofs: the uncertainty of choosing one proof.",
+    "**Proofs: range/median**: a prover need not be deterministic (some here are not), so proofs of one statement can differ in size and verifier cost. With k proofs per configuration (`compare all --samples k`), an emulator or host row is the median-cost proof's, and the column gives (max − min) / median of the cost over the k proofs: the uncertainty of choosing one proof.",
 ];
 
 /// Charts (SVG strings with captions).
@@ -831,7 +831,11 @@ impl Report {
             h.push_str("</ul>");
         }
         if let Some(b) = &self.baseline {
-            let _ = write!(h, "<h2 id=\"baseline\">Stock baselines and hash floor</h2><pre>{}</pre>", esc(b));
+            let _ = write!(
+                h,
+                "<h2 id=\"baseline\">Stock baselines and hash floor</h2><pre>{}</pre>",
+                esc(b)
+            );
         }
         h.push_str("<h2 id=\"provenance\">Provenance</h2>");
         h.push_str(&html_table(&provenance(&self.rows), "prov"));
