@@ -230,6 +230,8 @@ pub fn after_verify() {
     let _ = &WATERMARK;
 }
 
+// Reported on QEMU only (the RP2350 board halts on any panic).
+#[cfg(feature = "qemu")]
 /// QEMU exit status of a run that ran out of heap (0 pass, 1-3 verify outcomes, 4 panic).
 pub const OOM_EXIT_CODE: u32 = 5;
 
@@ -237,6 +239,7 @@ static REFUSED_SIZE: AtomicUsize = AtomicUsize::new(0);
 static REFUSED_ALIGN: AtomicUsize = AtomicUsize::new(0);
 static REFUSED_IN_USE: AtomicUsize = AtomicUsize::new(0);
 
+#[cfg(feature = "qemu")]
 /// The allocation the heap could not satisfy.
 pub struct OutOfMemory {
     pub requested: usize,
@@ -245,6 +248,7 @@ pub struct OutOfMemory {
     pub peak: usize,
 }
 
+#[cfg(feature = "qemu")]
 impl OutOfMemory {
     /// Writes the `oom` line (see the module documentation).
     pub fn write_line<W: core::fmt::Write>(&self, w: &mut W) -> core::fmt::Result {
@@ -260,6 +264,7 @@ impl OutOfMemory {
     }
 }
 
+#[cfg(feature = "qemu")]
 /// Whether `message` is the standard library's allocation-error panic, checked without a
 /// buffer as it is formatted.
 struct AllocErrorMessage {
@@ -267,8 +272,10 @@ struct AllocErrorMessage {
     differs: bool,
 }
 
+#[cfg(feature = "qemu")]
 const ALLOC_ERROR_PREFIX: &[u8] = b"memory allocation of ";
 
+#[cfg(feature = "qemu")]
 impl core::fmt::Write for AllocErrorMessage {
     fn write_str(&mut self, s: &str) -> core::fmt::Result {
         const PREFIX: &[u8] = ALLOC_ERROR_PREFIX;
@@ -286,6 +293,7 @@ impl core::fmt::Write for AllocErrorMessage {
     }
 }
 
+#[cfg(feature = "qemu")]
 /// The refused request behind this panic, if the panic is an allocation error.
 pub fn out_of_memory(info: &core::panic::PanicInfo<'_>) -> Option<OutOfMemory> {
     let mut m = AllocErrorMessage {
