@@ -60,7 +60,7 @@ unsafe impl GlobalAlloc for Counting {
 static GLOBAL: Counting = Counting;
 
 /// `(allocations, heap peak in bytes, accepted)` of one verification.
-fn measure<V: Verifier>(v: &V, file: &[u8]) -> (u64, i64, bool) {
+fn measure<V: Verifier + ?Sized>(v: &V, file: &[u8]) -> (u64, i64, bool) {
     let policy = Policy::default();
     COUNT.with(|c| c.set(0));
     LIVE.with(|l| l.set(0));
@@ -88,5 +88,44 @@ fn verify_heap_use_is_small_and_bounded() {
     for (count, peak) in [(gl_count, gl_peak), (bb_count, bb_peak)] {
         assert!(count <= 80, "{count} allocations");
         assert!(peak <= 16 * 1024, "{peak} bytes peak");
+    }
+}
+
+/// The wide AIR (16 columns, 20 assertions, 8 public inputs): the heap peak stays within the
+/// same bound, accepted and with a wrong claimed output; the count grows by about two
+/// allocations per extra assertion (upstream's boundary-constraint helpers), not with n.
+#[cfg(feature = "prover")]
+#[test]
+fn wide_air_verify_heap_use_is_small_and_bounded() {
+    use picostark_core::proof_file::FIXED_HEADER_LEN;
+    use picostark_core::prove::{ProveRequest, Prover};
+    use picostark_core::AirId;
+    use picostark_winterfell::{WfBabyBearProver, WfGoldilocksProver};
+
+    let cases: [(&dyn Prover, &dyn Verifier); 2] = [
+        (&WfGoldilocksProver, &WfGoldilocksVerifier::default()),
+        (&WfBabyBearProver, &WfBabyBearVerifier::default()),
+    ];
+    for (p, v) in cases {
+        let req = ProveRequest {
+            air: AirId::CubicChain16,
+            log_n: 10,
+            extension_degree: p.extension_degrees()[0],
+            params: p.default_params(),
+        };
+        let file = p.prove(&req, &mut |_| {}).unwrap();
+        let (count, peak, ok) = measure(v, &file);
+        println!(
+            "{} chain16 n=2^10 verify: {count} allocations, heap peak {peak} bytes",
+            v.backend()
+        );
+        assert!(ok);
+        assert!(count <= 100, "{count} allocations");
+        assert!(peak <= 16 * 1024, "{peak} bytes peak");
+        let mut wrong = file.clone();
+        wrong[FIXED_HEADER_LEN + 7 * 8] ^= 1;
+        let (_, wrong_peak, wrong_ok) = measure(v, &wrong);
+        assert!(!wrong_ok);
+        assert!(wrong_peak <= 16 * 1024);
     }
 }
