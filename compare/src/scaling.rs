@@ -70,11 +70,12 @@ fn series_by_config(
     cfgs.dedup();
     ks.into_iter()
         .filter_map(|(cfg, core)| {
-            let points: Vec<(f64, f64)> = rows
+            let mut points: Vec<(f64, f64)> = rows
                 .iter()
                 .filter(|r| r.config_label() == cfg && r.core == core)
                 .filter_map(|r| Some((r.log_n() as f64, value(r)?)))
                 .collect();
+            points.sort_by(|a, b| a.0.total_cmp(&b.0));
             (!points.is_empty()).then(|| Series {
                 color: cfgs.iter().position(|c| *c == cfg).unwrap_or(0),
                 dashed: core == "rv32",
@@ -140,21 +141,31 @@ pub fn charts(rows: &[Row]) -> Vec<String> {
         ));
     }
 
-    // Proof size: one value per configuration and n, whatever the source.
-    let mut sized: Vec<&Row> = Vec::new();
-    for r in &base {
-        if !sized
-            .iter()
-            .any(|s| s.config_label() == r.config_label() && s.n == r.n)
-        {
-            sized.push(r);
-        }
-    }
-    let mut proof_series = series_by_config(&sized, &|r| Some(r.proof_bytes as f64), "");
-    for s in &mut proof_series {
-        s.dashed = false;
-        s.name = s.name.split(' ').next().unwrap_or_default().to_string();
-    }
+    // Proof size: one series per configuration, one value per n whatever the source or core
+    // (the first row seen; a proof's size does not depend on where it is verified).
+    let mut cfgs: Vec<String> = base.iter().map(|r| r.config_label()).collect();
+    cfgs.sort();
+    cfgs.dedup();
+    let proof_series: Vec<Series> = cfgs
+        .iter()
+        .enumerate()
+        .map(|(color, cfg)| {
+            let mut points: Vec<(f64, f64)> = Vec::new();
+            for r in base.iter().filter(|r| r.config_label() == *cfg) {
+                let x = f64::from(r.log_n());
+                if !points.iter().any(|p| p.0 == x) {
+                    points.push((x, r.proof_bytes as f64));
+                }
+            }
+            points.sort_by(|a, b| a.0.total_cmp(&b.0));
+            Series {
+                name: cfg.clone(),
+                color,
+                dashed: false,
+                points,
+            }
+        })
+        .collect();
     out.push(svg::line_chart(
         "Proof size vs n",
         "bytes of the proof file (header + payload), default parameters of each backend",
