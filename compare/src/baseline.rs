@@ -164,6 +164,8 @@ pub fn section(dir: &Path) -> Option<String> {
             .get(&r.proof)
             .zip(cost.get(&r.core))
             .map(|(n, c)| (*n as f64 * c) as u64);
+        // A rejected run stopped early: its count is no verification cost.
+        let accepted = r.instructions.filter(|_| r.result == "accepted");
         let cp_cell = match cp {
             Some(s) if s.result == "accepted" => format!("{} ({})", num(s.instructions), s.proof),
             Some(s) => format!("{} ({})", s.result, s.proof),
@@ -180,14 +182,14 @@ pub fn section(dir: &Path) -> Option<String> {
             num(r.proof_bytes),
             num(r.security_bits),
             ratio(
-                (who == "ours").then_some(r.instructions).flatten(),
+                (who == "ours").then_some(accepted).flatten(),
                 cp.filter(|s| s.result == "accepted")
                     .and_then(|s| s.instructions)
             ),
-            ratio(r.instructions, reference.and_then(|s| s.instructions)),
+            ratio(accepted, reference.and_then(|s| s.instructions)),
             num(counts.get(&r.proof).copied()),
             num(floor),
-            ratio(r.instructions, floor),
+            ratio(accepted, floor),
         );
     }
     tune_tables(dir, &mut md);
@@ -341,6 +343,15 @@ mod tests {
             "accepted",
             1000,
         );
+        rec(
+            &dir,
+            "hash-cal",
+            "hash-cal-10.proof",
+            "rv32",
+            "p3-babybear",
+            "accepted",
+            2000,
+        );
         std::fs::write(
             dir.join("hash-counts.json"),
             r#"{"counts":[{"proof":"wf-ref-zkmcu.proof","compressions":20}]}"#,
@@ -365,6 +376,9 @@ mod tests {
             l.contains("rejected:rejected (wf-ref-zkmcu.proof) | – | – |"),
             "{l}"
         );
+        // A rejected run stopped early: no ratio from its count.
+        let l = line("wf-ref-zkmcu.proof", "rv32", "stock");
+        assert!(l.ends_with("| – | – | – | 20 | 4000 | – |"), "{l}");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }
