@@ -16,6 +16,12 @@
 //! pstk1 done accepted=1 rejected=1
 //! ```
 //!
+//! Two more kinds report a run that could not complete: `error what=proof-file bytes=N
+//! detail=...` when the proof file's envelope does not parse (nothing was measured; the
+//! detail text is last on the line and may contain spaces), and `oom requested=B align=A
+//! in_use=B peak=B heap=B` when the heap refused an allocation (the firmware then stops;
+//! under QEMU with a distinct exit status).
+//!
 //! `counter` names what `count` measures: `cycles` (DWT CYCCNT or `mcycle` on silicon) or
 //! `none` under QEMU, where the instruction count comes from the TCG plugin instead.
 //! `result` is `accepted` or `rejected:<kind>` with the kind from
