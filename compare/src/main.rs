@@ -72,7 +72,7 @@ enum Command {
         /// Serial device, e.g. /dev/ttyACM0.
         #[arg(long)]
         port: String,
-        /// Save the log here (default: device-<time>.log in the current folder).
+        /// Save the log here (default: device-TIME.log in the current folder).
         #[arg(long)]
         out: Option<PathBuf>,
         /// Baud rate (ignored by USB CDC devices).

@@ -2,8 +2,8 @@
 //!
 //! - [`proof_file`]: the self-describing, versioned proof envelope and its strict, bounded parser.
 //! - [`security`]: the one conjectured-security estimator used for every backend, and the
-//!   verifier [`Policy`](security::Policy).
-//! - [`backend`]: the [`Verifier`](backend::Verifier) trait and [`verify`](backend::verify),
+//!   verifier [`Policy`].
+//! - [`backend`]: the [`Verifier`] trait and [`verify`],
 //!   which runs the cheap checks (format, backend, statement, policy) before the heavy ones.
 //! - [`record`]: the benchmark record schema shared by the firmware, its runner and `compare`.
 //!
