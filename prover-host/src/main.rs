@@ -86,7 +86,7 @@ struct ProveArgs {
     /// Minimum conjectured security the parameters must reach.
     #[arg(long, default_value_t = Policy::DEFAULT_MIN_SECURITY_BITS)]
     min_security: u32,
-    /// Output path (default: proofs/<backend>-<air>-n<n>.proof).
+    /// Output path (default: proofs/BACKEND-AIR-nN.proof).
     #[arg(long)]
     out: Option<PathBuf>,
     /// Also write a host benchmark record (JSON) here.
