@@ -30,7 +30,8 @@ mod prover;
 
 pub use air::P3Air;
 pub use config::{
-    fri_params_supported, BabyBearConfig, GoldilocksConfig, M31Config, DEFAULT_PARAMS,
+    fri_params_supported, BabyBearConfig, GoldilocksConfig, M31Config, DEFAULT_PARAMS_CIRCLE,
+    DEFAULT_PARAMS_TWO_ADIC, FOUNDATION_PARAMS,
 };
 pub use verifier::{P3BabyBearVerifier, P3GoldilocksVerifier, P3M31Verifier};
 

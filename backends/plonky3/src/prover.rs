@@ -18,7 +18,7 @@ use picostark_core::{BackendId, HashId, ProofHeader, ProofParams};
 use serde::Serialize;
 
 use crate::air::P3Air;
-use crate::config::{self, DEFAULT_PARAMS};
+use crate::config::{self, DEFAULT_PARAMS_CIRCLE, DEFAULT_PARAMS_TWO_ADIC};
 
 fn header(backend: BackendId, req: &ProveRequest) -> ProofHeader {
     ProofHeader {
@@ -108,7 +108,7 @@ impl Prover for P3BabyBearProver {
         crate::P3BabyBearVerifier::EXTENSION_DEGREES
     }
     fn default_params(&self) -> ProofParams {
-        DEFAULT_PARAMS
+        DEFAULT_PARAMS_TWO_ADIC
     }
     fn prove(
         &self,
@@ -132,7 +132,7 @@ impl Prover for P3GoldilocksProver {
         crate::P3GoldilocksVerifier::EXTENSION_DEGREES
     }
     fn default_params(&self) -> ProofParams {
-        DEFAULT_PARAMS
+        DEFAULT_PARAMS_TWO_ADIC
     }
     fn prove(
         &self,
@@ -156,7 +156,7 @@ impl Prover for P3M31Prover {
         crate::P3M31Verifier::EXTENSION_DEGREES
     }
     fn default_params(&self) -> ProofParams {
-        DEFAULT_PARAMS
+        DEFAULT_PARAMS_CIRCLE
     }
     fn prove(
         &self,
@@ -196,26 +196,37 @@ mod tests {
     /// Valid proofs of every size stay at least 10% under the decode budget.
     #[test]
     fn valid_proofs_decode_well_within_budget() {
+        // The defaults and the foundation's first parameters (the stock baseline's).
+        let param_sets = [
+            (DEFAULT_PARAMS_TWO_ADIC, DEFAULT_PARAMS_CIRCLE),
+            (config::FOUNDATION_PARAMS, config::FOUNDATION_PARAMS),
+        ];
         for air in [AirId::Fibonacci, AirId::CubicChain16] {
             for log_n in [3u8, 4, 10] {
-                let req = |ext| ProveRequest {
-                    air,
-                    log_n,
-                    extension_degree: ext,
-                    params: DEFAULT_PARAMS,
-                };
-                let bb = P3BabyBearProver.prove(&req(4), &mut |_| {}).unwrap();
-                let gl = P3GoldilocksProver.prove(&req(2), &mut |_| {}).unwrap();
-                let m31 = P3M31Prover.prove(&req(4), &mut |_| {}).unwrap();
-                let ratios = [
-                    charged_per_byte::<config::BabyBearConfig>(&bb),
-                    charged_per_byte::<config::GoldilocksConfig>(&gl),
-                    charged_per_byte::<config::M31Config<QM31>>(&m31),
-                ];
-                for (r, bytes) in ratios.iter().zip([&bb, &gl, &m31]) {
-                    let budget =
-                        BUDGET_PER_PAYLOAD_BYTE as f64 + BUDGET_FIXED as f64 / bytes.len() as f64;
-                    assert!(*r < 0.9 * budget, "{air} n=2^{log_n}: {ratios:?}");
+                for (two_adic, circle) in param_sets {
+                    let req = |ext, params| ProveRequest {
+                        air,
+                        log_n,
+                        extension_degree: ext,
+                        params,
+                    };
+                    let bb = P3BabyBearProver
+                        .prove(&req(4, two_adic), &mut |_| {})
+                        .unwrap();
+                    let gl = P3GoldilocksProver
+                        .prove(&req(2, two_adic), &mut |_| {})
+                        .unwrap();
+                    let m31 = P3M31Prover.prove(&req(4, circle), &mut |_| {}).unwrap();
+                    let ratios = [
+                        charged_per_byte::<config::BabyBearConfig>(&bb),
+                        charged_per_byte::<config::GoldilocksConfig>(&gl),
+                        charged_per_byte::<config::M31Config<QM31>>(&m31),
+                    ];
+                    for (r, bytes) in ratios.iter().zip([&bb, &gl, &m31]) {
+                        let budget = BUDGET_PER_PAYLOAD_BYTE as f64
+                            + BUDGET_FIXED as f64 / bytes.len() as f64;
+                        assert!(*r < 0.9 * budget, "{air} n=2^{log_n}: {ratios:?}");
+                    }
                 }
             }
         }
