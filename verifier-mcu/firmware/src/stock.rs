@@ -59,7 +59,7 @@ impl Verifier for HashCal {
     }
     fn verify_payload(&self, file: &picostark_core::ProofFile<'_>) -> Result<(), VerifyError> {
         let p = file.payload;
-        if p.len() < 32 || (p.len() - 32) % 64 != 0 {
+        if p.len() < 32 || !(p.len() - 32).is_multiple_of(64) {
             return Err(VerifyError::MalformedProof(
                 "hash-cal payload: 64-byte blocks + tag",
             ));
