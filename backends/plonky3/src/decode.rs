@@ -182,7 +182,7 @@ impl<'de, 'b, D: Deserializer<'de>> Deserializer<'de> for Bounded<'b, D> {
         let budget = self.budget;
         self.inner.deserialize_tuple(
             len,
-            BoundedVisitor {
+            TupleVisitor {
                 inner: visitor,
                 budget,
             },
@@ -199,7 +199,7 @@ impl<'de, 'b, D: Deserializer<'de>> Deserializer<'de> for Bounded<'b, D> {
         self.inner.deserialize_tuple_struct(
             name,
             len,
-            BoundedVisitor {
+            TupleVisitor {
                 inner: visitor,
                 budget,
             },
@@ -318,6 +318,67 @@ impl<'de, 'b, V: Visitor<'de>> Visitor<'de> for BoundedVisitor<'b, V> {
             inner: data,
             budget,
         })
+    }
+}
+
+/// Visitor of a tuple or array: its length comes from the type, not from the input, and its
+/// elements sit inline in a value already charged, so they are not charged again (this
+/// halves the decode cost of digests and field-element arrays); anything they own is.
+struct TupleVisitor<'b, V> {
+    inner: V,
+    budget: &'b Budget,
+}
+
+/// The elements of a tuple: unmetered themselves, metered inside.
+struct TupleSeq<'b, A> {
+    inner: A,
+    budget: &'b Budget,
+}
+
+impl<'de, 'b, V: Visitor<'de>> Visitor<'de> for TupleVisitor<'b, V> {
+    type Value = V::Value;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.inner.expecting(f)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Self::Value, A::Error> {
+        let budget = self.budget;
+        self.inner.visit_seq(TupleSeq { inner: seq, budget })
+    }
+
+    // Anything else a format may send for a tuple is metered as usual.
+    forward_visit!(
+        visit_bool(bool),
+        visit_u8(u8),
+        visit_u64(u64),
+        visit_i64(i64),
+        visit_bytes(&[u8]),
+        visit_borrowed_bytes(&'de [u8])
+    );
+
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
+        let budget = self.budget;
+        self.inner.visit_map(Bounded { inner: map, budget })
+    }
+}
+
+impl<'de, 'b, A: SeqAccess<'de>> SeqAccess<'de> for TupleSeq<'b, A> {
+    type Error = A::Error;
+
+    fn next_element_seed<T: DeserializeSeed<'de>>(
+        &mut self,
+        seed: T,
+    ) -> Result<Option<T::Value>, Self::Error> {
+        let budget = self.budget;
+        self.inner.next_element_seed(BoundedSeed {
+            inner: seed,
+            budget,
+        })
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        self.inner.size_hint()
     }
 }
 
@@ -485,6 +546,21 @@ mod tests {
                 "payload decodes to more memory than its size allows"
             ))
         );
+    }
+
+    #[test]
+    fn arrays_are_charged_once_as_elements_of_their_sequence() {
+        let v: Vec<[u8; 32]> = vec![[7; 32]; 10];
+        let bytes = postcard::to_allocvec(&v).unwrap();
+        let (got, charged) = decode_charged::<Vec<[u8; 32]>>(&bytes).unwrap();
+        assert_eq!(got, v);
+        // One charge per element and one for the end-of-sequence probe; none per byte.
+        assert_eq!(charged, 11 * 32);
+        // A sequence inside a tuple is still metered.
+        let t: Vec<(u8, Vec<u32>)> = vec![(1, vec![1, 2, 3])];
+        let bytes = postcard::to_allocvec(&t).unwrap();
+        let (_, charged) = decode_charged::<Vec<(u8, Vec<u32>)>>(&bytes).unwrap();
+        assert_eq!(charged, 2 * size_of::<(u8, Vec<u32>)>() + 4 * 4);
     }
 
     #[test]
