@@ -118,7 +118,11 @@ fn write_reference(out: &Path) -> Result<ExitCode, UsageError> {
 
 fn write_hash_cal(out: &Path, blocks: usize) -> Result<ExitCode, UsageError> {
     // Any well-formed envelope: the `hash-cal` firmware ignores the backend's meaning.
-    let header = fib_header(BackendId::P3BabyBear, 4, picostark_plonky3::DEFAULT_PARAMS);
+    let header = fib_header(
+        BackendId::P3BabyBear,
+        4,
+        picostark_plonky3::FOUNDATION_PARAMS,
+    );
     let mut payload: Vec<u8> = (0..blocks * 64).map(|i| (i * 131 + 7) as u8).collect();
     let mut tag = [0u8; 32];
     for block in payload.chunks_exact(64) {
@@ -150,7 +154,7 @@ fn candidates(backend: BackendId, ext: u8, log_n: u8, min: u32, pows: &[u8]) -> 
         // CirclePcs: binary folding, no final polynomial length.
         BackendId::P3M31 => (&[1], &[0]),
         BackendId::WfGoldilocks | BackendId::WfBabyBear => (&[2, 3], &[3, 5]),
-        _ => (&[1, 2, 3, 4], &[0, 3, 5]),
+        _ => (&[1, 2, 3, 4], &[0, 2, 3, 5]),
     };
     let verifier = registry::verifier(backend).expect("available backend");
     let mut out = Vec::new();
