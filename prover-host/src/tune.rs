@@ -43,7 +43,7 @@ pub struct TuneArgs {
     /// Proof-of-work bits to try (comma-separated).
     #[arg(long, default_value = "20,24")]
     pow: String,
-    /// Output directory (proofs, emulator records, tune-<backend>-<air>-n<n>-<core>.json).
+    /// Output directory (proofs, emulator records, tune-BACKEND-AIR-nN-CORE.json).
     #[arg(long, default_value = "out/tune")]
     out: PathBuf,
     /// Write the zkmcu reference Goldilocks proof as a picostark file and exit.

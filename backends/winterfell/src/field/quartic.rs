@@ -105,7 +105,7 @@ impl Sub for Quartic {
 impl Mul for Quartic {
     type Output = Self;
     /// Two-level Karatsuba: split each operand into halves `A0 + A1 x^2`, multiply the halves
-    /// with [`Quartic::karatsuba2`], then reduce with `x^4 = 11`. 9 base multiplications
+    /// with `Quartic::karatsuba2`, then reduce with `x^4 = 11`. 9 base multiplications
     /// (plus 3 by the constant) instead of 16.
     #[inline]
     fn mul(self, r: Self) -> Self {
