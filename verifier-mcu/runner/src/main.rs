@@ -381,13 +381,17 @@ pub fn tamper(bytes: &[u8], kind: &str) -> Result<Vec<u8>, String> {
         "truncate" => out.truncate(payload_at + pf.payload.len() / 2),
         // 8 queries: far below the 95-bit policy, refused before any heavy work.
         "low-security" => out[14..16].copy_from_slice(&8u16.to_le_bytes()),
-        // Another backend over the same field, so the envelope still parses.
+        // Another backend (over the same field where there is one), with the field byte
+        // made to match, so the envelope parses and the other verifier gets the payload.
         "wrong-backend" => {
-            let other = BackendId::ALL
-                .iter()
-                .find(|b| **b != pf.header.backend && b.field() == pf.header.backend.field())
-                .ok_or("no other backend over this field")?;
+            let others = BackendId::ALL.iter().filter(|b| **b != pf.header.backend);
+            let other = others
+                .clone()
+                .find(|b| b.field() == pf.header.backend.field())
+                .or_else(|| others.clone().next())
+                .ok_or("no other backend")?;
             out[6] = *other as u8;
+            out[7] = other.field() as u8;
         }
         "zero-payload" => out[payload_at..].fill(0),
         _ => {
