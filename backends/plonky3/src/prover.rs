@@ -90,92 +90,75 @@ macro_rules! dispatch_air {
     };
 }
 
-/// Proves `p3-babybear` proof files.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct P3BabyBearProver;
-/// Proves `p3-goldilocks` proof files.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct P3GoldilocksProver;
-/// Proves `p3-m31` proof files.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct P3M31Prover;
+/// One Plonky3 prover: a unit struct whose `prove` checks the request against the
+/// backend, then runs `$prove` with the request `$req`, its header `$h` and `$progress`.
+macro_rules! p3_prover {
+    ($(#[$m:meta])* $name:ident, $verifier:ident, $backend:expr, $defaults:expr,
+     |$req:ident, $h:ident, $progress:ident| $prove:expr) => {
+        $(#[$m])*
+        #[derive(Clone, Copy, Debug, Default)]
+        pub struct $name;
 
-impl Prover for P3BabyBearProver {
-    fn backend(&self) -> BackendId {
-        BackendId::P3BabyBear
-    }
-    fn extension_degrees(&self) -> &'static [u8] {
-        crate::P3BabyBearVerifier::EXTENSION_DEGREES
-    }
-    fn default_params(&self) -> ProofParams {
-        DEFAULT_PARAMS_TWO_ADIC
-    }
-    fn prove(
-        &self,
-        req: &ProveRequest,
-        progress: &mut dyn FnMut(&str),
-    ) -> Result<Vec<u8>, ProveError> {
-        let h = header(self.backend(), req);
-        check_request(&h, self.extension_degrees())?;
-        dispatch_air!(req, h, progress, |s: &[u8]| config::babybear(
-            &req.params,
-            s
-        ))
-    }
-}
-
-impl Prover for P3GoldilocksProver {
-    fn backend(&self) -> BackendId {
-        BackendId::P3Goldilocks
-    }
-    fn extension_degrees(&self) -> &'static [u8] {
-        crate::P3GoldilocksVerifier::EXTENSION_DEGREES
-    }
-    fn default_params(&self) -> ProofParams {
-        DEFAULT_PARAMS_TWO_ADIC
-    }
-    fn prove(
-        &self,
-        req: &ProveRequest,
-        progress: &mut dyn FnMut(&str),
-    ) -> Result<Vec<u8>, ProveError> {
-        let h = header(self.backend(), req);
-        check_request(&h, self.extension_degrees())?;
-        dispatch_air!(req, h, progress, |s: &[u8]| config::goldilocks(
-            &req.params,
-            s
-        ))
-    }
-}
-
-impl Prover for P3M31Prover {
-    fn backend(&self) -> BackendId {
-        BackendId::P3M31
-    }
-    fn extension_degrees(&self) -> &'static [u8] {
-        crate::P3M31Verifier::EXTENSION_DEGREES
-    }
-    fn default_params(&self) -> ProofParams {
-        DEFAULT_PARAMS_CIRCLE
-    }
-    fn prove(
-        &self,
-        req: &ProveRequest,
-        progress: &mut dyn FnMut(&str),
-    ) -> Result<Vec<u8>, ProveError> {
-        let h = header(self.backend(), req);
-        check_request(&h, self.extension_degrees())?;
-        match req.extension_degree {
-            4 => dispatch_air!(req, h, progress, |s: &[u8]| config::m31::<QM31>(
-                &req.params,
-                s
-            )),
-            _ => dispatch_air!(req, h, progress, |s: &[u8]| {
-                config::m31::<BinomialExtensionField<Mersenne31, 3>>(&req.params, s)
-            }),
+        impl Prover for $name {
+            fn backend(&self) -> BackendId {
+                $backend
+            }
+            fn extension_degrees(&self) -> &'static [u8] {
+                crate::$verifier::EXTENSION_DEGREES
+            }
+            fn default_params(&self) -> ProofParams {
+                $defaults
+            }
+            fn prove(
+                &self,
+                $req: &ProveRequest,
+                $progress: &mut dyn FnMut(&str),
+            ) -> Result<Vec<u8>, ProveError> {
+                let $h = header(self.backend(), $req);
+                check_request(&$h, self.extension_degrees())?;
+                $prove
+            }
         }
-    }
+    };
 }
+
+p3_prover!(
+    /// Proves `p3-babybear` proof files.
+    P3BabyBearProver,
+    P3BabyBearVerifier,
+    BackendId::P3BabyBear,
+    DEFAULT_PARAMS_TWO_ADIC,
+    |req, h, progress| dispatch_air!(req, h, progress, |s: &[u8]| config::babybear(
+        &req.params,
+        s
+    ))
+);
+
+p3_prover!(
+    /// Proves `p3-goldilocks` proof files.
+    P3GoldilocksProver,
+    P3GoldilocksVerifier,
+    BackendId::P3Goldilocks,
+    DEFAULT_PARAMS_TWO_ADIC,
+    |req, h, progress| dispatch_air!(req, h, progress, |s: &[u8]| config::goldilocks(
+        &req.params,
+        s
+    ))
+);
+
+p3_prover!(
+    /// Proves `p3-m31` proof files (QM31 challenges, or the cubic extension).
+    P3M31Prover,
+    P3M31Verifier,
+    BackendId::P3M31,
+    DEFAULT_PARAMS_CIRCLE,
+    |req, h, progress| match req.extension_degree {
+        4 => dispatch_air!(req, h, progress, |s: &[u8]| config::m31::<QM31>(&req.params, s)),
+        _ => dispatch_air!(req, h, progress, |s: &[u8]| {
+            config::m31::<BinomialExtensionField<Mersenne31, 3>>(&req.params, s)
+        }),
+    }
+);
 
 #[cfg(test)]
 mod tests {
