@@ -153,12 +153,14 @@ fn candidates(backend: BackendId, ext: u8, log_n: u8, min: u32, pows: &[u8]) -> 
     let (arities, finals): (&[u8], &[u8]) = match backend {
         // CirclePcs: binary folding, no final polynomial length.
         BackendId::P3M31 => (&[1], &[0]),
-        BackendId::WfGoldilocks | BackendId::WfBabyBear => (&[2, 3], &[3, 5]),
+        BackendId::WfGoldilocks | BackendId::WfBabyBear => (&[2, 3, 4], &[3, 5]),
         _ => (&[1, 2, 3, 4], &[0, 2, 3, 5]),
     };
     let verifier = registry::verifier(backend).expect("available backend");
     let mut out = Vec::new();
-    for log_blowup in 2..=6u8 {
+    // Blowups beyond 2^6 only pay at small n (prover memory grows with them); the
+    // backend's `check_supported` drops what it cannot take.
+    for log_blowup in 2..=8u8 {
         for &pow_bits in pows {
             for &log_fold_arity in arities {
                 for &log_final_poly_len in finals {

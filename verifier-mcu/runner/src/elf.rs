@@ -97,6 +97,28 @@ impl<'a> Elf<'a> {
 
     /// The value of the symbol `name` from `.symtab`.
     pub fn symbol(&self, name: &str) -> Result<Option<u32>, ElfError> {
+        Ok(self
+            .symbols()?
+            .into_iter()
+            .find(|s| s.name == name.as_bytes())
+            .map(|s| s.value))
+    }
+
+    /// Function symbols (`STT_FUNC`) with their address (Thumb bit cleared) and size.
+    pub fn functions(&self) -> Result<Vec<(u32, u32, String)>, ElfError> {
+        Ok(self
+            .symbols()?
+            .into_iter()
+            .filter(|s| s.info & 0xF == 2)
+            .map(|s| {
+                let name = String::from_utf8_lossy(s.name).into_owned();
+                (s.value & !1, s.size, name)
+            })
+            .collect())
+    }
+
+    /// Every entry of `.symtab`.
+    fn symbols(&self) -> Result<Vec<Symbol<'a>>, ElfError> {
         let b = self.bytes;
         let shoff = u32_at(b, 32)? as usize;
         let shentsize = u16_at(b, 46)? as usize;
@@ -116,6 +138,7 @@ impl<'a> Elf<'a> {
                 u32_at(b, sh + 36)? as usize, // sh_entsize
             ))
         };
+        let mut out = Vec::new();
         for i in 0..shnum {
             let (kind, off, size, link, entsize) = section(i)?;
             if kind != 2 {
@@ -134,13 +157,24 @@ impl<'a> Elf<'a> {
                     continue;
                 };
                 let end = rest.iter().position(|&c| c == 0).unwrap_or(rest.len());
-                if &rest[..end] == name.as_bytes() {
-                    return Ok(Some(u32_at(b, sym + 4)?));
-                }
+                out.push(Symbol {
+                    name: &rest[..end],
+                    value: u32_at(b, sym + 4)?,
+                    size: u32_at(b, sym + 8)?,
+                    info: *b.get(sym + 12).ok_or(ElfError("symbol outside the file"))?,
+                });
             }
         }
-        Ok(None)
+        Ok(out)
     }
+}
+
+/// One `.symtab` entry.
+struct Symbol<'a> {
+    name: &'a [u8],
+    value: u32,
+    size: u32,
+    info: u8,
 }
 
 #[cfg(test)]

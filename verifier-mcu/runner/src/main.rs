@@ -3,7 +3,7 @@
 //! ```text
 //! mcu-run run --core m33|rv32 [--alloc tlsf|llff|bump] [--features F,..] [--expect accepted|rejected]
 //!             [--repeat N] [--heap BYTES] [--iterations N] [--out DIR] [--elf ELF]
-//!             [--embedded] PROOF...
+//!             [--embedded] [--profile] PROOF...
 //! mcu-run uf2 ELF OUT.uf2 --family rp2350-arm|rp2350-riscv
 //! mcu-run tamper [--kind flip|truncate|low-security|wrong-backend|zero-payload] IN OUT
 //! mcu-run bringup-proof OUT [--backend NAME] [--bytes N]
@@ -17,9 +17,12 @@
 //! `out/mcu`). It fails (exit 1) when a result is not the expected one, when the firmware's
 //! own tampered copy was accepted, or, with `--repeat N`, when two runs differ in any count.
 //! With `--embedded` each proof is instead built into its own firmware (`PSTK_PROOF`, which
-//! also fixes the expected statement) and run without the slot.
+//! also fixes the expected statement) and run without the slot. With `--profile` the first
+//! run of each proof also writes `NAME.CORE.ALLOC.profile.txt` to `--out`: the measured
+//! instructions by function (see `profile.rs`), and prints the top lines.
 
 mod elf;
+mod profile;
 mod qemu;
 mod record;
 mod uf2;
@@ -35,7 +38,7 @@ fn usage() -> &'static str {
     "usage:
   mcu-run run --core m33|rv32 [--alloc tlsf|llff|bump] [--features F,..] [--expect accepted|rejected]
               [--repeat N] [--heap BYTES] [--iterations N] [--out DIR] [--elf ELF]
-              [--embedded] PROOF...
+              [--embedded] [--profile] PROOF...
   mcu-run uf2 ELF OUT.uf2 --family rp2350-arm|rp2350-riscv
   mcu-run tamper [--kind flip|truncate|low-security|wrong-backend|zero-payload] IN OUT
   mcu-run bringup-proof OUT [--backend NAME] [--bytes N]"
@@ -136,9 +139,10 @@ fn cmd_run(args: &[String]) -> Result<(), String> {
             "elf",
             "timeout",
         ],
-        &["embedded"],
+        &["embedded", "profile"],
     )?;
     let embedded = f.get("embedded").is_some();
+    let profiling = f.get("profile").is_some();
     let core = match f.get("core") {
         Some("m33") => Core::M33,
         Some("rv32") => Core::Rv32,
@@ -220,9 +224,16 @@ fn cmd_run(args: &[String]) -> Result<(), String> {
             None => build(Some(path))?,
         };
         let slot = (!embedded).then_some(bytes.as_slice());
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_else(|| "proof".into());
+        let raw_profile =
+            profiling.then(|| out.join(format!("{name}.{}.profile.raw", core.name())));
         let mut first: Option<qemu::Outcome> = None;
         for r in 0..repeat {
-            let o = qemu::run(core, &elf, &plugin, markers, slot, timeout)?;
+            let p = raw_profile.as_deref().filter(|_| r == 0);
+            let o = qemu::run(core, &elf, &plugin, markers, slot, timeout, p)?;
             if let Some(f0) = &first {
                 if let Err(e) = f0.same_measurements(&o) {
                     failures.push(format!(
@@ -236,10 +247,15 @@ fn cmd_run(args: &[String]) -> Result<(), String> {
             }
         }
         let o = first.expect("repeat >= 1");
-        let name = path
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_else(|| "proof".into());
+        if let Some(raw) = &raw_profile {
+            write_profile(
+                raw,
+                &elf,
+                &o,
+                &out.join(format!("{name}.{}.{alloc}.profile.txt", core.name())),
+                &name,
+            )?;
+        }
         match record::build(&o, core, alloc, &meta) {
             Ok(rec) => {
                 let json = serde_json::to_string_pretty(&rec).map_err(|e| e.to_string())?;
@@ -317,6 +333,33 @@ fn cmd_run(args: &[String]) -> Result<(), String> {
     } else {
         Err(failures.join("\n"))
     }
+}
+
+/// Symbolizes the plugin's block profile of one run into a per-function report.
+fn write_profile(
+    raw: &Path,
+    elf: &Path,
+    outcome: &qemu::Outcome,
+    dest: &Path,
+    name: &str,
+) -> Result<(), String> {
+    let text = std::fs::read_to_string(raw).map_err(|e| format!("{}: {e}", raw.display()))?;
+    let bytes = std::fs::read(elf).map_err(|e| format!("{}: {e}", elf.display()))?;
+    let parsed = elf::Elf::parse(&bytes).map_err(|e| e.to_string())?;
+    let rows = profile::by_function(&text, &parsed)?;
+    let exact: u64 = outcome.regions.iter().map(|r| r.insns).sum();
+    let report = profile::render(
+        &rows,
+        Some(exact),
+        &format!("{name}: instructions by function, all measured regions (genuine iterations and the tampered one)"),
+    );
+    std::fs::write(dest, &report).map_err(|e| format!("{}: {e}", dest.display()))?;
+    let _ = std::fs::remove_file(raw);
+    for line in report.lines().take(22) {
+        println!("{line}");
+    }
+    println!("profile written to {}", dest.display());
+    Ok(())
 }
 
 fn cmd_uf2(args: &[String]) -> Result<(), String> {

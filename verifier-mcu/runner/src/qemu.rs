@@ -250,7 +250,8 @@ impl Outcome {
 }
 
 /// Runs the QEMU firmware `elf` with the plugin counting between `markers`, with `slot`
-/// loaded into the proof slot (or the firmware's embedded proof when `None`).
+/// loaded into the proof slot (or the firmware's embedded proof when `None`); with
+/// `profile`, the plugin also writes its per-block counts there.
 pub fn run(
     core: Core,
     elf: &Path,
@@ -258,6 +259,7 @@ pub fn run(
     markers: (u32, u32),
     slot: Option<&[u8]>,
     timeout_s: u64,
+    profile: Option<&Path>,
 ) -> Result<Outcome, String> {
     let slot_proof = slot;
     let tmp = std::env::temp_dir().join(format!("mcu-run-{}", std::process::id()));
@@ -287,6 +289,11 @@ pub fn run(
         markers.1 & !1,
         counts.display()
     ));
+    if let Some(p) = profile {
+        let _ = std::fs::remove_file(p);
+        let last = args.last_mut().expect("plugin argument");
+        last.push_str(&format!(",profile={}", p.display()));
+    }
     let mut child = Command::new(bin)
         .args(&args)
         .stdin(Stdio::null())

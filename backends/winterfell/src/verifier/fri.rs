@@ -5,8 +5,8 @@
 //! with the fixed `N`-th root `w`; the next layer's value is the interpolant of a row
 //! evaluated at the layer's `alpha`; the remainder is a coefficient list, highest degree
 //! first). Differences: values are decoded from the borrowed bytes as they are needed, the
-//! interpolant is evaluated with a size-`N` inverse DFT instead of per-row polynomial
-//! allocations, every length is checked against the expected shape instead of indexed
+//! interpolant is evaluated by N - 1 binary folding steps instead of per-row polynomial
+//! interpolation and allocations, every length is checked against the expected shape instead of indexed
 //! blindly, and the remainder is checked against its commitment (upstream reseeds the coin
 //! with that commitment but never compares it).
 
@@ -84,7 +84,7 @@ where
     let mut g = inp.lde_generator;
     let mut max_degree_plus_1 = inp.shape.max_degree_plus_1;
     let offset_inv = inp.domain_offset.inv();
-    // w = g^(D/N) is a primitive N-th root of unity; its inverse powers drive the inverse DFT.
+    // w = g^(D/N) is a primitive N-th root of unity; its inverse powers drive the folding.
     let w_inv = g.exp_vartime(((domain_size / n) as u64).into()).inv();
     let mut w_inv_pows = [B::ONE; 16];
     for t in 1..n {
@@ -112,11 +112,9 @@ where
         }
         leaves.clear();
         for row in layer.values.chunks_exact(row_bytes) {
-            // The leaf hashes the row's elements in their canonical encoding, which is
-            // exactly these bytes once each element is checked to be canonical.
-            for i in 0..n {
-                element_at::<E>(row, i)?;
-            }
+            // The leaf hashes the row's elements in their canonical encoding: these bytes,
+            // as long as each element is canonical, which the folding below checks for every
+            // row before anything is accepted.
             leaves.push(H::hash(row));
         }
         verify_batch::<H>(
@@ -142,28 +140,43 @@ where
             }
         }
 
-        // Fold each row: P(alpha) for the interpolant P of the row over x_t = xe * w^t, with
-        // P(X) = (1/N) sum_t c_t (X / xe)^t and c_t = sum_i v_i w^(-i t).
+        // Fold each row to P(alpha), P the interpolant of the row's N values over the points
+        // x_t = xe * w^t. As x_(t + N/2) = -x_t, P(X) = Pe(X^2) + X Po(X^2) and one binary
+        // step turns the N values into the N/2 values of Q = Pe + alpha Po over the points
+        // x_t^2, with P(alpha) = Q(alpha^2):
+        //   2 Q(x_t^2) = (v_t + v_(t+N/2)) + (alpha / x_t) (v_t - v_(t+N/2)),
+        // and alpha / x_t = y * w^-t with y = alpha / xe. Repeating with y^2, w^2 down to one
+        // value costs N - 1 extension multiplications instead of an N-point transform; the
+        // halvings are applied at the end as 1/N.
         let alpha = inp.alphas[depth];
         let g_inv = g.inv();
         next_evaluations.clear();
         for (k, &j) in folded.iter().enumerate() {
             let row = &layer.values[k * row_bytes..(k + 1) * row_bytes];
             let xe_inv = g_inv.exp_vartime((j as u64).into()) * offset_inv;
-            let y = alpha.mul_base(xe_inv);
+            let mut y = alpha.mul_base(xe_inv);
             let mut values = [E::ZERO; 16];
             for (i, v) in values.iter_mut().enumerate().take(n) {
                 *v = element_at(row, i)?;
             }
-            let mut acc = E::ZERO;
-            for t in (0..n).rev() {
-                let mut c = E::ZERO;
-                for (i, &v) in values.iter().enumerate().take(n) {
-                    c += v.mul_base(w_inv_pows[(i * t) % n]);
+            let mut len = n;
+            let mut stride = 1;
+            while len > 1 {
+                let half = len / 2;
+                for t in 0..half {
+                    let (a, b) = (values[t], values[t + half]);
+                    let factor = if t == 0 {
+                        y
+                    } else {
+                        y.mul_base(w_inv_pows[t * stride])
+                    };
+                    values[t] = a + b + (a - b) * factor;
                 }
-                acc = acc * y + c;
+                y = y.square();
+                len = half;
+                stride *= 2;
             }
-            next_evaluations.push(acc.mul_base(n_inv));
+            next_evaluations.push(values[0].mul_base(n_inv));
         }
 
         if !max_degree_plus_1.is_multiple_of(n) {

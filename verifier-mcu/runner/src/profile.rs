@@ -1,0 +1,138 @@
+//! `mcu-run run --profile`: where the measured instructions go, by function.
+//!
+//! The plugin counts executed instructions per translation block inside the measured
+//! regions (every genuine iteration and the tampered one); here each block is charged to
+//! the ELF function symbol that contains its start address. Inlined code is charged to the
+//! function it was inlined into. Block granularity makes the total a close approximation of
+//! the exact per-class count, which the report prints next to it.
+
+use std::collections::HashMap;
+
+use crate::elf::Elf;
+
+/// Instructions per function, highest first, from the plugin's `ADDR INSNS` lines.
+pub fn by_function(raw: &str, elf: &Elf<'_>) -> Result<Vec<(String, u64)>, String> {
+    let mut functions = elf.functions().map_err(|e| e.to_string())?;
+    functions.sort_by_key(|f| f.0);
+    let mut totals: HashMap<String, u64> = HashMap::new();
+    for line in raw.lines() {
+        let mut parts = line.split_whitespace();
+        let (Some(addr), Some(count)) = (parts.next(), parts.next()) else {
+            continue;
+        };
+        let addr = addr
+            .strip_prefix("0x")
+            .and_then(|h| u32::from_str_radix(h, 16).ok())
+            .ok_or_else(|| format!("bad profile line {line:?}"))?;
+        let count: u64 = count
+            .parse()
+            .map_err(|_| format!("bad profile line {line:?}"))?;
+        let i = functions.partition_point(|f| f.0 <= addr);
+        let name = match i.checked_sub(1).map(|i| &functions[i]) {
+            Some((start, size, name)) if addr < start.saturating_add((*size).max(1)) => {
+                demangle(name)
+            }
+            _ => format!("{addr:#010x} (no symbol)"),
+        };
+        *totals.entry(name).or_insert(0) += count;
+    }
+    let mut out: Vec<(String, u64)> = totals.into_iter().collect();
+    out.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    Ok(out)
+}
+
+/// The report: one line per function (instructions, share, cumulative share, name).
+pub fn render(rows: &[(String, u64)], exact_total: Option<u64>, header: &str) -> String {
+    let total: u64 = rows.iter().map(|r| r.1).sum();
+    let mut s = format!("# {header}\n# block-profile total {total}");
+    if let Some(t) = exact_total {
+        s.push_str(&format!(" (exact count of the same regions: {t})"));
+    }
+    s.push('\n');
+    let mut cumulative = 0u64;
+    for (name, n) in rows {
+        cumulative += n;
+        s.push_str(&format!(
+            "{n:>12} {:>6.2}% {:>6.2}%  {name}\n",
+            100.0 * *n as f64 / total.max(1) as f64,
+            100.0 * cumulative as f64 / total.max(1) as f64
+        ));
+    }
+    s
+}
+
+/// Rust legacy symbol demangling (`_ZN` length-prefixed path `E`, hash segment dropped);
+/// anything else is returned as is.
+pub fn demangle(sym: &str) -> String {
+    let Some(body) = sym.strip_prefix("_ZN") else {
+        return sym.to_string();
+    };
+    let mut rest = body;
+    let mut parts: Vec<String> = Vec::new();
+    while let Some(len_end) = rest.find(|c: char| !c.is_ascii_digit()) {
+        if len_end == 0 {
+            break;
+        }
+        let Ok(len) = rest[..len_end].parse::<usize>() else {
+            break;
+        };
+        let Some(part) = rest.get(len_end..len_end + len) else {
+            break;
+        };
+        parts.push(part.to_string());
+        rest = &rest[len_end + len..];
+    }
+    if rest != "E" || parts.is_empty() {
+        return sym.to_string();
+    }
+    if parts.len() > 1 {
+        let last = parts.last().expect("non-empty");
+        if last.len() == 17 && last.starts_with('h') {
+            parts.pop();
+        }
+    }
+    let unescape = |p: &str| -> String {
+        let p = p
+            .strip_prefix("_$")
+            .map_or(p.to_string(), |r| format!("${r}"));
+        p.replace("$LT$", "<")
+            .replace("$GT$", ">")
+            .replace("$RF$", "&")
+            .replace("$BP$", "*")
+            .replace("$C$", ",")
+            .replace("$u20$", " ")
+            .replace("$u27$", "'")
+            .replace("$u5b$", "[")
+            .replace("$u5d$", "]")
+            .replace("$u7b$", "{")
+            .replace("$u7d$", "}")
+            .replace("$u3b$", ";")
+            .replace("$u2b$", "+")
+            .replace("$u22$", "\"")
+            .replace("..", "::")
+    };
+    parts
+        .iter()
+        .map(|p| unescape(p))
+        .collect::<Vec<_>>()
+        .join("::")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn demangles_legacy_rust_symbols() {
+        assert_eq!(
+            demangle("_ZN11winter_math3fft10fft_inputs12fft_in_place17h9c8bfe97cf58f9f3E"),
+            "winter_math::fft::fft_inputs::fft_in_place"
+        );
+        assert_eq!(
+            demangle("_ZN72_$LT$winter_math..fields..f64..BaseElement$u20$as$u20$core..ops..Mul$GT$3mul17h0123456789abcdefE"),
+            "<winter_math::fields::f64::BaseElement as core::ops::Mul>::mul"
+        );
+        assert_eq!(demangle("memcpy"), "memcpy");
+        assert_eq!(demangle("_ZN3fooX"), "_ZN3fooX");
+    }
+}
