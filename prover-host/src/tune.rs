@@ -64,13 +64,7 @@ pub struct TuneArgs {
 
 /// The zkmcu fork's reference proof (upstream winterfell 0.13.1 bytes) and its parameters.
 const REFERENCE_DIR: &str = "backends/winterfell/testdata/zkmcu-fork/stark-fib-1024-goldilocks";
-const REFERENCE_PARAMS: ProofParams = ProofParams {
-    log_blowup: 3,
-    num_queries: 32,
-    pow_bits: 0,
-    log_fold_arity: 3,
-    log_final_poly_len: 5,
-};
+const REFERENCE_PARAMS: ProofParams = picostark_winterfell::INTEROP_PARAMS;
 
 pub fn run(args: &TuneArgs) -> Result<ExitCode, UsageError> {
     if let Some(out) = &args.reference_out {

@@ -14,60 +14,103 @@ use p3_fri::{FriParameters, TwoAdicFriPcs};
 use p3_goldilocks::Goldilocks;
 use p3_merkle_tree::MerkleTreeMmcs;
 use p3_mersenne_31::Mersenne31;
-use p3_symmetric::{CompressionFunctionFromHasher, SerializingHasher};
+use p3_symmetric::{
+    CompressionFunctionFromHasher, CryptographicHasher, PseudoCompressionFunction,
+    SerializingHasher,
+};
 use p3_uni_stark::StarkConfig;
 use picostark_core::{BackendId, ProofHeader, ProofParams, VerifyError};
 
-// The `hash-count` build counts compressions (same digests); see `hash_count`.
-#[cfg(not(feature = "hash-count"))]
-type Hash = p3_blake3::Blake3;
+/// The byte hasher behind every Merkle tree and the transcript: BLAKE3-256 in all three
+/// configurations. Which implementation is a type parameter, so that each side uses the one
+/// that suits it with the same digests: [`VerifierHash`] (verifiers, firmware),
+/// [`ProverHash`] (provers: `p3_blake3`'s batched hashing), `p3_blake3::Blake3` for the
+/// stock baseline.
+pub trait ByteHash: CryptographicHasher<u8, [u8; 32]> + Copy + Send + Sync + 'static {
+    /// The Merkle node compression, `H(left || right)` with this hasher.
+    type Compress: PseudoCompressionFunction<[u8; 32], 2> + Clone + Send + Sync + 'static;
+    /// The compression for this hasher value.
+    fn compression(self) -> Self::Compress;
+}
+
+impl ByteHash for p3_blake3::Blake3 {
+    type Compress = CompressionFunctionFromHasher<Self, 2, 32>;
+    fn compression(self) -> Self::Compress {
+        CompressionFunctionFromHasher::new(self)
+    }
+}
+
+impl ByteHash for crate::hash::Blake3Lean {
+    type Compress = crate::hash::Blake3LeanCompress;
+    fn compression(self) -> Self::Compress {
+        crate::hash::Blake3LeanCompress
+    }
+}
+
 #[cfg(feature = "hash-count")]
-type Hash = crate::hash_count::CountingBlake3;
-const HASH: Hash = {
+impl ByteHash for crate::hash_count::CountingBlake3 {
+    type Compress = CompressionFunctionFromHasher<Self, 2, 32>;
+    fn compression(self) -> Self::Compress {
+        CompressionFunctionFromHasher::new(self)
+    }
+}
+
+/// The verifiers' BLAKE3 (see [`crate::hash`]); the `hash-count` build counts its
+/// compressions (same digests, see [`crate::hash_count`]).
+#[cfg(not(feature = "hash-count"))]
+pub type VerifierHash = crate::hash::Blake3Lean;
+#[cfg(feature = "hash-count")]
+pub type VerifierHash = crate::hash_count::CountingBlake3;
+/// The provers' BLAKE3.
+pub type ProverHash = p3_blake3::Blake3;
+/// The verifiers' hasher value.
+pub const VERIFIER_HASH: VerifierHash = {
     #[cfg(not(feature = "hash-count"))]
     {
-        p3_blake3::Blake3
+        crate::hash::Blake3Lean
     }
     #[cfg(feature = "hash-count")]
     {
         crate::hash_count::CountingBlake3
     }
 };
-type FieldHash = SerializingHasher<Hash>;
-type Compress = CompressionFunctionFromHasher<Hash, 2, 32>;
-type ValMmcs<F> = MerkleTreeMmcs<F, u8, FieldHash, Compress, 2, 32>;
-type ChallengeMmcs<F, EF> = ExtensionMmcs<F, EF, ValMmcs<F>>;
-type Transcript = HashChallenger<u8, Hash, 32>;
+/// The provers' hasher value.
+pub const PROVER_HASH: ProverHash = p3_blake3::Blake3;
+
+type FieldHash<H> = SerializingHasher<H>;
+type ValMmcs<F, H> = MerkleTreeMmcs<F, u8, FieldHash<H>, <H as ByteHash>::Compress, 2, 32>;
+type ChallengeMmcs<F, EF, H> = ExtensionMmcs<F, EF, ValMmcs<F, H>>;
+type Transcript<H> = HashChallenger<u8, H, 32>;
 
 /// BabyBear, quartic extension, two-adic FRI, BLAKE3.
-pub type BabyBearConfig = StarkConfig<
+pub type BabyBearConfig<H = VerifierHash> = StarkConfig<
     TwoAdicFriPcs<
         BabyBear,
         Radix2DitParallel<BabyBear>,
-        ValMmcs<BabyBear>,
-        ChallengeMmcs<BabyBear, BinomialExtensionField<BabyBear, 4>>,
+        ValMmcs<BabyBear, H>,
+        ChallengeMmcs<BabyBear, BinomialExtensionField<BabyBear, 4>, H>,
     >,
     BinomialExtensionField<BabyBear, 4>,
-    SerializingChallenger32<BabyBear, Transcript>,
+    SerializingChallenger32<BabyBear, Transcript<H>>,
 >;
 
 /// Goldilocks, quadratic extension, two-adic FRI, BLAKE3.
-pub type GoldilocksConfig = StarkConfig<
+pub type GoldilocksConfig<H = VerifierHash> = StarkConfig<
     TwoAdicFriPcs<
         Goldilocks,
         Radix2DitParallel<Goldilocks>,
-        ValMmcs<Goldilocks>,
-        ChallengeMmcs<Goldilocks, BinomialExtensionField<Goldilocks, 2>>,
+        ValMmcs<Goldilocks, H>,
+        ChallengeMmcs<Goldilocks, BinomialExtensionField<Goldilocks, 2>, H>,
     >,
     BinomialExtensionField<Goldilocks, 2>,
-    SerializingChallenger64<Goldilocks, Transcript>,
+    SerializingChallenger64<Goldilocks, Transcript<H>>,
 >;
 
 /// Mersenne-31 circle STARK with challenge field `EF` (QM31 or the cubic extension), BLAKE3.
-pub type M31Config<EF> = StarkConfig<
-    CirclePcs<Mersenne31, ValMmcs<Mersenne31>, ChallengeMmcs<Mersenne31, EF>>,
+pub type M31Config<EF, H = VerifierHash> = StarkConfig<
+    CirclePcs<Mersenne31, ValMmcs<Mersenne31, H>, ChallengeMmcs<Mersenne31, EF, H>>,
     EF,
-    SerializingChallenger32<Mersenne31, Transcript>,
+    SerializingChallenger32<Mersenne31, Transcript<H>>,
 >;
 
 /// The foundation's first default parameters for every Plonky3 backend: blowup 8, 27
@@ -153,18 +196,22 @@ fn fri_params<M>(p: &ProofParams, mmcs: M) -> FriParameters<M> {
     }
 }
 
-fn val_mmcs<F: Field>() -> ValMmcs<F> {
-    ValMmcs::new(FieldHash::new(HASH), Compress::new(HASH), 0)
+fn val_mmcs<F: Field, H: ByteHash>(hash: H) -> ValMmcs<F, H> {
+    ValMmcs::new(FieldHash::new(hash), hash.compression(), 0)
 }
 
 /// The transcript starts from the proof file's statement bytes.
-fn transcript(statement_bytes: &[u8]) -> Transcript {
-    HashChallenger::new(Vec::from(statement_bytes), HASH)
+fn transcript<H: ByteHash>(statement_bytes: &[u8], hash: H) -> Transcript<H> {
+    HashChallenger::new(Vec::from(statement_bytes), hash)
 }
 
 /// The `p3-babybear` configuration for these parameters, transcript seeded with the statement.
-pub fn babybear(p: &ProofParams, statement_bytes: &[u8]) -> BabyBearConfig {
-    let mmcs = val_mmcs::<BabyBear>();
+pub fn babybear<H: ByteHash>(
+    p: &ProofParams,
+    statement_bytes: &[u8],
+    hash: H,
+) -> BabyBearConfig<H> {
+    let mmcs = val_mmcs::<BabyBear, H>(hash);
     let pcs = TwoAdicFriPcs::new(
         Radix2DitParallel::default(),
         mmcs.clone(),
@@ -172,13 +219,17 @@ pub fn babybear(p: &ProofParams, statement_bytes: &[u8]) -> BabyBearConfig {
     );
     StarkConfig::new(
         pcs,
-        SerializingChallenger32::new(transcript(statement_bytes)),
+        SerializingChallenger32::new(transcript(statement_bytes, hash)),
     )
 }
 
 /// The `p3-goldilocks` configuration for these parameters, transcript seeded with the statement.
-pub fn goldilocks(p: &ProofParams, statement_bytes: &[u8]) -> GoldilocksConfig {
-    let mmcs = val_mmcs::<Goldilocks>();
+pub fn goldilocks<H: ByteHash>(
+    p: &ProofParams,
+    statement_bytes: &[u8],
+    hash: H,
+) -> GoldilocksConfig<H> {
+    let mmcs = val_mmcs::<Goldilocks, H>(hash);
     let pcs = TwoAdicFriPcs::new(
         Radix2DitParallel::default(),
         mmcs.clone(),
@@ -186,19 +237,20 @@ pub fn goldilocks(p: &ProofParams, statement_bytes: &[u8]) -> GoldilocksConfig {
     );
     StarkConfig::new(
         pcs,
-        SerializingChallenger64::new(transcript(statement_bytes)),
+        SerializingChallenger64::new(transcript(statement_bytes, hash)),
     )
 }
 
 /// The `p3-m31` configuration for these parameters, transcript seeded with the statement.
-pub fn m31<EF: ExtensionField<Mersenne31>>(
+pub fn m31<EF: ExtensionField<Mersenne31>, H: ByteHash>(
     p: &ProofParams,
     statement_bytes: &[u8],
-) -> M31Config<EF> {
-    let mmcs = val_mmcs::<Mersenne31>();
+    hash: H,
+) -> M31Config<EF, H> {
+    let mmcs = val_mmcs::<Mersenne31, H>(hash);
     let pcs = CirclePcs::new(mmcs.clone(), fri_params(p, ExtensionMmcs::new(mmcs)));
     StarkConfig::new(
         pcs,
-        SerializingChallenger32::new(transcript(statement_bytes)),
+        SerializingChallenger32::new(transcript(statement_bytes, hash)),
     )
 }

@@ -111,7 +111,11 @@ impl Verifier for P3BabyBearVerifier {
         check_common(self.backend(), header, Self::EXTENSION_DEGREES)
     }
     fn verify_payload(&self, file: &ProofFile<'_>) -> Result<(), VerifyError> {
-        let c = config::babybear(&file.header.params, file.statement_bytes);
+        let c = config::babybear(
+            &file.header.params,
+            file.statement_bytes,
+            config::VERIFIER_HASH,
+        );
         verify_with(&c, file)
     }
 }
@@ -124,7 +128,11 @@ impl Verifier for P3GoldilocksVerifier {
         check_common(self.backend(), header, Self::EXTENSION_DEGREES)
     }
     fn verify_payload(&self, file: &ProofFile<'_>) -> Result<(), VerifyError> {
-        let c = config::goldilocks(&file.header.params, file.statement_bytes);
+        let c = config::goldilocks(
+            &file.header.params,
+            file.statement_bytes,
+            config::VERIFIER_HASH,
+        );
         verify_with(&c, file)
     }
 }
@@ -139,9 +147,13 @@ impl Verifier for P3M31Verifier {
     fn verify_payload(&self, file: &ProofFile<'_>) -> Result<(), VerifyError> {
         let (p, s) = (&file.header.params, file.statement_bytes);
         match file.header.extension_degree {
-            4 => verify_with(&config::m31::<QM31>(p, s), file),
+            4 => verify_with(&config::m31::<QM31, _>(p, s, config::VERIFIER_HASH), file),
             3 => verify_with(
-                &config::m31::<BinomialExtensionField<Mersenne31, 3>>(p, s),
+                &config::m31::<BinomialExtensionField<Mersenne31, 3>, _>(
+                    p,
+                    s,
+                    config::VERIFIER_HASH,
+                ),
                 file,
             ),
             _ => Err(VerifyError::Unsupported(

@@ -23,5 +23,18 @@ pub mod prover;
 
 pub use verifier::{WfBabyBearVerifier, WfGoldilocksVerifier};
 
+use picostark_core::ProofParams;
+
+/// The zkmcu reference proofs' options (`../shared/interop/`): 32 queries, blowup 8, no
+/// grinding, folding 8, remainder degree 31; 95 conjectured bits. Proofs made with them are
+/// byte-compatible with the fork's verifier inputs.
+pub const INTEROP_PARAMS: ProofParams = ProofParams {
+    log_blowup: 3,
+    num_queries: 32,
+    pow_bits: 0,
+    log_fold_arity: 3,
+    log_final_poly_len: 5,
+};
+
 #[cfg(feature = "prover")]
 pub use prover::{WfBabyBearProver, WfGoldilocksProver};

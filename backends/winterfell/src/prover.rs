@@ -37,12 +37,15 @@ use winter_prover::{
 use crate::air::{felt_from_u64, PublicInputs, WfAir};
 use crate::field::{BabyBear, Quartic};
 
-/// The default parameters: the zkmcu reference proofs' options (32 queries, blowup 8, no
-/// grinding, folding 8, remainder degree 31), 95 conjectured bits for both backends.
+/// The default parameters, from `prover-host tune` on the M33 (see
+/// `results/baseline/NOTES.md`): blowup 64, 13 queries, 20 grinding bits, folding 8,
+/// remainder degree 31; 97 conjectured bits, the same blowup, queries and grinding as the
+/// Plonky3 defaults. [`INTEROP_PARAMS`](crate::INTEROP_PARAMS) remakes the zkmcu reference
+/// proofs.
 pub const DEFAULT_PARAMS: ProofParams = ProofParams {
-    log_blowup: 3,
-    num_queries: 32,
-    pow_bits: 0,
+    log_blowup: 6,
+    num_queries: 13,
+    pow_bits: 20,
     log_fold_arity: 3,
     log_final_poly_len: 5,
 };

@@ -213,11 +213,21 @@ mod p3 {
         fn verify_payload(&self, file: &ProofFile<'_>) -> Result<(), VerifyError> {
             let (p, s) = (&file.header.params, file.statement_bytes);
             match (self.0, file.header.extension_degree) {
-                (BackendId::P3BabyBear, 4) => by_air(&config::babybear(p, s), file),
-                (BackendId::P3Goldilocks, 2) => by_air(&config::goldilocks(p, s), file),
-                (BackendId::P3M31, 4) => by_air(&config::m31::<QM31>(p, s), file),
+                (BackendId::P3BabyBear, 4) => {
+                    by_air(&config::babybear(p, s, p3_blake3::Blake3), file)
+                }
+                (BackendId::P3Goldilocks, 2) => {
+                    by_air(&config::goldilocks(p, s, p3_blake3::Blake3), file)
+                }
+                (BackendId::P3M31, 4) => {
+                    by_air(&config::m31::<QM31, _>(p, s, p3_blake3::Blake3), file)
+                }
                 (BackendId::P3M31, 3) => by_air(
-                    &config::m31::<BinomialExtensionField<Mersenne31, 3>>(p, s),
+                    &config::m31::<BinomialExtensionField<Mersenne31, 3>, _>(
+                        p,
+                        s,
+                        p3_blake3::Blake3,
+                    ),
                     file,
                 ),
                 _ => Err(VerifyError::Unsupported("extension degree")),

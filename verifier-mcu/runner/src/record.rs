@@ -48,7 +48,7 @@ impl BuildMeta {
         .is_some_and(|s| !s.is_empty());
         BuildMeta {
             toolchain,
-            profile: "release opt-level=s lto=fat codegen-units=1 panic=abort".into(),
+            profile: firmware_profile(),
             git_commit: if dirty {
                 format!("{commit}-dirty")
             } else {
@@ -251,6 +251,22 @@ pub fn bringup_proof(backend: BackendId, payload_bytes: usize) -> Vec<u8> {
     let tag = fnv1a32(&body);
     body.extend_from_slice(&tag.to_le_bytes());
     encode(&header, &[7], &body)
+}
+
+/// The firmware's release profile as cargo builds it here: the crate's settings
+/// (`verifier-mcu/firmware/Cargo.toml`) unless the environment overrides them, which cargo
+/// honours (`CARGO_PROFILE_RELEASE_OPT_LEVEL`, `_LTO`, `_CODEGEN_UNITS`), so that a record
+/// says how its firmware was really built.
+fn firmware_profile() -> String {
+    let setting = |key: &str, default: &str| {
+        std::env::var(format!("CARGO_PROFILE_RELEASE_{key}")).unwrap_or_else(|_| default.into())
+    };
+    format!(
+        "release opt-level={} lto={} codegen-units={} panic=abort",
+        setting("OPT_LEVEL", "s"),
+        setting("LTO", "fat"),
+        setting("CODEGEN_UNITS", "1")
+    )
 }
 
 #[cfg(test)]

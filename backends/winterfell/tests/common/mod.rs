@@ -2,16 +2,10 @@
 #![allow(dead_code)]
 
 use picostark_core::proof_file::{encode, FIXED_HEADER_LEN};
-use picostark_core::{AirId, BackendId, HashId, ProofHeader, ProofParams};
+use picostark_core::{AirId, BackendId, HashId, ProofHeader};
 
 /// The parameters of the reference proofs (and our defaults).
-pub const REFERENCE_PARAMS: ProofParams = ProofParams {
-    log_blowup: 3,
-    num_queries: 32,
-    pow_bits: 0,
-    log_fold_arity: 3,
-    log_final_poly_len: 5,
-};
+pub use picostark_winterfell::INTEROP_PARAMS as REFERENCE_PARAMS;
 
 pub fn header(backend: BackendId, extension_degree: u8) -> ProofHeader {
     ProofHeader {

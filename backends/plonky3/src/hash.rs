@@ -1,0 +1,150 @@
+//! BLAKE3 for the Plonky3 configurations, with the digests of `p3_blake3::Blake3` and less
+//! work per call on a microcontroller.
+//!
+//! `p3_blake3::Blake3` streams every input through a fresh `blake3::Hasher`, a ~1.9 KB value
+//! (its chaining-value stack) that is built and moved for each Merkle node and leaf: on the
+//! M33 the copies cost more instructions than the compressions (`mcu-run --profile`). The
+//! verifier's inputs are short (two digests, a leaf row), so [`Blake3Lean`] gathers up to
+//! [`BUFFER`] bytes on the stack and hashes them with the one-shot `blake3::hash`; longer
+//! inputs fall back to the streaming hasher. Same function, same digests (tests below).
+
+use p3_symmetric::{CryptographicHasher, PseudoCompressionFunction};
+
+/// Inputs up to this many bytes are hashed in one shot from a stack buffer.
+pub const BUFFER: usize = 256;
+
+/// BLAKE3-256 over bytes, digest-compatible with `p3_blake3::Blake3`.
+#[derive(Copy, Clone, Debug, Default)]
+pub struct Blake3Lean;
+
+impl CryptographicHasher<u8, [u8; 32]> for Blake3Lean {
+    fn hash_iter<I>(&self, input: I) -> [u8; 32]
+    where
+        I: IntoIterator<Item = u8>,
+    {
+        let mut it = input.into_iter();
+        let mut buf = [0u8; BUFFER];
+        let mut len = 0;
+        // `zip` asks the buffer first, so no input byte is lost when the buffer is full.
+        for (slot, b) in buf.iter_mut().zip(&mut it) {
+            *slot = b;
+            len += 1;
+        }
+        if len < BUFFER {
+            return blake3::hash(&buf[..len]).into();
+        }
+        match it.next() {
+            None => blake3::hash(&buf).into(),
+            Some(next) => stream_iter(&buf, next, it),
+        }
+    }
+
+    fn hash_iter_slices<'a, I>(&self, input: I) -> [u8; 32]
+    where
+        I: IntoIterator<Item = &'a [u8]>,
+    {
+        let mut slices = input.into_iter();
+        let mut buf = [0u8; BUFFER];
+        let mut len = 0;
+        while let Some(s) = slices.next() {
+            if s.len() > BUFFER - len {
+                return stream_slices(&buf[..len], s, slices);
+            }
+            buf[len..len + s.len()].copy_from_slice(s);
+            len += s.len();
+        }
+        blake3::hash(&buf[..len]).into()
+    }
+
+    fn hash_slice(&self, input: &[u8]) -> [u8; 32] {
+        blake3::hash(input).into()
+    }
+}
+
+/// The Merkle node compression `BLAKE3(left || right)` (as `p3_symmetric`'s
+/// `CompressionFunctionFromHasher` computes it), from one 64-byte block on the stack.
+#[derive(Copy, Clone, Debug, Default)]
+pub struct Blake3LeanCompress;
+
+impl PseudoCompressionFunction<[u8; 32], 2> for Blake3LeanCompress {
+    fn compress(&self, input: [[u8; 32]; 2]) -> [u8; 32] {
+        let mut block = [0u8; 64];
+        block[..32].copy_from_slice(&input[0]);
+        block[32..].copy_from_slice(&input[1]);
+        blake3::hash(&block).into()
+    }
+}
+
+/// The long-input path of `hash_iter`: the streaming hasher, only built when needed.
+#[cold]
+#[inline(never)]
+fn stream_iter(head: &[u8], next: u8, rest: impl Iterator<Item = u8>) -> [u8; 32] {
+    let mut h = blake3::Hasher::new();
+    h.update(head);
+    let mut chunk = [0u8; BUFFER];
+    chunk[0] = next;
+    let mut len = 1;
+    for b in rest {
+        if len == BUFFER {
+            h.update(&chunk);
+            len = 0;
+        }
+        chunk[len] = b;
+        len += 1;
+    }
+    h.update(&chunk[..len]);
+    h.finalize().into()
+}
+
+/// The long-input path of `hash_iter_slices`.
+#[cold]
+#[inline(never)]
+fn stream_slices<'a>(
+    head: &[u8],
+    current: &[u8],
+    rest: impl Iterator<Item = &'a [u8]>,
+) -> [u8; 32] {
+    let mut h = blake3::Hasher::new();
+    h.update(head);
+    h.update(current);
+    for s in rest {
+        h.update(s);
+    }
+    h.finalize().into()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use alloc::vec::Vec;
+    use p3_blake3::Blake3;
+
+    #[test]
+    fn digests_match_p3_blake3_across_the_buffer_boundary() {
+        for len in [
+            0, 1, 31, 32, 63, 64, 65, 128, 255, 256, 257, 511, 512, 1023, 1024, 1025, 3000,
+        ] {
+            let msg: Vec<u8> = (0..len).map(|i| (i * 7 + 3) as u8).collect();
+            let want = Blake3.hash_slice(&msg);
+            assert_eq!(Blake3Lean.hash_slice(&msg), want, "slice {len}");
+            assert_eq!(
+                Blake3Lean.hash_iter(msg.iter().copied()),
+                want,
+                "iter {len}"
+            );
+            let (a, b) = msg.split_at(len / 3);
+            assert_eq!(Blake3Lean.hash_iter_slices([a, b]), want, "slices {len}");
+        }
+        assert_ne!(Blake3Lean.hash_slice(b"a"), Blake3Lean.hash_slice(b"b"));
+        let (l, r) = ([1u8; 32], [2u8; 32]);
+        let upstream = p3_symmetric::CompressionFunctionFromHasher::<_, 2, 32>::new(Blake3);
+        assert_eq!(
+            Blake3LeanCompress.compress([l, r]),
+            upstream.compress([l, r])
+        );
+        assert_ne!(
+            Blake3LeanCompress.compress([l, r]),
+            upstream.compress([r, l])
+        );
+    }
+}
