@@ -2,7 +2,8 @@
 //! verifiers on the same proof files, and against the BLAKE3 work each proof needs.
 //!
 //! Reads a baseline folder (`results/baseline/`, see its README):
-//! `ours/` and `stock/` (`mcu-run` records of our firmware and of the `stock-wf,stock-p3`
+//! `ours/` and `stock/` (and, when present, `ours-nolto/`, `stock-nolto/`: the same runs built
+//! without LTO) (`mcu-run` records of our firmware and of the `stock-wf,stock-p3`
 //! firmware, file names `<proof>.<core>.<alloc>.json`), `hash-cal/` (records of the
 //! `hash-cal` firmware on `hash-cal-<K>.proof`: `K` single-compression hashes),
 //! `hash-counts.json` (`prover-host tune --count-hashes`), `tune-*.json`
@@ -146,6 +147,37 @@ pub fn section(dir: &Path) -> Option<String> {
         );
     }
     let _ = writeln!(md);
+    table(&mut md, &ours, &stock, &cost, &counts);
+    let (ours_nolto, stock_nolto) = (
+        runs(&dir.join("ours-nolto")),
+        runs(&dir.join("stock-nolto")),
+    );
+    if !ours_nolto.is_empty() || !stock_nolto.is_empty() {
+        let _ = writeln!(
+            md,
+            "\n### The same comparison built without LTO\n\n\
+             `ours-nolto/`, `stock-nolto/`: the same firmware and proofs built with `CARGO_PROFILE_RELEASE_LTO=false` \
+             (opt-level s, one codegen unit per crate), because upstream `winterfell::verify` rejects valid proofs on the RV32 core \
+             when built with fat LTO (see the notes below). Both sides use the same build settings; the hash floor columns use the \
+             LTO-fat calibration.\n"
+        );
+        table(&mut md, &ours_nolto, &stock_nolto, &cost, &counts);
+    }
+    tune_tables(dir, &mut md);
+    if let Ok(notes) = std::fs::read_to_string(dir.join("NOTES.md")) {
+        let _ = writeln!(md, "\n{notes}");
+    }
+    Some(md)
+}
+
+/// One comparison table: our runs and the stock runs, with ratios and hash floors.
+fn table(
+    md: &mut String,
+    ours: &[Run],
+    stock: &[Run],
+    cost: &BTreeMap<String, f64>,
+    counts: &BTreeMap<String, u64>,
+) {
     let _ = writeln!(
         md,
         "| proof | core | verifier | result | instructions | heap peak | proof bytes | bits | stock counterpart | ours / stock | ours / ref | compressions | hash floor | verify / floor |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
@@ -159,7 +191,7 @@ pub fn section(dir: &Path) -> Option<String> {
         let reference = stock
             .iter()
             .find(|s| s.core == r.core && s.proof.contains("ref-zkmcu") && s.result == "accepted");
-        let cp = (who == "ours").then(|| counterpart(&stock, r)).flatten();
+        let cp = (who == "ours").then(|| counterpart(stock, r)).flatten();
         let floor = counts
             .get(&r.proof)
             .zip(cost.get(&r.core))
@@ -192,11 +224,6 @@ pub fn section(dir: &Path) -> Option<String> {
             ratio(accepted, floor),
         );
     }
-    tune_tables(dir, &mut md);
-    if let Ok(notes) = std::fs::read_to_string(dir.join("NOTES.md")) {
-        let _ = writeln!(md, "\n{notes}");
-    }
-    Some(md)
 }
 
 /// The Pareto fronts of the parameter searches.

@@ -46,7 +46,8 @@ fn flips_rejected<V: picostark_core::Verifier>(file: &[u8], v: &V) {
 #[test]
 fn goldilocks_quadratic_round_trip() {
     let p = WfGoldilocksProver;
-    let file = prove(&p, 10, p.default_params());
+    // The interop parameters: the same statement and options as the zkmcu reference proof.
+    let file = prove(&p, 10, common::REFERENCE_PARAMS);
     let parsed = ProofFile::parse(&file).unwrap();
     assert_eq!(parsed.header.extension_degree, 2);
     assert_eq!(parsed.header.params, common::REFERENCE_PARAMS);
@@ -101,7 +102,7 @@ fn babybear_quartic_round_trip() {
         verify(&v, &file, Some(&stmt), &Policy::default())
             .unwrap()
             .security_bits,
-        95
+        97
     );
     // Claiming the fork's tag instead changes the transcript: rejected.
     let mut retagged = file.clone();
@@ -206,7 +207,7 @@ fn wide_air_round_trip_and_wrong_claimed_output_rejected() {
         let parsed = ProofFile::parse(&file).unwrap();
         assert_eq!(parsed.header.air, AirId::CubicChain16);
         assert_eq!(parsed.public_inputs.len(), 8);
-        assert_eq!(verify(v, &file, None, &policy).unwrap().security_bits, 95);
+        assert_eq!(verify(v, &file, None, &policy).unwrap().security_bits, 97);
         // Public inputs 4..8 are the claimed output: change the last word.
         let mut wrong_output = file.clone();
         wrong_output[FIXED_HEADER_LEN + 7 * 8] ^= 1;
