@@ -56,7 +56,7 @@ impl ByteHash for crate::hash_count::CountingBlake3 {
 }
 
 /// The verifiers' BLAKE3 (see [`crate::hash`]); the `hash-count` build counts its
-/// compressions (same digests, see [`crate::hash_count`]).
+/// compressions (same digests, see `hash_count`, feature `hash-count`).
 #[cfg(not(feature = "hash-count"))]
 pub type VerifierHash = crate::hash::Blake3Lean;
 #[cfg(feature = "hash-count")]
