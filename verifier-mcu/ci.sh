@@ -7,7 +7,10 @@
 #    (flipped byte, truncated, low-security header, wrong backend, zeroed payload);
 # 3. per core (m33, rv32): one firmware build with every backend, every proof verified under
 #    QEMU twice (counts must be identical), every hostile file rejected;
-# 4. the rp2350 firmware for both cores built with an embedded proof, and its UF2 files.
+# 4. per core, the stock upstream `winterfell::verify` firmware (`stock-wf`) on the zkmcu
+#    reference proof and on our Goldilocks proof: both must be accepted (a guard against
+#    the RV32 miscompilation described in results/baseline/NOTES.md);
+# 5. the rp2350 firmware for both cores built with an embedded proof, and its UF2 files.
 #
 # Records go to $OUT (default out/mcu), UF2 files to $OUT/uf2.
 set -euo pipefail
@@ -44,6 +47,15 @@ for core in m33 rv32; do
   "$MCU" run --core "$core" --features "$FEATURES" --repeat 2 --out "$OUT" "$PROOFS"/*.proof
   "$MCU" run --core "$core" --features "$FEATURES" --expect rejected --out "$OUT/tampered" "$PROOFS"/*.tampered
 done
+
+if [[ " ${BACKENDS[*]} " == *" wf-goldilocks "* ]]; then
+  "$PH" tune --reference-out "$PROOFS/stock/wf-goldilocks-ref-zkmcu.proof"
+  for core in m33 rv32; do
+    echo "== verifier-mcu: stock winterfell::verify on $core"
+    "$MCU" run --core "$core" --features stock-wf --iterations 1 --out "$OUT/stock" \
+      "$PROOFS/stock/wf-goldilocks-ref-zkmcu.proof" "$PROOFS/wf-goldilocks-fib-1024.proof"
+  done
+fi
 
 echo "== verifier-mcu: rp2350 firmware and UF2"
 FIRST=$(realpath "$PROOFS/${BACKENDS[0]}-fib-1024.proof")
