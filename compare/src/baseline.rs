@@ -157,9 +157,9 @@ pub fn section(dir: &Path) -> Option<String> {
             md,
             "\n### The same comparison built without LTO\n\n\
              `ours-nolto/`, `stock-nolto/`: the same firmware and proofs built with `CARGO_PROFILE_RELEASE_LTO=false` \
-             (opt-level s, one codegen unit per crate), because upstream `winterfell::verify` rejects valid proofs on the RV32 core \
-             when built with fat LTO (see the notes below). Both sides use the same build settings; the hash floor columns use the \
-             LTO-fat calibration.\n"
+             (opt-level s, one codegen unit per crate): a second build setting, since code generation differs with LTO \
+             (the RV32 miscompilation in the notes below depended on it). Both sides use the same build settings; the hash floor \
+             columns use the LTO-fat calibration.\n"
         );
         table(&mut md, &ours_nolto, &stock_nolto, &cost, &counts);
     }
