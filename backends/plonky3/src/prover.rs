@@ -128,7 +128,9 @@ p3_prover!(
     P3BabyBearVerifier,
     BackendId::P3BabyBear,
     DEFAULT_PARAMS_TWO_ADIC,
-    |req, h, progress| dispatch_air!(req, h, progress, |s: &[u8]| config::babybear(&req.params, s, config::PROVER_HASH))
+    |req, h, progress| dispatch_air!(req, h, progress, |s: &[u8]| {
+        config::babybear(&req.params, s, config::PROVER_HASH)
+    })
 );
 
 p3_prover!(
@@ -137,7 +139,9 @@ p3_prover!(
     P3GoldilocksVerifier,
     BackendId::P3Goldilocks,
     DEFAULT_PARAMS_TWO_ADIC,
-    |req, h, progress| dispatch_air!(req, h, progress, |s: &[u8]| config::goldilocks(&req.params, s, config::PROVER_HASH))
+    |req, h, progress| dispatch_air!(req, h, progress, |s: &[u8]| {
+        config::goldilocks(&req.params, s, config::PROVER_HASH)
+    })
 );
 
 p3_prover!(
@@ -147,9 +151,12 @@ p3_prover!(
     BackendId::P3M31,
     DEFAULT_PARAMS_CIRCLE,
     |req, h, progress| match req.extension_degree {
-        4 => dispatch_air!(req, h, progress, |s: &[u8]| config::m31::<QM31, _>(&req.params, s, config::PROVER_HASH)),
+        4 => dispatch_air!(req, h, progress, |s: &[u8]| {
+            config::m31::<QM31, _>(&req.params, s, config::PROVER_HASH)
+        }),
         _ => dispatch_air!(req, h, progress, |s: &[u8]| {
-            config::m31::<BinomialExtensionField<Mersenne31, 3>, _>(&req.params, s, config::PROVER_HASH)
+            let hash = config::PROVER_HASH;
+            config::m31::<BinomialExtensionField<Mersenne31, 3>, _>(&req.params, s, hash)
         }),
     }
 );

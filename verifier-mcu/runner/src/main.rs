@@ -348,11 +348,11 @@ fn write_profile(
     let parsed = elf::Elf::parse(&bytes).map_err(|e| e.to_string())?;
     let rows = profile::by_function(&text, &parsed)?;
     let exact: u64 = outcome.regions.iter().map(|r| r.insns).sum();
-    let report = profile::render(
-        &rows,
-        Some(exact),
-        &format!("{name}: instructions by function, all measured regions (genuine iterations and the tampered one)"),
+    let header = format!(
+        "{name}: instructions by function, all measured regions \
+         (genuine iterations and the tampered one)"
     );
+    let report = profile::render(&rows, exact, &header);
     std::fs::write(dest, &report).map_err(|e| format!("{}: {e}", dest.display()))?;
     let _ = std::fs::remove_file(raw);
     for line in report.lines().take(22) {

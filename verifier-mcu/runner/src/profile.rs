@@ -42,13 +42,11 @@ pub fn by_function(raw: &str, elf: &Elf<'_>) -> Result<Vec<(String, u64)>, Strin
 }
 
 /// The report: one line per function (instructions, share, cumulative share, name).
-pub fn render(rows: &[(String, u64)], exact_total: Option<u64>, header: &str) -> String {
+pub fn render(rows: &[(String, u64)], exact_total: u64, header: &str) -> String {
     let total: u64 = rows.iter().map(|r| r.1).sum();
-    let mut s = format!("# {header}\n# block-profile total {total}");
-    if let Some(t) = exact_total {
-        s.push_str(&format!(" (exact count of the same regions: {t})"));
-    }
-    s.push('\n');
+    let mut s = format!(
+        "# {header}\n# block-profile total {total} (exact count of the same regions: {exact_total})\n"
+    );
     let mut cumulative = 0u64;
     for (name, n) in rows {
         cumulative += n;

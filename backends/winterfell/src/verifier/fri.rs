@@ -6,9 +6,9 @@
 //! evaluated at the layer's `alpha`; the remainder is a coefficient list, highest degree
 //! first). Differences: values are decoded from the borrowed bytes as they are needed, the
 //! interpolant is evaluated by N - 1 binary folding steps instead of per-row polynomial
-//! interpolation and allocations, every length is checked against the expected shape instead of indexed
-//! blindly, and the remainder is checked against its commitment (upstream reseeds the coin
-//! with that commitment but never compares it).
+//! interpolation and allocations, every length is checked against the expected shape
+//! instead of indexed blindly, and the remainder is checked against its commitment
+//! (upstream reseeds the coin with that commitment but never compares it).
 
 use alloc::vec::Vec;
 
