@@ -12,7 +12,7 @@ use picostark_core::VerifyError;
 use winter_air::{
     Air, ConstraintCompositionCoefficients, DeepCompositionCoefficients, EvaluationFrame,
 };
-use winter_math::{batch_inversion, FieldElement};
+use winter_math::FieldElement;
 
 use super::fri::element_at;
 
@@ -119,9 +119,56 @@ where
         out.push(t1 * d2 + t2 * d1);
         denominators.push(d1 * d2);
     }
-    // One field inversion for all queries (Montgomery's trick; zero stays zero, as `inv`).
-    for (o, d) in out.iter_mut().zip(batch_inversion(&denominators)) {
-        *o *= d;
+    invert_in_place(&mut denominators);
+    for (o, d) in out.iter_mut().zip(&denominators) {
+        *o *= *d;
     }
     Ok(out)
+}
+
+/// Replaces every element by its inverse (zero stays zero, as `FieldElement::inv` has it)
+/// with one field inversion in all (Montgomery's trick). Not `winter_math::batch_inversion`:
+/// when the prover feature unifies winterfell's `concurrent` feature in, that one runs on the
+/// rayon pool (starting it on first use), so a host verify would spawn threads and its heap
+/// counts would depend on which thread started the pool first.
+pub fn invert_in_place<E: FieldElement>(values: &mut [E]) {
+    let mut prefix = Vec::with_capacity(values.len());
+    let mut acc = E::ONE;
+    for &v in values.iter() {
+        prefix.push(acc);
+        if v != E::ZERO {
+            acc *= v;
+        }
+    }
+    let mut inv = acc.inv();
+    for (v, &before) in values.iter_mut().zip(&prefix).rev() {
+        if *v != E::ZERO {
+            let original = *v;
+            *v = inv * before;
+            inv *= original;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::invert_in_place;
+    use alloc::vec::Vec;
+    use winter_math::fields::f64::BaseElement as F;
+    use winter_math::FieldElement;
+
+    #[test]
+    fn batch_inversion_matches_single_inversions_and_keeps_zero() {
+        let original: Vec<F> = [3u64, 0, 1, 12345678901234, 0, 7]
+            .iter()
+            .map(|&v| F::new(v))
+            .collect();
+        let mut values = original.clone();
+        invert_in_place(&mut values);
+        for (v, o) in values.iter().zip(&original) {
+            assert_eq!(*v, o.inv());
+        }
+        assert_eq!(values[1], F::ZERO);
+        assert_eq!(values[0] * original[0], F::ONE);
+    }
 }
