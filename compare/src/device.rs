@@ -171,6 +171,8 @@ fn device_run(log: &DeviceLog, meta: &LogMeta) -> Result<DeviceRun, String> {
             text_bytes: m("text"),
             data_bytes: m("data"),
             bss_bytes: m("bss"),
+            estimate: None,
+            security: None,
             toolchain: meta.toolchain.clone().unwrap_or_else(not_in_log),
             profile: meta.profile.clone().unwrap_or_else(not_in_log),
             git_commit: meta.commit.clone().unwrap_or_else(not_in_log),

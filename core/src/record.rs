@@ -287,6 +287,51 @@ mod run_record {
         pub other: u64,
     }
 
+    /// Estimated cycles on the RP2350 for one measured window, from the timing model run
+    /// over the exact executed instruction stream (see `verifier-mcu/TIMING.md`). A model's
+    /// output, never a measurement: `model` and `model_version` say which.
+    #[derive(Clone, Debug, Default, PartialEq)]
+    #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+    pub struct CycleEstimate {
+        /// `rp2350-m33` or `rp2350-hazard3`.
+        pub model: String,
+        pub model_version: u32,
+        /// Estimated cycles of one parse + verify (the same window as `instructions`).
+        pub cycles: u64,
+        /// The clock the milliseconds assume (150 MHz on the RP2350).
+        pub clock_hz: u64,
+        /// `cycles` at `clock_hz`, in milliseconds.
+        pub ms: f64,
+        /// Pipeline stall cycles included in `cycles` (load-use, multiply result, branches,
+        /// divides): `cycles` = instructions + stall_cycles + xip_miss_cycles (+ any
+        /// modelled peripheral cycles).
+        pub stall_cycles: u64,
+        /// Instruction fetches and loads that went to flash through the XIP cache.
+        pub xip_accesses: u64,
+        pub xip_misses: u64,
+        pub xip_miss_cycles: u64,
+    }
+
+    /// Security of one proof's parameters under every regime the project reports, in bits
+    /// (see `core/src/security.rs` for each formula and its source).
+    #[derive(Clone, Debug, Default, PartialEq)]
+    #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+    pub struct SecurityFigures {
+        /// (a) ethSTARK conjecture, grinding counted in full.
+        pub ethstark: f64,
+        /// (b) winterfell 0.13.1's conjectured rule.
+        pub winterfell_conjectured: f64,
+        /// (c) Plonky3 0.8's conjectured security.
+        pub plonky3_conjectured: f64,
+        /// (d) proven, unique decoding.
+        pub proven_unique: f64,
+        /// (e) proven, list decoding up to the Johnson bound.
+        pub proven_list: f64,
+        /// The regime the policy that accepted the proof used, and its minimum.
+        pub policy_regime: String,
+        pub policy_min_bits: u32,
+    }
+
     /// One measurement of one proof on one core: the schema every benchmark writes (as JSON)
     /// and `compare` reads. A field a source cannot measure is `None`, never a guess.
     #[derive(Clone, Debug, Default, PartialEq)]
@@ -338,6 +383,13 @@ mod run_record {
         /// on the heap the verification needs.
         #[cfg_attr(feature = "serde", serde(default))]
         pub heap_needed_at_least: Option<u64>,
+        /// Emulator runs: estimated RP2350 cycles of the same window (absent in records
+        /// written before the timing model existed).
+        #[cfg_attr(feature = "serde", serde(default))]
+        pub estimate: Option<CycleEstimate>,
+        /// Every regime's security bits for this proof's parameters.
+        #[cfg_attr(feature = "serde", serde(default))]
+        pub security: Option<SecurityFigures>,
         /// `rustc -V` of the build.
         pub toolchain: String,
         /// Cargo profile and its relevant settings, e.g. `release opt-level=s lto=fat`.

@@ -309,6 +309,8 @@ pub(crate) fn host_record(
         iterations: 1,
         prove_ms: Some(prove_ms),
         verify_ms: Some(verify_ms),
+        estimate: None,
+        security: None,
         toolchain: env!("PICOSTARK_RUSTC_VERSION").into(),
         profile: env!("PICOSTARK_PROFILE").into(),
         git_commit: git_commit(),
