@@ -1,11 +1,13 @@
 //! picostark-core: the small `no_std` layer every backend implements.
 //!
 //! - [`proof_file`]: the self-describing, versioned proof envelope and its strict, bounded parser.
-//! - [`security`]: the one conjectured-security estimator used for every backend, and the
-//!   verifier [`Policy`].
+//! - [`security`]: every proof's security under each regime the project reports (ethSTARK,
+//!   winterfell's and Plonky3's conjectures, proven unique and list decoding), and the
+//!   verifier [`Policy`] that names its regime.
 //! - [`backend`]: the [`Verifier`] trait and [`verify`],
 //!   which runs the cheap checks (format, backend, statement, policy) before the heavy ones.
 //! - [`record`]: the benchmark record schema shared by the firmware, its runner and `compare`.
+//! - [`board`]: the host/board handshake, board-only lines and the cycle-counter check.
 //!
 //! No backend types appear here: backends depend on this crate, never the reverse.
 #![no_std]
@@ -17,6 +19,7 @@ extern crate alloc;
 extern crate std;
 
 pub mod backend;
+pub mod board;
 pub mod error;
 pub mod ids;
 pub mod proof_file;
@@ -27,7 +30,7 @@ pub use backend::{verify, Statement, Verified, Verifier};
 pub use error::{FormatError, VerifyError};
 pub use ids::{AirId, BackendId, FieldId, HashId};
 pub use proof_file::{ProofFile, ProofHeader, ProofParams, PublicInputs};
-pub use security::{conjectured_security_bits, Policy};
+pub use security::{conjectured_security_bits, ethstark_bits, Figures, Policy, Regime};
 
 #[cfg(feature = "std")]
 pub mod prove;
