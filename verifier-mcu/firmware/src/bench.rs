@@ -6,7 +6,9 @@
 //! the `mem` line (figures of the genuine iterations) and the `done` line. Each measured
 //! call sits between [`pstk_measure_start`] and [`pstk_measure_end`], which the QEMU plugin
 //! counts between; the board's counter (cycles on silicon) is read just outside them. Copies
-//! and output happen outside the measured window.
+//! and output happen outside the measured window. With `stock-wf-window` a measured call is
+//! only `winterfell::verify` on a clone of a proof decoded before the loop (the published
+//! runs' window, see `stock::window`); otherwise it is the whole parse + verify.
 
 use alloc::vec::Vec;
 use core::fmt::Write;
@@ -17,7 +19,9 @@ use picostark_core::record::{
 };
 use picostark_core::{AirId, Policy, ProofFile, Statement, VerifyError};
 
-use crate::{config, heap, stack, verifiers};
+#[cfg(not(feature = "stock-wf-window"))]
+use crate::verifiers;
+use crate::{config, heap, stack};
 
 /// What a board gives the loop.
 pub trait Board {
@@ -134,17 +138,12 @@ fn emit_with<B: Board>(
     board.emit(line.as_str());
 }
 
-/// One measured call: markers and counter around parse + verify.
+/// One measured call: markers and counter around `call`, and nothing else.
 #[inline(never)]
-fn measured<B: Board>(
-    board: &mut B,
-    bytes: &[u8],
-    expected: Option<&Statement<'_>>,
-    policy: &Policy,
-) -> (u64, Result<(), VerifyError>) {
+fn measured<B: Board, R>(board: &mut B, call: impl FnOnce() -> R) -> (u64, R) {
     let c0 = board.counter();
     pstk_measure_start();
-    let result = verifiers::verify(bytes, expected, policy);
+    let result = call();
     pstk_measure_end();
     let c1 = board.counter();
     let mask = if B::COUNTER_BITS >= 64 {
@@ -152,7 +151,58 @@ fn measured<B: Board>(
     } else {
         (1u64 << B::COUNTER_BITS) - 1
     };
-    (c1.wrapping_sub(c0) & mask, result.map(|_| ()))
+    (c1.wrapping_sub(c0) & mask, result)
+}
+
+/// What one measured call of a proof's bytes runs.
+#[cfg(not(feature = "stock-wf-window"))]
+struct Subject<'a> {
+    bytes: &'a [u8],
+    expected: Option<&'a Statement<'a>>,
+    policy: &'a Policy,
+}
+
+#[cfg(not(feature = "stock-wf-window"))]
+impl<'a> Subject<'a> {
+    fn new(bytes: &'a [u8], expected: Option<&'a Statement<'a>>, policy: &'a Policy) -> Self {
+        Subject {
+            bytes,
+            expected,
+            policy,
+        }
+    }
+
+    /// Envelope parse, checks and verification, all inside the window.
+    fn measure<B: Board>(&self, board: &mut B) -> (u64, Result<(), VerifyError>) {
+        let (count, r) = measured(board, || {
+            verifiers::verify(self.bytes, self.expected, self.policy)
+        });
+        (count, r.map(|_| ()))
+    }
+}
+
+/// With `stock-wf-window`: the proof checked and decoded once, outside the window.
+#[cfg(feature = "stock-wf-window")]
+struct Subject(Result<crate::stock::window::Prepared, VerifyError>);
+
+#[cfg(feature = "stock-wf-window")]
+impl Subject {
+    fn new(bytes: &[u8], expected: Option<&Statement<'_>>, policy: &Policy) -> Self {
+        Subject(crate::stock::window::Prepared::new(bytes, expected, policy))
+    }
+
+    /// The clone is made before the counter starts; only `winterfell::verify` runs inside.
+    /// A proof refused before the window still gets an (empty) window, so that every
+    /// iteration has its region.
+    fn measure<B: Board>(&self, board: &mut B) -> (u64, Result<(), VerifyError>) {
+        match &self.0 {
+            Ok(p) => {
+                let input = p.input();
+                measured(board, move || p.verify(input))
+            }
+            Err(e) => measured(board, || Err(*e)),
+        }
+    }
 }
 
 /// Where the proof is, which decides how the tampered check gets its flipped byte.
@@ -222,33 +272,36 @@ pub fn run<B: Board>(board: &mut B, proof: impl Into<ProofBytes>) -> Outcome {
         })
     });
 
-    let heap_before = heap::in_use();
-    heap::reset_peak();
-    heap::set_watermark();
-    stack::paint();
-
     let mut accepted = 0u32;
     let mut rejected = 0u32;
     let mut genuine_ok = true;
-    for i in 0..config::ITERATIONS {
-        let (count, result) = measured(board, proof, expected.as_ref(), &policy);
-        heap::after_verify();
-        match result {
-            Ok(()) => accepted += 1,
-            Err(_) => {
-                rejected += 1;
-                genuine_ok = false;
+    let mem = {
+        // Decoding (window mode) happens here, before the heap figures start.
+        let subject = Subject::new(proof, expected.as_ref(), &policy);
+        let heap_before = heap::in_use();
+        heap::reset_peak();
+        heap::set_watermark();
+        stack::paint();
+        for i in 0..config::ITERATIONS {
+            let (count, result) = subject.measure(board);
+            heap::after_verify();
+            match result {
+                Ok(()) => accepted += 1,
+                Err(_) => {
+                    rejected += 1;
+                    genuine_ok = false;
+                }
             }
+            emit_with(board, &mut line, |l| write_iter_line(l, i, count, result));
         }
-        emit_with(board, &mut line, |l| write_iter_line(l, i, count, result));
-    }
-    let mem = MemoryFigures {
-        heap_before: Some(heap_before as u64),
-        heap_peak: Some(heap::peak() as u64),
-        stack_peak: Some(stack::peak() as u64),
-        text: Some(crate::board::text_bytes() as u64),
-        data: Some(crate::board::data_bytes() as u64),
-        bss: Some(crate::board::bss_bytes() as u64),
+        MemoryFigures {
+            heap_before: heap_before.map(|b| b as u64),
+            heap_peak: heap::peak().map(|b| b as u64),
+            stack_peak: Some(stack::peak() as u64),
+            text: Some(crate::board::text_bytes() as u64),
+            data: Some(crate::board::data_bytes() as u64),
+            bss: Some(crate::board::bss_bytes() as u64),
+        }
     };
 
     // The tampered proof: one payload byte flipped (in place in the slot, else in a copy).
@@ -271,9 +324,13 @@ pub fn run<B: Board>(board: &mut B, proof: impl Into<ProofBytes>) -> Outcome {
     };
     let mut tampered_ok = false;
     if let Some(bytes) = tampered {
-        heap::set_watermark();
-        let (count, result) = measured(board, bytes, expected.as_ref(), &policy);
-        heap::after_verify();
+        let (count, result) = {
+            let subject = Subject::new(bytes, expected.as_ref(), &policy);
+            heap::set_watermark();
+            let outcome = subject.measure(board);
+            heap::after_verify();
+            outcome
+        };
         match result {
             Ok(()) => accepted += 1,
             Err(_) => {

@@ -9,6 +9,8 @@
 //! - `stock-p3`: `p3-*` files go to plain `postcard::from_bytes` (no memory budget) and
 //!   `p3_uni_stark::verify`. The configuration is Plonky3's own types; its transcript starts
 //!   from the header bytes because that is how the proofs were made (a few compressions).
+//! - `stock-wf-window`: the same `winterfell::verify`, measured alone as in the published
+//!   silicon runs (see [`window`]).
 //! - `hash-cal`: every file's payload is `K` 64-byte blocks and a 32-byte tag, the XOR of
 //!   `blake3::hash` of each block: the measured call costs `K` single-compression hashes.
 //!
@@ -20,6 +22,7 @@ use picostark_core::Verifier;
 use picostark_core::{verify as core_verify, BackendId, Policy, Statement, Verified, VerifyError};
 
 /// `Some(result)` when a reference path handles the file's backend in this build.
+#[cfg_attr(feature = "stock-wf-window", allow(dead_code))]
 pub fn verify(
     bytes: &[u8],
     expected: Option<&Statement<'_>>,
@@ -97,6 +100,53 @@ mod wf {
     /// Upstream `winterfell::verify` for Goldilocks x quadratic Fibonacci proofs.
     pub struct StockWinterfell;
 
+    /// What `winterfell::verify` takes, decoded from a proof file.
+    pub struct Decoded {
+        pub proof: Proof,
+        pub public: PublicInputs<BaseElement>,
+        /// The header's options (they bind the payload's).
+        pub options: ProofOptions,
+    }
+
+    /// The payload decoded by `Proof::from_bytes`, the public input and the header's options.
+    pub fn decode(file: &ProofFile<'_>) -> Result<Decoded, VerifyError> {
+        let p = &file.header.params;
+        let options = ProofOptions::new(
+            usize::from(p.num_queries),
+            1 << p.log_blowup,
+            u32::from(p.pow_bits),
+            FieldExtension::Quadratic,
+            1 << p.log_fold_arity,
+            (1 << p.log_final_poly_len) - 1,
+            BatchingMethod::Linear,
+            BatchingMethod::Linear,
+        );
+        let public = match file.public_inputs.get(0) {
+            Some(v) if file.public_inputs.len() == 1 => felt_from_u64::<BaseElement>(v),
+            _ => return Err(VerifyError::StatementMismatch("public inputs")),
+        };
+        let proof = Proof::from_bytes(file.payload)
+            .map_err(|_| VerifyError::MalformedProof("winterfell Proof::from_bytes"))?;
+        Ok(Decoded {
+            proof,
+            public: PublicInputs(vec![public]),
+            options,
+        })
+    }
+
+    /// Stock `winterfell::verify` with this project's Fibonacci AIR, Blake3-256, `MerkleTree`
+    /// and `DefaultRandomCoin`, as in the published runs.
+    pub fn verify(
+        proof: Proof,
+        public: PublicInputs<BaseElement>,
+        acceptable: &AcceptableOptions,
+    ) -> Result<(), VerifyError> {
+        winterfell::verify::<WfAir<Fibonacci, BaseElement>, H, DefaultRandomCoin<H>, MerkleTree<H>>(
+            proof, public, acceptable,
+        )
+        .map_err(|_| VerifyError::Rejected("winterfell::verify"))
+    }
+
     impl Verifier for StockWinterfell {
         fn backend(&self) -> BackendId {
             BackendId::WfGoldilocks
@@ -119,35 +169,113 @@ mod wf {
             }
         }
         fn verify_payload(&self, file: &ProofFile<'_>) -> Result<(), VerifyError> {
-            let p = &file.header.params;
+            let d = decode(file)?;
             // The header's options are the only acceptable ones, as in our verifier.
-            let options = ProofOptions::new(
-                usize::from(p.num_queries),
-                1 << p.log_blowup,
-                u32::from(p.pow_bits),
-                FieldExtension::Quadratic,
-                1 << p.log_fold_arity,
-                (1 << p.log_final_poly_len) - 1,
-                BatchingMethod::Linear,
-                BatchingMethod::Linear,
-            );
-            let public = match file.public_inputs.get(0) {
-                Some(v) if file.public_inputs.len() == 1 => felt_from_u64::<BaseElement>(v),
-                _ => return Err(VerifyError::StatementMismatch("public inputs")),
-            };
-            let proof = Proof::from_bytes(file.payload)
-                .map_err(|_| VerifyError::MalformedProof("winterfell Proof::from_bytes"))?;
-            winterfell::verify::<
-                WfAir<Fibonacci, BaseElement>,
-                H,
-                DefaultRandomCoin<H>,
-                MerkleTree<H>,
-            >(
-                proof,
-                PublicInputs(vec![public]),
-                &AcceptableOptions::OptionSet(vec![options]),
+            verify(
+                d.proof,
+                d.public,
+                &AcceptableOptions::OptionSet(vec![d.options]),
             )
-            .map_err(|_| VerifyError::Rejected("winterfell::verify"))
+        }
+    }
+}
+
+/// The published measurement window (feature `stock-wf-window`): everything but
+/// `winterfell::verify` happens before the counter starts. [`window::Prepared::new`] runs the
+/// envelope, statement, support and policy checks of `picostark_core::verify` and
+/// `Proof::from_bytes`; each measured call then gets a clone of that proof
+/// ([`window::Prepared::input`], outside the window) and runs only [`window::Prepared::verify`].
+#[cfg(feature = "stock-wf-window")]
+pub mod window {
+    use core::cell::RefCell;
+
+    use picostark_core::{
+        verify as core_verify, BackendId, Policy, ProofFile, ProofHeader, Statement, Verifier,
+        VerifyError,
+    };
+    use picostark_winterfell::air::PublicInputs;
+    use winterfell::math::fields::f64::BaseElement;
+    use winterfell::{AcceptableOptions, Proof};
+
+    use super::wf;
+
+    /// A decoded proof kept alive for the whole run (as the published firmware keeps its
+    /// parsed proof), and what each call needs besides it.
+    pub struct Prepared {
+        proof: Proof,
+        public: PublicInputs<BaseElement>,
+        acceptable: AcceptableOptions,
+    }
+
+    /// One call's input: the clone `winterfell::verify` consumes.
+    pub struct Input {
+        proof: Proof,
+        public: PublicInputs<BaseElement>,
+    }
+
+    /// `picostark_core::verify`'s checks, with the payload decoded instead of verified.
+    struct Decoder(RefCell<Option<wf::Decoded>>);
+
+    impl Verifier for Decoder {
+        fn backend(&self) -> BackendId {
+            BackendId::WfGoldilocks
+        }
+        fn check_supported(&self, h: &ProofHeader) -> Result<(), VerifyError> {
+            wf::StockWinterfell.check_supported(h)
+        }
+        fn verify_payload(&self, file: &ProofFile<'_>) -> Result<(), VerifyError> {
+            *self.0.borrow_mut() = Some(wf::decode(file)?);
+            Ok(())
+        }
+    }
+
+    impl Prepared {
+        /// Checks and decodes `bytes` (not measured).
+        pub fn new(
+            bytes: &[u8],
+            expected: Option<&Statement<'_>>,
+            policy: &Policy,
+        ) -> Result<Self, VerifyError> {
+            // The published firmware's only acceptance rule is winterfell's own (inside the
+            // window, below); the project's minimum does not apply to this reference
+            // measurement, its bound on the trace length still does.
+            let policy = Policy {
+                min_security_bits: 0,
+                ..*policy
+            };
+            let decoder = Decoder(RefCell::new(None));
+            core_verify(&decoder, bytes, expected, &policy)?;
+            let d = decoder
+                .0
+                .into_inner()
+                .ok_or(VerifyError::MalformedProof("winterfell proof not decoded"))?;
+            // The payload's options must be the header's (the policy judged the header):
+            // checked here, so that the window holds the published run's acceptance rule,
+            // a minimum conjectured security of 63 bits, and nothing else.
+            if d.proof.options() != &d.options {
+                return Err(VerifyError::StatementMismatch(
+                    "proof options differ from the header",
+                ));
+            }
+            Ok(Prepared {
+                proof: d.proof,
+                public: d.public,
+                acceptable: AcceptableOptions::MinConjecturedSecurity(63),
+            })
+        }
+
+        /// The clone one measured call consumes (made before the counter starts).
+        pub fn input(&self) -> Input {
+            Input {
+                proof: self.proof.clone(),
+                public: self.public.clone(),
+            }
+        }
+
+        /// The measured call: stock `winterfell::verify`, nothing else.
+        #[inline(always)]
+        pub fn verify(&self, input: Input) -> Result<(), VerifyError> {
+            wf::verify(input.proof, input.public, &self.acceptable)
         }
     }
 }
