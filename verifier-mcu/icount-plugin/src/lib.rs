@@ -21,6 +21,13 @@
 //! are identical run to run. Classes are decided from the instruction's encoding (QEMU 7.2
 //! gives only hex disassembly on RISC-V), see [`classify_thumb`] and [`classify_riscv`].
 //!
+//! With `model=m33|hazard3` the plugin also runs the RP2350 cycle model ([`timing`]) and the
+//! line gains `cycles=C stall=S xip_accesses=A xip_misses=M xip_miss_cycles=X
+//! model=rp2350-m33|rp2350-hazard3 model_version=1` (C = insns + S + X; S is signed). More
+//! arguments: `flash=0xLO-0xHI` (repeatable; byte ranges behind the XIP cache, the rest is
+//! SRAM), `xip_miss=N` (cycles of a miss that starts a new QSPI transfer) and
+//! `xip_replacement=random|lru`. See `verifier-mcu/TIMING.md`.
+//!
 //! Licence: GPL-2.0-or-later (the `qemu-plugin` crate's). Nothing else links this crate.
 
 /// Instruction classes, in counter order.
@@ -216,6 +223,8 @@ pub fn parse_addr(s: &str) -> Option<u64> {
     };
     Some(v & !1)
 }
+
+pub mod timing;
 
 // The QEMU side: not compiled into the unit tests, whose executable has no QEMU to resolve
 // the plugin API symbols against.

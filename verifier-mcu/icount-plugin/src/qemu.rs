@@ -1,6 +1,7 @@
 //! The QEMU side of the plugin: registration, per-instruction inline counters and the
 //! marker callbacks that write one line per measured region; optionally a per-block
-//! profile of the measured regions (`profile=FILE`).
+//! profile of the measured regions (`profile=FILE`) and the RP2350 cycle model
+//! (`model=m33|hazard3`, see [`crate::timing`]).
 
 use std::collections::BTreeMap;
 use std::fs::File;
@@ -10,8 +11,10 @@ use std::sync::Mutex;
 
 use qemu_plugin::install::{Args, Info, Value};
 use qemu_plugin::plugin::{HasCallbacks, Register};
-use qemu_plugin::{register, PluginId, PluginOp, TranslationBlock};
+use qemu_plugin::{register, CallbackFlags, MemRW, PluginId, PluginOp, TranslationBlock};
 
+use crate::timing::xip::{QmiTiming, Replacement, Xip};
+use crate::timing::{build_block, hazard3, m33, Core, FlashRanges, Model, MODEL_VERSION};
 use crate::{classify_riscv, classify_thumb, parse_addr, Class, Isa};
 
 /// Per-class executed-instruction counters, written by inline TCG ops.
@@ -28,7 +31,7 @@ fn snapshot() -> [u64; 4] {
 
 /// Measurement state shared by the marker callbacks.
 struct Regions {
-    started: Option<[u64; 4]>,
+    started: Option<([u64; 4], ModelTotals)>,
     next: u32,
     out: Option<File>,
 }
@@ -38,6 +41,58 @@ static REGIONS: Mutex<Regions> = Mutex::new(Regions {
     next: 0,
     out: None,
 });
+
+/// The cycle model, when `model=` is given. One vCPU: the callbacks never contend.
+static MODEL: Mutex<Option<Model>> = Mutex::new(None);
+
+fn with_model(f: impl FnOnce(&mut Model)) {
+    if let Some(m) = MODEL.lock().unwrap_or_else(|e| e.into_inner()).as_mut() {
+        f(m);
+    }
+}
+
+/// The model's running totals at one moment.
+#[derive(Clone, Copy, Default)]
+struct ModelTotals {
+    stall: i64,
+    accesses: u64,
+    misses: u64,
+    miss_cycles: u64,
+}
+
+fn model_totals() -> ModelTotals {
+    let mut t = ModelTotals::default();
+    with_model(|m| {
+        t = ModelTotals {
+            stall: m.stall,
+            accesses: m.xip.accesses,
+            misses: m.xip.misses,
+            miss_cycles: m.xip.miss_cycles,
+        }
+    });
+    t
+}
+
+/// The model's fields of an `icount` line (empty without a model).
+fn model_fields(insns: u64, start: ModelTotals, end: ModelTotals) -> String {
+    let Some(core) = MODEL
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .as_ref()
+        .map(|m| m.core)
+    else {
+        return String::new();
+    };
+    let stall = end.stall - start.stall;
+    let miss_cycles = end.miss_cycles - start.miss_cycles;
+    let cycles = insns as i64 + stall + miss_cycles as i64;
+    format!(
+        " cycles={cycles} stall={stall} xip_accesses={} xip_misses={} xip_miss_cycles={miss_cycles} model={} model_version={MODEL_VERSION}",
+        end.accesses - start.accesses,
+        end.misses - start.misses,
+        core.name(),
+    )
+}
 
 /// The optional profile: one executed-instruction counter per translation-block start
 /// address (a block retranslated at the same address shares its counter), the counters'
@@ -96,26 +151,30 @@ fn profile_end() {
 
 fn on_start() {
     profile_start();
+    let totals = model_totals();
     let mut r = REGIONS.lock().unwrap_or_else(|e| e.into_inner());
-    r.started = Some(snapshot());
+    r.started = Some((snapshot(), totals));
 }
 
 fn on_end() {
     let now = snapshot();
+    let totals = model_totals();
     let mut r = REGIONS.lock().unwrap_or_else(|e| e.into_inner());
-    let Some(start) = r.started.take() else {
+    let Some((start, start_totals)) = r.started.take() else {
         return;
     };
     profile_end();
     let d: [u64; 4] = [0, 1, 2, 3].map(|i| now[i] - start[i]);
+    let insns = d.iter().sum::<u64>();
     let line = format!(
-        "icount region={} insns={} mul={} load_store={} branch={} other={}\n",
+        "icount region={} insns={} mul={} load_store={} branch={} other={}{}\n",
         r.next,
-        d.iter().sum::<u64>(),
+        insns,
         d[Class::Mul as usize],
         d[Class::LoadStore as usize],
         d[Class::Branch as usize],
         d[Class::Other as usize],
+        model_fields(insns, start_totals, totals),
     );
     r.next += 1;
     match r.out.as_mut() {
@@ -131,6 +190,16 @@ struct ICount {
     isa: Isa,
     start: u64,
     end: u64,
+    /// The model's core and flash ranges (the model itself lives in [`MODEL`]).
+    model: Option<(Core, FlashRanges)>,
+}
+
+/// Parses `0xLO-0xHI` (a byte range, `hi` exclusive).
+fn parse_range(s: &str) -> Option<(u32, u32)> {
+    let (lo, hi) = s.split_once('-')?;
+    let lo = u32::try_from(parse_addr(lo)?).ok()?;
+    let hi = u32::try_from(parse_addr(hi)?).ok()?;
+    (lo < hi).then_some((lo, hi))
 }
 
 fn arg_str<'a>(args: &'a Args, key: &str) -> Option<&'a str> {
@@ -169,6 +238,36 @@ impl Register for ICount {
         if let Some(path) = arg_str(args, "profile") {
             PROFILE.lock().unwrap_or_else(|e| e.into_inner()).path = Some(path.to_string());
         }
+        let core = match (arg_str(args, "model"), self.isa) {
+            (None, _) => return Ok(()),
+            (Some("m33"), Isa::Thumb) => Core::M33,
+            (Some("hazard3"), Isa::RiscV) => Core::Hazard3,
+            _ => return Err(fail("model=m33 needs isa=arm, model=hazard3 isa=riscv")),
+        };
+        // `flash=` may repeat, so read the raw arguments.
+        let mut flash = FlashRanges::default();
+        for a in &args.raw {
+            if let Some(v) = a.strip_prefix("flash=") {
+                flash
+                    .0
+                    .push(parse_range(v).ok_or_else(|| fail("flash=0xLO-0xHI"))?);
+            }
+        }
+        let mut timing = QmiTiming::bootrom_default();
+        match args.parsed.get("xip_miss") {
+            None => {}
+            Some(Value::Integer(n)) if (1..=100_000).contains(n) => timing.new_transfer = *n as u32,
+            Some(_) => return Err(fail("xip_miss=CYCLES (1..100000)")),
+        }
+        let replacement = match arg_str(args, "xip_replacement") {
+            None | Some("random") => Replacement::Random,
+            Some("lru") => Replacement::Lru,
+            Some(_) => return Err(fail("xip_replacement=random|lru")),
+        };
+        let xip = Xip::new(timing, replacement);
+        *MODEL.lock().unwrap_or_else(|e| e.into_inner()) =
+            Some(Model::new(core, flash.clone(), xip));
+        self.model = Some((core, flash));
         Ok(())
     }
 }
@@ -194,8 +293,25 @@ impl HasCallbacks for ICount {
             }
         };
         let block_insns = tb.size() as u64;
+        let mut timed = Vec::new();
         for insn in tb.instructions() {
             let data = insn.data();
+            if let Some((core, flash)) = &self.model {
+                let vaddr = insn.vaddr() as u32;
+                let t = match core {
+                    Core::M33 => m33::decode(vaddr, &data),
+                    Core::Hazard3 => hazard3::decode(vaddr, &data),
+                };
+                // Only loads that may reach flash need their address at run time.
+                if t.dyn_load && !flash.is_empty() {
+                    insn.register_memory_access_callback_flags(
+                        |_, _, vaddr| with_model(|m| m.load(vaddr as u32)),
+                        MemRW::QEMU_PLUGIN_MEM_R,
+                        CallbackFlags::QEMU_PLUGIN_CB_NO_REGS,
+                    );
+                }
+                timed.push(t);
+            }
             let class = match self.isa {
                 Isa::Thumb => classify_thumb(&data),
                 Isa::RiscV => classify_riscv(&data),
@@ -214,6 +330,11 @@ impl HasCallbacks for ICount {
                 1,
             );
         }
+        if let Some((core, flash)) = &self.model {
+            // Registered after the instructions' callbacks; QEMU runs block callbacks first.
+            let block: &'static _ = Box::leak(Box::new(build_block(*core, &timed, flash)));
+            tb.register_execute_callback(move |_| with_model(|m| m.enter(block)));
+        }
         if let Some(counter) = block_counter {
             qemu_plugin::qemu_plugin_register_vcpu_tb_exec_inline(
                 tb,
@@ -230,4 +351,5 @@ register!(ICount {
     isa: Isa::Thumb,
     start: 0,
     end: 0,
+    model: None,
 });

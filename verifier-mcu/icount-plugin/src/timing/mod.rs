@@ -1,0 +1,273 @@
+//! The RP2350 cycle model: estimated cycles for the executed instruction stream of one core
+//! (Cortex-M33 or Hazard3), with code and read-only data behind the XIP cache.
+//!
+//! Pure Rust, no QEMU: the plugin hands it translation blocks and load addresses. What is
+//! fixed for a block (issue cycles, stalls between its own instructions, the flash lines its
+//! code occupies) is computed once by [`build_block`]; [`Model::enter`] does the dynamic
+//! part each time a block runs (was the previous block's branch taken, the Hazard3 branch
+//! predictor, a load-use stall across the block boundary, the XIP cache). QEMU ends a
+//! translation block at every control transfer, so a block's last instruction is its only
+//! branch, and the address of the next block executed says whether it was taken.
+//!
+//! Cycles = instructions + `stall` + XIP miss cycles. `stall` is net: multi-cycle issue
+//! (LDM n, LDRD, divides, taken branches, ...) and pipeline stalls add to it; the M33's
+//! instruction pairing (IT, not-taken 16-bit branches) subtracts. Parameters and sources:
+//! `verifier-mcu/TIMING.md`.
+
+pub mod hazard3;
+pub mod m33;
+pub mod xip;
+
+use xip::Xip;
+
+/// Which core's rules to apply.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Core {
+    M33,
+    Hazard3,
+}
+
+impl Core {
+    /// The `model=` name in the plugin's output.
+    pub fn name(self) -> &'static str {
+        match self {
+            Core::M33 => "rp2350-m33",
+            Core::Hazard3 => "rp2350-hazard3",
+        }
+    }
+}
+
+/// Bumped whenever a rule or a parameter changes what the model estimates.
+pub const MODEL_VERSION: u32 = 1;
+
+/// What an instruction does to control flow.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    Plain,
+    /// M33 IT: pairs with a preceding 16-bit instruction.
+    It,
+    /// Conditional direct branch (B<c>, CBZ/CBNZ, BEQ ...).
+    CondBranch {
+        target: u32,
+    },
+    /// Always transfers control: B, BL, BX, JAL, JALR, ...
+    Jump,
+    /// M33: a load that writes the PC (POP/LDM with PC, LDR PC, TBB/TBH).
+    PcLoad,
+}
+
+/// What the model needs to know about one instruction, decided from its encoding.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Insn {
+    pub addr: u32,
+    /// 2 or 4 bytes.
+    pub size: u8,
+    /// Issue cycles, not counting branch costs, pairing or stalls.
+    pub issue: u32,
+    /// Registers read early (operands, addresses), one bit per register.
+    pub reads: u32,
+    /// Registers written.
+    pub writes: u32,
+    /// The result is available one cycle late (loads, M33 multiply-accumulates and shifted
+    /// operands): the next instruction stalls one cycle if it reads `writes` early.
+    pub late: bool,
+    /// M33: sets the condition flags (a taken 16-bit branch cannot pair after it).
+    pub sets_flags: bool,
+    pub kind: Kind,
+    /// A load from an address known at translation time (M33 literal pool).
+    pub literal: Option<u32>,
+    /// A load whose address only the run knows and that may hit flash (not SP-relative).
+    pub dyn_load: bool,
+}
+
+impl Insn {
+    /// A one-cycle instruction that touches no register the model tracks.
+    pub fn plain(addr: u32, size: u8) -> Self {
+        Insn {
+            addr,
+            size,
+            issue: 1,
+            reads: 0,
+            writes: 0,
+            late: false,
+            sets_flags: false,
+            kind: Kind::Plain,
+            literal: None,
+            dyn_load: false,
+        }
+    }
+}
+
+/// How a block's last instruction may add cycles once the next block is known.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Exit {
+    /// Nothing dynamic (no branch, or its cost is fixed and already in `extra`).
+    Static,
+    /// M33 conditional branch: these extra cycles if taken.
+    M33Cond { taken_extra: i32 },
+    /// Hazard3 conditional branch at `addr`.
+    Hazard3Cond { addr: u32, backward: bool },
+    /// Hazard3 jump: +1 if its target is a misaligned 32-bit instruction.
+    Hazard3Jump,
+}
+
+/// What is fixed about one translation block.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Block {
+    pub start: u32,
+    /// The fall-through address (after the last instruction).
+    pub end: u32,
+    pub insns: u32,
+    /// Cycles beyond one per instruction on the fall-through path (may be negative).
+    pub extra: i32,
+    pub exit: Exit,
+    /// Registers the last instruction writes late (0 if it transfers control).
+    pub late_writes: u32,
+    /// Registers the first instruction reads early.
+    pub first_reads: u32,
+    /// Hazard3: the first instruction is 32-bit and not 4-byte aligned.
+    pub first_misaligned32: bool,
+    /// Flash lines (addresses) the block reads through the XIP cache: its code, then its
+    /// literal loads.
+    pub xip_reads: Vec<u32>,
+}
+
+/// Byte ranges `[lo, hi)` that are flash behind the XIP cache.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct FlashRanges(pub Vec<(u32, u32)>);
+
+impl FlashRanges {
+    pub fn contains(&self, addr: u32) -> bool {
+        self.0.iter().any(|&(lo, hi)| addr >= lo && addr < hi)
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+/// Builds the static part of a block from its decoded instructions.
+pub fn build_block(core: Core, insns: &[Insn], flash: &FlashRanges) -> Block {
+    let (extra, exit) = match core {
+        Core::M33 => m33::block_costs(insns),
+        Core::Hazard3 => hazard3::block_costs(insns),
+    };
+    let mut xip_reads: Vec<u32> = Vec::new();
+    let mut push = |addr: u32| {
+        let line = addr & !(xip::LINE_BYTES - 1);
+        if flash.contains(addr) && xip_reads.last() != Some(&line) {
+            xip_reads.push(line);
+        }
+    };
+    // Fetch runs ahead of execution, so the code lines come first.
+    for i in insns {
+        push(i.addr);
+        push(i.addr + i.size as u32 - 1);
+    }
+    for a in insns.iter().filter_map(|i| i.literal) {
+        push(a);
+    }
+    let first = insns.first();
+    let last = insns.last();
+    Block {
+        start: first.map_or(0, |i| i.addr),
+        end: last.map_or(0, |i| i.addr + i.size as u32),
+        insns: insns.len() as u32,
+        extra,
+        exit,
+        late_writes: last
+            .filter(|i| i.late && i.kind == Kind::Plain)
+            .map_or(0, |i| i.writes),
+        first_reads: first.map_or(0, |i| i.reads),
+        first_misaligned32: first.is_some_and(|i| i.size == 4 && i.addr % 4 != 0),
+        xip_reads,
+    }
+}
+
+/// The dynamic state of one core and the XIP cache, with running totals.
+pub struct Model {
+    pub core: Core,
+    pub flash: FlashRanges,
+    pub xip: Xip,
+    /// Net extra cycles (see the module doc).
+    pub stall: i64,
+    /// Instructions in the blocks entered (the model's clock, with `stall` and the misses).
+    pub insns: u64,
+    prev: Option<&'static Block>,
+    /// Hazard3: address of the last taken backward branch.
+    predictor: Option<u32>,
+}
+
+impl Model {
+    pub fn new(core: Core, flash: FlashRanges, xip: Xip) -> Self {
+        Model {
+            core,
+            flash,
+            xip,
+            stall: 0,
+            insns: 0,
+            prev: None,
+            predictor: None,
+        }
+    }
+
+    fn now(&self) -> u64 {
+        (self.insns as i64 + self.stall) as u64 + self.xip.miss_cycles
+    }
+
+    /// The block `b` starts executing.
+    pub fn enter(&mut self, b: &'static Block) {
+        if let Some(p) = self.prev {
+            let taken = b.start != p.end;
+            match p.exit {
+                Exit::Static => {
+                    if !taken && p.late_writes & b.first_reads != 0 {
+                        self.stall += 1;
+                    }
+                }
+                Exit::M33Cond { taken_extra } => {
+                    if taken {
+                        self.stall += taken_extra as i64;
+                    }
+                }
+                Exit::Hazard3Cond { addr, backward } => {
+                    let predicted = self.predictor == Some(addr);
+                    if taken {
+                        if !predicted {
+                            self.stall += 1;
+                        }
+                        if backward {
+                            self.predictor = Some(addr);
+                        }
+                        if b.first_misaligned32 {
+                            self.stall += 1;
+                        }
+                    } else if predicted {
+                        self.stall += 1;
+                        self.predictor = None;
+                    }
+                }
+                Exit::Hazard3Jump => {
+                    if b.first_misaligned32 {
+                        self.stall += 1;
+                    }
+                }
+            }
+        }
+        self.insns += b.insns as u64;
+        self.stall += b.extra as i64;
+        for &addr in &b.xip_reads {
+            let now = self.now();
+            self.xip.access(addr, now);
+        }
+        self.prev = Some(b);
+    }
+
+    /// A load from `addr` whose address was not known at translation time.
+    pub fn load(&mut self, addr: u32) {
+        if self.flash.contains(addr) {
+            let now = self.now();
+            self.xip.access(addr, now);
+        }
+    }
+}
