@@ -62,6 +62,14 @@ pub enum VerifyError {
     },
     /// The backend cannot verify this combination (extension degree, AIR, parameters).
     Unsupported(&'static str),
+    /// A header parameter is beyond what this backend's verifier, or a library it calls,
+    /// can check without panicking (e.g. proof-of-work bits wider than one challenger
+    /// sample). Raised before any work on the payload.
+    ParameterOutOfRange {
+        what: &'static str,
+        value: u32,
+        max: u32,
+    },
     /// The proof's parameters give less conjectured security than the policy requires.
     InsufficientSecurity { bits: u32, required: u32 },
     /// The proof is for another statement (AIR, n or public inputs) than the expected one.
@@ -85,6 +93,7 @@ impl VerifyError {
             VerifyError::Format(_) => "format",
             VerifyError::WrongBackend { .. } => "wrong-backend",
             VerifyError::Unsupported(_) => "unsupported",
+            VerifyError::ParameterOutOfRange { .. } => "parameter-out-of-range",
             VerifyError::InsufficientSecurity { .. } => "insufficient-security",
             VerifyError::StatementMismatch(_) => "statement-mismatch",
             VerifyError::MalformedProof(_) => "malformed-proof",
@@ -102,6 +111,10 @@ impl fmt::Display for VerifyError {
                 "wrong backend: this verifier is {expected}, the proof file is for {found}"
             ),
             VerifyError::Unsupported(what) => write!(f, "unsupported: {what}"),
+            VerifyError::ParameterOutOfRange { what, value, max } => write!(
+                f,
+                "parameter out of range: {what} is {value}, this verifier supports at most {max}"
+            ),
             VerifyError::InsufficientSecurity { bits, required } => write!(
                 f,
                 "insufficient security: {bits} conjectured bits, policy requires {required}"

@@ -214,12 +214,19 @@ fn prove_one(
 ) -> Result<(Vec<u8>, f64), UsageError> {
     let prover = registry::prover(backend).expect("available backend has a prover");
     let start = Instant::now();
-    let mut progress = |stage: &str| {
-        eprintln!("[{label}] {stage} ({:.1} s)", start.elapsed().as_secs_f64());
+    // A prover names each stage as it starts; its line is printed when it ends, with the
+    // time spent in that stage alone.
+    let mut current: Option<(String, Instant)> = None;
+    let mut finish_stage = |next: Option<&str>| {
+        let now = Instant::now();
+        if let Some((stage, began)) = current.take() {
+            eprintln!("[{label}] {stage} ({:.1} s)", (now - began).as_secs_f64());
+        }
+        current = next.map(|s| (s.to_owned(), now));
     };
-    let bytes = prover
-        .prove(req, &mut progress)
-        .map_err(|e| UsageError(format!("proving failed: {e}")))?;
+    let result = prover.prove(req, &mut |stage| finish_stage(Some(stage)));
+    finish_stage(None);
+    let bytes = result.map_err(|e| UsageError(format!("proving failed: {e}")))?;
     Ok((bytes, start.elapsed().as_secs_f64() * 1e3))
 }
 

@@ -1,16 +1,20 @@
-//! Hostile proofs: a deterministic mutation suite over the Fib-1024 proofs of every backend.
+//! Hostile proofs: a deterministic mutation suite over the Fib-1024 proofs of every backend,
+//! and an exhaustive sweep of every header value over the Fib-1024 and Fib-8 proofs.
 //!
 //! Every mutated file must be rejected with an error (a panic fails the test), and while
 //! verifying it no single allocation may exceed a bound proportional to the input, and the
-//! heap peak may not exceed the MCU heap budget. One `#[test]` only: the counting allocator
-//! is process-wide, so nothing else may allocate concurrently while it measures.
+//! heap peak may not exceed the MCU heap budget. The counting allocator is process-wide, so
+//! the tests take [`SERIAL`] and never measure concurrently.
 
 use std::alloc::{GlobalAlloc, Layout, System};
+use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+use std::sync::{Mutex, MutexGuard};
+use std::time::Instant;
 
 use picostark_core::proof_file::FIXED_HEADER_LEN;
 use picostark_core::prove::{ProveRequest, Prover};
-use picostark_core::{verify, AirId, BackendId, Policy, Verifier};
+use picostark_core::{verify, AirId, BackendId, Policy, ProofFile, Verifier};
 
 struct Counting;
 
@@ -47,6 +51,14 @@ unsafe impl GlobalAlloc for Counting {
 #[global_allocator]
 static GLOBAL: Counting = Counting;
 
+/// Held by each test for its whole run, so one measures at a time.
+static SERIAL: Mutex<()> = Mutex::new(());
+
+fn serial() -> MutexGuard<'static, ()> {
+    // A failed test poisons the lock; the others still run.
+    SERIAL.lock().unwrap_or_else(|e| e.into_inner())
+}
+
 /// The firmware's default heap (256 KiB of the RP2350's 520 KiB SRAM). Measured here on a
 /// 64-bit host, where pointers and `Vec` headers are twice their MCU size, so the check is
 /// conservative.
@@ -64,10 +76,20 @@ struct Stats {
 }
 
 fn check(verifier: &dyn Verifier, bytes: &[u8], what: &str, stats: &mut Stats) {
+    check_with(verifier, bytes, what, stats, &Policy::default());
+}
+
+fn check_with(
+    verifier: &dyn Verifier,
+    bytes: &[u8],
+    what: &str,
+    stats: &mut Stats,
+    policy: &Policy,
+) {
     let base = IN_USE.load(Relaxed);
     PEAK.store(base, Relaxed);
     LARGEST.store(0, Relaxed);
-    let result = verify(verifier, bytes, None, &Policy::default());
+    let result = verify(verifier, bytes, None, policy);
     let peak = PEAK.load(Relaxed) - base;
     let largest = LARGEST.load(Relaxed);
     assert!(
@@ -147,6 +169,7 @@ fn flip_positions(len: usize) -> Vec<usize> {
 
 #[test]
 fn every_mutation_of_every_backend_is_rejected_within_memory_bounds() {
+    let _serial = serial();
     let mut report = Vec::new();
     for (prover, verifier) in backends() {
         let verifier = verifier.as_ref();
@@ -231,4 +254,136 @@ fn every_mutation_of_every_backend_is_rejected_within_memory_bounds() {
         println!("{line}");
     }
     assert_eq!(report.len(), BackendId::ALL.len());
+}
+
+/// The values a multi-byte header field takes in the sweep beyond its single-byte changes:
+/// `(offset, length, values)`, little-endian. Queries over their whole meaningful range.
+fn multi_byte_sweeps() -> Vec<(usize, usize, Vec<u64>)> {
+    vec![(14, 2, (0..=512).chain([u16::MAX.into()]).collect())]
+}
+
+/// The sweep's policy: no security floor, so that every header value the envelope accepts
+/// reaches the backend's own checks (a policy is one caller's choice, not the verifier's
+/// protection).
+fn sweep_policy() -> Policy {
+    Policy {
+        min_security_bits: 0,
+        ..Policy::default()
+    }
+}
+
+/// Verifies one swept file: through [`verify`] with [`sweep_policy`], and, when the
+/// envelope parses, straight through [`Verifier::verify_payload`] (no policy, no
+/// `check_supported` before it), as a caller skipping the entry point would. Both must return
+/// an error without panicking and within the allocation bounds; a panic is recorded in
+/// `panics` (the sweep reports every one, not only the first).
+fn sweep_case(
+    verifier: &dyn Verifier,
+    bytes: &[u8],
+    what: &str,
+    stats: &mut Stats,
+    panics: &mut Vec<String>,
+) {
+    let caught = catch_unwind(AssertUnwindSafe(|| {
+        check_with(verifier, bytes, what, stats, &sweep_policy());
+        if let Ok(file) = ProofFile::parse(bytes) {
+            let base = IN_USE.load(Relaxed);
+            PEAK.store(base, Relaxed);
+            LARGEST.store(0, Relaxed);
+            let result = verifier.verify_payload(&file);
+            assert!(result.is_err(), "{what}: verify_payload accepted it");
+            assert!(LARGEST.load(Relaxed) <= allocation_bound(bytes.len()));
+            assert!(PEAK.load(Relaxed) - base <= MCU_HEAP_BUDGET);
+        }
+    }));
+    if let Err(payload) = caught {
+        let msg = payload
+            .downcast_ref::<String>()
+            .cloned()
+            .or_else(|| payload.downcast_ref::<&str>().map(|s| s.to_string()))
+            .unwrap_or_default();
+        panics.push(format!("{}: {what}: {msg}", verifier.backend()));
+    }
+}
+
+/// Every value 0..=255 of every header byte (fixed header, public input, payload length),
+/// then the multi-byte fields over their range, for one valid proof.
+fn sweep_header(verifier: &dyn Verifier, valid: &[u8], stats: &mut Stats) -> Vec<String> {
+    let mut panics = Vec::new();
+    for at in 0..PAYLOAD_LEN_AT + 4 {
+        for value in 0..=255u8 {
+            if value == valid[at] {
+                continue;
+            }
+            let mut t = valid.to_vec();
+            t[at] = value;
+            sweep_case(
+                verifier,
+                &t,
+                &format!("byte {at} = {value}"),
+                stats,
+                &mut panics,
+            );
+        }
+    }
+    for (at, len, values) in multi_byte_sweeps() {
+        for value in values {
+            let mut t = valid.to_vec();
+            t[at..at + len].copy_from_slice(&value.to_le_bytes()[..len]);
+            if t == valid {
+                continue;
+            }
+            let what = format!("bytes {at}..{} = {value}", at + len);
+            sweep_case(verifier, &t, &what, stats, &mut panics);
+        }
+    }
+    panics
+}
+
+#[test]
+fn every_header_value_of_every_backend_is_rejected_without_panic() {
+    let _serial = serial();
+    let mut report = Vec::new();
+    let mut panics = Vec::new();
+    for (prover, verifier) in backends() {
+        let verifier = verifier.as_ref();
+        for log_n in [10, 3] {
+            let valid = prove(prover.as_ref(), log_n);
+            if let Err(e) = verify(verifier, &valid, None, &sweep_policy()) {
+                panic!(
+                    "{} n=2^{log_n}: valid proof rejected: {e}",
+                    verifier.backend()
+                );
+            }
+            let mut stats = Stats {
+                cases: 0,
+                worst_peak: 0,
+                worst_single: 0,
+            };
+            let start = Instant::now();
+            // The default hook would print every caught panic; the sweep lists them at the end.
+            let hook = std::panic::take_hook();
+            std::panic::set_hook(Box::new(|_| {}));
+            panics.extend(sweep_header(verifier, &valid, &mut stats));
+            std::panic::set_hook(hook);
+            report.push(format!(
+                "{:<14} n=2^{log_n:<2} {:>6} header values rejected in {:.2} s; worst peak {:>7} B; largest allocation {:>7} B",
+                verifier.backend().name(),
+                stats.cases,
+                start.elapsed().as_secs_f64(),
+                stats.worst_peak,
+                stats.worst_single
+            ));
+        }
+    }
+    for line in &report {
+        println!("{line}");
+    }
+    assert!(
+        panics.is_empty(),
+        "{} header values panicked:\n{}",
+        panics.len(),
+        panics.join("\n")
+    );
+    assert_eq!(report.len(), 2 * BackendId::ALL.len());
 }

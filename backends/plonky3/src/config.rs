@@ -19,7 +19,7 @@ use p3_symmetric::{
     SerializingHasher,
 };
 use p3_uni_stark::StarkConfig;
-use picostark_core::{BackendId, ProofHeader, ProofParams, VerifyError};
+use picostark_core::{BackendId, HashId, ProofHeader, ProofParams, VerifyError};
 
 /// The byte hasher behind every Merkle tree and the transcript: BLAKE3-256 in all three
 /// configurations. Which implementation is a type parameter, so that each side uses the one
@@ -148,37 +148,88 @@ pub const DEFAULT_PARAMS_CIRCLE: ProofParams = ProofParams {
     log_final_poly_len: 0,
 };
 
-/// Checks the header parameters against what this backend's PCS implements.
+/// The widest draw `sample_bits` of the backend's challenger allows on every target:
+/// p3-challenger asserts `bits < usize::BITS` (32 on the MCU) and `2^bits < p`. Both the
+/// proof-of-work check and the query indices are such draws.
+fn max_sample_bits(backend: BackendId) -> u8 {
+    match backend {
+        // 2^30 < p < 2^31 (BabyBear), p = 2^31 - 1 (Mersenne-31).
+        BackendId::P3BabyBear | BackendId::P3M31 => 30,
+        // Goldilocks holds 63 bits, a 32-bit `usize` 31.
+        _ => 31,
+    }
+}
+
+/// The largest LDE domain (log2) a backend's verifier can handle on every target: the field's
+/// two-adic subgroup (BabyBear 2^27, Goldilocks 2^32) or circle group (2^31, whose query
+/// index is drawn one bit wider than the half it folds from), each capped by the widest
+/// query-index draw ([`max_sample_bits`]), which also keeps `1 << log_lde` inside a 32-bit
+/// `usize`.
+fn max_log_lde(backend: BackendId) -> u8 {
+    let domain = match backend {
+        BackendId::P3BabyBear => 27,
+        BackendId::P3Goldilocks => 32,
+        _ => 30,
+    };
+    domain.min(max_sample_bits(backend))
+}
+
+fn out_of_range(what: &'static str, value: u8, max: u8) -> VerifyError {
+    VerifyError::ParameterOutOfRange {
+        what,
+        value: value.into(),
+        max: max.into(),
+    }
+}
+
+/// Checks the header parameters against what this backend's PCS implements and what
+/// Plonky3's verifier can be given without reaching one of its assertions (see
+/// `docs/panic-inventory.md`). Everything here is a pure function of the header.
 pub fn fri_params_supported(header: &ProofHeader) -> Result<(), VerifyError> {
     let p = &header.params;
-    if header.backend == BackendId::P3M31 {
+    let backend = header.backend;
+    if backend.protocol() != "plonky3" {
+        return Err(VerifyError::Unsupported("not a Plonky3 backend"));
+    }
+    if header.hash != HashId::Blake3_256 {
+        return Err(VerifyError::Unsupported("hash"));
+    }
+    if backend == BackendId::P3M31 {
         // CirclePcs folds by two only and ignores the final polynomial length.
         if p.log_fold_arity != 1 {
-            return Err(VerifyError::Unsupported("circle FRI folds by 2 only"));
+            return Err(out_of_range(
+                "log2 folding arity (circle FRI)",
+                p.log_fold_arity,
+                1,
+            ));
         }
         if p.log_final_poly_len != 0 {
-            return Err(VerifyError::Unsupported(
-                "circle FRI has no final polynomial length",
+            return Err(out_of_range(
+                "log2 final polynomial length (circle FRI)",
+                p.log_final_poly_len,
+                0,
             ));
         }
     }
     // FRI must fold at least once: Plonky3's prover refuses a final height equal to the
     // LDE height, so such a header could never carry a valid proof.
     if p.log_final_poly_len >= header.log_n {
-        return Err(VerifyError::Unsupported(
-            "final polynomial not shorter than the trace",
+        return Err(out_of_range(
+            "log2 final polynomial length",
+            p.log_final_poly_len,
+            header.log_n.saturating_sub(1),
         ));
     }
-    // The LDE domain must exist in the field (two-adic subgroup, or circle group for M31).
-    let two_adicity = match header.backend {
-        BackendId::P3BabyBear => 27,
-        BackendId::P3Goldilocks => 32,
-        _ => 30,
-    };
-    if header.log_n + p.log_blowup > two_adicity {
-        return Err(VerifyError::Unsupported(
-            "LDE domain larger than the field supports",
-        ));
+    // The proof-of-work check draws `pow_bits` bits from the challenger.
+    let max_bits = max_sample_bits(backend);
+    if p.pow_bits > max_bits {
+        return Err(out_of_range("proof-of-work bits", p.pow_bits, max_bits));
+    }
+    // The LDE domain must exist in the field, and its query indices fit one draw.
+    let max_lde = max_log_lde(backend);
+    let log_lde = header.log_n.saturating_add(p.log_blowup);
+    if log_lde > max_lde {
+        return Err(out_of_range("log2 LDE domain size", log_lde, max_lde));
     }
     Ok(())
 }

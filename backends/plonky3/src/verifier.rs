@@ -57,12 +57,20 @@ where
     }
 }
 
+/// Every check that needs only the header: the backend, the extension degree and the
+/// parameters ([`config::fri_params_supported`]). `verify_payload` repeats it, so a caller
+/// that skips [`picostark_core::verify`] still never hands Plonky3 a parameter it asserts on.
 fn check_common(
     backend: BackendId,
     header: &ProofHeader,
     degrees: &[u8],
 ) -> Result<(), VerifyError> {
-    debug_assert_eq!(header.backend, backend);
+    if header.backend != backend {
+        return Err(VerifyError::WrongBackend {
+            expected: backend,
+            found: header.backend,
+        });
+    }
     if !degrees.contains(&header.extension_degree) {
         return Err(VerifyError::Unsupported(
             "extension degree for this backend",
@@ -111,6 +119,7 @@ impl Verifier for P3BabyBearVerifier {
         check_common(self.backend(), header, Self::EXTENSION_DEGREES)
     }
     fn verify_payload(&self, file: &ProofFile<'_>) -> Result<(), VerifyError> {
+        self.check_supported(&file.header)?;
         let c = config::babybear(
             &file.header.params,
             file.statement_bytes,
@@ -128,6 +137,7 @@ impl Verifier for P3GoldilocksVerifier {
         check_common(self.backend(), header, Self::EXTENSION_DEGREES)
     }
     fn verify_payload(&self, file: &ProofFile<'_>) -> Result<(), VerifyError> {
+        self.check_supported(&file.header)?;
         let c = config::goldilocks(
             &file.header.params,
             file.statement_bytes,
@@ -145,6 +155,7 @@ impl Verifier for P3M31Verifier {
         check_common(self.backend(), header, Self::EXTENSION_DEGREES)
     }
     fn verify_payload(&self, file: &ProofFile<'_>) -> Result<(), VerifyError> {
+        self.check_supported(&file.header)?;
         let (p, s) = (&file.header.params, file.statement_bytes);
         match file.header.extension_degree {
             4 => verify_with(&config::m31::<QM31, _>(p, s, config::VERIFIER_HASH), file),

@@ -36,7 +36,9 @@ use picostark_core::{
     conjectured_security_bits, AirId, BackendId, FieldId, HashId, Policy, ProofFile, ProofHeader,
     Verifier, VerifyError,
 };
-use winter_air::{Air, BatchingMethod, FieldExtension, ProofOptions, TraceInfo};
+use winter_air::{
+    Air, BatchingMethod, FieldExtension, ProofOptions, TraceInfo, TransitionConstraintDegree,
+};
 use winter_crypto::hashers::Blake3_256;
 use winter_crypto::{DefaultRandomCoin, ElementHasher, RandomCoin};
 use winter_fri::FriOptions;
@@ -88,14 +90,64 @@ impl Default for WfBabyBearVerifier {
     }
 }
 
-/// Checks what every winterfell proof file of this crate shares: the hash (every AIR of
-/// `picostark-air` is supported).
-fn check_common(header: &ProofHeader, extension_degrees: &[u8]) -> Result<(), VerifyError> {
+fn out_of_range(what: &'static str, value: impl Into<u32>, max: u32) -> VerifyError {
+    VerifyError::ParameterOutOfRange {
+        what,
+        value: value.into(),
+        max,
+    }
+}
+
+/// Checks what needs only the header: the backend, the extension degree, the hash (every AIR
+/// of `picostark-air` is supported), and each parameter against the range upstream's
+/// constructors assert on (`ProofOptions::new`, `get_root_of_unity`) and a 32-bit `usize`
+/// holds, so no header value reaches one of those assertions (see `docs/panic-inventory.md`).
+/// `verify_payload` repeats it.
+fn check_common(
+    backend: BackendId,
+    header: &ProofHeader,
+    extension_degrees: &[u8],
+    two_adicity: u32,
+) -> Result<(), VerifyError> {
+    if header.backend != backend {
+        return Err(VerifyError::WrongBackend {
+            expected: backend,
+            found: header.backend,
+        });
+    }
     if !extension_degrees.contains(&header.extension_degree) {
         return Err(VerifyError::Unsupported("extension degree"));
     }
     if header.hash != HashId::Blake3_256 {
         return Err(VerifyError::Unsupported("hash"));
+    }
+    let p = &header.params;
+    // The payload stores queries, blowup, grinding and the remainder degree in one byte each;
+    // upstream caps them at 255 queries, blowup 128, 32 grinding bits, degree 255.
+    if p.num_queries > 255 {
+        return Err(out_of_range("number of queries", p.num_queries, 255));
+    }
+    if p.log_blowup > 7 {
+        return Err(out_of_range("log2 blowup", p.log_blowup, 7));
+    }
+    if p.pow_bits > 32 {
+        return Err(out_of_range("proof-of-work bits", p.pow_bits, 32));
+    }
+    if p.log_fold_arity == 0 || p.log_fold_arity > 4 {
+        return Err(out_of_range("log2 folding arity", p.log_fold_arity, 4));
+    }
+    if p.log_final_poly_len > 8 {
+        return Err(out_of_range(
+            "log2 final polynomial length",
+            p.log_final_poly_len,
+            8,
+        ));
+    }
+    // The LDE domain's root of unity must exist, and its size fit a 32-bit `usize`.
+    let max_log_lde = two_adicity.min(31);
+    let log_lde = u32::from(header.log_n) + u32::from(p.log_blowup);
+    if header.log_n < 3 || log_lde > max_log_lde {
+        return Err(out_of_range("log2 LDE domain size", log_lde, max_log_lde));
     }
     Ok(())
 }
@@ -106,7 +158,7 @@ impl Verifier for WfGoldilocksVerifier {
     }
 
     fn check_supported(&self, header: &ProofHeader) -> Result<(), VerifyError> {
-        check_common(header, &[2, 3])
+        check_common(self.backend(), header, &[2, 3], Goldilocks::TWO_ADICITY)
     }
 
     fn verify_payload(&self, proof: &ProofFile<'_>) -> Result<(), VerifyError> {
@@ -133,7 +185,7 @@ impl Verifier for WfBabyBearVerifier {
     }
 
     fn check_supported(&self, header: &ProofHeader) -> Result<(), VerifyError> {
-        check_common(header, &[4])
+        check_common(self.backend(), header, &[4], BabyBear::TWO_ADICITY)
     }
 
     fn verify_payload(&self, proof: &ProofFile<'_>) -> Result<(), VerifyError> {
@@ -161,11 +213,15 @@ fn coin_error<T>(_: T) -> VerifyError {
     VerifyError::Rejected("random coin failed to draw")
 }
 
-fn batching(byte: u8) -> Result<BatchingMethod, VerifyError> {
+/// The batching method byte (winter-air's `BatchingMethod` encoding: 0 Linear, 1 Algebraic,
+/// 2 Horner). Only Linear, what our provers write, is accepted: a verifier that followed the
+/// byte would let a prover pick among methods after seeing the challenges.
+fn linear_batching(byte: u8) -> Result<BatchingMethod, VerifyError> {
     match byte {
         0 => Ok(BatchingMethod::Linear),
-        1 => Ok(BatchingMethod::Algebraic),
-        2 => Ok(BatchingMethod::Horner),
+        1 | 2 => Err(VerifyError::Unsupported(
+            "batching method other than Linear",
+        )),
         _ => Err(malformed("batching method")),
     }
 }
@@ -206,17 +262,26 @@ where
     {
         return Err(mismatch("proof parameters in the payload"));
     }
-    // Ranges upstream's constructors assert (the header's own ranges are wider).
-    if o.grinding > 32 {
-        return Err(VerifyError::Unsupported("more than 32 proof-of-work bits"));
-    }
+    // The header's ranges were checked in `check_common`, and the options equal them; what
+    // remains of upstream's assertions is on bytes the header does not carry.
+    let batching_constraints = linear_batching(o.batching_constraints)?;
+    let batching_deep = linear_batching(o.batching_deep)?;
     if o.num_partitions != 1 || o.hash_rate != 1 || raw.fri_log_partitions != 0 {
         return Err(VerifyError::Unsupported("partitioned commitments"));
     }
-    let log_lde = u32::from(raw.log_n) + u32::from(p.log_blowup);
-    if log_lde > B::TWO_ADICITY || log_lde >= usize::BITS {
-        return Err(VerifyError::Unsupported("trace length for this field"));
+    // `AirContext::new` asserts the blowup covers the constraint degrees.
+    let min_blowup = def
+        .transition_degrees()
+        .iter()
+        .map(|&d| TransitionConstraintDegree::new(d).min_blowup_factor())
+        .max()
+        .unwrap_or(2);
+    if usize::from(o.blowup) < min_blowup {
+        return Err(VerifyError::Unsupported(
+            "blowup below the AIR's constraint degree",
+        ));
     }
+    let log_lde = u32::from(raw.log_n) + u32::from(p.log_blowup);
     if u64::from(o.num_queries) >= 1u64 << log_lde {
         return Err(VerifyError::Unsupported("more queries than domain points"));
     }
@@ -242,8 +307,8 @@ where
         extension,
         usize::from(o.fri_folding),
         usize::from(o.fri_remainder_max_degree),
-        batching(o.batching_constraints)?,
-        batching(o.batching_deep)?,
+        batching_constraints,
+        batching_deep,
     ))
 }
 
