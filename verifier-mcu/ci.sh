@@ -6,7 +6,9 @@
 # 2. Fib-1024 proofs for every backend prover-host can make, plus a hostile set of each
 #    (flipped byte, truncated, low-security header, wrong backend, zeroed payload);
 # 3. per core (m33, rv32): one firmware build with every backend, every proof verified under
-#    QEMU twice (counts must be identical), every hostile file rejected;
+#    QEMU twice (counts must be identical), every hostile file rejected; rv32 is built for
+#    the RP2350's Hazard3 (Zba/Zbb/Zbs/Zbkb, firmware/.cargo/config.toml), and once more as
+#    plain RV32IMAC (`--isa rv32imac`), every genuine proof verified once;
 # 4. per core, the stock upstream `winterfell::verify` firmware (`stock-wf`) on the zkmcu
 #    reference proof and on our Goldilocks proof: both must be accepted (a guard against
 #    the RV32 miscompilation described in results/baseline/NOTES.md);
@@ -47,6 +49,11 @@ for core in m33 rv32; do
   "$MCU" run --core "$core" --features "$FEATURES" --repeat 2 --out "$OUT" "$PROOFS"/*.proof
   "$MCU" run --core "$core" --features "$FEATURES" --expect rejected --out "$OUT/tampered" "$PROOFS"/*.tampered
 done
+# The rv32 runs above use the RP2350's ISA (RV32IMAC + Zba/Zbb/Zbs/Zbkb, the default); the
+# plain RV32IMAC build for other chips is checked once, on the genuine proofs (QEMU with the
+# bit-manipulation extensions off, so a stray Zb* instruction would trap).
+echo "== verifier-mcu: QEMU rv32, plain RV32IMAC (--isa rv32imac)"
+"$MCU" run --core rv32 --isa rv32imac --features "$FEATURES" --out "$OUT/rv32imac" "$PROOFS"/*.proof
 
 if [[ " ${BACKENDS[*]} " == *" wf-goldilocks "* ]]; then
   "$PH" tune --reference-out "$PROOFS/stock/wf-goldilocks-ref-zkmcu.proof"

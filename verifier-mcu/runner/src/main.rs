@@ -3,7 +3,7 @@
 //! ```text
 //! mcu-run run --core m33|rv32 [--alloc tlsf|llff|bump] [--features F,..] [--expect accepted|rejected]
 //!             [--repeat N] [--heap BYTES] [--iterations N] [--out DIR] [--elf ELF]
-//!             [--embedded] [--profile] PROOF...
+//!             [--embedded] [--profile] [--isa rp2350|rv32imac] PROOF...
 //! mcu-run uf2 ELF OUT.uf2 --family rp2350-arm|rp2350-riscv
 //! mcu-run tamper [--kind flip|truncate|low-security|wrong-backend|zero-payload] IN OUT
 //! mcu-run bringup-proof OUT [--backend NAME] [--bytes N]
@@ -19,7 +19,9 @@
 //! With `--embedded` each proof is instead built into its own firmware (`PSTK_PROOF`, which
 //! also fixes the expected statement) and run without the slot. With `--profile` the first
 //! run of each proof also writes `NAME.CORE.ALLOC.profile.txt` to `--out`: the measured
-//! instructions by function (see `profile.rs`), and prints the top lines.
+//! instructions by function (see `profile.rs`), and prints the top lines. `--isa` chooses the
+//! RV32 instruction set: `rp2350` (default: RV32IMAC + Zba, Zbb, Zbs, Zbkb, what the Hazard3
+//! cores run) or `rv32imac` (plain, for other chips); QEMU's `-cpu` follows it.
 
 mod elf;
 mod profile;
@@ -38,7 +40,7 @@ fn usage() -> &'static str {
     "usage:
   mcu-run run --core m33|rv32 [--alloc tlsf|llff|bump] [--features F,..] [--expect accepted|rejected]
               [--repeat N] [--heap BYTES] [--iterations N] [--out DIR] [--elf ELF]
-              [--embedded] [--profile] PROOF...
+              [--embedded] [--profile] [--isa rp2350|rv32imac] PROOF...
   mcu-run uf2 ELF OUT.uf2 --family rp2350-arm|rp2350-riscv
   mcu-run tamper [--kind flip|truncate|low-security|wrong-backend|zero-payload] IN OUT
   mcu-run bringup-proof OUT [--backend NAME] [--bytes N]"
@@ -138,6 +140,7 @@ fn cmd_run(args: &[String]) -> Result<(), String> {
             "out",
             "elf",
             "timeout",
+            "isa",
         ],
         &["embedded", "profile"],
     )?;
@@ -148,6 +151,14 @@ fn cmd_run(args: &[String]) -> Result<(), String> {
         Some("rv32") => Core::Rv32,
         _ => return Err("--core m33|rv32 is required".into()),
     };
+    let isa = match f.get("isa") {
+        None => qemu::Isa::Rp2350,
+        Some(name) => qemu::Isa::parse(name)
+            .ok_or_else(|| format!("unknown --isa {name:?} (rp2350, rv32imac)"))?,
+    };
+    if core == Core::M33 && isa != qemu::Isa::Rp2350 {
+        return Err("--isa chooses the RV32 instruction set: use it with --core rv32".into());
+    }
     let alloc = f.get("alloc").unwrap_or("tlsf");
     if !["tlsf", "llff", "bump"].contains(&alloc) {
         return Err(format!("unknown allocator {alloc:?} (tlsf, llff, bump)"));
@@ -202,7 +213,7 @@ fn cmd_run(args: &[String]) -> Result<(), String> {
     let build = |proof: Option<&Path>| -> Result<(PathBuf, (u32, u32)), String> {
         let elf = match f.get("elf") {
             Some(e) => PathBuf::from(e),
-            None => qemu::build_firmware(core, alloc, &features, heap, iterations, proof)?,
+            None => qemu::build_firmware(core, isa, alloc, &features, heap, iterations, proof)?,
         };
         let elf_bytes = std::fs::read(&elf).map_err(|e| format!("{}: {e}", elf.display()))?;
         Ok((elf.clone(), qemu::markers(&elf_bytes)?))
@@ -210,7 +221,14 @@ fn cmd_run(args: &[String]) -> Result<(), String> {
     // One build for the whole batch (proof slot), unless each proof is embedded.
     let shared = if embedded { None } else { Some(build(None)?) };
     let plugin = qemu::build_plugin()?;
-    let meta = record::BuildMeta::collect();
+    let mut meta = record::BuildMeta::collect();
+    if core == Core::Rv32 {
+        meta.profile.push_str(&format!(
+            " isa={} target-features={}",
+            isa.name(),
+            isa.target_features()
+        ));
+    }
     std::fs::create_dir_all(&out).map_err(|e| format!("{}: {e}", out.display()))?;
 
     let mut failures = Vec::new();
@@ -233,7 +251,7 @@ fn cmd_run(args: &[String]) -> Result<(), String> {
         let mut first: Option<qemu::Outcome> = None;
         for r in 0..repeat {
             let p = raw_profile.as_deref().filter(|_| r == 0);
-            let o = qemu::run(core, &elf, &plugin, markers, slot, timeout, p)?;
+            let o = qemu::run(core, isa, &elf, &plugin, markers, slot, timeout, p)?;
             if let Some(f0) = &first {
                 if let Err(e) = f0.same_measurements(&o) {
                     failures.push(format!(

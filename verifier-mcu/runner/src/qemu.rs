@@ -47,7 +47,7 @@ impl Core {
         }
     }
 
-    fn qemu_args(self, elf: &Path) -> (&'static str, Vec<String>) {
+    fn qemu_args(self, isa: Isa, elf: &Path) -> (&'static str, Vec<String>) {
         let common = [
             "-nographic",
             "-semihosting-config",
@@ -56,7 +56,10 @@ impl Core {
         ];
         let (bin, machine): (&str, &[&str]) = match self {
             Core::M33 => ("qemu-system-arm", &["-M", "mps2-an505"]),
-            Core::Rv32 => ("qemu-system-riscv32", &["-M", "virt", "-bios", "none"]),
+            Core::Rv32 => (
+                "qemu-system-riscv32",
+                &["-M", "virt", "-bios", "none", "-cpu", isa.qemu_cpu()],
+            ),
         };
         let mut args: Vec<String> = machine.iter().map(|s| s.to_string()).collect();
         args.extend(common.iter().map(|s| s.to_string()));
@@ -68,6 +71,53 @@ impl Core {
         match self {
             Core::M33 => "arm",
             Core::Rv32 => "riscv",
+        }
+    }
+}
+
+/// The RV32 instruction set a firmware is built for and QEMU emulates (`mcu-run run --isa`).
+/// The M33 has one ISA; for it this only names the build.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Isa {
+    /// What the RP2350's Hazard3 cores run: RV32IMAC + Zba, Zbb, Zbs, Zbkb. The rustflags
+    /// live in `verifier-mcu/firmware/.cargo/config.toml` (one source of truth).
+    Rp2350,
+    /// Plain RV32IMAC, for other chips (and the figures before issue 14).
+    Rv32imac,
+}
+
+impl Isa {
+    pub fn parse(name: &str) -> Option<Self> {
+        match name {
+            "rp2350" => Some(Isa::Rp2350),
+            "rv32imac" => Some(Isa::Rv32imac),
+            _ => None,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Isa::Rp2350 => "rp2350",
+            Isa::Rv32imac => "rv32imac",
+        }
+    }
+
+    /// The target features the firmware's cargo config adds (kept equal to the config file
+    /// by a test), for the records.
+    pub fn target_features(self) -> &'static str {
+        match self {
+            Isa::Rp2350 => "+zba,+zbb,+zbs,+zbkb",
+            Isa::Rv32imac => "none",
+        }
+    }
+
+    /// QEMU's `-cpu` for the RV32 `virt` machine. QEMU 7.2's `rv32` enables Zba, Zbb, Zbc
+    /// and Zbs by default, so both variants say every extension explicitly: the plain run
+    /// traps on a stray bit-manipulation instruction, the RP2350 run on Zbc (not on the chip).
+    fn qemu_cpu(self) -> &'static str {
+        match self {
+            Isa::Rp2350 => "rv32,zba=true,zbb=true,zbs=true,zbkb=true,zbc=false",
+            Isa::Rv32imac => "rv32,zba=false,zbb=false,zbs=false,zbkb=false,zbc=false",
         }
     }
 }
@@ -87,6 +137,7 @@ fn run_cmd(cmd: &mut Command, what: &str) -> Result<(), String> {
 /// `embed` built in, and returns a copy of the ELF named after its configuration.
 pub fn build_firmware(
     core: Core,
+    isa: Isa,
     alloc: &str,
     backends: &[String],
     heap: u64,
@@ -100,8 +151,13 @@ pub fn build_firmware(
         features.push(format!("alloc-{alloc}"));
     }
     eprintln!(
-        "mcu-run: building firmware for {} ({})",
+        "mcu-run: building firmware for {}{} ({})",
         core.name(),
+        if core == Core::Rv32 {
+            format!(" --isa {}", isa.name())
+        } else {
+            String::new()
+        },
         features.join(",")
     );
     let mut cmd = Command::new("cargo");
@@ -117,6 +173,22 @@ pub fn build_firmware(
         .env_remove("PSTK_PROOF")
         .env("PSTK_HEAP_SIZE", heap.to_string())
         .env("PSTK_ITERATIONS", iterations.to_string());
+    // The ISA variant: the cargo config's flags (rp2350) or none (an empty
+    // CARGO_ENCODED_RUSTFLAGS replaces them), each in its own target dir so that switching
+    // does not rebuild the other's cache.
+    let target_dir = match (core, isa) {
+        (Core::Rv32, Isa::Rv32imac) => {
+            cmd.env("CARGO_ENCODED_RUSTFLAGS", "");
+            fw.join("target").join(isa.name())
+        }
+        (Core::Rv32, Isa::Rp2350) => {
+            cmd.env_remove("CARGO_ENCODED_RUSTFLAGS")
+                .env_remove("RUSTFLAGS");
+            fw.join("target")
+        }
+        (Core::M33, _) => fw.join("target"),
+    };
+    cmd.arg("--target-dir").arg(&target_dir);
     let mut tag = String::from("slot");
     if let Some(p) = embed {
         let abs = p
@@ -129,8 +201,7 @@ pub fn build_firmware(
             .unwrap_or_default();
     }
     run_cmd(&mut cmd, "firmware build")?;
-    let built = fw
-        .join("target")
+    let built = target_dir
         .join(core.target())
         .join("release/picostark-verifier-fw");
     let dir = repo_root().join("verifier-mcu/target/mcu-run");
@@ -138,8 +209,9 @@ pub fn build_firmware(
     let mut b = backends.to_vec();
     b.sort();
     let copy = dir.join(format!(
-        "fw-{}-{alloc}-{}-h{heap}-i{iterations}-{tag}.elf",
+        "fw-{}{}-{alloc}-{}-h{heap}-i{iterations}-{tag}.elf",
         core.name(),
+        if core == Core::Rv32 { isa.name() } else { "" },
         b.join("+")
     ));
     std::fs::copy(&built, &copy).map_err(|e| format!("{}: {e}", built.display()))?;
@@ -254,6 +326,7 @@ impl Outcome {
 /// `profile`, the plugin also writes its per-block counts there.
 pub fn run(
     core: Core,
+    isa: Isa,
     elf: &Path,
     plugin: &Path,
     markers: (u32, u32),
@@ -267,7 +340,7 @@ pub fn run(
     let slot = tmp.join("proof.slot");
     let counts = tmp.join("icount.txt");
     let _ = std::fs::remove_file(&counts);
-    let (bin, mut args) = core.qemu_args(elf);
+    let (bin, mut args) = core.qemu_args(isa, elf);
     if let Some(proof) = slot_proof {
         let mut slot_bytes = b"PSLT".to_vec();
         slot_bytes.extend_from_slice(&(proof.len() as u32).to_le_bytes());
@@ -351,5 +424,29 @@ mod tests {
         assert_eq!(r.len(), 1, "the incomplete line is dropped");
         assert_eq!(r[0].insns, 10);
         assert_eq!(r[0].classes.branch, 3);
+    }
+
+    #[test]
+    fn isa_variants_match_the_cargo_config_and_qemu() {
+        let config =
+            std::fs::read_to_string(repo_root().join("verifier-mcu/firmware/.cargo/config.toml"))
+                .expect("the firmware's cargo config");
+        let flags = format!("\"target-feature={}\"", Isa::Rp2350.target_features());
+        assert!(
+            config.contains(&flags),
+            "the record's feature list {flags} must be what the config builds"
+        );
+        for (isa, on) in [(Isa::Rp2350, "true"), (Isa::Rv32imac, "false")] {
+            assert_eq!(Isa::parse(isa.name()), Some(isa));
+            let (_, args) = Core::Rv32.qemu_args(isa, Path::new("fw.elf"));
+            let cpu = args.iter().skip_while(|a| *a != "-cpu").nth(1).unwrap();
+            for ext in ["zba", "zbb", "zbs", "zbkb"] {
+                assert!(cpu.contains(&format!("{ext}={on}")), "{cpu}");
+            }
+            assert!(cpu.contains("zbc=false"), "the RP2350 has no Zbc: {cpu}");
+        }
+        assert_eq!(Isa::parse("rv32gc"), None);
+        let (_, m33) = Core::M33.qemu_args(Isa::Rp2350, Path::new("fw.elf"));
+        assert!(!m33.iter().any(|a| a == "-cpu"));
     }
 }
