@@ -116,8 +116,8 @@ fn decode32(addr: u32, x: u32) -> Insn {
             }
         }
         0x73 if f3 != 0 => {
-            // CSR access
-            i.reads = bit(rs1);
+            // CSR access (the immediate forms carry a constant in the rs1 field)
+            i.reads = if f3 & 4 == 0 { bit(rs1) } else { 0 };
             i.writes = bit(rd);
         }
         _ => {}
@@ -281,6 +281,8 @@ mod tests {
         assert_eq!(block_costs(&seq(0, &[0x20B52533])).0, 0); // sh1add (Zba)
         assert_eq!(block_costs(&seq(0, &[0x008000EF])).0, 1); // jal
         assert_eq!(block_costs(&seq(0, &[0x8082])).0, 1); // c.jr ra
+                                                          // csrrci a0, mstatus, 8: the rs1 field is an immediate, not a register read
+        assert_eq!(seq(0, &[0x30047573])[0].reads, 0);
     }
 
     #[test]

@@ -352,6 +352,9 @@ fn decode32(addr: u32, hw1: u32, hw2: u32) -> Insn {
                     };
                 }
                 // else MSR, MRS, hints, barriers: one cycle
+                if hw1 & 0xFFE0 == 0xF3E0 {
+                    i.writes = bit(rd); // MRS
+                }
             }
             0x5000 | 0x4000 => {
                 i.kind = Kind::Jump; // BL
@@ -583,5 +586,7 @@ mod tests {
         assert_eq!(i.kind, Kind::PcLoad);
         let i = seq(0, &[0xF010, 0x4F80])[0]; // tst.w r0, #0x40000000 (rotated, flags)
         assert_eq!((i.issue, i.writes), (2, 0));
+        let i = seq(0, &[0xF3EF, 0x8410])[0]; // mrs r4, primask
+        assert_eq!(i.writes, 1 << 4);
     }
 }
