@@ -73,7 +73,7 @@ pub struct Xip {
     /// Per set: the way to evict next under LRU.
     lru: Vec<u8>,
     rng: u32,
-    replacement: Replacement,
+    pub replacement: Replacement,
     pub timing: QmiTiming,
     last_line: u32,
     last_end: Option<u64>,
