@@ -55,10 +55,6 @@ pub struct AllArgs {
     /// Device logs (firmware line format) to include as device rows.
     #[arg(long = "device-log")]
     device_logs: Vec<PathBuf>,
-    /// Leave out the sample device log (compare/testdata/rp2350-sample.log), which is
-    /// otherwise included, labelled `device (sample)`, to show where device rows go.
-    #[arg(long)]
-    no_sample: bool,
     /// Only the first extension degree of each backend (what `prover-host bench` proves).
     #[arg(long)]
     first_extension_only: bool,
@@ -493,13 +489,9 @@ pub fn run(a: &AllArgs, invocation: &str) -> Result<(), String> {
     println!("[4/4] writing the report");
     let inputs = vec![raw.clone()];
     let dev_dir = raw.join("device");
-    let mut device_logs = a.device_logs.clone();
-    if !a.no_sample {
-        device_logs.push(root.join("compare/testdata/rp2350-sample.log"));
-    }
-    if !device_logs.is_empty() {
+    if !a.device_logs.is_empty() {
         std::fs::create_dir_all(&dev_dir).map_err(|e| e.to_string())?;
-        for l in &device_logs {
+        for l in &a.device_logs {
             let name = l
                 .file_name()
                 .map_or_else(|| "device.log".into(), |n| n.to_string_lossy().into_owned());
@@ -609,7 +601,7 @@ fn write_readme(
     s.push_str(&format!("| time: total | {total:.0} s |\n\n"));
     s.push_str("Times include whatever cargo had to build in this run (prover-host, the firmware for each core, the QEMU plugin); on a fresh machine those release builds take most of a first run's time.\n\n");
     s.push_str("Files: `report.html` (charts; open in a browser), `report.md`, `table.csv`, `table.json` (one row per configuration, core and source), `raw/` (the input records and device logs; `s1`, `s2`, ... are the proof sets), `logs/` (each tool's output). Proof files go to `proofs/` (kept out of git by `results/.gitignore`).\n\n");
-    s.push_str("Rows labelled `device (sample)` come from `compare/testdata/rp2350-sample.log`, synthetic numbers written with the firmware's line writers to show where real board runs appear (`compare capture --port /dev/ttyACM0 --out board.log`, then `compare all --device-log board.log` or `compare report --in results/raw board.log --out DIR`). Pass `--no-sample` to leave them out.\n");
+    s.push_str("Device rows come only from board logs given with `--device-log` (`compare capture --port /dev/ttyACM0 --out board.log`, then `compare all --device-log board.log` or `compare report --in results/raw board.log --out DIR`); `estimate` rows are the RP2350 timing model's output for each emulator run (see `verifier-mcu/TIMING.md`), not measurements.\n");
     let p = out.join("README.md");
     std::fs::write(&p, s).map_err(|e| format!("{}: {e}", p.display()))
 }

@@ -11,23 +11,20 @@
 //! or a tool saving the log may add (the `pstk1` parser ignores them):
 //!
 //! ```text
-//! # sample: synthetic numbers written with the core writers, not a measurement
 //! # toolchain: rustc 1.95.0 (59807616e 2026-04-14)
 //! # profile: release opt-level=s lto=fat
 //! # commit: c9af4a1
 //! ```
 //!
-//! A `# sample` line marks every run of the log as `device (sample)`, so that sample numbers
-//! are never shown as measurements. A `pstk1 error what=system-clock-…` line (the board did
+//! A log with a `# sample` line (synthetic numbers; an earlier version of this tool wrote
+//! one) is refused: a report holds measurements only. A `pstk1 error what=system-clock-…` line (the board did
 //! not reach its nominal clock) drops the clock from the log's runs: their cycles stay, no
 //! milliseconds are derived from them.
 
 use picostark_core::record::{parse_log, DeviceLog, RunRecord, RUN_RECORD_SCHEMA};
 
-/// The source label of real device runs.
+/// The source label of device runs.
 pub const DEVICE: &str = "device";
-/// The source label of runs from a log marked `# sample`.
-pub const DEVICE_SAMPLE: &str = "device (sample)";
 
 /// A device run: its record and the result of the firmware's tampered copy.
 #[derive(Clone, Debug, PartialEq)]
@@ -83,6 +80,11 @@ pub fn log_meta(text: &str) -> LogMeta {
 /// inconsistent (the others are still returned).
 pub fn parse_device_log(text: &str) -> Vec<Result<DeviceRun, String>> {
     let meta = log_meta(text);
+    if let Some(s) = &meta.sample {
+        return vec![Err(format!(
+            "marked `# sample: {s}`: synthetic numbers are not measurements"
+        ))];
+    }
     parse_log(text)
         .iter()
         .map(|log| device_run(log, &meta))
@@ -138,16 +140,11 @@ fn device_run(log: &DeviceLog, meta: &LogMeta) -> Result<DeviceRun, String> {
     let mem = log.mem.as_ref();
     let m = |k: &str| mem.and_then(|l| l.get_u64(k));
     let ext = u("ext")?;
-    let source = if meta.sample.is_some() {
-        DEVICE_SAMPLE
-    } else {
-        DEVICE
-    };
     let not_in_log = || "not in the log".to_string();
     Ok(DeviceRun {
         record: RunRecord {
             schema: RUN_RECORD_SCHEMA,
-            source: source.into(),
+            source: DEVICE.into(),
             backend: s("backend")?,
             field: s("field")?,
             extension: u8::try_from(ext).map_err(|_| format!("{what}: ext={ext}"))?,
@@ -222,11 +219,13 @@ pstk1 iter i=0 count=300 result=accepted
     }
 
     #[test]
-    fn sample_marker_and_meta() {
-        let text = format!("# sample: fake\n# Toolchain: rustc 9.9\n{LOG}");
+    fn meta_lines_and_sample_logs_are_refused() {
+        let text = format!("# Toolchain: rustc 9.9\n{LOG}");
         let r = parse_device_log(&text).remove(0).unwrap();
-        assert_eq!(r.record.source, "device (sample)");
         assert_eq!(r.record.toolchain, "rustc 9.9");
+        let runs = parse_device_log(&format!("# sample: fake\n{text}"));
+        assert_eq!(runs.len(), 1);
+        assert!(runs[0].as_ref().unwrap_err().contains("not measurements"));
     }
 
     #[test]

@@ -18,7 +18,7 @@ use crate::device::parse_device_log;
 pub const TABLE_KIND: &str = "picostark-compare-table";
 
 /// The sources a record may name.
-pub const KNOWN_SOURCES: &[&str] = &["host", "emulator", "device", "device (sample)"];
+pub const KNOWN_SOURCES: &[&str] = &["host", "emulator", "device"];
 
 /// One input record and where it came from.
 #[derive(Clone, Debug, PartialEq)]

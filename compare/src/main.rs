@@ -18,9 +18,8 @@ mod device;
 mod human;
 mod input;
 mod params;
+mod proven;
 mod render;
-#[cfg(test)]
-mod sample;
 mod scaling;
 mod stats;
 mod summary;

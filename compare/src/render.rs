@@ -1,15 +1,16 @@
-//! Writing the report: `report.md`, a self-contained `report.html` (inline CSS and SVG, no
-//! scripts), `table.csv` and `table.json`.
+//! Writing the report: `report.md`, a self-contained `report.html` (the same Markdown
+//! rendered with pulldown-cmark, plus inline CSS and SVG charts; no scripts), `table.csv`
+//! and `table.json`.
 
 use std::collections::BTreeSet;
 use std::fmt::Write;
 use std::path::Path;
 
 use crate::human::{grouped, kib, pct, pow2, si};
-use crate::scaling;
-use crate::summary::{summarize, Summary};
-use crate::svg::{self, esc, BarGroup, Series};
-use crate::table::{to_csv, to_json, Row};
+use crate::summary::{cost_text, summarize, Summary};
+use crate::svg::{self, BarGroup, Series};
+use crate::table::{estimate_vs_device, to_csv, to_json, Row, ESTIMATE};
+use crate::{proven, scaling};
 
 /// A proof file's parameters, for the parameters table.
 #[derive(Clone, Debug, PartialEq)]
@@ -166,16 +167,55 @@ pub fn civil_from_days(z: i64) -> (i64, u32, u32) {
 pub(crate) struct Table {
     pub(crate) head: Vec<String>,
     pub(crate) rows: Vec<Vec<String>>,
-    /// Row classes for HTML (`sample`, `device`, ...).
-    pub(crate) classes: Vec<String>,
 }
 
-fn dash<T>(v: Option<T>, f: impl Fn(T) -> String) -> String {
+impl Table {
+    pub(crate) fn new(head: &[&str]) -> Self {
+        Table {
+            head: head.iter().map(|s| s.to_string()).collect(),
+            rows: Vec::new(),
+        }
+    }
+}
+
+pub(crate) fn dash<T>(v: Option<T>, f: impl Fn(T) -> String) -> String {
     v.map_or_else(|| "–".to_string(), f)
 }
 
-fn matrix(rows: &[Row]) -> Table {
-    let head = [
+/// Security bits as the regimes give them: whole numbers plain, others to one decimal.
+pub(crate) fn bits(v: f64) -> String {
+    if v.fract() == 0.0 {
+        format!("{v:.0}")
+    } else {
+        format!("{v:.1}")
+    }
+}
+
+/// The three estimate cells of a row: cycles (model), ms at its clock, stalls and XIP misses.
+fn estimate_cells(r: &Row) -> [String; 3] {
+    match (&r.estimate, r.source.as_str()) {
+        (Some(e), ESTIMATE) => [
+            format!("{} ({} v{})", grouped(e.cycles), e.model, e.model_version),
+            format!("{:.2} @ {} MHz", e.ms, e.clock_hz / 1_000_000),
+            format!(
+                "{} · {} of {} ({} cycles)",
+                grouped(e.stall_cycles),
+                grouped(e.xip_misses),
+                grouped(e.xip_accesses),
+                grouped(e.xip_miss_cycles)
+            ),
+        ],
+        (None, "emulator") => [
+            "none: the record predates the timing model".into(),
+            "–".into(),
+            "–".into(),
+        ],
+        _ => ["–".into(), "–".into(), "–".into()],
+    }
+}
+
+fn matrix(rows: &[Row], min_security: u32) -> Table {
+    let mut t = Table::new(&[
         "source",
         "backend",
         "field^ext",
@@ -183,7 +223,10 @@ fn matrix(rows: &[Row]) -> Table {
         "n",
         "core",
         "alloc, heap",
-        "emulator: instructions",
+        "instructions",
+        "estimate: cycles (model)",
+        "estimate: ms",
+        "estimate: stall cycles · XIP misses of accesses (miss cycles)",
         "device: cycles (median)",
         "device: ms at clock",
         "device spread std/mean · IQR/median",
@@ -194,20 +237,46 @@ fn matrix(rows: &[Row]) -> Table {
         "heap peak",
         "stack peak",
         "proof",
-        "security (bits)",
+        "bits: ethSTARK",
+        "bits: wf 0.13.1",
+        "bits: P3 0.8",
+        "bits: proven unique",
+        "bits: proven list",
+        "policy",
         "result",
-    ];
-    let mut t = Table {
-        head: head.iter().map(|s| s.to_string()).collect(),
-        rows: Vec::new(),
-        classes: Vec::new(),
-    };
+    ]);
     for r in rows {
         let result = match &r.tampered {
             Some(tp) => format!("{}; tampered {}", r.result, tp),
             None => r.result.clone(),
         };
-        t.rows.push(vec![
+        let [est_cycles, est_ms, est_split] = estimate_cells(r);
+        let below = if r.security_bits < min_security {
+            " (below floor)"
+        } else {
+            ""
+        };
+        let (sec, policy) = match &r.security {
+            Some(s) => (
+                [
+                    s.ethstark,
+                    s.winterfell_conjectured,
+                    s.plonky3_conjectured,
+                    s.proven_unique,
+                    s.proven_list,
+                ]
+                .map(bits),
+                format!(
+                    "{} ≥ {}: {}{below}",
+                    s.policy_regime, s.policy_min_bits, r.security_bits
+                ),
+            ),
+            None => (
+                ["–", "–", "–", "–", "–"].map(String::from),
+                format!("{}{below} (the record names no regime)", r.security_bits),
+            ),
+        };
+        let mut cells = vec![
             r.source.clone(),
             r.backend.clone(),
             format!("{}^{}", r.field, r.extension),
@@ -219,6 +288,9 @@ fn matrix(rows: &[Row]) -> Table {
                 None => r.allocator.clone(),
             },
             dash(r.instructions, grouped),
+            est_cycles,
+            est_ms,
+            est_split,
             dash(r.cycles_median, |v| grouped(v.round() as u64)),
             dash(r.device_ms, |v| {
                 format!("{v:.2} @ {} MHz", r.clock_hz.map_or(0, |c| c / 1_000_000))
@@ -232,24 +304,17 @@ fn matrix(rows: &[Row]) -> Table {
             dash(r.rv32_m33_ratio, |v| format!("{v:.2}")),
             match r.proof_spread {
                 Some(v) => format!("{} (k={})", pct(v), r.proofs),
-                None if r.source.starts_with("device") => "–".into(),
+                None if r.source == "device" => "–".into(),
                 None => format!("one proof (k={})", r.proofs),
             },
             dash(r.heap_peak, kib),
             dash(r.stack_peak, kib),
             kib(r.proof_bytes),
-            {
-                let flag = if r.security_bits < 95 {
-                    " (below floor)"
-                } else {
-                    ""
-                };
-                format!("{}{flag}", r.security_bits)
-            },
-            result,
-        ]);
-        t.classes
-            .push(r.source.replace(" (sample)", "-sample").replace(' ', "-"));
+        ];
+        cells.extend(sec);
+        cells.push(policy);
+        cells.push(result);
+        t.rows.push(cells);
     }
     t
 }
@@ -270,28 +335,23 @@ fn provenance(rows: &[Row]) -> Table {
             None => seen.push((key, 1)),
         }
     }
-    Table {
-        head: [
-            "source",
-            "board",
-            "allocator",
-            "toolchain",
-            "profile",
-            "commit",
-            "rows",
-        ]
-        .iter()
-        .map(|s| s.to_string())
-        .collect(),
-        rows: seen
-            .into_iter()
-            .map(|(mut k, n)| {
-                k.push(n.to_string());
-                k
-            })
-            .collect(),
-        classes: Vec::new(),
-    }
+    let mut t = Table::new(&[
+        "source",
+        "board",
+        "allocator",
+        "toolchain",
+        "profile",
+        "commit",
+        "rows",
+    ]);
+    t.rows = seen
+        .into_iter()
+        .map(|(mut k, n)| {
+            k.push(n.to_string());
+            k
+        })
+        .collect();
+    t
 }
 
 /// Winners at a glance: one row per source, core and n.
@@ -308,7 +368,15 @@ fn glance(summary: &Summary) -> Table {
             keys.push(k);
         }
     }
-    let rows =
+    let mut t = Table::new(&[
+        "source",
+        "core",
+        "n",
+        "cheapest verify",
+        "smallest heap peak",
+        "smallest stack peak",
+    ]);
+    t.rows =
         keys.iter()
             .map(|(source, core, n)| {
                 let mut row = vec![source.clone(), core.clone(), pow2(*n)];
@@ -318,7 +386,7 @@ fn glance(summary: &Summary) -> Table {
                     });
                     row.push(w.map_or("–".into(), |w| {
                         let v = if m == "verify cost" {
-                            si(w.value)
+                            cost_text(source, w.value, None)
                         } else {
                             kib(w.value as u64)
                         };
@@ -328,56 +396,119 @@ fn glance(summary: &Summary) -> Table {
                 row
             })
             .collect();
-    Table {
-        head: [
-            "source",
-            "core",
-            "n",
-            "cheapest verify",
-            "smallest heap peak",
-            "smallest stack peak",
-        ]
-        .iter()
-        .map(|s| s.to_string())
-        .collect(),
-        rows,
-        classes: Vec::new(),
-    }
+    t
 }
 
 fn params_table(p: &[ParamRow]) -> Table {
-    Table {
-        head: [
-            "proof file",
-            "backend",
-            "ext",
-            "n",
-            "parameters",
-            "size",
-            "security (recomputed)",
-        ]
+    let mut t = Table::new(&[
+        "proof file",
+        "backend",
+        "ext",
+        "n",
+        "parameters",
+        "size",
+        "security (recomputed)",
+    ]);
+    t.rows = p
         .iter()
-        .map(|s| s.to_string())
-        .collect(),
-        rows: p
-            .iter()
-            .map(|p| {
-                vec![
-                    p.file.clone(),
-                    p.backend.clone(),
-                    p.extension.to_string(),
-                    pow2(p.n),
-                    p.params.clone(),
-                    grouped(p.bytes),
-                    p.security_bits.to_string(),
-                ]
-            })
-            .collect(),
-        classes: Vec::new(),
-    }
+        .map(|p| {
+            vec![
+                p.file.clone(),
+                p.backend.clone(),
+                p.extension.to_string(),
+                pow2(p.n),
+                p.params.clone(),
+                grouped(p.bytes),
+                p.security_bits.to_string(),
+            ]
+        })
+        .collect();
+    t
 }
 
-fn md_table(t: &Table) -> String {
+/// RV32/M33 per configuration, n and allocator: in instructions, in estimated time and in
+/// device cycles, each from one source's pair of rows.
+fn ratio_table(rows: &[Row]) -> Table {
+    let mut t = Table::new(&[
+        "configuration",
+        "n",
+        "allocator",
+        "RV32/M33 instructions",
+        "RV32/M33 estimated time",
+        "RV32/M33 device cycles",
+    ]);
+    let mut keys: Vec<(String, u64, String)> = Vec::new();
+    for r in rows
+        .iter()
+        .filter(|r| r.core == "rv32" && r.rv32_m33_ratio.is_some())
+    {
+        let k = (r.config_label(), r.n, r.allocator.clone());
+        if !keys.contains(&k) {
+            keys.push(k);
+        }
+    }
+    for (cfg, n, alloc) in keys {
+        let ratio = |source: &str| {
+            rows.iter()
+                .find(|r| {
+                    r.source == source
+                        && r.core == "rv32"
+                        && r.config_label() == cfg
+                        && r.n == n
+                        && r.allocator == alloc
+                })
+                .and_then(|r| r.rv32_m33_ratio)
+                .map_or("–".into(), |v| format!("{v:.2}"))
+        };
+        t.rows.push(vec![
+            cfg.clone(),
+            pow2(n),
+            alloc.clone(),
+            ratio("emulator"),
+            ratio(ESTIMATE),
+            ratio("device"),
+        ]);
+    }
+    t
+}
+
+/// Estimates next to device runs of the same configuration, with the estimate's error.
+fn estimate_device_table(rows: &[Row]) -> Table {
+    let mut t = Table::new(&[
+        "configuration",
+        "core",
+        "n",
+        "allocator",
+        "estimate: cycles (model)",
+        "device: cycles (median, k)",
+        "error (estimate − device) / device",
+    ]);
+    for (e, d, err) in estimate_vs_device(rows) {
+        let est = e.estimate.as_ref().expect("paired estimates have one");
+        t.rows.push(vec![
+            e.config_label(),
+            e.core.clone(),
+            pow2(e.n),
+            e.allocator.clone(),
+            format!(
+                "{} ({} v{})",
+                grouped(est.cycles),
+                est.model,
+                est.model_version
+            ),
+            format!(
+                "{} (k={}, {})",
+                dash(d.cycles_median, |v| grouped(v.round() as u64)),
+                d.iterations,
+                d.board
+            ),
+            format!("{:+.1}%", err * 100.0),
+        ]);
+    }
+    t
+}
+
+pub(crate) fn md_table(t: &Table) -> String {
     let cell = |s: &str| s.replace('|', "\\|");
     let mut out = format!(
         "| {} |\n|{}\n",
@@ -398,70 +529,34 @@ fn md_table(t: &Table) -> String {
     out
 }
 
-fn html_table(t: &Table, class: &str) -> String {
-    let mut out = format!("<table class=\"{class}\"><thead><tr>");
-    for h in &t.head {
-        let _ = write!(out, "<th>{}</th>", esc(h));
-    }
-    out.push_str("</tr></thead><tbody>");
-    for (i, r) in t.rows.iter().enumerate() {
-        let c = t
-            .classes
-            .get(i)
-            .map_or(String::new(), |c| format!(" class=\"{c}\""));
-        let _ = write!(out, "<tr{c}>");
-        for cell in r {
-            let _ = write!(out, "<td>{}</td>", esc(cell));
-        }
-        out.push_str("</tr>");
-    }
-    out.push_str("</tbody></table>");
-    out
-}
-
-/// `**bold**` and `` `code` `` of the summary lines, as HTML.
-fn inline_md(s: &str) -> String {
-    let e = esc(s);
-    let mut out = String::new();
-    let mut bold = false;
-    let mut code = false;
-    let mut rest = e.as_str();
-    while !rest.is_empty() {
-        if let Some(r) = rest.strip_prefix("**") {
-            out.push_str(if bold { "</b>" } else { "<b>" });
-            bold = !bold;
-            rest = r;
-        } else if let Some(r) = rest.strip_prefix('`') {
-            out.push_str(if code { "</code>" } else { "<code>" });
-            code = !code;
-            rest = r;
-        } else {
-            let ch = rest.chars().next().expect("non-empty");
-            out.push(ch);
-            rest = &rest[ch.len_utf8()..];
-        }
-    }
-    out
-}
-
-const SOURCES_NOTE: &str = "Three sources, never mixed: **emulator** = exact guest instruction counts of one parse + verify under QEMU (TCG plugin; instructions, not cycles: no caches, no wait states, no pipeline); **device** = cycles counted on the RP2350 itself (DWT CYCCNT on the M33, `mcycle` on Hazard3), median over iterations, ms at the board clock; **host** = wall clock on the build machine. `device (sample)` rows are synthetic, written with the firmware's own line writers to show the format: they are not measurements.";
+const SOURCES_NOTE: &str = "Four sources, never mixed: **estimate** = estimated RP2350 cycles of one parse + verify from the timing model run over the emulator's exact executed instruction stream (pipeline stalls and XIP-cache misses modelled; a model's output, not a measurement; model and version on every row; ms at 150 MHz); **emulator** = exact guest instruction counts of the same window under QEMU (TCG plugin); **device** = cycles counted on the RP2350 itself (DWT CYCCNT on the M33, `mcycle` on Hazard3), median over iterations, ms at the board clock; **host** = wall clock on the build machine. Rankings lead with estimated time and keep the instruction count beside it.";
 
 const WIDE_AIR_NOTE: &str = "`chain16` (`picostark_air::chain16::CubicChain16`): 16 columns, 16 degree-3 transition constraints, 8 public inputs, next to Fibonacci (2 columns, degree 1) at the same n, source, configuration and core; × fib is the ratio.";
 
 const METHOD_NOTES: &[&str] = &[
-    "**Security** is `picostark_core::conjectured_security_bits`, one formula for every row: `min(q·b + g, floor(d·log2 p) − log2(n·2^b), 128) − 1` (q queries, blowup 2^b, g PoW bits, extension degree d). Rows below the floor are shown but never ranked.",
-    "**RV32/M33** divides the RV32 cost by the M33 cost of the same source, backend, extension, AIR, n and allocator (instructions by instructions, cycles by cycles).",
+    "**Security**: the five regimes are explained in the section “Security regimes”. The floor that decides what is ranked applies to each record's own policy figure (`security_bits`); rows below it are shown but never ranked.",
+    "**RV32/M33** divides the RV32 cost by the M33 cost of the same source, backend, extension, AIR, n and allocator (instructions by instructions, estimated time by estimated time, cycles by cycles).",
+    "**Estimates** come from the records (`RunRecord.estimate`, written by `mcu-run`); this tool only reads them. An emulator record without one predates the timing model: it says so and is ranked by instructions only, never given a guessed time.",
     "**Device spread**: std/mean is the sample standard deviation over the mean of the genuine iterations; IQR/median uses type-7 quartiles. The firmware's last iteration (a tampered copy that must be rejected) is never part of the figures.",
-    "**Heap peak** is the tracking allocator's high-water mark during the genuine iterations; **stack peak** is measured by stack painting. Host rows have neither.",
+    "**Heap peak** is the tracking allocator's high-water mark during the genuine iterations; **stack peak** is measured by stack painting. Host rows have neither; estimate rows leave them to their emulator row.",
     "**Host times** are wall clock on a shared build machine, the median of `prover-host bench --repeat` runs (one run in `compare all` by default): indicative only, never compared with device or emulator figures.",
     "**Emulator instructions** are the median over the genuine iterations (they are identical run to run; `mcu-run --repeat` checks that).",
-    "**Proofs: range/median**: a prover need not be deterministic (some here are not), so proofs of one statement can differ in size and verifier cost. With k proofs per configuration (`compare all --samples k`), an emulator or host row is the median-cost proof's, and the column gives (max − min) / median of the cost over the k proofs: the uncertainty of choosing one proof.",
+    "**Proofs: range/median**: a prover need not be deterministic (some here are not), so proofs of one statement can differ in size and verifier cost. With k proofs per configuration (`compare all --samples k`), an emulator, estimate or host row is the median-cost proof's, and the column gives (max − min) / median of the cost over the k proofs: the uncertainty of choosing one proof.",
 ];
+
+const STYLE: &str = "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>picostark verifier report</title><style>\
+body{font-family:system-ui,sans-serif;margin:24px;color:#222;max-width:1400px}\
+h1{font-size:24px}h2{font-size:19px;margin-top:32px;border-bottom:1px solid #ddd}\
+table{border-collapse:collapse;font-size:12px;margin:8px 0;display:block;overflow-x:auto}\
+th,td{border:1px solid #ccc;padding:3px 6px;text-align:left;vertical-align:top}\
+th{background:#f3f3f3}.chart{margin:16px 0}svg{max-width:100%;height:auto;border:1px solid #eee}\
+code{background:#f0f0f0;padding:0 3px}li{margin:4px 0}\
+</style></head><body>\n";
 
 /// Charts (SVG strings with captions).
 fn charts(rows: &[Row]) -> Vec<String> {
     let mut out = Vec::new();
-    let sources: Vec<&str> = ["emulator", "device", "device (sample)"]
+    let sources: Vec<&str> = [ESTIMATE, "emulator", "device"]
         .into_iter()
         .filter(|s| {
             rows.iter()
@@ -518,11 +613,7 @@ fn charts(rows: &[Row]) -> Vec<String> {
                     "Verify cost per backend and core, n = {} ({source})",
                     pow2(*n)
                 ),
-                &if source.contains("sample") {
-                    format!("SAMPLE, synthetic numbers, not measured: {unit} of one parse + verify")
-                } else {
-                    format!("{unit} of one parse + verify; shorter is better")
-                },
+                &format!("{unit} of one parse + verify; shorter is better"),
                 &core_series,
                 &groups,
                 &|v| si(v),
@@ -647,7 +738,7 @@ fn charts(rows: &[Row]) -> Vec<String> {
                         (
                             i,
                             rows.iter()
-                                .find(|r| r.config_label() == *c && r.n == *n && !r.is_sample())
+                                .find(|r| r.config_label() == *c && r.n == *n)
                                 .map(|r| r.proof_bytes as f64),
                         )
                     })
@@ -669,7 +760,24 @@ fn charts(rows: &[Row]) -> Vec<String> {
 }
 
 impl Report {
+    /// `report.md`.
     pub fn markdown(&self) -> String {
+        self.document(None)
+    }
+
+    /// `report.html`: the Markdown with the charts, rendered.
+    pub fn html(&self) -> String {
+        let md = self.document(Some(&charts(&self.rows)));
+        let mut h = String::from(STYLE);
+        let parser = pulldown_cmark::Parser::new_ext(&md, pulldown_cmark::Options::ENABLE_TABLES);
+        pulldown_cmark::html::push_html(&mut h, parser);
+        h.push_str("</body></html>\n");
+        h
+    }
+
+    /// The report as Markdown; `charts` (SVG, for the HTML form) go where the Markdown form
+    /// points to the HTML file.
+    fn document(&self, charts: Option<&[String]>) -> String {
         let mut md = String::new();
         let _ = writeln!(md, "# picostark verifier report\n");
         let _ = writeln!(
@@ -697,7 +805,31 @@ impl Report {
             let _ = writeln!(md, "\n### At a glance\n");
             md.push_str(&md_table(&g));
         }
-        let _ = writeln!(md, "\nCharts: see `report.html` (same folder).\n");
+        match charts {
+            None => {
+                let _ = writeln!(md, "\nCharts: see `report.html` (same folder).\n");
+            }
+            Some(charts) => {
+                let _ = writeln!(md, "\n## Charts\n");
+                for c in charts {
+                    // One line of raw HTML, a block of its own.
+                    let _ = writeln!(md, "<div class=\"chart\">{}</div>\n", c.replace('\n', " "));
+                }
+            }
+        }
+        let ratios = ratio_table(&self.rows);
+        if !ratios.rows.is_empty() {
+            let _ = writeln!(md, "## RV32 / M33 per configuration\n\nThe RV32 cost over the M33 cost of the same configuration, per source (above 1: Hazard3 is slower). The BLAKE3 compression cost per core is in the baseline section, when it is part of the report.\n");
+            md.push_str(&md_table(&ratios));
+            md.push('\n');
+        }
+        let vs = estimate_device_table(&self.rows);
+        if !vs.rows.is_empty() {
+            let _ = writeln!(md, "## Estimate against device\n\nEvery configuration measured on a board and estimated from its emulator run.\n");
+            md.push_str(&md_table(&vs));
+            md.push('\n');
+        }
+        md.push_str(&proven::section(&self.rows, self.min_security));
         for (title, what, t) in scaling::tables(&self.rows) {
             let _ = writeln!(md, "## {title}\n\n{what}.\n");
             md.push_str(&md_table(&t));
@@ -708,8 +840,8 @@ impl Report {
             md.push_str(&md_table(&t));
             md.push('\n');
         }
-        let _ = writeln!(md, "## Matrix\n");
-        md.push_str(&md_table(&matrix(&self.rows)));
+        let _ = writeln!(md, "## Matrix\n\nEach cost column belongs to one source; “–” = not measured by that source.\n");
+        md.push_str(&md_table(&matrix(&self.rows, self.min_security)));
         if !self.params.is_empty() {
             let _ = writeln!(md, "\n## Proof parameters\n");
             md.push_str(&md_table(&params_table(&self.params)));
@@ -749,102 +881,6 @@ impl Report {
             .map(|(s, n)| format!("{n} {s}"))
             .collect::<Vec<_>>()
             .join(", ")
-    }
-
-    pub fn html(&self) -> String {
-        let mut h = String::from(
-            "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>picostark verifier report</title><style>\
-             body{font-family:system-ui,sans-serif;margin:24px;color:#222;max-width:1400px}\
-             h1{font-size:24px}h2{font-size:19px;margin-top:32px;border-bottom:1px solid #ddd}\
-             table{border-collapse:collapse;font-size:12px;margin:8px 0}\
-             th,td{border:1px solid #ccc;padding:3px 6px;text-align:left;vertical-align:top}table.matrix td{white-space:nowrap}\
-             th{background:#f3f3f3}\
-             tr.device td{background:#eef6ff}tr.device-sample td{background:#fff6e0;font-style:italic}\
-             tr.host td{background:#f6f6f6}\
-             .note{background:#f8f8f8;border-left:4px solid #0072B2;padding:8px 12px;font-size:14px}\
-             .chart{margin:16px 0}.scroll{overflow-x:auto}svg{max-width:100%;height:auto;border:1px solid #eee}\
-             code{background:#f0f0f0;padding:0 3px}li{margin:4px 0}\
-             </style></head><body>",
-        );
-        let _ = write!(h, "<h1>picostark verifier report</h1>");
-        let _ = write!(
-            h,
-            "<p>Generated {} by <code>{}</code>. {} rows: {}.</p>",
-            esc(&self.generated),
-            esc(&self.command),
-            self.rows.len(),
-            esc(&self.source_counts())
-        );
-        let _ = write!(h, "<p class=\"note\">{}</p>", inline_md(SOURCES_NOTE));
-        h.push_str("<h2 id=\"summary\">Summary</h2><ul>");
-        if self.summary.lines.is_empty() {
-            let _ = write!(
-                h,
-                "<li>No row can be ranked (none accepted at {} bits or more).</li>",
-                self.min_security
-            );
-        }
-        for l in &self.summary.lines {
-            let _ = write!(h, "<li>{}</li>", inline_md(l));
-        }
-        h.push_str("</ul>");
-        let g = glance(&self.summary);
-        if !g.rows.is_empty() {
-            h.push_str("<h3>At a glance</h3>");
-            h.push_str(&html_table(&g, "glance"));
-        }
-        h.push_str("<h2 id=\"charts\">Charts</h2>");
-        for (i, c) in charts(&self.rows).iter().enumerate() {
-            let _ = write!(h, "<div class=\"chart\" id=\"chart-{i}\">{c}</div>");
-        }
-        for (i, (title, what, t)) in scaling::tables(&self.rows).iter().enumerate() {
-            let _ = write!(
-                h,
-                "<h2 id=\"scaling-{i}\">{}</h2><p>{}.</p><div class=\"scroll\">{}</div>",
-                esc(title),
-                esc(what),
-                html_table(t, "scaling")
-            );
-        }
-        if let Some(t) = scaling::wide_air_table(&self.rows) {
-            let _ = write!(
-                h,
-                "<h2 id=\"wide-air\">Wide AIR</h2><p>{}</p>{}",
-                inline_md(WIDE_AIR_NOTE),
-                html_table(&t, "wide")
-            );
-        }
-        h.push_str("<h2 id=\"matrix\">Matrix</h2><p>Row colours: blue = device, italic orange = device (sample), grey = host, white = emulator. Each cost column belongs to one source; “–” = not measured by that source.</p>");
-        h.push_str("<div class=\"scroll\">");
-        h.push_str(&html_table(&matrix(&self.rows), "matrix"));
-        h.push_str("</div>");
-        if !self.params.is_empty() {
-            h.push_str("<h2 id=\"params\">Proof parameters</h2>");
-            h.push_str(&html_table(&params_table(&self.params), "params"));
-        }
-        let gaps = self.gaps();
-        if !gaps.is_empty() || !self.notes.is_empty() || !self.warnings.is_empty() {
-            h.push_str("<h2 id=\"missing\">Missing data and warnings</h2><ul>");
-            for g in self.notes.iter().chain(&gaps).chain(&self.warnings) {
-                let _ = write!(h, "<li>{}</li>", inline_md(g));
-            }
-            h.push_str("</ul>");
-        }
-        if let Some(b) = &self.baseline {
-            let _ = write!(
-                h,
-                "<h2 id=\"baseline\">Stock baselines and hash floor</h2><pre>{}</pre>",
-                esc(b)
-            );
-        }
-        h.push_str("<h2 id=\"provenance\">Provenance</h2>");
-        h.push_str(&html_table(&provenance(&self.rows), "prov"));
-        h.push_str("<h2 id=\"method\">Method</h2><ul>");
-        for l in METHOD_NOTES {
-            let _ = write!(h, "<li>{}</li>", inline_md(l));
-        }
-        h.push_str("</ul></body></html>\n");
-        h
     }
 
     /// Writes the four files into `dir`.
@@ -908,7 +944,7 @@ mod tests {
         assert!(md.contains("93.33 @ 150 MHz"), "14.0 M cycles at 150 MHz");
         assert!(md.contains("no emulator row for p3-m31^4 fib n=2^10 on rv32"));
         assert!(
-            md.contains("| emulator | m33 | 2^10 | p3-babybear^4 (11.00 M) |"),
+            md.contains("| emulator | m33 | 2^10 | p3-babybear^4 (11.00 M instructions) |"),
             "at-a-glance row: {md}"
         );
         assert!(!md.contains("no emulator row for p3-babybear"));
@@ -917,7 +953,7 @@ mod tests {
         assert!(html.contains("Verify cost per backend and core, n = 2^10 (emulator)"));
         assert!(html.contains("Verify cost per backend and core, n = 2^10 (device)"));
         assert!(html.contains("Instruction classes, n = 2^10 (emulator)"));
-        assert!(html.contains("<tr class=\"device\">"));
+        assert!(html.contains("<table>") && html.contains("<td>device</td>"));
     }
 
     #[test]
@@ -947,13 +983,5 @@ mod tests {
             .gaps()
             .iter()
             .any(|g| g.contains("states 96 bits, the proof file's parameters give 97")));
-    }
-
-    #[test]
-    fn inline_markdown() {
-        assert_eq!(
-            inline_md("**a** `b` <c>"),
-            "<b>a</b> <code>b</code> &lt;c&gt;"
-        );
     }
 }

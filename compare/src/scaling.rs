@@ -286,7 +286,6 @@ pub fn tables(rows: &[Row]) -> Vec<(String, String, Table)> {
             Table {
                 head,
                 rows: table_rows,
-                classes: Vec::new(),
             },
         ));
     }
@@ -352,7 +351,6 @@ pub fn wide_air_table(rows: &[Row]) -> Option<Table> {
     Some(Table {
         head,
         rows: table_rows,
-        classes: Vec::new(),
     })
 }
 

@@ -1,14 +1,15 @@
 //! The generated summary: who wins where, computed from the rows.
 //!
-//! Only rows that are accepted, reach the security floor and are not samples compete.
-//! Winners are picked within one source, one core and one trace length, so a device cycle
-//! count is never ranked against an emulator instruction count. Ties keep the first row in
-//! table order.
+//! Only rows that are accepted and reach the security floor compete. Winners are picked
+//! within one source, one core and one trace length, so a device cycle count is never
+//! ranked against an estimate or an emulator instruction count. The verify-cost ranking
+//! that leads is the estimated time (`estimate` rows), with the instruction count beside it;
+//! the instruction ranking follows. Ties keep the first row in table order.
 
 use std::collections::BTreeMap;
 
 use crate::human::{kib, pow2, si};
-use crate::table::Row;
+use crate::table::{Row, ESTIMATE};
 
 /// One "best in group" finding.
 #[derive(Clone, Debug, PartialEq)]
@@ -35,9 +36,18 @@ pub struct Summary {
     pub lines: Vec<String>,
 }
 
-/// Rows that may win: accepted, at or above the floor, real measurements.
+/// Rows that may win: accepted and at or above the floor.
 pub fn eligible(r: &Row, min_security: u32) -> bool {
-    r.accepted() && r.security_bits >= min_security && !r.is_sample()
+    r.accepted() && r.security_bits >= min_security
+}
+
+/// The order sources are summarised in: estimated time leads.
+fn source_order(source: &str) -> u8 {
+    match source {
+        ESTIMATE => 0,
+        "device" => 1,
+        _ => 2,
+    }
 }
 
 /// The best configuration, its value, the worst one and how many competed.
@@ -75,23 +85,21 @@ fn best_of<'a>(
     Some((best.0, best.1, worst, per_config.len()))
 }
 
-fn unit_value(metric: &str, source: &str, v: f64, clock: Option<u64>) -> String {
-    match metric {
-        "verify cost" => match source {
-            "emulator" => format!("{} instructions", si(v)),
-            "host" => format!("{v:.2} ms"),
-            _ => match clock {
-                Some(hz) if hz > 0 => format!(
-                    "{} cycles = {:.1} ms at {} MHz",
-                    si(v),
-                    v / hz as f64 * 1e3,
-                    hz / 1_000_000
-                ),
-                _ => format!("{} cycles", si(v)),
-            },
+/// A verify cost in its source's unit, for the text.
+pub fn cost_text(source: &str, v: f64, clock: Option<u64>) -> String {
+    match source {
+        "emulator" => format!("{} instructions", si(v)),
+        ESTIMATE => format!("{v:.2} ms estimated"),
+        "host" => format!("{v:.2} ms"),
+        _ => match clock {
+            Some(hz) if hz > 0 => format!(
+                "{} cycles = {:.1} ms at {} MHz",
+                si(v),
+                v / hz as f64 * 1e3,
+                hz / 1_000_000
+            ),
+            _ => format!("{} cycles", si(v)),
         },
-        "prove time" => format!("{v:.0} ms"),
-        _ => kib(v as u64),
     }
 }
 
@@ -106,9 +114,13 @@ pub fn summarize(rows: &[Row], min_security: u32) -> Summary {
         if r.source == "host" {
             continue;
         }
-        let rank = if r.source.starts_with("device") { 0 } else { 1 };
         groups
-            .entry((rank, r.source.clone(), r.core.clone(), r.n))
+            .entry((
+                source_order(&r.source),
+                r.source.clone(),
+                r.core.clone(),
+                r.n,
+            ))
             .or_default()
             .push(r);
     }
@@ -188,22 +200,41 @@ pub fn summarize(rows: &[Row], min_security: u32) -> Summary {
             .push(w);
     }
     for w in s.winners.iter().filter(|w| w.metric == "verify cost") {
+        let (lead, more) = match w.source.as_str() {
+            ESTIMATE => (
+                "Fastest verifier (estimated time)",
+                "faster than the slowest",
+            ),
+            "emulator" => ("Fewest instructions", "fewer than the costliest"),
+            _ => ("Fastest verifier (device)", "faster than the slowest"),
+        };
         let mut line = format!(
-            "**{} verifier on {} at n = {} ({}):** {} with {}",
-            if w.source.starts_with("device") {
-                "Fastest"
-            } else {
-                "Cheapest"
-            },
+            "**{lead} on {} at n = {}:** {} with {}",
             w.core,
             pow2(w.n),
-            w.source,
             w.config,
-            unit_value(w.metric, &w.source, w.value, clock(&w.source))
+            cost_text(&w.source, w.value, clock(&w.source))
         );
+        if w.source == ESTIMATE {
+            let row = ok.iter().find(|r| {
+                r.source == ESTIMATE
+                    && r.core == w.core
+                    && r.n == w.n
+                    && r.config_label() == w.config
+            });
+            if let Some((r, e)) = row.and_then(|r| Some((r, r.estimate.as_ref()?))) {
+                line.push_str(&format!(
+                    " ({} cycles, model {} v{}; {} instructions)",
+                    si(e.cycles as f64),
+                    e.model,
+                    e.model_version,
+                    r.instructions.map_or("–".into(), |i| si(i as f64))
+                ));
+            }
+        }
         if let Some((worst, wv)) = &w.worst {
             line.push_str(&format!(
-                "; {:.2}x fewer than the costliest of {}, {worst}",
+                "; {:.2}x {more} of {}, {worst}",
                 wv / w.value,
                 w.competitors
             ));
@@ -243,14 +274,14 @@ pub fn summarize(rows: &[Row], min_security: u32) -> Summary {
     }
     for w in s.winners.iter().filter(|w| w.metric == "prove time") {
         s.lines.push(format!(
-            "**Fastest prover at n = {} (host wall clock):** {} in {}.",
+            "**Fastest prover at n = {} (host wall clock):** {} in {:.0} ms.",
             pow2(w.n),
             w.config,
-            unit_value(w.metric, "host", w.value, None)
+            w.value
         ));
     }
     // Same winner on both cores?
-    for source in ["emulator", "device"] {
+    for source in [ESTIMATE, "device", "emulator"] {
         let wins: Vec<&Winner> = s
             .winners
             .iter()
@@ -268,32 +299,62 @@ pub fn summarize(rows: &[Row], min_security: u32) -> Summary {
             ));
         }
     }
-    // RV32/M33 ratios per configuration.
-    let mut ratios: BTreeMap<(String, String), Vec<(u64, f64)>> = BTreeMap::new();
-    for r in &ok {
-        if r.core == "rv32" {
-            if let Some(x) = r.rv32_m33_ratio {
-                ratios
-                    .entry((r.source.clone(), r.config_label()))
-                    .or_default()
-                    .push((r.n, x));
-            }
+    // RV32/M33 ratios per configuration: estimated time, instructions beside.
+    let mut ratios: BTreeMap<(String, u64), [Option<f64>; 3]> = BTreeMap::new();
+    for r in ok.iter().filter(|r| r.core == "rv32") {
+        let i = match r.source.as_str() {
+            ESTIMATE => 0,
+            "emulator" => 1,
+            "device" => 2,
+            _ => continue,
+        };
+        if let Some(x) = r.rv32_m33_ratio {
+            ratios.entry((r.config_label(), r.n)).or_default()[i] = Some(x);
         }
     }
     if !ratios.is_empty() {
         let parts: Vec<String> = ratios
             .iter()
-            .map(|((src, cfg), v)| {
-                let vals: Vec<String> = v
-                    .iter()
-                    .map(|(n, x)| format!("{x:.2} at {}", pow2(*n)))
-                    .collect();
-                format!("{cfg} ({src}) {}", vals.join(", "))
+            .map(|((cfg, n), [est, ins, dev])| {
+                let mut v = Vec::new();
+                for (x, what) in [
+                    (est, "estimated time"),
+                    (ins, "instructions"),
+                    (dev, "device cycles"),
+                ] {
+                    if let Some(x) = x {
+                        v.push(format!("{x:.2} in {what}"));
+                    }
+                }
+                format!("{cfg} at {}: {}", pow2(*n), v.join(", "))
             })
             .collect();
         s.lines.push(format!(
-            "**RV32 / M33 cost ratio** (above 1: Hazard3 needs more): {}.",
+            "**RV32 / M33** (above 1: Hazard3 is slower): {}.",
             parts.join("; ")
+        ));
+    }
+    // Emulator rows the estimated-time ranking cannot include.
+    let mut no_estimate: Vec<String> = Vec::new();
+    for r in ok.iter().filter(|r| {
+        r.source == "emulator"
+            && !rows
+                .iter()
+                .any(|e| e.source == ESTIMATE && e.same_run_as(r))
+    }) {
+        let l = format!("{} {} n={}", r.config_label(), r.core, pow2(r.n));
+        if !no_estimate.contains(&l) {
+            no_estimate.push(l);
+        }
+    }
+    if !no_estimate.is_empty() && !rows.iter().any(|r| r.source == ESTIMATE) {
+        s.lines.push(
+            "**No estimate**: no record has one (they predate the timing model); every ranking is by instructions only.".into(),
+        );
+    } else if !no_estimate.is_empty() {
+        s.lines.push(format!(
+            "**No estimate** (the record predates the timing model; ranked by instructions only): {}.",
+            no_estimate.join(", ")
         ));
     }
     // Security.
@@ -309,7 +370,7 @@ pub fn summarize(rows: &[Row], min_security: u32) -> Summary {
         1 => {
             let bits = by_bits.keys().next().expect("one");
             s.lines.insert(0, format!(
-                "**Security:** every ranked configuration is at {bits} conjectured bits (core estimator), so the comparison is at equal security."
+                "**Security:** every ranked configuration is at {bits} bits (the records' policy figure), so the comparison is at equal security."
             ));
         }
         _ => {
@@ -318,17 +379,14 @@ pub fn summarize(rows: &[Row], min_security: u32) -> Summary {
                 .map(|(bits, cfgs)| format!("{bits} bits: {}", cfgs.join(", ")))
                 .collect();
             s.lines.insert(0, format!(
-                "**Security** (core estimator, floor {min_security}): {}. Compare winners with this margin in mind.",
+                "**Security** (the records' policy figure, floor {min_security}): {}. Compare winners with this margin in mind.",
                 parts.join("; ")
             ));
         }
     }
     // Not ranked: one entry per configuration, with every reason and where it was seen.
     let mut excluded: Vec<(String, Vec<String>)> = Vec::new();
-    for r in rows
-        .iter()
-        .filter(|r| !r.is_sample() && !eligible(r, min_security))
-    {
+    for r in rows.iter().filter(|r| !eligible(r, min_security)) {
         let why = if !r.accepted() {
             format!("{} on {} ({})", r.result, r.core, r.source)
         } else {
@@ -354,11 +412,6 @@ pub fn summarize(rows: &[Row], min_security: u32) -> Summary {
             parts.join("; ")
         ));
     }
-    if rows.iter().any(Row::is_sample) {
-        s.lines.push(
-            "**Sample rows** (`device (sample)`) are synthetic numbers that show the device format; they never win anything.".into(),
-        );
-    }
     s
 }
 
@@ -366,14 +419,12 @@ pub fn summarize(rows: &[Row], min_security: u32) -> Summary {
 mod tests {
     use super::*;
     use crate::table::build_rows;
-    use crate::table::tests::{dev, emu};
+    use crate::table::tests::{dev, emu, with_estimate};
 
     #[test]
     fn winners_per_source_core_and_n() {
         let mut low_sec = emu("p3-goldilocks", 2, 1024, "m33", 100);
         low_sec.record.security_bits = 80;
-        let mut sample = dev("p3-goldilocks", 1024, "m33", &[10, 10, 10]);
-        sample.record.source = "device (sample)".into();
         let mut big = emu("p3-m31", 4, 1024, "m33", 3_000_000);
         big.record.proof_bytes = 30_000;
         let mut m31_dev = dev("p3-m31", 1024, "m33", &[9_000_000, 9_100_000, 8_900_000]);
@@ -384,7 +435,6 @@ mod tests {
             big,
             emu("p3-m31", 4, 1024, "rv32", 2_500_000),
             low_sec,
-            sample,
             m31_dev,
             dev(
                 "p3-babybear",
@@ -400,7 +450,7 @@ mod tests {
                 .find(|w| w.metric == metric && w.source == source && w.core == core)
                 .unwrap_or_else(|| panic!("{metric} {source} {core}: {:?}", s.winners))
         };
-        // The 80-bit row is cheaper but below the floor; the sample is cheaper still.
+        // The 80-bit row is cheaper but below the floor.
         let m33 = find("verify cost", "emulator", "m33");
         assert_eq!(m33.config, "p3-babybear^4");
         assert_eq!(m33.value, 2_000_000.0);
@@ -409,7 +459,6 @@ mod tests {
         assert_eq!(find("verify cost", "emulator", "rv32").config, "p3-m31^4");
         assert_eq!(find("verify cost", "device", "m33").config, "p3-m31^4");
         assert_eq!(find("proof size", "any", "any").config, "p3-m31^4");
-        assert!(!s.winners.iter().any(|w| w.source.contains("sample")));
         // Heap peak follows instructions / 100 in the fixture.
         assert_eq!(find("heap peak", "emulator", "m33").config, "p3-babybear^4");
         let text = s.lines.join("\n");
@@ -419,12 +468,62 @@ mod tests {
             "{text}"
         );
         assert!(
-            text.contains("p3-babybear^4 (emulator) 1.30 at 2^10"),
+            text.contains("p3-babybear^4 at 2^10: 1.30 in instructions"),
             "{text}"
         );
-        assert!(text.contains("p3-m31^4 (emulator) 0.83 at 2^10"), "{text}");
-        assert!(text.contains("Sample rows"));
+        assert!(
+            text.contains("p3-m31^4 at 2^10: 0.83 in instructions"),
+            "{text}"
+        );
         assert!(!text.contains("Same winner"));
+        // None of these records has an estimate, and the summary says so.
+        assert!(
+            text.contains("**No estimate**: no record has one"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn estimated_time_leads_and_can_disagree_with_instructions() {
+        // wf-goldilocks runs fewer instructions on m33 but more estimated cycles (stalls).
+        let rows = build_rows(&[
+            with_estimate(emu("wf-goldilocks", 2, 1024, "m33", 2_000_000), 4_500_000),
+            with_estimate(emu("wf-goldilocks", 2, 1024, "rv32", 2_600_000), 5_400_000),
+            with_estimate(emu("p3-babybear", 4, 1024, "m33", 2_500_000), 3_000_000),
+            with_estimate(emu("p3-babybear", 4, 1024, "rv32", 3_000_000), 3_150_000),
+            // An old record: in the instruction ranking only, and said to be so.
+            emu("p3-m31", 4, 1024, "m33", 9_000_000),
+        ]);
+        let s = summarize(&rows, 95);
+        let est = s
+            .winners
+            .iter()
+            .find(|w| w.metric == "verify cost" && w.source == ESTIMATE && w.core == "m33")
+            .unwrap();
+        assert_eq!(est.config, "p3-babybear^4");
+        assert!((est.value - 20.0).abs() < 1e-9, "3 M cycles at 150 MHz");
+        let text = s.lines.join("\n");
+        let first_cost = s
+            .lines
+            .iter()
+            .find(|l| l.contains("verifier") || l.contains("Fewest"))
+            .unwrap();
+        assert!(
+            first_cost.starts_with("**Fastest verifier (estimated time) on m33 at n = 2^10:** p3-babybear^4 with 20.00 ms estimated (3.00 M cycles, model rp2350-m33 v1; 2.50 M instructions); 1.50x faster than the slowest of 2, wf-goldilocks^2"),
+            "{first_cost}"
+        );
+        assert!(
+            text.contains("**Fewest instructions on m33 at n = 2^10:** wf-goldilocks^2"),
+            "{text}"
+        );
+        assert!(
+            text.contains("p3-babybear^4 at 2^10: 1.05 in estimated time, 1.20 in instructions"),
+            "{text}"
+        );
+        assert!(
+            text.contains("**No estimate** (the record predates the timing model; ranked by instructions only): p3-m31^4 m33 n=2^10."),
+            "{text}"
+        );
     }
 
     fn s_first(rows: &[Row]) -> String {

@@ -3,40 +3,25 @@
 //! RV32/M33 ratio) and the CSV / JSON forms of the table.
 //!
 //! Each row keeps its own source. Verify cost is in the unit its source measures: guest
-//! instructions (emulator), cycles (device) or wall-clock ms (host); rows of different
-//! sources are never combined, and the RV32/M33 ratio pairs rows of one source only.
+//! instructions (emulator), estimated ms on the RP2350 (estimate: the timing model's output
+//! for an emulator run, one `estimate` row next to each emulator row whose record has one),
+//! cycles (device) or wall-clock ms (host); rows of different sources are never combined,
+//! and the RV32/M33 ratio pairs rows of one source only.
 
-use picostark_core::record::{InstructionClasses, RunRecord};
+use picostark_core::record::{CycleEstimate, InstructionClasses, RunRecord, SecurityFigures};
 use picostark_core::BackendId;
 use serde::Serialize;
 
 use crate::input::{Entry, TABLE_KIND};
 use crate::stats;
 
-/// Instruction classes as a serialisable copy.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
-pub struct Classes {
-    pub mul: u64,
-    pub load_store: u64,
-    pub branch: u64,
-    pub other: u64,
-}
-
-impl From<&InstructionClasses> for Classes {
-    fn from(c: &InstructionClasses) -> Self {
-        Classes {
-            mul: c.mul,
-            load_store: c.load_store,
-            branch: c.branch,
-            other: c.other,
-        }
-    }
-}
+/// The source of the rows derived from emulator records that carry a timing-model estimate.
+pub const ESTIMATE: &str = "estimate";
 
 /// One row of the matrix.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Row {
-    /// `host`, `emulator`, `device` or `device (sample)`.
+    /// `host`, `emulator`, `estimate` or `device`.
     pub source: String,
     pub backend: String,
     /// `plonky3`, `winterfell`, or `unknown` for a backend id this build does not know.
@@ -53,8 +38,11 @@ pub struct Row {
     pub tampered: Option<String>,
     /// Measured iterations behind the figure.
     pub iterations: u32,
-    /// Emulator: guest instructions of one parse + verify (QEMU TCG plugin).
+    /// Emulator and estimate: guest instructions of one parse + verify (QEMU TCG plugin).
     pub instructions: Option<u64>,
+    /// Emulator and estimate: the timing model's estimate for the same window, as the
+    /// record states it (`None`: the record predates the model).
+    pub estimate: Option<CycleEstimate>,
     /// Device: median cycles over the iterations.
     pub cycles_median: Option<f64>,
     /// Device: the counter's clock.
@@ -77,8 +65,10 @@ pub struct Row {
     pub stack_peak: Option<u64>,
     pub text_bytes: Option<u64>,
     pub proof_bytes: u64,
-    /// By the core estimator, as the record states it.
+    /// The bits the record states (its policy's figure).
     pub security_bits: u32,
+    /// Every regime's bits, when the record has them.
+    pub security: Option<SecurityFigures>,
     /// Cost on rv32 / cost on m33, same source and configuration.
     pub rv32_m33_ratio: Option<f64>,
     /// How many proofs of this configuration the row stands for (provers are not
@@ -86,7 +76,7 @@ pub struct Row {
     pub proofs: u32,
     /// (max - min) / median of the cost over those proofs, when there are several.
     pub proof_spread: Option<f64>,
-    pub instruction_classes: Option<Classes>,
+    pub instruction_classes: Option<InstructionClasses>,
     pub toolchain: String,
     pub profile: String,
     pub git_commit: String,
@@ -95,11 +85,12 @@ pub struct Row {
 }
 
 impl Row {
-    /// The verify cost in this row's own unit: instructions (emulator), median cycles
-    /// (device) or ms (host).
+    /// The verify cost in this row's own unit: instructions (emulator), estimated ms
+    /// (estimate), median cycles (device) or ms (host).
     pub fn cost(&self) -> Option<f64> {
         match self.source.as_str() {
             "emulator" => self.instructions.map(|v| v as f64),
+            ESTIMATE => self.estimate.as_ref().map(|e| e.ms),
             "host" => self.host_verify_ms,
             _ => self.cycles_median,
         }
@@ -109,13 +100,10 @@ impl Row {
     pub fn cost_unit(&self) -> &'static str {
         match self.source.as_str() {
             "emulator" => "instructions",
+            ESTIMATE => "ms (estimated)",
             "host" => "ms (host wall clock)",
             _ => "cycles",
         }
-    }
-
-    pub fn is_sample(&self) -> bool {
-        self.source.contains("sample")
     }
 
     pub fn accepted(&self) -> bool {
@@ -133,6 +121,19 @@ impl Row {
             &self.allocator,
             &self.field,
         )
+    }
+
+    /// Same backend, extension, AIR, n, core and allocator: what an estimate and a device
+    /// run of one configuration share.
+    pub fn same_run_as(&self, o: &Row) -> bool {
+        (
+            &self.backend,
+            self.extension,
+            &self.air,
+            self.n,
+            &self.core,
+            &self.allocator,
+        ) == (&o.backend, o.extension, &o.air, o.n, &o.core, &o.allocator)
     }
 
     /// `log2 n` (n is a power of two for every AIR here).
@@ -176,6 +177,7 @@ fn row_from(e: &Entry) -> Row {
         tampered: e.tampered.clone(),
         iterations: r.iterations,
         instructions: r.instructions,
+        estimate: r.estimate.clone(),
         cycles_median,
         clock_hz: r.clock_hz,
         device_ms,
@@ -191,10 +193,11 @@ fn row_from(e: &Entry) -> Row {
         text_bytes: r.text_bytes,
         proof_bytes: r.proof_bytes,
         security_bits: r.security_bits,
+        security: r.security.clone(),
         rv32_m33_ratio: None,
         proofs: 1,
         proof_spread: None,
-        instruction_classes: r.instruction_classes.as_ref().map(Classes::from),
+        instruction_classes: r.instruction_classes.clone(),
         toolchain: r.toolchain.clone(),
         profile: r.profile.clone(),
         git_commit: r.git_commit.clone(),
@@ -202,10 +205,25 @@ fn row_from(e: &Entry) -> Row {
     }
 }
 
+/// The `estimate` row of an emulator row whose record has an estimate: the same run, its
+/// cost the estimated time. Memory figures and instruction classes stay on the emulator
+/// row (the same measurement, not ranked twice); the instruction count is kept beside.
+fn estimate_row(r: &Row) -> Option<Row> {
+    (r.source == "emulator" && r.estimate.is_some()).then(|| Row {
+        source: ESTIMATE.into(),
+        heap_peak: None,
+        heap_needed_at_least: None,
+        stack_peak: None,
+        text_bytes: None,
+        instruction_classes: None,
+        ..r.clone()
+    })
+}
+
 fn source_rank(s: &str) -> u8 {
     match s {
         "device" => 0,
-        "device (sample)" => 1,
+        ESTIMATE => 1,
         "emulator" => 2,
         "host" => 3,
         _ => 4,
@@ -220,25 +238,12 @@ fn core_rank(c: &str) -> u8 {
     }
 }
 
-/// Builds the sorted rows (by AIR, n, backend, extension, core, source) with ratios filled.
-/// Emulator and host rows of the same configuration (several proofs of one statement)
-/// become one row: the row of the median-cost proof (lower median), with the number of
-/// proofs and their cost range over the median. Device rows are never merged: each board
-/// run already aggregates its iterations.
+/// Emulator, estimate and host rows of the same configuration (several proofs of one
+/// statement) become one row: the row of the median-cost proof (lower median), with the
+/// number of proofs and their cost range over the median. Device rows are never merged:
+/// each board run already aggregates its iterations.
 fn merge_proofs(rows: Vec<Row>) -> Vec<Row> {
-    type Key = (
-        String,
-        String,
-        u8,
-        String,
-        u64,
-        String,
-        String,
-        String,
-        Option<u64>,
-        String,
-    );
-    let key = |r: &Row| -> Key {
+    let key = |r: &Row| {
         (
             r.source.clone(),
             r.backend.clone(),
@@ -252,10 +257,10 @@ fn merge_proofs(rows: Vec<Row>) -> Vec<Row> {
             r.result.clone(),
         )
     };
-    let mut groups: Vec<(Key, Vec<Row>)> = Vec::new();
+    let mut groups: Vec<(_, Vec<Row>)> = Vec::new();
     let mut out = Vec::new();
     for r in rows {
-        if r.source != "emulator" && r.source != "host" {
+        if r.source == "device" {
             out.push(r);
             continue;
         }
@@ -284,8 +289,14 @@ fn merge_proofs(rows: Vec<Row>) -> Vec<Row> {
     out
 }
 
+/// Builds the sorted rows (by AIR, n, backend, extension, core, source) with the estimate
+/// rows added and the ratios filled.
 pub fn build_rows(entries: &[Entry]) -> Vec<Row> {
-    let mut rows: Vec<Row> = merge_proofs(entries.iter().map(row_from).collect());
+    let rows = entries.iter().map(row_from).flat_map(|r| {
+        let est = estimate_row(&r);
+        std::iter::once(r).chain(est)
+    });
+    let mut rows: Vec<Row> = merge_proofs(rows.collect());
     rows.sort_by(|a, b| {
         (
             &a.air,
@@ -329,46 +340,135 @@ pub fn build_rows(entries: &[Entry]) -> Vec<Row> {
     rows
 }
 
-/// The CSV columns, in order.
-pub const CSV_COLUMNS: &[&str] = &[
-    "source",
-    "backend",
-    "protocol",
-    "field",
-    "extension",
-    "air",
-    "n",
-    "core",
-    "board",
-    "allocator",
-    "result",
-    "tampered",
-    "iterations",
-    "instructions",
-    "cycles_median",
-    "clock_hz",
-    "device_ms",
-    "cycles_cv",
-    "cycles_iqr_over_median",
-    "host_verify_ms",
-    "host_prove_ms",
-    "heap_size",
-    "heap_peak",
-    "stack_peak",
-    "text_bytes",
-    "proof_bytes",
-    "security_bits",
-    "rv32_m33_ratio",
-    "proofs",
-    "proof_spread",
-    "class_mul",
-    "class_load_store",
-    "class_branch",
-    "class_other",
-    "toolchain",
-    "profile",
-    "git_commit",
-    "origin",
+/// An estimate next to a device run of the same configuration and core, and the estimate's
+/// error relative to the device median: `(estimate, device, (est - dev) / dev)`.
+pub fn estimate_vs_device(rows: &[Row]) -> Vec<(&Row, &Row, f64)> {
+    rows.iter()
+        .filter(|d| d.source == "device" && d.accepted())
+        .filter_map(|d| {
+            let e = rows
+                .iter()
+                .find(|e| e.source == ESTIMATE && e.accepted() && e.same_run_as(d))?;
+            let dev = d.cycles_median.filter(|&c| c > 0.0)?;
+            let est = e.estimate.as_ref()?.cycles as f64;
+            Some((e, d, (est - dev) / dev))
+        })
+        .collect()
+}
+
+fn opt<T: ToString>(v: Option<T>) -> String {
+    v.map_or(String::new(), |v| v.to_string())
+}
+
+type Cell = fn(&Row) -> String;
+
+/// The CSV columns, in order, and how each cell is written (empty = not measured by that
+/// source).
+const CSV: &[(&str, Cell)] = &[
+    ("source", |r| r.source.clone()),
+    ("backend", |r| r.backend.clone()),
+    ("protocol", |r| r.protocol.clone()),
+    ("field", |r| r.field.clone()),
+    ("extension", |r| r.extension.to_string()),
+    ("air", |r| r.air.clone()),
+    ("n", |r| r.n.to_string()),
+    ("core", |r| r.core.clone()),
+    ("board", |r| r.board.clone()),
+    ("allocator", |r| r.allocator.clone()),
+    ("result", |r| r.result.clone()),
+    ("tampered", |r| opt(r.tampered.as_ref())),
+    ("iterations", |r| r.iterations.to_string()),
+    ("instructions", |r| opt(r.instructions)),
+    ("estimate_model", |r| {
+        opt(r
+            .estimate
+            .as_ref()
+            .map(|e| format!("{} v{}", e.model, e.model_version)))
+    }),
+    ("estimate_cycles", |r| {
+        opt(r.estimate.as_ref().map(|e| e.cycles))
+    }),
+    ("estimate_ms", |r| {
+        opt(r.estimate.as_ref().map(|e| format!("{:.3}", e.ms)))
+    }),
+    ("estimate_clock_hz", |r| {
+        opt(r.estimate.as_ref().map(|e| e.clock_hz))
+    }),
+    ("estimate_stall_cycles", |r| {
+        opt(r.estimate.as_ref().map(|e| e.stall_cycles))
+    }),
+    ("estimate_xip_accesses", |r| {
+        opt(r.estimate.as_ref().map(|e| e.xip_accesses))
+    }),
+    ("estimate_xip_misses", |r| {
+        opt(r.estimate.as_ref().map(|e| e.xip_misses))
+    }),
+    ("estimate_xip_miss_cycles", |r| {
+        opt(r.estimate.as_ref().map(|e| e.xip_miss_cycles))
+    }),
+    ("cycles_median", |r| opt(r.cycles_median)),
+    ("clock_hz", |r| opt(r.clock_hz)),
+    ("device_ms", |r| opt(r.device_ms.map(|v| format!("{v:.3}")))),
+    ("cycles_cv", |r| opt(r.cycles_cv.map(|v| format!("{v:.5}")))),
+    ("cycles_iqr_over_median", |r| {
+        opt(r.cycles_iqr_over_median.map(|v| format!("{v:.5}")))
+    }),
+    ("host_verify_ms", |r| {
+        opt(r.host_verify_ms.map(|v| format!("{v:.3}")))
+    }),
+    ("host_prove_ms", |r| {
+        opt(r.host_prove_ms.map(|v| format!("{v:.1}")))
+    }),
+    ("heap_size", |r| opt(r.heap_size)),
+    ("heap_peak", |r| opt(r.heap_peak)),
+    ("stack_peak", |r| opt(r.stack_peak)),
+    ("text_bytes", |r| opt(r.text_bytes)),
+    ("proof_bytes", |r| r.proof_bytes.to_string()),
+    ("security_bits", |r| r.security_bits.to_string()),
+    ("bits_ethstark", |r| {
+        opt(r.security.as_ref().map(|s| s.ethstark))
+    }),
+    ("bits_winterfell_conjectured", |r| {
+        opt(r.security.as_ref().map(|s| s.winterfell_conjectured))
+    }),
+    ("bits_plonky3_conjectured", |r| {
+        opt(r.security.as_ref().map(|s| s.plonky3_conjectured))
+    }),
+    ("bits_proven_unique", |r| {
+        opt(r.security.as_ref().map(|s| s.proven_unique))
+    }),
+    ("bits_proven_list", |r| {
+        opt(r.security.as_ref().map(|s| s.proven_list))
+    }),
+    ("policy_regime", |r| {
+        opt(r.security.as_ref().map(|s| s.policy_regime.clone()))
+    }),
+    ("policy_min_bits", |r| {
+        opt(r.security.as_ref().map(|s| s.policy_min_bits))
+    }),
+    ("rv32_m33_ratio", |r| {
+        opt(r.rv32_m33_ratio.map(|v| format!("{v:.4}")))
+    }),
+    ("proofs", |r| r.proofs.to_string()),
+    ("proof_spread", |r| {
+        opt(r.proof_spread.map(|v| format!("{v:.5}")))
+    }),
+    ("class_mul", |r| {
+        opt(r.instruction_classes.as_ref().map(|c| c.mul))
+    }),
+    ("class_load_store", |r| {
+        opt(r.instruction_classes.as_ref().map(|c| c.load_store))
+    }),
+    ("class_branch", |r| {
+        opt(r.instruction_classes.as_ref().map(|c| c.branch))
+    }),
+    ("class_other", |r| {
+        opt(r.instruction_classes.as_ref().map(|c| c.other))
+    }),
+    ("toolchain", |r| r.toolchain.clone()),
+    ("profile", |r| r.profile.clone()),
+    ("git_commit", |r| r.git_commit.clone()),
+    ("origin", |r| r.origin.clone()),
 ];
 
 fn csv_field(s: &str) -> String {
@@ -379,58 +479,12 @@ fn csv_field(s: &str) -> String {
     }
 }
 
-fn opt<T: ToString>(v: &Option<T>) -> String {
-    v.as_ref().map_or(String::new(), T::to_string)
-}
-
-/// The table as CSV (empty cell = not measured by that source).
+/// The table as CSV.
 pub fn to_csv(rows: &[Row]) -> String {
-    let mut out = CSV_COLUMNS.join(",");
+    let mut out = CSV.iter().map(|(h, _)| *h).collect::<Vec<_>>().join(",");
     out.push('\n');
     for r in rows {
-        let c = r.instruction_classes.as_ref();
-        let cells: Vec<String> = vec![
-            r.source.clone(),
-            r.backend.clone(),
-            r.protocol.clone(),
-            r.field.clone(),
-            r.extension.to_string(),
-            r.air.clone(),
-            r.n.to_string(),
-            r.core.clone(),
-            r.board.clone(),
-            r.allocator.clone(),
-            r.result.clone(),
-            opt(&r.tampered),
-            r.iterations.to_string(),
-            opt(&r.instructions),
-            opt(&r.cycles_median),
-            opt(&r.clock_hz),
-            opt(&r.device_ms.map(|v| format!("{v:.3}"))),
-            opt(&r.cycles_cv.map(|v| format!("{v:.5}"))),
-            opt(&r.cycles_iqr_over_median.map(|v| format!("{v:.5}"))),
-            opt(&r.host_verify_ms.map(|v| format!("{v:.3}"))),
-            opt(&r.host_prove_ms.map(|v| format!("{v:.1}"))),
-            opt(&r.heap_size),
-            opt(&r.heap_peak),
-            opt(&r.stack_peak),
-            opt(&r.text_bytes),
-            r.proof_bytes.to_string(),
-            r.security_bits.to_string(),
-            opt(&r.rv32_m33_ratio.map(|v| format!("{v:.4}"))),
-            r.proofs.to_string(),
-            opt(&r.proof_spread.map(|v| format!("{v:.5}"))),
-            opt(&c.map(|c| c.mul)),
-            opt(&c.map(|c| c.load_store)),
-            opt(&c.map(|c| c.branch)),
-            opt(&c.map(|c| c.other)),
-            r.toolchain.clone(),
-            r.profile.clone(),
-            r.git_commit.clone(),
-            r.origin.clone(),
-        ];
-        debug_assert_eq!(cells.len(), CSV_COLUMNS.len());
-        let line: Vec<String> = cells.iter().map(|s| csv_field(s)).collect();
+        let line: Vec<String> = CSV.iter().map(|(_, cell)| csv_field(&cell(r))).collect();
         out.push_str(&line.join(","));
         out.push('\n');
     }
@@ -442,12 +496,14 @@ pub fn to_json(rows: &[Row]) -> String {
     let v = serde_json::json!({
         "kind": TABLE_KIND,
         "units": {
-            "instructions": "guest instructions of one parse + verify, QEMU TCG plugin (emulator rows only)",
+            "instructions": "guest instructions of one parse + verify, QEMU TCG plugin (emulator and estimate rows)",
+            "estimate": "RP2350 timing model run over the emulator's executed instruction stream: estimated cycles, ms at clock_hz, stall and XIP-miss cycles (estimate rows; a model's output, not a measurement)",
             "cycles_median": "median cycles over the genuine iterations, board counter (device rows only)",
             "device_ms": "cycles_median / clock_hz * 1000 (device rows only)",
             "host_verify_ms": "wall clock on the host (host rows only)",
             "heap_peak": "bytes", "stack_peak": "bytes", "proof_bytes": "bytes",
-            "security_bits": "picostark_core::conjectured_security_bits",
+            "security_bits": "the record's policy figure",
+            "security": "bits under each regime (core/src/security.rs)",
             "rv32_m33_ratio": "cost on rv32 / cost on m33, same source and configuration",
             "proofs": "proofs of this configuration behind the row (the row is the median-cost one)",
             "proof_spread": "(max - min) / median cost over those proofs",
@@ -494,6 +550,36 @@ pub(crate) mod tests {
             origin: "fixture".into(),
             tampered: None,
         }
+    }
+
+    /// `e` with a timing-model estimate of `cycles` at 150 MHz (a fixture, not a model run).
+    pub fn with_estimate(mut e: Entry, cycles: u64) -> Entry {
+        e.record.estimate = Some(CycleEstimate {
+            model: format!("rp2350-{}", e.record.core),
+            model_version: 1,
+            cycles,
+            clock_hz: 150_000_000,
+            ms: cycles as f64 / 150e6 * 1e3,
+            stall_cycles: cycles / 5,
+            xip_accesses: cycles / 2,
+            xip_misses: cycles / 1000,
+            xip_miss_cycles: cycles / 20,
+        });
+        e
+    }
+
+    /// `e` with every regime's bits.
+    pub fn with_security(mut e: Entry, conjectured: f64, proven_list: f64) -> Entry {
+        e.record.security = Some(SecurityFigures {
+            ethstark: conjectured + 2.0,
+            winterfell_conjectured: conjectured + 1.0,
+            plonky3_conjectured: conjectured,
+            proven_unique: proven_list / 2.0,
+            proven_list,
+            policy_regime: "strictest-conjectured".into(),
+            policy_min_bits: 95,
+        });
+        e
     }
 
     pub fn dev(backend: &str, n: u64, core: &str, cycles: &[u64]) -> Entry {
@@ -592,5 +678,92 @@ pub(crate) mod tests {
         assert!(lines[1].starts_with("emulator,p3-babybear,plonky3,babybear,4,fib,1024,m33,"));
         let json: serde_json::Value = serde_json::from_str(&to_json(&build_rows(&[]))).unwrap();
         assert_eq!(json["kind"], TABLE_KIND);
+    }
+
+    #[test]
+    fn estimate_rows_come_from_records_that_have_one() {
+        let rows = build_rows(&[
+            with_estimate(emu("wf-goldilocks", 2, 1024, "m33", 2_000_000), 3_000_000),
+            with_estimate(emu("wf-goldilocks", 2, 1024, "rv32", 2_400_000), 3_300_000),
+            // An old record: no estimate, so no estimate row and nothing guessed.
+            emu("p3-m31", 4, 1024, "m33", 5_000_000),
+        ]);
+        let est: Vec<&Row> = rows.iter().filter(|r| r.source == ESTIMATE).collect();
+        assert_eq!(est.len(), 2);
+        assert!(!rows
+            .iter()
+            .any(|r| r.source == ESTIMATE && r.backend == "p3-m31"));
+        let m33 = est.iter().find(|r| r.core == "m33").unwrap();
+        assert_eq!(m33.cost(), Some(20.0), "3 M cycles at 150 MHz");
+        assert_eq!(
+            m33.instructions,
+            Some(2_000_000),
+            "instructions kept beside"
+        );
+        assert_eq!(m33.heap_peak, None, "memory stays on the emulator row");
+        // Ratios: instructions on the emulator rows, estimated time on the estimate rows.
+        let ratio = |src: &str| {
+            rows.iter()
+                .find(|r| r.source == src && r.core == "rv32")
+                .and_then(|r| r.rv32_m33_ratio)
+                .unwrap()
+        };
+        assert!((ratio("emulator") - 1.2).abs() < 1e-12);
+        assert!((ratio(ESTIMATE) - 1.1).abs() < 1e-12);
+        // Order within a configuration and core: estimate, then emulator.
+        let wf: Vec<&str> = rows
+            .iter()
+            .filter(|r| r.backend == "wf-goldilocks")
+            .map(|r| r.source.as_str())
+            .collect();
+        assert_eq!(wf, [ESTIMATE, "emulator", ESTIMATE, "emulator"]);
+    }
+
+    #[test]
+    fn estimate_against_device_gives_the_error() {
+        let mut d = dev(
+            "p3-babybear",
+            1024,
+            "m33",
+            &[10_000_000, 10_000_000, 10_000_000],
+        );
+        d.record.extension = 4;
+        let rows = build_rows(&[
+            with_estimate(emu("p3-babybear", 4, 1024, "m33", 7_000_000), 10_500_000),
+            d,
+            // A device run without an estimate of its configuration pairs with nothing.
+            dev("p3-m31", 1024, "m33", &[1, 1]),
+        ]);
+        let pairs = estimate_vs_device(&rows);
+        assert_eq!(pairs.len(), 1);
+        let (e, d, err) = pairs[0];
+        assert_eq!((e.source.as_str(), d.source.as_str()), (ESTIMATE, "device"));
+        assert!((err - 0.05).abs() < 1e-12, "{err}");
+    }
+
+    #[test]
+    fn csv_carries_estimate_and_security_columns() {
+        let e = with_security(
+            with_estimate(emu("p3-babybear", 4, 1024, "m33", 10), 15_000_000),
+            95.0,
+            57.5,
+        );
+        let csv = to_csv(&build_rows(&[e]));
+        let mut lines = csv.lines();
+        let head: Vec<&str> = lines.next().unwrap().split(',').collect();
+        let col = |line: &str, name: &str| {
+            let i = head.iter().position(|h| *h == name).unwrap();
+            line.split(',').nth(i).unwrap().to_string()
+        };
+        let est = lines.next().unwrap();
+        let emu_line = lines.next().unwrap();
+        assert_eq!(col(est, "source"), ESTIMATE);
+        assert_eq!(col(est, "estimate_ms"), "100.000");
+        assert_eq!(col(est, "estimate_model"), "rp2350-m33 v1");
+        assert_eq!(col(est, "heap_peak"), "");
+        assert_eq!(col(emu_line, "heap_peak"), "0");
+        assert_eq!(col(emu_line, "bits_proven_list"), "57.5");
+        assert_eq!(col(emu_line, "bits_ethstark"), "97");
+        assert_eq!(col(emu_line, "policy_regime"), "strictest-conjectured");
     }
 }
