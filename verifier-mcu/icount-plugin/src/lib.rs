@@ -224,6 +224,20 @@ pub fn parse_addr(s: &str) -> Option<u64> {
     Some(v & !1)
 }
 
+/// Parses a byte range `0xLO-0xHI` (`hi` exclusive, hex or decimal bounds, `lo < hi`).
+pub fn parse_range(s: &str) -> Option<(u32, u32)> {
+    let bound = |b: &str| -> Option<u32> {
+        let b = b.trim();
+        match b.strip_prefix("0x") {
+            Some(hex) => u32::from_str_radix(hex, 16).ok(),
+            None => b.parse().ok(),
+        }
+    };
+    let (lo, hi) = s.split_once('-')?;
+    let (lo, hi) = (bound(lo)?, bound(hi)?);
+    (lo < hi).then_some((lo, hi))
+}
+
 pub mod timing;
 
 // The QEMU side: not compiled into the unit tests, whose executable has no QEMU to resolve
@@ -258,6 +272,18 @@ mod tests {
         assert_eq!(parse_addr("0x10000401"), Some(0x1000_0400));
         assert_eq!(parse_addr("4096"), Some(4096));
         assert_eq!(parse_addr("0xZZ"), None);
+    }
+
+    #[test]
+    fn flash_ranges_parse() {
+        assert_eq!(
+            parse_range("0x10000000-0x10042e35"),
+            Some((0x1000_0000, 0x1004_2e35))
+        );
+        assert_eq!(parse_range("16-32"), Some((16, 32)));
+        assert_eq!(parse_range("0x20-0x10"), None);
+        assert_eq!(parse_range("0x10"), None);
+        assert_eq!(parse_range("0x10-0x1_0000_0000"), None);
     }
 
     #[test]

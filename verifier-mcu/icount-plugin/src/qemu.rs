@@ -15,7 +15,7 @@ use qemu_plugin::{register, CallbackFlags, MemRW, PluginId, PluginOp, Translatio
 
 use crate::timing::xip::{QmiTiming, Replacement, Xip};
 use crate::timing::{build_block, hazard3, m33, Core, FlashRanges, Model, MODEL_VERSION};
-use crate::{classify_riscv, classify_thumb, parse_addr, Class, Isa};
+use crate::{classify_riscv, classify_thumb, parse_addr, parse_range, Class, Isa};
 
 /// Per-class executed-instruction counters, written by inline TCG ops.
 static COUNTERS: [AtomicU64; 4] = [
@@ -192,14 +192,6 @@ struct ICount {
     end: u64,
     /// The model's core and flash ranges (the model itself lives in [`MODEL`]).
     model: Option<(Core, FlashRanges)>,
-}
-
-/// Parses `0xLO-0xHI` (a byte range, `hi` exclusive).
-fn parse_range(s: &str) -> Option<(u32, u32)> {
-    let (lo, hi) = s.split_once('-')?;
-    let lo = u32::try_from(parse_addr(lo)?).ok()?;
-    let hi = u32::try_from(parse_addr(hi)?).ok()?;
-    (lo < hi).then_some((lo, hi))
 }
 
 fn arg_str<'a>(args: &'a Args, key: &str) -> Option<&'a str> {
