@@ -159,7 +159,7 @@ fn remainder_positions(payload: &[u8], public: Goldilocks) -> (Vec<usize>, usize
     let mut g = air.lde_domain_generator();
     for _ in 0..raw.num_fri_layers {
         domain_size /= folding;
-        g = g.exp_vartime((folding as u64).into());
+        g = g.exp_vartime(folding as u64);
         for p in positions.iter_mut() {
             *p %= domain_size;
         }
@@ -218,7 +218,7 @@ fn fri_remainder_changed_off_the_queries_upstream_accepts_ours_rejects() {
     let offset = Goldilocks::GENERATOR;
     let roots: Vec<Goldilocks> = positions
         .iter()
-        .map(|&p| offset * g.exp_vartime((p as u64).into()))
+        .map(|&p| offset * g.exp_vartime(p as u64))
         .collect();
     let len = RawProof::parse(payload).unwrap().fri_remainder.len() / E::ELEMENT_BYTES;
     println!(
