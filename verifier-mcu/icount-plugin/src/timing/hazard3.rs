@@ -334,6 +334,31 @@ mod tests {
     }
 
     #[test]
+    fn datasheet_copy_loop_takes_52_cycles_for_10_bytes() {
+        // RP2350 datasheet 3.8.7.10: lbu a3,(a0); sb a3,(a1); addi a0,a0,1; addi a1,a1,1;
+        // bltu a1,a2,1b -- 5 cycles per iteration, +1 for the first (mispredicted, taken)
+        // and +1 for the last (mispredicted, not taken) branch.
+        let body = block(
+            0x200,
+            &[0x00054683, 0x00D58023, 0x00150513, 0x00158593, 0xFEC5E8E3],
+        );
+        assert_eq!(
+            body.exit,
+            Exit::Hazard3Cond {
+                addr: 0x210,
+                backward: true
+            }
+        );
+        let after = block(0x214, &[0x0001]);
+        let mut m = model();
+        for _ in 0..10 {
+            m.enter(body);
+        }
+        m.enter(after);
+        assert_eq!(50 + m.stall, 52);
+    }
+
+    #[test]
     fn cross_block_load_use() {
         // a block that ends in a load (split by QEMU), then a dependent first instruction
         let a = block(0x100, &[0x0005A503]); // lw a0, 0(a1)
