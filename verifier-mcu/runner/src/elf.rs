@@ -1,6 +1,7 @@
-//! A minimal reader for 32-bit little-endian ELF files: loadable segments (for UF2) and the
-//! symbol table (for the marker addresses). Every offset is bounds-checked: a malformed file
-//! gives an error, never a panic.
+//! A minimal reader for 32-bit little-endian ELF files: the entry point and loadable segments
+//! (for UF2 and the image checker) and the symbol table (for the marker addresses and the
+//! layout symbols). Every offset is bounds-checked: a malformed file gives an error, never a
+//! panic.
 
 use std::fmt;
 
@@ -28,6 +29,8 @@ pub struct Elf<'a> {
     bytes: &'a [u8],
     /// `e_machine`: 40 = Arm, 243 = RISC-V.
     pub machine: u16,
+    /// `e_entry` (Thumb bit included on Arm).
+    pub entry: u32,
 }
 
 fn u16_at(b: &[u8], off: usize) -> Result<u16, ElfError> {
@@ -56,6 +59,7 @@ impl<'a> Elf<'a> {
         Ok(Elf {
             bytes,
             machine: u16_at(bytes, 18)?,
+            entry: u32_at(bytes, 24)?,
         })
     }
 
@@ -95,6 +99,31 @@ impl<'a> Elf<'a> {
         Ok(out)
     }
 
+    /// The address ranges `[start, end)` of the non-writable `PT_LOAD` segments (code and
+    /// read-only data: what the RP2350 runs from flash), by run (virtual) address.
+    pub fn read_only_ranges(&self) -> Result<Vec<(u32, u32)>, ElfError> {
+        let b = self.bytes;
+        let (phoff, phentsize) = (u32_at(b, 28)? as usize, u16_at(b, 42)? as usize);
+        if phentsize < 32 {
+            return Err(ElfError("program header entry too small"));
+        }
+        let mut out = Vec::new();
+        for i in 0..u16_at(b, 44)? as usize {
+            let ph = phoff
+                .checked_add(i * phentsize)
+                .ok_or(ElfError("program header offset overflow"))?;
+            let (vaddr, memsz, flags) =
+                (u32_at(b, ph + 8)?, u32_at(b, ph + 20)?, u32_at(b, ph + 24)?);
+            const PF_W: u32 = 2;
+            if u32_at(b, ph)? == 1 && flags & PF_W == 0 && memsz > 0 {
+                let end = vaddr.checked_add(memsz).ok_or(ElfError("segment wraps"))?;
+                out.push((vaddr, end));
+            }
+        }
+        out.sort_unstable();
+        Ok(out)
+    }
+
     /// The value of the symbol `name` from `.symtab`.
     pub fn symbol(&self, name: &str) -> Result<Option<u32>, ElfError> {
         Ok(self
@@ -102,6 +131,17 @@ impl<'a> Elf<'a> {
             .into_iter()
             .find(|s| s.name == name.as_bytes())
             .map(|s| s.value))
+    }
+
+    /// Value and size of the first symbol whose name contains `fragment` (for a Rust
+    /// static, whose symbol name is mangled around its path).
+    pub fn symbol_containing(&self, fragment: &str) -> Result<Option<(u32, u32)>, ElfError> {
+        let fragment = fragment.as_bytes();
+        Ok(self
+            .symbols()?
+            .into_iter()
+            .find(|s| s.name.windows(fragment.len()).any(|w| w == fragment))
+            .map(|s| (s.value, s.size)))
     }
 
     /// Function symbols (`STT_FUNC`) with their address (Thumb bit cleared) and size.
@@ -183,31 +223,52 @@ pub(crate) mod tests {
 
     /// A hand-made ELF32 LE file: one PT_LOAD segment and a symbol table with `sym`.
     pub(crate) fn tiny_elf(machine: u16, paddr: u32, data: &[u8], sym: (&str, u32)) -> Vec<u8> {
+        test_elf(machine, paddr, &[(paddr, data)], &[(sym.0, sym.1, 0)])
+    }
+
+    /// A hand-made ELF32 LE file: `entry`, one PT_LOAD segment per `(address, bytes)` and a
+    /// symbol table of `(name, value, size)`.
+    pub(crate) fn test_elf(
+        machine: u16,
+        entry: u32,
+        segments: &[(u32, &[u8])],
+        symbols: &[(&str, u32, u32)],
+    ) -> Vec<u8> {
         let mut f = vec![0u8; 52];
         f[0..4].copy_from_slice(b"\x7fELF");
         f[4] = 1;
         f[5] = 1;
         f[6] = 1;
         f[18..20].copy_from_slice(&machine.to_le_bytes());
-        // program header at 52
+        f[24..28].copy_from_slice(&entry.to_le_bytes());
+        // program headers at 52, then the segments' bytes
         let phoff = 52u32;
-        let data_off = 52 + 32;
         f[28..32].copy_from_slice(&phoff.to_le_bytes());
         f[42..44].copy_from_slice(&32u16.to_le_bytes());
-        f[44..46].copy_from_slice(&1u16.to_le_bytes());
-        let mut ph = vec![0u8; 32];
-        ph[0..4].copy_from_slice(&1u32.to_le_bytes());
-        ph[4..8].copy_from_slice(&(data_off as u32).to_le_bytes());
-        ph[8..12].copy_from_slice(&paddr.to_le_bytes());
-        ph[12..16].copy_from_slice(&paddr.to_le_bytes());
-        ph[16..20].copy_from_slice(&(data.len() as u32).to_le_bytes());
-        ph[20..24].copy_from_slice(&(data.len() as u32).to_le_bytes());
-        f.extend_from_slice(&ph);
-        f.extend_from_slice(data);
+        f[44..46].copy_from_slice(&(segments.len() as u16).to_le_bytes());
+        let mut data_off = 52 + 32 * segments.len();
+        for (paddr, data) in segments {
+            let mut ph = vec![0u8; 32];
+            ph[0..4].copy_from_slice(&1u32.to_le_bytes());
+            ph[4..8].copy_from_slice(&(data_off as u32).to_le_bytes());
+            ph[8..12].copy_from_slice(&paddr.to_le_bytes());
+            ph[12..16].copy_from_slice(&paddr.to_le_bytes());
+            ph[16..20].copy_from_slice(&(data.len() as u32).to_le_bytes());
+            ph[20..24].copy_from_slice(&(data.len() as u32).to_le_bytes());
+            f.extend_from_slice(&ph);
+            data_off += data.len();
+        }
+        for (_, data) in segments {
+            f.extend_from_slice(data);
+        }
         // string table and symbol table
         let mut strtab = vec![0u8];
-        strtab.extend_from_slice(sym.0.as_bytes());
-        strtab.push(0);
+        let mut name_offsets = Vec::new();
+        for (name, _, _) in symbols {
+            name_offsets.push(strtab.len() as u32);
+            strtab.extend_from_slice(name.as_bytes());
+            strtab.push(0);
+        }
         let str_off = f.len();
         f.extend_from_slice(&strtab);
         while !f.len().is_multiple_of(4) {
@@ -215,10 +276,14 @@ pub(crate) mod tests {
         }
         let sym_off = f.len();
         f.extend_from_slice(&[0u8; 16]); // null symbol
-        let mut s = vec![0u8; 16];
-        s[0..4].copy_from_slice(&1u32.to_le_bytes());
-        s[4..8].copy_from_slice(&sym.1.to_le_bytes());
-        f.extend_from_slice(&s);
+        for ((_, value, size), name_off) in symbols.iter().zip(&name_offsets) {
+            let mut s = vec![0u8; 16];
+            s[0..4].copy_from_slice(&name_off.to_le_bytes());
+            s[4..8].copy_from_slice(&value.to_le_bytes());
+            s[8..12].copy_from_slice(&size.to_le_bytes());
+            f.extend_from_slice(&s);
+        }
+        let symtab_size = 16 * (symbols.len() as u32 + 1);
         // section headers: null, strtab, symtab
         let shoff = f.len();
         f.extend_from_slice(&[0u8; 40]);
@@ -230,7 +295,7 @@ pub(crate) mod tests {
         let mut sh = vec![0u8; 40];
         sh[4..8].copy_from_slice(&2u32.to_le_bytes());
         sh[16..20].copy_from_slice(&(sym_off as u32).to_le_bytes());
-        sh[20..24].copy_from_slice(&32u32.to_le_bytes());
+        sh[20..24].copy_from_slice(&symtab_size.to_le_bytes());
         sh[24..28].copy_from_slice(&1u32.to_le_bytes());
         sh[36..40].copy_from_slice(&16u32.to_le_bytes());
         f.extend_from_slice(&sh);
@@ -260,6 +325,24 @@ pub(crate) mod tests {
         );
         assert_eq!(e.symbol("pstk_measure_start").unwrap(), Some(0x1000_0101));
         assert_eq!(e.symbol("pstk_measure_end").unwrap(), None);
+        assert_eq!(e.entry, 0x1000_0000);
+        let elf = test_elf(
+            EM_ARM,
+            0x1000_0139,
+            &[(0x1000_0000, &[1; 8]), (0x2000_0000, &[2; 4])],
+            &[
+                ("_ZN2fw4heap8HEAP_MEM17h01E", 0x2000_0100, 4096),
+                ("x", 1, 0),
+            ],
+        );
+        let e = Elf::parse(&elf).unwrap();
+        assert_eq!(e.entry, 0x1000_0139);
+        assert_eq!(e.load_segments().unwrap().len(), 2);
+        assert_eq!(
+            e.symbol_containing("8HEAP_MEM").unwrap(),
+            Some((0x2000_0100, 4096))
+        );
+        assert_eq!(e.symbol_containing("HEAP_END").unwrap(), None);
     }
 
     #[test]

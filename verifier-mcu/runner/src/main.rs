@@ -5,6 +5,7 @@
 //!             [--repeat N] [--heap BYTES] [--iterations N] [--out DIR] [--elf ELF]
 //!             [--embedded] [--profile] [--isa rp2350|rv32imac] PROOF...
 //! mcu-run uf2 ELF OUT.uf2 --family rp2350-arm|rp2350-riscv
+//! mcu-run check-image ELF [UF2] --family rp2350-arm|rp2350-riscv
 //! mcu-run tamper [--kind flip|truncate|low-security|wrong-backend|zero-payload] IN OUT
 //! mcu-run bringup-proof OUT [--backend NAME] [--bytes N]
 //! ```
@@ -24,6 +25,7 @@
 //! cores run) or `rv32imac` (plain, for other chips); QEMU's `-cpu` follows it.
 
 mod elf;
+mod image_check;
 mod profile;
 mod qemu;
 mod record;
@@ -42,6 +44,7 @@ fn usage() -> &'static str {
               [--repeat N] [--heap BYTES] [--iterations N] [--out DIR] [--elf ELF]
               [--embedded] [--profile] [--isa rp2350|rv32imac] PROOF...
   mcu-run uf2 ELF OUT.uf2 --family rp2350-arm|rp2350-riscv
+  mcu-run check-image ELF [UF2] --family rp2350-arm|rp2350-riscv
   mcu-run tamper [--kind flip|truncate|low-security|wrong-backend|zero-payload] IN OUT
   mcu-run bringup-proof OUT [--backend NAME] [--bytes N]"
 }
@@ -113,6 +116,7 @@ fn main() -> ExitCode {
     let result = match args.first().map(String::as_str) {
         Some("run") => cmd_run(&args[1..]),
         Some("uf2") => cmd_uf2(&args[1..]),
+        Some("check-image") => cmd_check_image(&args[1..]),
         Some("tamper") => cmd_tamper(&args[1..]),
         Some("bringup-proof") => cmd_bringup(&args[1..]),
         _ => Err(usage().to_string()),
@@ -410,6 +414,40 @@ fn cmd_uf2(args: &[String]) -> Result<(), String> {
     std::fs::write(out, &data).map_err(|e| format!("{out}: {e}"))?;
     println!("{out}: {} blocks, family {family:#010x}", data.len() / 512);
     Ok(())
+}
+
+/// `check-image`: the RP2350 image checks of `image_check.rs`; fails when any check fails.
+fn cmd_check_image(args: &[String]) -> Result<(), String> {
+    let f = Flags::parse(args, &["family"])?;
+    let (elf_path, uf2_path) = match f.positional.as_slice() {
+        [elf] => (elf, None),
+        [elf, uf2] => (elf, Some(uf2)),
+        _ => return Err(usage().into()),
+    };
+    let family = f
+        .get("family")
+        .and_then(image_check::Family::parse)
+        .ok_or("--family rp2350-arm|rp2350-riscv is required")?;
+    let elf = std::fs::read(elf_path).map_err(|e| format!("{elf_path}: {e}"))?;
+    let uf2 = match uf2_path {
+        Some(p) => Some(std::fs::read(p).map_err(|e| format!("{p}: {e}"))?),
+        None => None,
+    };
+    let report = image_check::check(&elf, uf2.as_deref(), family);
+    let what = match uf2_path {
+        Some(u) => format!("{elf_path} + {u}"),
+        None => elf_path.clone(),
+    };
+    print!("{report}");
+    if report.ok() {
+        println!("check-image: {what}: ok");
+        Ok(())
+    } else {
+        Err(format!(
+            "check-image: {what}: {} check(s) failed",
+            report.failures.len()
+        ))
+    }
 }
 
 /// Byte offset the `tamper` command flips: a third into the payload (the firmware's own

@@ -21,8 +21,6 @@ pub const MAGIC_END: u32 = 0x0AB1_6F30;
 pub const FLAG_FAMILY_ID: u32 = 0x0000_2000;
 /// Extension tags follow the payload.
 pub const FLAG_EXTENSION_TAGS: u32 = 0x0000_8000;
-/// "Not main flash": a block a bootloader must skip.
-pub const FLAG_NOT_MAIN_FLASH: u32 = 0x0000_0001;
 /// RP2350 family "absolute" (an address anywhere, whatever the partition).
 pub const FAMILY_RP2350_ABSOLUTE: u32 = 0xE48B_FF57;
 /// RP2350, Arm Secure image.
@@ -179,7 +177,7 @@ fn word(b: &[u8], i: usize) -> u32 {
 /// Decodes every block: magics, a payload that fits the data area. Nothing else is judged
 /// here (the image checker does that).
 pub fn parse(bytes: &[u8]) -> Result<Vec<Block>, Uf2Error> {
-    if bytes.is_empty() || bytes.len() % BLOCK != 0 {
+    if bytes.is_empty() || !bytes.len().is_multiple_of(BLOCK) {
         return Err(Uf2Error {
             block: None,
             what: "length is not a positive multiple of 512 bytes",
