@@ -297,7 +297,7 @@ pub fn run<B: Board>(board: &mut B, proof: impl Into<ProofBytes>) -> Outcome {
         MemoryFigures {
             heap_before: heap_before.map(|b| b as u64),
             heap_peak: heap::peak().map(|b| b as u64),
-            stack_peak: Some(stack::peak() as u64),
+            stack_peak: stack::peak().map(|p| p as u64),
             text: Some(crate::board::text_bytes() as u64),
             data: Some(crate::board::data_bytes() as u64),
             bss: Some(crate::board::bss_bytes() as u64),

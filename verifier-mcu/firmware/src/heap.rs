@@ -10,16 +10,16 @@
 //!
 //! Out of memory: the wrapper remembers the last request the allocator refused. When the
 //! standard library's allocation-error path then panics ("memory allocation of N bytes
-//! failed"), the panic handler asks [`out_of_memory`] and, on QEMU, prints
+//! failed"), the panic handler asks [`out_of_memory`] and prints (QEMU and RP2350 board)
 //!
 //! ```text
 //! pstk1 oom requested=65536 align=8 in_use=350112 peak=371200 heap=393216
 //! ```
 //!
 //! (bytes: the refused request, the bytes in use and their peak when it was refused, the
-//! heap size) and exits with [`OOM_EXIT_CODE`]. A refused *fallible* request (`try_reserve`,
-//! as for the firmware's tampered copy) is remembered too but reported only if an
-//! allocation-error panic follows.
+//! heap size); QEMU then exits with [`OOM_EXIT_CODE`]. A refused *fallible* request
+//! (`try_reserve`, as for the firmware's tampered copy) is remembered too but reported only
+//! if an allocation-error panic follows.
 
 use core::alloc::{GlobalAlloc, Layout};
 use core::mem::MaybeUninit;
@@ -265,7 +265,6 @@ pub fn after_verify() {
     let _ = &WATERMARK;
 }
 
-// Reported on QEMU only (the RP2350 board halts on any panic).
 #[cfg(feature = "qemu")]
 /// QEMU exit status of a run that ran out of heap (0 pass, 1-3 verify outcomes, 4 panic).
 pub const OOM_EXIT_CODE: u32 = 5;
@@ -274,7 +273,6 @@ static REFUSED_SIZE: AtomicUsize = AtomicUsize::new(0);
 static REFUSED_ALIGN: AtomicUsize = AtomicUsize::new(0);
 static REFUSED_IN_USE: AtomicUsize = AtomicUsize::new(0);
 
-#[cfg(feature = "qemu")]
 /// The allocation the heap could not satisfy.
 pub struct OutOfMemory {
     pub requested: usize,
@@ -283,7 +281,6 @@ pub struct OutOfMemory {
     pub peak: usize,
 }
 
-#[cfg(feature = "qemu")]
 impl OutOfMemory {
     /// Writes the `oom` line (see the module documentation).
     pub fn write_line<W: core::fmt::Write>(&self, w: &mut W) -> core::fmt::Result {
@@ -299,7 +296,6 @@ impl OutOfMemory {
     }
 }
 
-#[cfg(feature = "qemu")]
 /// Whether `message` is the standard library's allocation-error panic, checked without a
 /// buffer as it is formatted.
 struct AllocErrorMessage {
@@ -307,10 +303,8 @@ struct AllocErrorMessage {
     differs: bool,
 }
 
-#[cfg(feature = "qemu")]
 const ALLOC_ERROR_PREFIX: &[u8] = b"memory allocation of ";
 
-#[cfg(feature = "qemu")]
 impl core::fmt::Write for AllocErrorMessage {
     fn write_str(&mut self, s: &str) -> core::fmt::Result {
         const PREFIX: &[u8] = ALLOC_ERROR_PREFIX;
@@ -328,7 +322,6 @@ impl core::fmt::Write for AllocErrorMessage {
     }
 }
 
-#[cfg(feature = "qemu")]
 /// The refused request behind this panic, if the panic is an allocation error.
 pub fn out_of_memory(info: &core::panic::PanicInfo<'_>) -> Option<OutOfMemory> {
     let mut m = AllocErrorMessage {

@@ -1,21 +1,41 @@
 //! RP2350 board layer, both cores (rp235x-hal 0.4): 150 MHz system clock from the 12 MHz
-//! crystal, DWT CYCCNT (Cortex-M33) or `mcycle` (Hazard3) as the cycle counter, results over
-//! USB CDC serial once the host opens the port. The proof is embedded at build time
-//! (`PSTK_PROOF`).
+//! crystal, DWT CYCCNT (Cortex-M33) or `mcycle` (Hazard3) as the cycle counter, cross-checked
+//! against TIMER0 (1 MHz), results over USB CDC serial. The proof is embedded at build time
+//! (`PSTK_PROOF`). Protocol and line formats: `picostark_core::board`.
 //!
-//! Flash: convert the ELF with `mcu-run uf2 ELF OUT.uf2 --family rp2350-arm|rp2350-riscv`,
-//! hold BOOTSEL while plugging the board in and copy the UF2 to the `RP2350` drive (or
-//! `picotool load -x OUT.uf2` where picotool is installed). Then read the lines with any
-//! serial terminal, e.g. `cat /dev/ttyACM0`.
+//! - A run starts when the host sends the request line `pstk1 start` (`compare capture` does),
+//!   never on opening the port; each request runs the benchmark once, then the firmware waits
+//!   for the next.
+//! - Each measured window's cycle count is followed by a `clock` line (the rate the counter ran
+//!   at against TIMER0) or an `error what=cycle-counter-*` line; one calibration window of
+//!   10 ms precedes each run.
+//! - Output never blocks for long: with the port closed (no DTR) a line is dropped at once,
+//!   with an open port that stops reading after [`STALL_US`]; the next run starts with a
+//!   `dropped` line counting what was lost.
+//! - A panic (an out-of-memory is one: its `oom` line), a HardFault on the M33 or an exception
+//!   on Hazard3 writes its line, then keeps serving USB and repeats the line on every new
+//!   request, so a host that connects late still reads it. A fault before USB is up halts
+//!   silently.
+//!
+//! Flash and capture: see verifier-mcu/README.md ("RP2350 board").
+
+use core::fmt::{self, Write};
+use core::mem::MaybeUninit;
+use core::ptr::addr_of_mut;
+use core::sync::atomic::{AtomicBool, Ordering};
 
 use rp235x_hal as hal;
 
 use hal::clocks::Clock;
+use picostark_core::board::{
+    check_counter, write_counter_line, write_dropped_line, write_fault_line, write_panic_line,
+    RequestReader, Window,
+};
 use usb_device::class_prelude::UsbBusAllocator;
 use usb_device::prelude::{StringDescriptors, UsbDevice, UsbDeviceBuilder, UsbVidPid};
 use usbd_serial::SerialPort;
 
-use crate::bench::{self, Board};
+use crate::bench::{self, Board, LineBuf};
 use crate::{config, heap};
 
 /// The RP2350 boot ROM's image definition, in the first 4 KiB of flash.
@@ -36,22 +56,142 @@ pub static PICOTOOL_ENTRIES: [hal::binary_info::EntryAddr; 3] = [
 
 const XTAL_HZ: u32 = 12_000_000;
 const SYS_HZ: u32 = 150_000_000;
+/// A line the host has not taken within this long (µs) is dropped.
+const STALL_US: u64 = 500_000;
+/// The calibration window before each run (µs of TIMER0).
+const CALIBRATION_US: u64 = 10_000;
 
-struct Rp2350<'a> {
-    usb: UsbDevice<'a, hal::usb::UsbBus>,
-    serial: SerialPort<'a, hal::usb::UsbBus>,
+type Bus = hal::usb::UsbBus;
+type Timer0 = hal::Timer<hal::timer::CopyableTimer0>;
+
+struct Rp2350 {
+    usb: UsbDevice<'static, Bus>,
+    serial: SerialPort<'static, Bus>,
+    timer: Timer0,
+    requests: RequestReader,
+    /// A request arrived and has not started a run yet.
+    requested: bool,
+    /// `(timer µs, cycles)` at the start of the open measured window.
+    window_start: Option<(u64, u64)>,
+    /// Index of the next measured window in this run (as in the `iter` lines).
+    window: u32,
+    /// The `clock` / counter `error` line of the window just closed, written after the
+    /// `iter` line the loop emits next.
+    note: LineBuf,
+    dropped_lines: u32,
+    dropped_bytes: u64,
 }
 
-impl Rp2350<'_> {
+/// The board, reachable from the panic and fault handlers. Set once in `main`.
+static mut BOARD: Option<Rp2350> = None;
+static mut USB_BUS: MaybeUninit<UsbBusAllocator<Bus>> = MaybeUninit::uninit();
+
+#[cfg(target_arch = "arm")]
+fn read_cycles() -> u64 {
+    u64::from(cortex_m::peripheral::DWT::cycle_count())
+}
+
+#[cfg(target_arch = "riscv32")]
+fn read_cycles() -> u64 {
+    riscv::register::mcycle::read64()
+}
+
+impl Rp2350 {
+    fn now_us(&self) -> u64 {
+        self.timer.get_counter().ticks()
+    }
+
+    /// Serves USB and reads the host's input for request lines.
     fn poll(&mut self) {
         let _ = self.usb.poll(&mut [&mut self.serial]);
-        // Discard anything the host sends.
-        let mut sink = [0u8; 32];
-        let _ = self.serial.read(&mut sink);
+        let mut input = [0u8; 64];
+        if let Ok(n) = self.serial.read(&mut input) {
+            if self.requests.push_all(&input[..n]) > 0 {
+                self.requested = true;
+            }
+        }
+    }
+
+    fn take_request(&mut self) -> bool {
+        core::mem::take(&mut self.requested)
+    }
+
+    /// Writes `text` unless no host is listening or the host stops taking it for
+    /// [`STALL_US`]; what is not written is counted as dropped.
+    fn write_bounded(&mut self, text: &str) {
+        let mut rest = text.as_bytes();
+        let mut last_progress = self.now_us();
+        while !rest.is_empty() && self.serial.dtr() {
+            self.poll();
+            match self.serial.write(rest) {
+                Ok(n) if n > 0 => {
+                    rest = &rest[n..];
+                    last_progress = self.now_us();
+                }
+                Ok(_) | Err(usb_device::UsbError::WouldBlock) => {}
+                Err(_) => break,
+            }
+            if self.now_us().wrapping_sub(last_progress) > STALL_US {
+                break;
+            }
+        }
+        let flush_start = self.now_us();
+        while rest.is_empty()
+            && self.serial.dtr()
+            && self.serial.flush().is_err()
+            && self.now_us().wrapping_sub(flush_start) <= STALL_US
+        {
+            self.poll();
+        }
+        if !rest.is_empty() {
+            self.dropped_lines += 1;
+            self.dropped_bytes += rest.len() as u64;
+        }
+    }
+
+    fn write_fmt_line(&mut self, f: impl FnOnce(&mut LineBuf) -> fmt::Result) {
+        let mut line = LineBuf::new();
+        if f(&mut line).is_ok() {
+            self.write_bounded(line.as_str());
+        }
+    }
+
+    /// Reports output lost since the last report.
+    fn report_dropped(&mut self) {
+        if self.dropped_lines > 0 {
+            let (lines, bytes) = (self.dropped_lines, self.dropped_bytes);
+            self.dropped_lines = 0;
+            self.dropped_bytes = 0;
+            self.write_fmt_line(|l| write_dropped_line(l, lines, bytes));
+        }
+    }
+
+    /// Counts a fixed TIMER0 interval with the cycle counter and reports the rate.
+    fn calibrate(&mut self) {
+        let t0 = self.now_us();
+        let c0 = read_cycles();
+        let mut t1 = t0;
+        while t1.wrapping_sub(t0) < CALIBRATION_US {
+            t1 = self.now_us();
+        }
+        let c1 = read_cycles();
+        let cycles = c1.wrapping_sub(c0) & counter_mask();
+        let us = t1.wrapping_sub(t0);
+        let check = check_counter(cycles, us, SYS_HZ.into(), Self::COUNTER_BITS);
+        self.write_fmt_line(|l| {
+            write_counter_line(l, Window::Calibration, cycles, us, SYS_HZ.into(), check)
+        });
     }
 }
 
-impl Board for Rp2350<'_> {
+fn counter_mask() -> u64 {
+    match Rp2350::COUNTER_BITS {
+        64.. => u64::MAX,
+        bits => (1u64 << bits) - 1,
+    }
+}
+
+impl Board for Rp2350 {
     #[cfg(target_arch = "arm")]
     const CORE: &'static str = "m33";
     #[cfg(target_arch = "riscv32")]
@@ -64,28 +204,41 @@ impl Board for Rp2350<'_> {
     #[cfg(target_arch = "riscv32")]
     const COUNTER_BITS: u32 = 64;
 
-    #[cfg(target_arch = "arm")]
+    /// Called just before and just after each measured call: also reads TIMER0 (outside the
+    /// cycle reads, so the timer window holds the cycle window) and, at the end of a window,
+    /// prepares its `clock` line.
     fn counter(&mut self) -> u64 {
-        u64::from(cortex_m::peripheral::DWT::cycle_count())
-    }
-
-    #[cfg(target_arch = "riscv32")]
-    fn counter(&mut self) -> u64 {
-        riscv::register::mcycle::read64()
+        match self.window_start.take() {
+            None => {
+                let t = self.now_us();
+                let c = read_cycles();
+                self.window_start = Some((t, c));
+                c
+            }
+            Some((t0, c0)) => {
+                let c = read_cycles();
+                let t = self.now_us();
+                let cycles = c.wrapping_sub(c0) & counter_mask();
+                let us = t.wrapping_sub(t0);
+                let check = check_counter(cycles, us, SYS_HZ.into(), Self::COUNTER_BITS);
+                let window = Window::Iter(self.window);
+                self.window += 1;
+                self.note.clear();
+                if write_counter_line(&mut self.note, window, cycles, us, SYS_HZ.into(), check)
+                    .is_err()
+                {
+                    self.note.clear();
+                }
+                c
+            }
+        }
     }
 
     fn emit(&mut self, text: &str) {
-        let mut rest = text.as_bytes();
-        while !rest.is_empty() {
-            self.poll();
-            match self.serial.write(rest) {
-                Ok(n) => rest = &rest[n..],
-                Err(usb_device::UsbError::WouldBlock) => {}
-                Err(_) => return,
-            }
-        }
-        while self.serial.flush().is_err() {
-            self.poll();
+        self.write_bounded(text);
+        if !self.note.as_str().is_empty() {
+            let note = core::mem::replace(&mut self.note, LineBuf::new());
+            self.write_bounded(note.as_str());
         }
     }
 }
@@ -110,6 +263,7 @@ fn main() -> ! {
     heap::init();
     let mut pac = hal::pac::Peripherals::take().unwrap();
     let mut watchdog = hal::Watchdog::new(pac.WATCHDOG);
+    // Also starts the 1 MHz tick generators TIMER0 counts.
     let clocks = hal::clocks::init_clocks_and_plls(
         XTAL_HZ,
         pac.XOSC,
@@ -121,43 +275,60 @@ fn main() -> ! {
     )
     .unwrap();
     let sys_hz = clocks.system_clock.freq().to_Hz();
+    let timer = hal::Timer::new_timer0(pac.TIMER0, &mut pac.RESETS, &clocks);
     start_counter();
 
-    let bus = UsbBusAllocator::new(hal::usb::UsbBus::new(
-        pac.USB,
-        pac.USB_DPRAM,
-        clocks.usb_clock,
-        true,
-        &mut pac.RESETS,
-    ));
-    let serial = SerialPort::new(&bus);
-    let usb = UsbDeviceBuilder::new(&bus, UsbVidPid(0x16c0, 0x27dd))
+    // SAFETY: runs once, before anything else can reach USB_BUS.
+    let bus: &'static UsbBusAllocator<Bus> = unsafe {
+        (*addr_of_mut!(USB_BUS)).write(UsbBusAllocator::new(hal::usb::UsbBus::new(
+            pac.USB,
+            pac.USB_DPRAM,
+            clocks.usb_clock,
+            true,
+            &mut pac.RESETS,
+        )))
+    };
+    let serial = SerialPort::new(bus);
+    let usb = UsbDeviceBuilder::new(bus, UsbVidPid(0x16c0, 0x27dd))
         .strings(&[StringDescriptors::default()
             .manufacturer("picostark")
             .product("picostark verifier")
             .serial_number("PSTK1")])
         .unwrap()
+        // rp235x-hal documents enumeration failures with usb-device's default of 8.
+        .max_packet_size_0(64)
+        .unwrap()
         .device_class(usbd_serial::USB_CLASS_CDC)
         .build();
-    let mut board = Rp2350 { usb, serial };
+    let board = Rp2350 {
+        usb,
+        serial,
+        timer,
+        requests: RequestReader::new(),
+        requested: false,
+        window_start: None,
+        window: 0,
+        note: LineBuf::new(),
+        dropped_lines: 0,
+        dropped_bytes: 0,
+    };
+    // SAFETY: single core, no interrupts; from here on the board is only reached through
+    // this reference, or by the fault handlers, which never return.
+    let board = unsafe { (*addr_of_mut!(BOARD)).insert(board) };
 
-    // Wait for the host to open the port, so no line is lost.
-    while !board.serial.dtr() {
-        board.poll();
-    }
-    if sys_hz != SYS_HZ {
-        board.emit("pstk1 error what=system-clock-not-150MHz\n");
-    }
-    let _ = config::ITERATIONS;
-    let outcome = bench::run(&mut board, config::EMBEDDED_PROOF);
-    let mut line = bench::LineBuf::new();
-    let _ = core::fmt::write(
-        &mut line,
-        format_args!("pstk1 exit code={}\n", outcome.code()),
-    );
-    board.emit(line.as_str());
     loop {
-        board.poll();
+        while !board.take_request() {
+            board.poll();
+        }
+        board.report_dropped();
+        if sys_hz != SYS_HZ {
+            board.write_bounded("pstk1 error what=system-clock-not-150MHz\n");
+        }
+        board.calibrate();
+        board.window = 0;
+        board.window_start = None;
+        let outcome = bench::run(board, config::EMBEDDED_PROOF);
+        board.write_fmt_line(|l| writeln!(l, "pstk1 exit code={}", outcome.code()));
     }
 }
 
@@ -224,8 +395,131 @@ pub fn stack_bottom() -> usize {
     unsafe { addr(&symbols::STACK_BOTTOM) }
 }
 
-pub fn on_panic(_info: &core::panic::PanicInfo<'_>) -> ! {
-    loop {
-        core::hint::spin_loop();
+/// A panic: the `oom` line for an allocation failure, else the `panic` line.
+pub fn on_panic(info: &core::panic::PanicInfo<'_>) -> ! {
+    if let Some(oom) = heap::out_of_memory(info) {
+        fatal(|l| oom.write_line(l))
     }
+    fatal(|l| write_panic_line(l, format_args!("{}", info.message())))
+}
+
+/// A fixed buffer that keeps what fits and always ends in a line break.
+struct FatalLine {
+    buf: [u8; 256],
+    len: usize,
+}
+
+impl Write for FatalLine {
+    fn write_str(&mut self, s: &str) -> fmt::Result {
+        for &b in s.as_bytes() {
+            // The last byte is kept for the line break.
+            if self.len + 1 < self.buf.len() {
+                self.buf[self.len] = b;
+                self.len += 1;
+            }
+        }
+        Ok(())
+    }
+}
+
+impl FatalLine {
+    fn as_str(&mut self) -> &str {
+        // Truncation may have cut a UTF-8 sequence: keep the valid prefix.
+        let text_len = match core::str::from_utf8(&self.buf[..self.len]) {
+            Ok(_) => self.len,
+            Err(e) => e.valid_up_to(),
+        };
+        self.len = text_len;
+        if self.buf[..self.len].last() != Some(&b'\n') {
+            self.buf[self.len] = b'\n';
+            self.len += 1;
+        }
+        core::str::from_utf8(&self.buf[..self.len]).unwrap_or("\n")
+    }
+}
+
+static IN_FATAL: AtomicBool = AtomicBool::new(false);
+
+/// Writes the line, then serves USB forever, repeating the line on each new request.
+fn fatal(write: impl FnOnce(&mut FatalLine) -> fmt::Result) -> ! {
+    // A fault inside this path (e.g. in the USB stack) must not recurse.
+    if IN_FATAL.swap(true, Ordering::Relaxed) {
+        loop {
+            core::hint::spin_loop();
+        }
+    }
+    let mut line = FatalLine {
+        buf: [0; 256],
+        len: 0,
+    };
+    let _ = write(&mut line);
+    // SAFETY: the run that held the board never resumes; single core, no interrupts.
+    let Some(board) = (unsafe { (*addr_of_mut!(BOARD)).as_mut() }) else {
+        // Before USB is up there is no one to tell.
+        loop {
+            core::hint::spin_loop();
+        }
+    };
+    let text = line.as_str();
+    board.note.clear();
+    board.write_bounded(text);
+    loop {
+        board.poll();
+        if board.take_request() {
+            board.report_dropped();
+            board.write_bounded(text);
+        }
+    }
+}
+
+/// Cortex-M33: every fault escalates to HardFault (MemManage, BusFault, UsageFault and
+/// SecureFault are not enabled separately).
+#[cfg(target_arch = "arm")]
+#[cortex_m_rt::exception]
+unsafe fn HardFault(frame: &cortex_m_rt::ExceptionFrame) -> ! {
+    // SAFETY: reads of the System Control Block's fault status and address registers.
+    let scb = unsafe { &*cortex_m::peripheral::SCB::PTR };
+    let (cfsr, hfsr, mmfar, bfar) = (
+        scb.cfsr.read(),
+        scb.hfsr.read(),
+        scb.mmfar.read(),
+        scb.bfar.read(),
+    );
+    fatal(|l| {
+        write_fault_line(
+            l,
+            "hardfault",
+            &[
+                ("pc", frame.pc()),
+                ("lr", frame.lr()),
+                ("xpsr", frame.xpsr()),
+                ("cfsr", cfsr),
+                ("hfsr", hfsr),
+                ("mmfar", mmfar),
+                ("bfar", bfar),
+            ],
+        )
+    })
+}
+
+/// Hazard3: every exception (illegal instruction, misaligned or faulting access, ecall,
+/// breakpoint) lands here; riscv-rt's trap entry saved the caller-saved registers.
+#[cfg(target_arch = "riscv32")]
+#[export_name = "ExceptionHandler"]
+fn exception_handler(frame: &riscv_rt::TrapFrame) -> ! {
+    let mcause = riscv::register::mcause::read().bits() as u32;
+    let mepc = riscv::register::mepc::read() as u32;
+    let mtval = riscv::register::mtval::read() as u32;
+    fatal(|l| {
+        write_fault_line(
+            l,
+            "exception",
+            &[
+                ("mcause", mcause),
+                ("mepc", mepc),
+                ("mtval", mtval),
+                ("ra", frame.ra as u32),
+            ],
+        )
+    })
 }
