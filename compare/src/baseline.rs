@@ -7,13 +7,55 @@
 //! firmware, file names `<proof>.<core>.<alloc>.json`), `hash-cal/` (records of the
 //! `hash-cal` firmware on `hash-cal-<K>.proof`: `K` single-compression hashes),
 //! `hash-counts.json` (`prover-host tune --count-hashes`), `tune-*.json`
-//! (`prover-host tune`). Every figure is an emulator instruction count except prove time.
+//! (`prover-host tune`), and `timing/` (run records of the firmware built as the published
+//! silicon runs were, `mcu-run --window stock-wf`, with the timing model's estimates). Every
+//! figure is an emulator instruction count or the timing model's estimate (said where), except
+//! prove time and the published silicon cycles, which carry their source.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::Path;
 
+use picostark_core::record::RunRecord;
 use serde_json::Value;
+
+/// Published silicon runs of stock `winterfell::verify` 0.13.1 on the zkmcu reference proofs
+/// (verify alone in the window, the proof parsed and cloned before it; TLSF heap of 256 KB;
+/// rustc release, opt-level "s", fat LTO; as quoted in `shared/interop/zkmcu-fork/README.md`):
+/// `(backend, proof, core, allocator, median cycles)`.
+const PUBLISHED: &[(&str, &str, &str, &str, u64)] = &[
+    (
+        "wf-goldilocks",
+        "Goldilocks x quadratic",
+        "m33",
+        "tlsf",
+        11_200_461,
+    ),
+    (
+        "wf-goldilocks",
+        "Goldilocks x quadratic",
+        "rv32",
+        "tlsf",
+        16_859_714,
+    ),
+    (
+        "wf-babybear",
+        "BabyBear x quartic",
+        "m33",
+        "tlsf",
+        18_633_462,
+    ),
+    (
+        "wf-babybear",
+        "BabyBear x quartic",
+        "rv32",
+        "tlsf",
+        19_358_117,
+    ),
+];
+
+/// Where [`PUBLISHED`] comes from.
+const PUBLISHED_SOURCE: &str = "published, zkmcu project benchmark records, RP2350 at 150 MHz";
 
 /// One `mcu-run` record, keyed by proof file name and core.
 struct Run {
@@ -22,6 +64,8 @@ struct Run {
     backend: String,
     result: String,
     instructions: Option<u64>,
+    /// The timing model's estimated cycles and `model vN`, when the record has them.
+    estimate: Option<(u64, String)>,
     heap_peak: Option<u64>,
     proof_bytes: Option<u64>,
     security_bits: Option<u64>,
@@ -52,6 +96,17 @@ fn runs(dir: &Path) -> Vec<Run> {
                 backend: v["backend"].as_str().unwrap_or("?").to_string(),
                 result: v["result"].as_str().unwrap_or("?").to_string(),
                 instructions: v["instructions"].as_u64(),
+                estimate: v["estimate"]["cycles"].as_u64().map(|c| {
+                    let e = &v["estimate"];
+                    (
+                        c,
+                        format!(
+                            "{} v{}",
+                            e["model"].as_str().unwrap_or("?"),
+                            e["model_version"]
+                        ),
+                    )
+                }),
                 heap_peak: v["heap_peak"].as_u64(),
                 proof_bytes: v["proof_bytes"].as_u64(),
                 security_bits: v["security_bits"].as_u64(),
@@ -62,8 +117,14 @@ fn runs(dir: &Path) -> Vec<Run> {
     out
 }
 
-/// Instructions of one BLAKE3 compression per core, from the `hash-cal` runs.
-fn compression_cost(dir: &Path) -> BTreeMap<String, f64> {
+/// One BLAKE3 compression on one core, from the `hash-cal` runs: instructions, and the
+/// estimated cycles with their model when the record has an estimate.
+struct Compression {
+    instructions: f64,
+    estimate: Option<(f64, String)>,
+}
+
+fn compression_cost(dir: &Path) -> BTreeMap<String, Compression> {
     runs(&dir.join("hash-cal"))
         .into_iter()
         .filter(|r| r.result == "accepted")
@@ -74,9 +135,138 @@ fn compression_cost(dir: &Path) -> BTreeMap<String, f64> {
                 .strip_suffix(".proof")?
                 .parse()
                 .ok()?;
-            Some((r.core, r.instructions? as f64 / blocks))
+            let c = Compression {
+                instructions: r.instructions? as f64 / blocks,
+                estimate: r.estimate.map(|(c, m)| (c as f64 / blocks, m)),
+            };
+            Some((r.core, c))
         })
         .collect()
+}
+
+/// The compression cost lines: per core, and RV32 over M33.
+fn compression_lines(md: &mut String, cost: &BTreeMap<String, Compression>) {
+    for (core, c) in cost {
+        let est = match &c.estimate {
+            Some((cycles, model)) => format!("{cycles:.0} estimated cycles ({model})"),
+            None => "no estimate in the hash-cal record (it predates the timing model)".into(),
+        };
+        let _ = writeln!(
+            md,
+            "- one BLAKE3 compression on {core}: {:.0} instructions, {est}",
+            c.instructions
+        );
+    }
+    if let (Some(m), Some(r)) = (cost.get("m33"), cost.get("rv32")) {
+        let est = match (&m.estimate, &r.estimate) {
+            (Some((m, _)), Some((r, _))) => format!(", {:.2} in estimated cycles", r / m),
+            _ => String::new(),
+        };
+        let _ = writeln!(
+            md,
+            "- RV32 / M33 of one compression: {:.2} in instructions{est}",
+            r.instructions / m.instructions
+        );
+    }
+}
+
+/// A record matches a published run when backend, core and allocator agree and it was
+/// built as the published runs were: the stock window, and plain RV32IMAC on the RV32 when
+/// the profile names an ISA.
+fn matches_published(r: &RunRecord, backend: &str, core: &str, alloc: &str) -> bool {
+    (r.backend.as_str(), r.core.as_str(), r.allocator.as_str()) == (backend, core, alloc)
+        && r.profile.contains("window=stock-wf")
+        && (core != "rv32" || !r.profile.contains("isa=") || r.profile.contains("isa=rv32imac"))
+}
+
+/// Predicted (timing model on the emulator's instruction stream) against measured (the
+/// published silicon runs) cycles, from the records in `timing/`.
+fn timing_section(dir: &Path, md: &mut String) {
+    let mut records: Vec<(String, RunRecord)> = Vec::new();
+    let mut files: Vec<_> = std::fs::read_dir(dir.join("timing"))
+        .map(|rd| rd.filter_map(|e| e.ok().map(|e| e.path())).collect())
+        .unwrap_or_default();
+    files.retain(|p: &std::path::PathBuf| p.extension().is_some_and(|e| e == "json"));
+    files.sort();
+    for f in &files {
+        let name = f
+            .file_name()
+            .map_or(String::new(), |n| n.to_string_lossy().into());
+        let Ok(text) = std::fs::read_to_string(f) else {
+            continue;
+        };
+        if let Ok(Some(recs)) = crate::input::parse_json_records(&text) {
+            records.extend(recs.into_iter().map(|r| (name.clone(), r)));
+        }
+    }
+    let _ = writeln!(
+        md,
+        "### Timing model against published silicon runs
+
+         Predicted: the RP2350 timing model's estimated cycles (`RunRecord.estimate`) for the emulator run of the firmware built as the published runs were          (`mcu-run --window stock-wf`: stock `winterfell::verify` 0.13.1 alone in the window), records in `{}/timing/`.          Measured: median cycles, {PUBLISHED_SOURCE}. Error = (predicted − measured) / measured.
+",
+        dir.display()
+    );
+    let _ = writeln!(
+        md,
+        "| proof | core | allocator | measured cycles | predicted cycles (model) | error | instructions | record | board · profile |
+|---|---|---|---|---|---|---|---|---|"
+    );
+    let mut used = vec![false; records.len()];
+    for &(backend, proof, core, alloc, measured) in PUBLISHED {
+        let mut any = false;
+        for (i, (file, r)) in records.iter().enumerate() {
+            if !matches_published(r, backend, core, alloc) {
+                continue;
+            }
+            used[i] = true;
+            any = true;
+            let (pred, err) = match &r.estimate {
+                Some(e) => (
+                    format!("{} ({} v{})", e.cycles, e.model, e.model_version),
+                    format!(
+                        "{:+.1}%",
+                        (e.cycles as f64 - measured as f64) / measured as f64 * 100.0
+                    ),
+                ),
+                None => ("no estimate in the record".into(), "–".into()),
+            };
+            let _ = writeln!(
+                md,
+                "| {proof} | {core} | {alloc} | {measured} | {pred} | {err} | {} | `{file}` ({}) | {} · {} |",
+                num(r.instructions),
+                r.result,
+                r.board,
+                r.profile
+            );
+        }
+        if !any {
+            let _ = writeln!(
+                md,
+                "| {proof} | {core} | {alloc} | {measured} | no matching record | – | – | – | – |"
+            );
+        }
+    }
+    for (_, (file, r)) in records.iter().enumerate().filter(|(i, _)| !used[*i]) {
+        let pred = r
+            .estimate
+            .as_ref()
+            .map_or("no estimate in the record".into(), |e| {
+                format!("{} ({} v{})", e.cycles, e.model, e.model_version)
+            });
+        let _ = writeln!(
+            md,
+            "| {} | {} | {} | not published | {pred} | – | {} | `{file}` ({}) | {} · {} |",
+            r.backend,
+            r.core,
+            r.allocator,
+            num(r.instructions),
+            r.result,
+            r.board,
+            r.profile
+        );
+    }
+    let _ = writeln!(md);
 }
 
 fn hash_counts(dir: &Path) -> BTreeMap<String, u64> {
@@ -124,7 +314,7 @@ fn counterpart<'a>(stock: &'a [Run], r: &Run) -> Option<&'a Run> {
 pub fn section(dir: &Path) -> Option<String> {
     let ours = runs(&dir.join("ours"));
     let stock = runs(&dir.join("stock"));
-    if ours.is_empty() && stock.is_empty() {
+    if ours.is_empty() && stock.is_empty() && !dir.join("timing").is_dir() {
         return None;
     }
     let cost = compression_cost(dir);
@@ -140,12 +330,7 @@ pub fn section(dir: &Path) -> Option<String> {
          Hash floor = BLAKE3 compressions the proof's verification needs (counted on the host) x one compression's instructions on that core (`hash-cal` firmware).\n",
         dir.display()
     );
-    for (core, c) in &cost {
-        let _ = writeln!(
-            md,
-            "- one BLAKE3 compression on {core}: {c:.0} instructions"
-        );
-    }
+    compression_lines(&mut md, &cost);
     let _ = writeln!(md);
     table(&mut md, &ours, &stock, &cost, &counts);
     let (ours_nolto, stock_nolto) = (
@@ -163,6 +348,9 @@ pub fn section(dir: &Path) -> Option<String> {
         );
         table(&mut md, &ours_nolto, &stock_nolto, &cost, &counts);
     }
+    if dir.join("timing").is_dir() {
+        timing_section(dir, &mut md);
+    }
     tune_tables(dir, &mut md);
     if let Ok(notes) = std::fs::read_to_string(dir.join("NOTES.md")) {
         let _ = writeln!(md, "\n{notes}");
@@ -175,7 +363,7 @@ fn table(
     md: &mut String,
     ours: &[Run],
     stock: &[Run],
-    cost: &BTreeMap<String, f64>,
+    cost: &BTreeMap<String, Compression>,
     counts: &BTreeMap<String, u64>,
 ) {
     let _ = writeln!(
@@ -195,7 +383,7 @@ fn table(
         let floor = counts
             .get(&r.proof)
             .zip(cost.get(&r.core))
-            .map(|(n, c)| (*n as f64 * c) as u64);
+            .map(|(n, c)| (*n as f64 * c.instructions) as u64);
         // A rejected run stopped early: its count is no verification cost.
         let accepted = r.instructions.filter(|_| r.result == "accepted");
         let cp_cell = match cp {
@@ -379,6 +567,13 @@ mod tests {
             "accepted",
             2000,
         );
+        // The m33 calibration run has an estimate: 1500 cycles over 10 compressions.
+        let m33_cal = dir.join("hash-cal/hash-cal-10.proof.m33.tlsf.json");
+        let mut v: Value =
+            serde_json::from_str(&std::fs::read_to_string(&m33_cal).unwrap()).unwrap();
+        v["estimate"] =
+            serde_json::json!({"cycles": 1500, "model": "rp2350-m33", "model_version": 2});
+        std::fs::write(&m33_cal, v.to_string()).unwrap();
         std::fs::write(
             dir.join("hash-counts.json"),
             r#"{"counts":[{"proof":"wf-ref-zkmcu.proof","compressions":20}]}"#,
@@ -406,6 +601,97 @@ mod tests {
         // A rejected run stopped early: no ratio from its count.
         let l = line("wf-ref-zkmcu.proof", "rv32", "stock");
         assert!(l.ends_with("| – | – | – | 20 | 4000 | – |"), "{l}");
+        assert!(md.contains("- one BLAKE3 compression on m33: 100 instructions, 150 estimated cycles (rp2350-m33 v2)"), "{md}");
+        assert!(md.contains("- one BLAKE3 compression on rv32: 200 instructions, no estimate in the hash-cal record"), "{md}");
+        assert!(
+            md.contains("- RV32 / M33 of one compression: 2.00 in instructions\n"),
+            "{md}"
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    fn timing_record(core: &str, alloc: &str, profile: &str, cycles: Option<u64>) -> RunRecord {
+        RunRecord {
+            schema: picostark_core::record::RUN_RECORD_SCHEMA,
+            source: "emulator".into(),
+            backend: "wf-goldilocks".into(),
+            core: core.into(),
+            board: format!("qemu-{core}"),
+            allocator: alloc.into(),
+            result: "accepted".into(),
+            instructions: Some(7_000_000),
+            profile: profile.into(),
+            estimate: cycles.map(|cycles| picostark_core::record::CycleEstimate {
+                model: format!("rp2350-{core}"),
+                model_version: 1,
+                cycles,
+                ..Default::default()
+            }),
+            ..RunRecord::default()
+        }
+    }
+
+    #[test]
+    fn predicted_against_published_cycles() {
+        let dir = std::env::temp_dir().join(format!("pstk-timing-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(dir.join("timing")).unwrap();
+        let w = "release opt-level=s lto=fat window=stock-wf";
+        let records = [
+            (
+                "a.m33.tlsf.json",
+                timing_record("m33", "tlsf", w, Some(11_760_484)),
+            ),
+            (
+                "b.m33.llff.json",
+                timing_record("m33", "llff", w, Some(12_000_000)),
+            ),
+            // Not the published build: Zb* extensions on.
+            (
+                "c.rv32.tlsf.json",
+                timing_record("rv32", "tlsf", &format!("{w} isa=rp2350"), Some(1)),
+            ),
+            (
+                "d.rv32.tlsf.json",
+                timing_record("rv32", "tlsf", &format!("{w} isa=rv32imac"), None),
+            ),
+            // Not the stock window.
+            (
+                "e.m33.tlsf.json",
+                timing_record("m33", "tlsf", "release", Some(2)),
+            ),
+        ];
+        for (name, r) in &records {
+            std::fs::write(
+                dir.join("timing").join(name),
+                serde_json::to_string(r).unwrap(),
+            )
+            .unwrap();
+        }
+        let md = section(&dir).unwrap();
+        let line = |start: &str| {
+            md.lines()
+                .find(|l| l.starts_with(start))
+                .unwrap_or_else(|| panic!("{start}: {md}"))
+                .to_string()
+        };
+        assert!(md.contains("published, zkmcu project benchmark records, RP2350 at 150 MHz"));
+        let l = line("| Goldilocks x quadratic | m33 | tlsf | 11200461 |");
+        assert!(
+            l.contains("| 11760484 (rp2350-m33 v1) | +5.0% |") && l.contains("`a.m33.tlsf.json`"),
+            "{l}"
+        );
+        let l = line("| Goldilocks x quadratic | rv32 | tlsf | 16859714 |");
+        assert!(
+            l.contains("| no estimate in the record | – |") && l.contains("`d.rv32.tlsf.json`"),
+            "{l}"
+        );
+        assert!(line("| BabyBear x quartic | m33 |").contains("no matching record"));
+        assert!(line("| wf-goldilocks | m33 | llff | not published |").contains("12000000"));
+        assert!(line("| wf-goldilocks | rv32 | tlsf | not published |").contains("isa=rp2350"));
+        assert!(
+            line("| wf-goldilocks | m33 | tlsf | not published |").contains("`e.m33.tlsf.json`")
+        );
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }
