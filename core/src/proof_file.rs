@@ -25,6 +25,19 @@
 //!
 //! Parsing borrows from the input (the firmware parses straight from flash), allocates
 //! nothing, checks every length against the bytes that remain and rejects trailing bytes.
+//! The ranges above are the envelope's: each backend's `check_supported` narrows them to what
+//! its verifier and the libraries it calls can take (e.g. at most 30 proof-of-work bits over
+//! BabyBear; `docs/panic-inventory.md`).
+//!
+//! How a backend binds the header to its proof:
+//!
+//! - Plonky3 backends seed their transcript with [`ProofFile::statement_bytes`], the whole
+//!   encoded header and public inputs: every header byte reaches every challenge.
+//! - winterfell backends keep winterfell's transcript, seeded from the payload's own proof
+//!   context and the public inputs, and require each header field to equal the payload's
+//!   seeded counterpart (trace length, parameters, extension tag, field modulus; the AIR by
+//!   the constraints they evaluate); payload option bytes outside the seed must take the one
+//!   value our provers write.
 
 use crate::error::FormatError;
 use crate::ids::{AirId, BackendId, FieldId, HashId};
@@ -118,8 +131,9 @@ impl<'a> PublicInputs<'a> {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ProofFile<'a> {
     pub header: ProofHeader,
-    /// The encoded header and public inputs (everything before the payload length):
-    /// backends absorb it into their transcript so every header field is bound to the proof.
+    /// The encoded header and public inputs (everything before the payload length). The
+    /// Plonky3 backends seed their transcript with it; the winterfell backends compare the
+    /// header with the payload's seeded context instead (see the module documentation).
     pub statement_bytes: &'a [u8],
     pub public_inputs: PublicInputs<'a>,
     pub payload: &'a [u8],
