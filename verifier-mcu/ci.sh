@@ -9,9 +9,10 @@
 #    QEMU twice (counts must be identical), every hostile file rejected; rv32 is built for
 #    the RP2350's Hazard3 (Zba/Zbb/Zbs/Zbkb, firmware/.cargo/config.toml), and once more as
 #    plain RV32IMAC (`--isa rv32imac`), every genuine proof verified once;
-# 4. per core, the stock upstream `winterfell::verify` firmware (`stock-wf`) on the zkmcu
-#    reference proof and on our Goldilocks proof: both must be accepted (a guard against
-#    the RV32 miscompilation described in results/baseline/NOTES.md);
+# 4. per core, stock upstream `winterfell::verify` in the published silicon runs' window and
+#    build (`mcu-run run --window stock-wf`: target-cpu=cortex-m33, plain RV32IMAC) on the
+#    zkmcu reference proof and on our Goldilocks proof: both must be accepted (a guard against
+#    the RV32 miscompilation described in results/baseline/NOTES.md), with a cycle estimate;
 # 5. the rp2350 firmware for both cores built with an embedded proof, and its UF2 files.
 #
 # Records go to $OUT (default out/mcu), UF2 files to $OUT/uf2.
@@ -59,7 +60,7 @@ if [[ " ${BACKENDS[*]} " == *" wf-goldilocks "* ]]; then
   "$PH" tune --reference-out "$PROOFS/stock/wf-goldilocks-ref-zkmcu.proof"
   for core in m33 rv32; do
     echo "== verifier-mcu: stock winterfell::verify on $core"
-    "$MCU" run --core "$core" --features stock-wf --iterations 1 --out "$OUT/stock" \
+    "$MCU" run --core "$core" --window stock-wf --iterations 1 --out "$OUT/stock" \
       "$PROOFS/stock/wf-goldilocks-ref-zkmcu.proof" "$PROOFS/wf-goldilocks-fib-1024.proof"
   done
 fi

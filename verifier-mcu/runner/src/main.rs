@@ -3,7 +3,8 @@
 //! ```text
 //! mcu-run run --core m33|rv32 [--alloc tlsf|llff|bump] [--features F,..] [--expect accepted|rejected]
 //!             [--repeat N] [--heap BYTES] [--iterations N] [--out DIR] [--elf ELF]
-//!             [--embedded] [--profile] [--isa rp2350|rv32imac] PROOF...
+//!             [--embedded] [--profile] [--isa rp2350|rv32imac] [--window full|stock-wf]
+//!             [--xip-miss CYCLES] PROOF...
 //! mcu-run uf2 ELF OUT.uf2 --family rp2350-arm|rp2350-riscv
 //! mcu-run check-image ELF [UF2] --family rp2350-arm|rp2350-riscv
 //! mcu-run tamper [--kind flip|truncate|low-security|wrong-backend|zero-payload] IN OUT
@@ -23,6 +24,14 @@
 //! instructions by function (see `profile.rs`), and prints the top lines. `--isa` chooses the
 //! RV32 instruction set: `rp2350` (default: RV32IMAC + Zba, Zbb, Zbs, Zbkb, what the Hazard3
 //! cores run) or `rv32imac` (plain, for other chips); QEMU's `-cpu` follows it.
+//!
+//! Every run loads the plugin's timing model for the core (`model=m33|hazard3`, the image's
+//! flash ranges: `qemu::model_args`) and each record carries its estimate (cycles, ms at
+//! 150 MHz, stalls, XIP misses); `--xip-miss CYCLES` overrides the model's XIP miss cost.
+//! `--window stock-wf` measures what the published silicon runs of stock winterfell measured
+//! (firmware feature `stock-wf-window`): `winterfell::verify` alone on a proof parsed and
+//! cloned before the window, built with target-cpu=cortex-m33 on the M33 and as plain
+//! RV32IMAC on RV32; any winterfell Goldilocks proof file, any allocator.
 
 mod elf;
 mod image_check;
@@ -42,7 +51,8 @@ fn usage() -> &'static str {
     "usage:
   mcu-run run --core m33|rv32 [--alloc tlsf|llff|bump] [--features F,..] [--expect accepted|rejected]
               [--repeat N] [--heap BYTES] [--iterations N] [--out DIR] [--elf ELF]
-              [--embedded] [--profile] [--isa rp2350|rv32imac] PROOF...
+              [--embedded] [--profile] [--isa rp2350|rv32imac] [--window full|stock-wf]
+              [--xip-miss CYCLES] PROOF...
   mcu-run uf2 ELF OUT.uf2 --family rp2350-arm|rp2350-riscv
   mcu-run check-image ELF [UF2] --family rp2350-arm|rp2350-riscv
   mcu-run tamper [--kind flip|truncate|low-security|wrong-backend|zero-payload] IN OUT
@@ -145,6 +155,8 @@ fn cmd_run(args: &[String]) -> Result<(), String> {
             "elf",
             "timeout",
             "isa",
+            "window",
+            "xip-miss",
         ],
         &["embedded", "profile"],
     )?;
@@ -163,6 +175,29 @@ fn cmd_run(args: &[String]) -> Result<(), String> {
     if core == Core::M33 && isa != qemu::Isa::Rp2350 {
         return Err("--isa chooses the RV32 instruction set: use it with --core rv32".into());
     }
+    // `--window stock-wf`: the published silicon runs' measurement window and build (firmware
+    // feature `stock-wf-window`: target-cpu=cortex-m33 on the M33, plain RV32IMAC on RV32).
+    let stock_window = match f.get("window").unwrap_or("full") {
+        "full" => false,
+        "stock-wf" => true,
+        w => return Err(format!("unknown --window {w:?} (full, stock-wf)")),
+    };
+    let isa = match (stock_window, core, f.get("isa")) {
+        (true, Core::Rv32, Some("rp2350")) => {
+            return Err(
+                "--window stock-wf is the published plain RV32IMAC build: drop --isa rp2350".into(),
+            )
+        }
+        (true, Core::Rv32, _) => qemu::Isa::Rv32imac,
+        _ => isa,
+    };
+    if stock_window && f.get("features").is_some() {
+        return Err("--window stock-wf builds its own feature set: drop --features".into());
+    }
+    let xip_miss = f
+        .get("xip-miss")
+        .map(|_| f.num("xip-miss", 0))
+        .transpose()?;
     let alloc = f.get("alloc").unwrap_or("tlsf");
     if !["tlsf", "llff", "bump"].contains(&alloc) {
         return Err(format!("unknown allocator {alloc:?} (tlsf, llff, bump)"));
@@ -200,6 +235,7 @@ fn cmd_run(args: &[String]) -> Result<(), String> {
     }
     let features: Vec<String> = match f.get("features") {
         Some(list) => list.split(',').map(str::to_string).collect(),
+        None if stock_window => vec!["stock-wf-window".to_string()],
         None => {
             let mut v: Vec<BackendId> = proofs.iter().filter_map(|p| p.2).collect();
             v.sort();
@@ -233,12 +269,27 @@ fn cmd_run(args: &[String]) -> Result<(), String> {
             isa.target_features()
         ));
     }
+    if stock_window {
+        meta.profile.push_str(" window=stock-wf");
+        if core == Core::M33 {
+            meta.profile.push_str(" target-cpu=cortex-m33");
+        }
+    }
     std::fs::create_dir_all(&out).map_err(|e| format!("{}: {e}", out.display()))?;
 
     let mut failures = Vec::new();
     println!(
-        "{:<40} {:<5} {:<14} {:<22} {:>12} {:>10} {:>10} {:>8}",
-        "proof", "core", "backend", "result", "instructions", "heap_peak", "stack_peak", "tampered"
+        "{:<40} {:<5} {:<14} {:<22} {:>12} {:>12} {:>8} {:>10} {:>10} {:>8}",
+        "proof",
+        "core",
+        "backend",
+        "result",
+        "instructions",
+        "est_cycles",
+        "est_ms",
+        "heap_peak",
+        "stack_peak",
+        "tampered"
     );
     for (path, bytes, _) in &proofs {
         let (elf, markers) = match &shared {
@@ -246,6 +297,13 @@ fn cmd_run(args: &[String]) -> Result<(), String> {
             None => build(Some(path))?,
         };
         let slot = (!embedded).then_some(bytes.as_slice());
+        let elf_bytes = std::fs::read(&elf).map_err(|e| format!("{}: {e}", elf.display()))?;
+        let model = qemu::model_args(core, &elf_bytes, slot.map(<[u8]>::len), xip_miss)?;
+        let plugin_args = qemu::Plugin {
+            path: &plugin,
+            markers,
+            model: &model,
+        };
         let name = path
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
@@ -255,7 +313,7 @@ fn cmd_run(args: &[String]) -> Result<(), String> {
         let mut first: Option<qemu::Outcome> = None;
         for r in 0..repeat {
             let p = raw_profile.as_deref().filter(|_| r == 0);
-            let o = qemu::run(core, isa, &elf, &plugin, markers, slot, timeout, p)?;
+            let o = qemu::run(core, isa, &elf, &plugin_args, slot, timeout, p)?;
             if let Some(f0) = &first {
                 if let Err(e) = f0.same_measurements(&o) {
                     failures.push(format!(
@@ -286,12 +344,18 @@ fn cmd_run(args: &[String]) -> Result<(), String> {
                     .map_err(|e| format!("{}: {e}", file.display()))?;
                 let tampered = o.tampered_result().unwrap_or("missing");
                 println!(
-                    "{:<40} {:<5} {:<14} {:<22} {:>12} {:>10} {:>10} {:>8}",
+                    "{:<40} {:<5} {:<14} {:<22} {:>12} {:>12} {:>8} {:>10} {:>10} {:>8}",
                     name,
                     core.name(),
                     rec.backend,
                     rec.result,
                     rec.instructions.map_or("-".into(), |v| v.to_string()),
+                    rec.estimate
+                        .as_ref()
+                        .map_or("-".into(), |e| e.cycles.to_string()),
+                    rec.estimate
+                        .as_ref()
+                        .map_or("-".into(), |e| format!("{:.2}", e.ms)),
                     rec.heap_peak.map_or("-".into(), |v| v.to_string()),
                     rec.stack_peak.map_or("-".into(), |v| v.to_string()),
                     if tampered.starts_with("rejected") {
@@ -314,6 +378,12 @@ fn cmd_run(args: &[String]) -> Result<(), String> {
                 if !tampered.starts_with("rejected") {
                     failures.push(format!(
                         "{name}: the firmware's tampered copy was {tampered}, not rejected"
+                    ));
+                }
+                // The plugin always runs the core's model: a count without cycles is a fault.
+                if rec.instructions.is_some() && rec.estimate.is_none() {
+                    failures.push(format!(
+                        "{name}: the plugin printed no cycle estimate (model fields missing)"
                     ));
                 }
                 if expect == "accepted" && !o.exit_ok {

@@ -186,6 +186,11 @@ pub fn build_firmware(
                 .env_remove("RUSTFLAGS");
             fw.join("target")
         }
+        // The published runs' build (`stock-wf-window`) tuned for the core, in its own dir.
+        (Core::M33, _) if backends.iter().any(|b| b == "stock-wf-window") => {
+            cmd.env("CARGO_ENCODED_RUSTFLAGS", "-Ctarget-cpu=cortex-m33");
+            fw.join("target").join("cortex-m33")
+        }
         (Core::M33, _) => fw.join("target"),
     };
     cmd.arg("--target-dir").arg(&target_dir);
@@ -250,9 +255,25 @@ pub fn markers(elf: &[u8]) -> Result<(u32, u32), String> {
 pub struct Region {
     pub insns: u64,
     pub classes: InstructionClasses,
+    /// The plugin's timing model for the same region (absent from a plugin without one).
+    pub estimate: Option<RegionEstimate>,
 }
 
-/// Parses the plugin's output lines.
+/// The timing model's figures for one region, as the plugin prints them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RegionEstimate {
+    pub cycles: u64,
+    pub stall: u64,
+    pub xip_accesses: u64,
+    pub xip_misses: u64,
+    pub xip_miss_cycles: u64,
+    pub model: String,
+    pub model_version: u32,
+}
+
+/// Parses the plugin's output lines: `icount region=R insns=N mul= load_store= branch=
+/// other=`, then with a timing model `cycles= stall= xip_accesses= xip_misses=
+/// xip_miss_cycles= model= model_version=` (all of them, or the line has no estimate).
 pub fn parse_regions(text: &str) -> Vec<Region> {
     text.lines()
         .filter_map(|l| {
@@ -260,12 +281,22 @@ pub fn parse_regions(text: &str) -> Vec<Region> {
             if words.next()? != "icount" {
                 return None;
             }
-            let get = |k: &str| -> Option<u64> {
+            let word = |k: &str| -> Option<&str> {
                 l.split_ascii_whitespace()
-                    .find_map(|w| w.strip_prefix(k)?.strip_prefix('='))?
-                    .parse()
-                    .ok()
+                    .find_map(|w| w.strip_prefix(k)?.strip_prefix('='))
             };
+            let get = |k: &str| -> Option<u64> { word(k)?.parse().ok() };
+            let estimate = (|| {
+                Some(RegionEstimate {
+                    cycles: get("cycles")?,
+                    stall: get("stall")?,
+                    xip_accesses: get("xip_accesses")?,
+                    xip_misses: get("xip_misses")?,
+                    xip_miss_cycles: get("xip_miss_cycles")?,
+                    model: word("model")?.to_string(),
+                    model_version: word("model_version")?.parse().ok()?,
+                })
+            })();
             Some(Region {
                 insns: get("insns")?,
                 classes: InstructionClasses {
@@ -274,6 +305,7 @@ pub fn parse_regions(text: &str) -> Vec<Region> {
                     branch: get("branch")?,
                     other: get("other")?,
                 },
+                estimate,
             })
         })
         .collect()
@@ -321,15 +353,70 @@ impl Outcome {
     }
 }
 
-/// Runs the QEMU firmware `elf` with the plugin counting between `markers`, with `slot`
+/// The plugin's timing-model arguments for `core` running `elf` (see `verifier-mcu/TIMING.md`):
+/// `model=m33|hazard3`, one `flash=0xLO-0xHI` (half-open) per range that sits in flash
+/// behind the XIP cache on the RP2350, and `xip_miss=N` when `xip_miss` overrides the
+/// model's miss cost.
+///
+/// The QEMU images are mapped onto the RP2350's layout by address ranges rather than by
+/// moving them: what the board fetches through the XIP cache is the ELF's non-writable
+/// loadable segments (vector table, code, read-only data), which on the M33 image are at
+/// 0x10000000 like the RP2350's flash and on the RV32 `virt` image are in RAM at
+/// 0x80000000; plus the proof slot (`slot_len` bytes after its 8-byte head), because the
+/// board firmware embeds the proof as a `static` in flash, so a verifier that reads the
+/// proof in place reads it through the cache there. Everything else (`.data`, `.bss`, heap,
+/// stack) is SRAM, as on the board.
+pub fn model_args(
+    core: Core,
+    elf: &[u8],
+    slot_len: Option<usize>,
+    xip_miss: Option<u64>,
+) -> Result<Vec<String>, String> {
+    let e = Elf::parse(elf).map_err(|e| e.to_string())?;
+    let mut flash = e.read_only_ranges().map_err(|e| e.to_string())?;
+    if flash.is_empty() {
+        return Err("the firmware ELF has no read-only loadable segment".into());
+    }
+    if let Some(len) = slot_len {
+        let end = u32::try_from(len + 8)
+            .ok()
+            .and_then(|n| core.slot_addr().checked_add(n))
+            .ok_or("proof too large for the slot")?;
+        flash.push((core.slot_addr(), end));
+    }
+    let model = match core {
+        Core::M33 => "m33",
+        Core::Rv32 => "hazard3",
+    };
+    let mut args = vec![format!("model={model}")];
+    args.extend(
+        flash
+            .iter()
+            .map(|(lo, hi)| format!("flash={lo:#010x}-{hi:#010x}")),
+    );
+    if let Some(n) = xip_miss {
+        args.push(format!("xip_miss={n}"));
+    }
+    Ok(args)
+}
+
+/// The plugin and what it is told about one firmware image.
+pub struct Plugin<'a> {
+    pub path: &'a Path,
+    /// Addresses of `pstk_measure_start` and `pstk_measure_end` ([`markers`]).
+    pub markers: (u32, u32),
+    /// The timing model's arguments ([`model_args`]).
+    pub model: &'a [String],
+}
+
+/// Runs the QEMU firmware `elf` with the plugin counting between its markers, with `slot`
 /// loaded into the proof slot (or the firmware's embedded proof when `None`); with
 /// `profile`, the plugin also writes its per-block counts there.
 pub fn run(
     core: Core,
     isa: Isa,
     elf: &Path,
-    plugin: &Path,
-    markers: (u32, u32),
+    plugin: &Plugin<'_>,
     slot: Option<&[u8]>,
     timeout_s: u64,
     profile: Option<&Path>,
@@ -356,12 +443,17 @@ pub fn run(
     args.push("-plugin".into());
     args.push(format!(
         "{},isa={},start={:#x},end={:#x},out={}",
-        plugin.display(),
+        plugin.path.display(),
         core.isa(),
-        markers.0 & !1,
-        markers.1 & !1,
+        plugin.markers.0 & !1,
+        plugin.markers.1 & !1,
         counts.display()
     ));
+    for a in plugin.model {
+        let last = args.last_mut().expect("plugin argument");
+        last.push(',');
+        last.push_str(a);
+    }
     if let Some(p) = profile {
         let _ = std::fs::remove_file(p);
         let last = args.last_mut().expect("plugin argument");
@@ -424,6 +516,63 @@ mod tests {
         assert_eq!(r.len(), 1, "the incomplete line is dropped");
         assert_eq!(r[0].insns, 10);
         assert_eq!(r[0].classes.branch, 3);
+        assert_eq!(
+            r[0].estimate, None,
+            "a line without a model has no estimate"
+        );
+    }
+
+    #[test]
+    fn model_args_map_flash_and_the_slot() {
+        let elf = crate::elf::tests::tiny_elf(crate::elf::EM_ARM, 0x1000_0000, &[0; 64], ("f", 1));
+        assert_eq!(
+            model_args(Core::M33, &elf, Some(100), None).unwrap(),
+            [
+                "model=m33",
+                "flash=0x10000000-0x10000040",
+                "flash=0x38200000-0x3820006c"
+            ]
+        );
+        let rv = crate::elf::tests::tiny_elf(crate::elf::EM_RISCV, 0x8000_0000, &[0; 16], ("f", 1));
+        assert_eq!(
+            model_args(Core::Rv32, &rv, None, Some(40)).unwrap(),
+            [
+                "model=hazard3",
+                "flash=0x80000000-0x80000010",
+                "xip_miss=40"
+            ]
+        );
+        // A writable segment (PF_W in p_flags) is SRAM, not flash.
+        let mut writable = elf.clone();
+        writable[52 + 24] = 6;
+        assert!(model_args(Core::M33, &writable, None, None).is_err());
+    }
+
+    #[test]
+    fn model_fields_parse() {
+        let t = "icount region=0 insns=10 mul=1 load_store=2 branch=3 other=4 cycles=31 \
+                 stall=9 xip_accesses=7 xip_misses=2 xip_miss_cycles=12 model=rp2350-m33 \
+                 model_version=1\n\
+                 icount region=1 insns=10 mul=1 load_store=2 branch=3 other=4 cycles=31 stall=9\n";
+        let r = parse_regions(t);
+        assert_eq!(r.len(), 2);
+        let e = r[0].estimate.as_ref().expect("the model's fields");
+        assert_eq!(
+            (
+                e.cycles,
+                e.stall,
+                e.xip_accesses,
+                e.xip_misses,
+                e.xip_miss_cycles
+            ),
+            (31, 9, 7, 2, 12)
+        );
+        assert_eq!((e.model.as_str(), e.model_version), ("rp2350-m33", 1));
+        assert_eq!(
+            r[1].estimate, None,
+            "a partial model line gives no estimate"
+        );
+        assert_eq!(r[1].insns, 10, "but its counts stay");
     }
 
     #[test]

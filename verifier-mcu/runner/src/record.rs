@@ -4,10 +4,10 @@
 use std::process::Command;
 
 use picostark_core::proof_file::encode;
-use picostark_core::record::{parse_line, Line, RunRecord, RUN_RECORD_SCHEMA};
+use picostark_core::record::{parse_line, CycleEstimate, Line, RunRecord, RUN_RECORD_SCHEMA};
 use picostark_core::{AirId, BackendId, HashId, ProofHeader, ProofParams};
 
-use crate::qemu::{Core, Outcome};
+use crate::qemu::{Core, Outcome, Region};
 use crate::repo_root;
 
 /// Build facts written into every record.
@@ -56,6 +56,33 @@ impl BuildMeta {
             },
         }
     }
+}
+
+/// The clock the estimate's milliseconds assume: the RP2350's 150 MHz system clock (the
+/// published runs' and our board firmware's).
+pub const RP2350_CLOCK_HZ: u64 = 150_000_000;
+
+/// The timing model's estimate for the genuine iterations: the iteration with the median
+/// estimated cycles (the first one starts with a cold XIP cache), all its figures. `None`
+/// when any region lacks the model's fields.
+pub fn estimate(genuine: &[Region]) -> Option<CycleEstimate> {
+    let mut e = genuine
+        .iter()
+        .map(|r| r.estimate.as_ref())
+        .collect::<Option<Vec<_>>>()?;
+    e.sort_by_key(|e| e.cycles);
+    let m = e.get(e.len() / 2)?;
+    Some(CycleEstimate {
+        model: m.model.clone(),
+        model_version: m.model_version,
+        cycles: m.cycles,
+        clock_hz: RP2350_CLOCK_HZ,
+        ms: m.cycles as f64 * 1e3 / RP2350_CLOCK_HZ as f64,
+        stall_cycles: m.stall,
+        xip_accesses: m.xip_accesses,
+        xip_misses: m.xip_misses,
+        xip_miss_cycles: m.xip_miss_cycles,
+    })
 }
 
 fn median(mut v: Vec<u64>) -> Option<u64> {
@@ -157,7 +184,7 @@ pub fn build(o: &Outcome, core: Core, alloc: &str, meta: &BuildMeta) -> Result<R
         verify_ms: None,
         host_peak_rss: None,
         heap_needed_at_least: None,
-        estimate: None,
+        estimate: estimate(&o.regions[..genuine]),
         security: None,
         toolchain: meta.toolchain.clone(),
         profile: meta.profile.clone(),
@@ -335,6 +362,41 @@ icount region=3 insns=50 mul=1 load_store=2 branch=3 other=44
             .tampered_result()
             .unwrap()
             .starts_with("rejected"));
+    }
+
+    #[test]
+    fn record_carries_the_median_estimate() {
+        let with_model = |cycles: &[u64]| -> String {
+            REGIONS
+                .lines()
+                .zip(cycles)
+                .map(|(l, c)| {
+                    format!(
+                        "{l} cycles={c} stall=5 xip_accesses=9 xip_misses={} xip_miss_cycles=7 \
+                         model=rp2350-m33 model_version=2\n",
+                        c % 10
+                    )
+                })
+                .collect()
+        };
+        let regions = with_model(&[300_000_001, 150_000_002, 150_000_000, 90]);
+        let r = build(&outcome(LINES, &regions), Core::M33, "tlsf", &meta()).unwrap();
+        let e = r.estimate.expect("estimate");
+        assert_eq!(
+            e.cycles, 150_000_002,
+            "median of the three genuine iterations"
+        );
+        assert_eq!(e.xip_misses, 2, "figures of that same iteration");
+        assert_eq!((e.model.as_str(), e.model_version), ("rp2350-m33", 2));
+        assert_eq!(e.clock_hz, 150_000_000);
+        assert!((e.ms - 1_000.000_013_3).abs() < 1e-6, "{}", e.ms);
+        // One genuine region without the model's fields: no estimate at all.
+        let mut partial = with_model(&[1, 2, 3, 4]);
+        partial = partial.replacen(" cycles=1 ", " ", 1);
+        let r = build(&outcome(LINES, &partial), Core::M33, "tlsf", &meta()).unwrap();
+        assert_eq!(r.estimate, None);
+        let r = build(&outcome(LINES, REGIONS), Core::M33, "tlsf", &meta()).unwrap();
+        assert_eq!(r.estimate, None, "a plugin without a model");
     }
 
     #[test]
