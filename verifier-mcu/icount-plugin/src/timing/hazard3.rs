@@ -9,7 +9,7 @@
 //! to a 32-bit instruction that is not 4-byte aligned; AMOs 4; compressed instructions cost
 //! as their 32-bit forms.
 
-use super::{Exit, Insn, Kind};
+use super::{Exit, Insn, Kind, WrongPath};
 
 pub const DIV_UNSIGNED_CYCLES: u32 = 18;
 /// "18 or 19, depending on sign correction": operand signs are not visible to the plugin,
@@ -202,6 +202,29 @@ fn decode16(addr: u32, c: u32) -> Insn {
     i
 }
 
+/// Words the frontend keeps requested ahead of decode: its prefetch FIFO
+/// (`FIFO_DEPTH = 2` in hdl/hazard3_frontend.v), refilled one word per cycle.
+pub const PREFETCH_WORDS: u32 = 2;
+
+/// The flash line after the one holding the block's last instruction (a jump or branch),
+/// which instruction fetch has requested by the time that instruction redirects it: fetch
+/// runs up to [`PREFETCH_WORDS`] words past the branch's last word, one word per cycle, so
+/// after a redirect into a block of `cycles` cycles spanning `n` words it has requested
+/// `cycles + 1 - n` words past it (the target's word goes out in the redirect cycle). The
+/// next line is 1 or 2 words past the branch's word. `None` for an empty block.
+pub fn wrong_path_line(insns: &[Insn], cycles: u32) -> Option<WrongPath> {
+    let (first, last) = (insns.first()?, insns.last()?);
+    let branch_word = (last.addr + last.size as u32 - 1) & !3;
+    let line = (branch_word & !7).wrapping_add(8);
+    let words_to_line = if branch_word & 4 == 0 { 2 } else { 1 };
+    let words = (branch_word >> 2) - (first.addr >> 2) + 1;
+    let ahead = (cycles + 1).saturating_sub(words).min(PREFETCH_WORDS);
+    Some(WrongPath {
+        line,
+        after_redirect: ahead >= words_to_line,
+    })
+}
+
 /// Extra cycles of a block on its fall-through path and its exit.
 pub fn block_costs(insns: &[Insn]) -> (i32, Exit) {
     let mut extra = 0i32;
@@ -356,6 +379,77 @@ mod tests {
         }
         m.enter(after);
         assert_eq!(50 + m.stall, 52);
+    }
+
+    fn flash_block(addr: u32, words: &[u32]) -> &'static crate::timing::Block {
+        Box::leak(Box::new(build_block(
+            Core::Hazard3,
+            &seq(addr, words),
+            &FlashRanges(vec![(0x1000_0000, 0x1100_0000)]),
+        )))
+    }
+
+    fn flash_model() -> Model {
+        let xip = Xip::new(QmiTiming::bootrom_default(), Replacement::Lru);
+        Model::new(
+            Core::Hazard3,
+            FlashRanges(vec![(0x1000_0000, 0x1100_0000)]),
+            xip,
+        )
+    }
+
+    #[test]
+    fn the_prefetch_queue_reaches_the_next_line_unless_the_block_is_short_and_wide() {
+        const NOP32: u32 = 0x0000_0013;
+        // addi x3 (32-bit); jal at 0x104, the second word of line 0x100: the next line is
+        // one word past it, and two cycles of fetch after the redirect reach it
+        let b = seq(0x100, &[NOP32, 0x0080_00EF]);
+        let w = wrong_path_line(&b, 3).unwrap();
+        assert_eq!((w.line, w.after_redirect), (0x108, true));
+        // four 32-bit instructions, then a branch in the first word of line 0x110: five
+        // cycles fetch five words from the target, only one past the branch's word, and the
+        // next line (0x118) is two words past it
+        let b = seq(0x100, &[NOP32, NOP32, NOP32, NOP32, 0x00B5_0463]);
+        let w = wrong_path_line(&b, 5).unwrap();
+        assert_eq!((w.line, w.after_redirect), (0x118, false));
+        // the same branch after two compressed instructions: fetch is two words ahead
+        let b = seq(0x10C, &[0x0001, 0x0001, 0x00B5_0463]);
+        let w = wrong_path_line(&b, 3).unwrap();
+        assert_eq!((w.line, w.after_redirect), (0x118, true));
+    }
+
+    #[test]
+    fn a_taken_jump_fetches_the_next_line_first_a_predicted_branch_does_not() {
+        const NOP32: u32 = 0x0000_0013;
+        // nop; jal (to 0x1000_1000) at 0x1000_0104: line 0x1000_0108 is fetched past it
+        let jump = flash_block(0x1000_0100, &[NOP32, 0x0080_00EF]);
+        assert_eq!(jump.wrong_path.map(|w| w.line), Some(0x1000_0108));
+        let target = flash_block(0x1000_1000, &[NOP32, NOP32]);
+        let mut m = flash_model();
+        m.enter(jump);
+        m.enter(target);
+        // the jump's line, the line past it, the target's line
+        assert_eq!((m.xip.accesses, m.xip.misses), (3, 3));
+        let past = m.xip.access(0x1000_0108, 1_000_000);
+        assert_eq!(past, 0, "the line past the jump is in the cache");
+
+        // loop: addi a0, a0, -1 ; c.bnez a0, loop (at 0x1000_0204, backward)
+        let body = flash_block(0x1000_0200, &[0xFFF5_0513, 0xFD75]);
+        assert_eq!(body.wrong_path.map(|w| w.line), Some(0x1000_0208));
+        let mut m = flash_model();
+        m.enter(body);
+        m.enter(body); // taken, not predicted: 0x208 is fetched before the redirect
+        assert_eq!(m.xip.misses, 2);
+        m.enter(body); // predicted: fetch goes straight to the target
+        m.enter(body);
+        assert_eq!(m.xip.accesses, 1 + 1 + 3);
+        // a branch that falls through fetches nothing it does not execute
+        let br = flash_block(0x1000_0300, &[NOP32, 0x00B5_0463]); // beq at 0x304
+        let next = flash_block(0x1000_0308, &[NOP32]);
+        let mut m = flash_model();
+        m.enter(br);
+        m.enter(next);
+        assert_eq!((m.xip.accesses, m.xip.misses), (2, 2));
     }
 
     #[test]

@@ -40,8 +40,9 @@ impl Core {
 }
 
 /// Bumped whenever a rule or a parameter changes what the model estimates (2: the calibrated
-/// XIP miss cost, `qemu.rs` `CALIBRATED_XIP_MISS`).
-pub const MODEL_VERSION: u32 = 2;
+/// XIP miss cost, `qemu.rs` `CALIBRATED_XIP_MISS`; 3: Hazard3 fetches the line past a taken
+/// jump or unpredicted branch, [`hazard3::wrong_path_line`]).
+pub const MODEL_VERSION: u32 = 3;
 
 /// What an instruction does to control flow.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -133,9 +134,23 @@ pub struct Block {
     /// Flash lines (addresses) the block reads through the XIP cache: its code, then its
     /// literal loads.
     pub xip_reads: Vec<u32>,
+    /// Hazard3: the flash line after the one holding the block's final jump or branch, which
+    /// the prefetch queue has already requested when that jump, or a branch taken without
+    /// prediction, redirects fetch (see [`hazard3::wrong_path_line`]).
+    pub wrong_path: Option<WrongPath>,
     /// The cache's miss count after the block last ran with every line a hit, or
     /// `u64::MAX`: while it is unchanged, its lines are all still in the cache.
     resident_at: AtomicU64,
+}
+
+/// A line fetched past a block's final jump or branch (Hazard3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WrongPath {
+    pub line: u32,
+    /// Also requested when the block itself began at a redirect (the queue refills one word
+    /// per cycle from the target, so a short block may reach its branch before the fetch
+    /// reaches this line); always requested when the block was entered sequentially.
+    pub after_redirect: bool,
 }
 
 /// Byte ranges `[lo, hi)` that are flash behind the XIP cache.
@@ -175,6 +190,13 @@ pub fn build_block(core: Core, insns: &[Insn], flash: &FlashRanges) -> Block {
     }
     let first = insns.first();
     let last = insns.last();
+    let wrong_path = match (core, exit) {
+        (Core::Hazard3, Exit::Hazard3Cond { .. } | Exit::Hazard3Jump) => {
+            let cycles = (insns.len() as i32 + extra).max(0) as u32;
+            hazard3::wrong_path_line(insns, cycles).filter(|w| flash.contains(w.line))
+        }
+        _ => None,
+    };
     Block {
         start: first.map_or(0, |i| i.addr),
         end: last.map_or(0, |i| i.addr + i.size as u32),
@@ -187,6 +209,7 @@ pub fn build_block(core: Core, insns: &[Insn], flash: &FlashRanges) -> Block {
         first_reads: first.map_or(0, |i| i.reads),
         first_misaligned32: first.is_some_and(|i| i.size == 4 && i.addr % 4 != 0),
         xip_reads,
+        wrong_path,
         resident_at: AtomicU64::new(u64::MAX),
     }
 }
@@ -203,6 +226,9 @@ pub struct Model {
     prev: Option<&'static Block>,
     /// Hazard3: address of the last taken backward branch.
     predictor: Option<u32>,
+    /// The block being entered starts at a redirect (the previous block's jump or branch
+    /// was taken), not sequentially after the previous one.
+    redirected: bool,
     /// Skip the lookups of a block whose lines are known resident. Exact only when hits
     /// change nothing in the cache, i.e. with random replacement.
     fast_hits: bool,
@@ -219,6 +245,7 @@ impl Model {
             insns: 0,
             prev: None,
             predictor: None,
+            redirected: true,
         }
     }
 
@@ -228,8 +255,25 @@ impl Model {
 
     /// The block `b` starts executing.
     pub fn enter(&mut self, b: &'static Block) {
+        let mut redirected = true;
         if let Some(p) = self.prev {
             let taken = b.start != p.end;
+            redirected = taken;
+            // Hazard3: the prefetch queue ran ahead of a jump, or of a branch taken without
+            // prediction, before the redirect; that fetch completes first (AHB cannot
+            // abandon it) and may miss.
+            let fetched_past = match p.exit {
+                Exit::Hazard3Jump => true,
+                Exit::Hazard3Cond { addr, .. } => taken && self.predictor != Some(addr),
+                _ => false,
+            };
+            if let Some(w) = p
+                .wrong_path
+                .filter(|w| fetched_past && (w.after_redirect || !self.redirected))
+            {
+                let now = self.now();
+                self.xip.access(w.line, now);
+            }
             match p.exit {
                 Exit::Static => {
                     if !taken && p.late_writes & b.first_reads != 0 {
@@ -281,6 +325,7 @@ impl Model {
             b.resident_at.store(mark, Ordering::Relaxed);
         }
         self.prev = Some(b);
+        self.redirected = redirected;
     }
 
     /// A load from `addr` whose address was not known at translation time.
