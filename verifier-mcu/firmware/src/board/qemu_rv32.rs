@@ -80,6 +80,8 @@ fn finish(code: u32) -> ! {
 
 #[entry]
 fn main() -> ! {
+    #[cfg(not(feature = "stock-wf-window"))]
+    crate::mem_rv32::self_check();
     heap::init();
     let proof = qemu_slot::proof(SLOT_ADDR);
     let outcome = bench::run(&mut QemuRv32, proof);
