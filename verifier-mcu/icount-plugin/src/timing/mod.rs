@@ -342,13 +342,17 @@ mod tests {
     use super::xip::QmiTiming;
     use super::*;
 
-    /// Blocks of four 32-bit instructions spread over flash so that sets conflict.
+    /// Blocks of four 32-bit instructions spread over flash so that sets conflict; every
+    /// other one ends in a jump, so that it also fetches the line past it.
     fn blocks() -> Vec<&'static Block> {
         let flash = FlashRanges(vec![(0x1000_0000, 0x1100_0000)]);
         (0..40u32)
             .map(|n| {
                 let base = 0x1000_0000 + (n % 7) * 0x2000 + (n / 7) * 0x40;
-                let insns: Vec<Insn> = (0..4).map(|k| Insn::plain(base + 4 * k, 4)).collect();
+                let mut insns: Vec<Insn> = (0..4).map(|k| Insn::plain(base + 4 * k, 4)).collect();
+                if n % 2 == 1 {
+                    insns[3] = hazard3::decode(base + 12, &0x0000_006F_u32.to_le_bytes());
+                }
                 &*Box::leak(Box::new(build_block(Core::Hazard3, &insns, &flash)))
             })
             .collect()
@@ -377,6 +381,7 @@ mod tests {
 
     #[test]
     fn skipping_resident_blocks_changes_nothing() {
+        assert!(blocks().iter().any(|b| b.wrong_path.is_some()));
         let fast = run(true);
         assert_eq!(fast, run(false));
         assert!(fast.1 > 100, "{fast:?}"); // the sequence does miss
