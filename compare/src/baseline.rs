@@ -182,91 +182,75 @@ fn matches_published(r: &RunRecord, backend: &str, core: &str, alloc: &str) -> b
 /// Predicted (timing model on the emulator's instruction stream) against measured (the
 /// published silicon runs) cycles, from the records in `timing/`.
 fn timing_section(dir: &Path, md: &mut String) {
-    let mut records: Vec<(String, RunRecord)> = Vec::new();
-    let mut files: Vec<_> = std::fs::read_dir(dir.join("timing"))
-        .map(|rd| rd.filter_map(|e| e.ok().map(|e| e.path())).collect())
-        .unwrap_or_default();
-    files.retain(|p: &std::path::PathBuf| p.extension().is_some_and(|e| e == "json"));
-    files.sort();
-    for f in &files {
-        let name = f
-            .file_name()
-            .map_or(String::new(), |n| n.to_string_lossy().into());
-        let Ok(text) = std::fs::read_to_string(f) else {
-            continue;
-        };
-        if let Ok(Some(recs)) = crate::input::parse_json_records(&text) {
-            records.extend(recs.into_iter().map(|r| (name.clone(), r)));
-        }
-    }
+    let records: Vec<(String, RunRecord)> = crate::input::load(&[dir.join("timing")])
+        .entries
+        .into_iter()
+        .map(|e| {
+            let file = Path::new(&e.origin)
+                .file_name()
+                .map_or(e.origin.clone(), |n| n.to_string_lossy().into());
+            (file, e.record)
+        })
+        .collect();
     let _ = writeln!(
         md,
-        "### Timing model against published silicon runs
-
-         Predicted: the RP2350 timing model's estimated cycles (`RunRecord.estimate`) for the emulator run of the firmware built as the published runs were          (`mcu-run --window stock-wf`: stock `winterfell::verify` 0.13.1 alone in the window), records in `{}/timing/`.          Measured: median cycles, {PUBLISHED_SOURCE}. Error = (predicted − measured) / measured.
-",
+        "### Timing model against published silicon runs\n\n\
+         Predicted: the RP2350 timing model's estimated cycles (`RunRecord.estimate`) of the emulator run of the firmware built as the published runs were \
+         (`mcu-run --window stock-wf`: stock `winterfell::verify` 0.13.1 alone in the window), records in `{}/timing/`. \
+         Measured: median cycles, {PUBLISHED_SOURCE}. Error = (predicted − measured) / measured.\n\n\
+         | proof | core | allocator | measured cycles | predicted cycles (model) | error | instructions | record (result) | board · profile |\n\
+         |---|---|---|---|---|---|---|---|---|",
         dir.display()
     );
-    let _ = writeln!(
-        md,
-        "| proof | core | allocator | measured cycles | predicted cycles (model) | error | instructions | record | board · profile |
-|---|---|---|---|---|---|---|---|---|"
-    );
-    let mut used = vec![false; records.len()];
+    // Each published run with its matching records, then the records no published run has.
+    type Line<'a> = (String, Option<u64>, Option<&'a (String, RunRecord)>);
+    let mut lines: Vec<Line> = Vec::new();
     for &(backend, proof, core, alloc, measured) in PUBLISHED {
-        let mut any = false;
-        for (i, (file, r)) in records.iter().enumerate() {
-            if !matches_published(r, backend, core, alloc) {
-                continue;
-            }
-            used[i] = true;
-            any = true;
-            let (pred, err) = match &r.estimate {
-                Some(e) => (
-                    format!("{} ({} v{})", e.cycles, e.model, e.model_version),
-                    format!(
-                        "{:+.1}%",
-                        (e.cycles as f64 - measured as f64) / measured as f64 * 100.0
-                    ),
-                ),
-                None => ("no estimate in the record".into(), "–".into()),
-            };
-            let _ = writeln!(
-                md,
-                "| {proof} | {core} | {alloc} | {measured} | {pred} | {err} | {} | `{file}` ({}) | {} · {} |",
-                num(r.instructions),
-                r.result,
-                r.board,
-                r.profile
-            );
+        let head = format!("{proof} | {core} | {alloc}");
+        let matching: Vec<_> = records
+            .iter()
+            .filter(|(_, r)| matches_published(r, backend, core, alloc))
+            .collect();
+        if matching.is_empty() {
+            lines.push((head.clone(), Some(measured), None));
         }
-        if !any {
-            let _ = writeln!(
-                md,
-                "| {proof} | {core} | {alloc} | {measured} | no matching record | – | – | – | – |"
-            );
-        }
-    }
-    for (_, (file, r)) in records.iter().enumerate().filter(|(i, _)| !used[*i]) {
-        let pred = r
-            .estimate
-            .as_ref()
-            .map_or("no estimate in the record".into(), |e| {
-                format!("{} ({} v{})", e.cycles, e.model, e.model_version)
-            });
-        let _ = writeln!(
-            md,
-            "| {} | {} | {} | not published | {pred} | – | {} | `{file}` ({}) | {} · {} |",
-            r.backend,
-            r.core,
-            r.allocator,
-            num(r.instructions),
-            r.result,
-            r.board,
-            r.profile
+        lines.extend(
+            matching
+                .into_iter()
+                .map(|r| (head.clone(), Some(measured), Some(r))),
         );
     }
-    let _ = writeln!(md);
+    for rec in records.iter().filter(|(_, r)| {
+        !PUBLISHED
+            .iter()
+            .any(|&(b, _, c, a, _)| matches_published(r, b, c, a))
+    }) {
+        let r = &rec.1;
+        let head = format!("{} | {} | {}", r.backend, r.core, r.allocator);
+        lines.push((head, None, Some(rec)));
+    }
+    for (head, measured, rec) in lines {
+        let est = rec.and_then(|(_, r)| r.estimate.as_ref());
+        let pred = match (rec, est) {
+            (None, _) => "no matching record".into(),
+            (Some(_), None) => "no estimate in the record".into(),
+            (Some(_), Some(e)) => format!("{} ({} v{})", e.cycles, e.model, e.model_version),
+        };
+        let err = match (measured, est) {
+            (Some(m), Some(e)) => format!("{:+.1}%", (e.cycles as f64 / m as f64 - 1.0) * 100.0),
+            _ => "–".into(),
+        };
+        let rec_cells = rec.map_or("– | – | –".into(), |(file, r)| {
+            let i = num(r.instructions);
+            format!(
+                "{i} | `{file}` ({}) | {} · {}",
+                r.result, r.board, r.profile
+            )
+        });
+        let m = measured.map_or("not published".into(), |m| m.to_string());
+        let _ = writeln!(md, "| {head} | {m} | {pred} | {err} | {rec_cells} |");
+    }
+    md.push('\n');
 }
 
 fn hash_counts(dir: &Path) -> BTreeMap<String, u64> {
@@ -495,78 +479,19 @@ mod tests {
     fn ratios_against_stock_counterparts_and_the_hash_floor() {
         let dir = std::env::temp_dir().join(format!("pstk-baseline-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
-        rec(
-            &dir,
-            "stock",
-            "wf-ref-zkmcu.proof",
-            "m33",
-            "wf-goldilocks",
-            "accepted",
-            8000,
-        );
-        rec(
-            &dir,
-            "ours",
-            "wf-ref-zkmcu.proof",
-            "m33",
-            "wf-goldilocks",
-            "accepted",
-            3000,
-        );
-        rec(
-            &dir,
-            "stock",
-            "p3-babybear-foundation.proof",
-            "m33",
-            "p3-babybear",
-            "accepted",
-            12000,
-        );
-        rec(
-            &dir,
-            "ours",
-            "p3-babybear-tuned.proof",
-            "m33",
-            "p3-babybear",
-            "accepted",
-            6000,
-        );
-        rec(
-            &dir,
-            "stock",
-            "wf-ref-zkmcu.proof",
-            "rv32",
-            "wf-goldilocks",
-            "rejected:rejected",
-            10,
-        );
-        rec(
-            &dir,
-            "ours",
-            "wf-ref-zkmcu.proof",
-            "rv32",
-            "wf-goldilocks",
-            "accepted",
-            4000,
-        );
-        rec(
-            &dir,
-            "hash-cal",
-            "hash-cal-10.proof",
-            "m33",
-            "p3-babybear",
-            "accepted",
-            1000,
-        );
-        rec(
-            &dir,
-            "hash-cal",
-            "hash-cal-10.proof",
-            "rv32",
-            "p3-babybear",
-            "accepted",
-            2000,
-        );
+        // folder, proof, core, backend, result, instructions
+        let runs = "stock wf-ref-zkmcu.proof m33 wf-goldilocks accepted 8000
+                    ours wf-ref-zkmcu.proof m33 wf-goldilocks accepted 3000
+                    stock p3-babybear-foundation.proof m33 p3-babybear accepted 12000
+                    ours p3-babybear-tuned.proof m33 p3-babybear accepted 6000
+                    stock wf-ref-zkmcu.proof rv32 wf-goldilocks rejected:rejected 10
+                    ours wf-ref-zkmcu.proof rv32 wf-goldilocks accepted 4000
+                    hash-cal hash-cal-10.proof m33 p3-babybear accepted 1000
+                    hash-cal hash-cal-10.proof rv32 p3-babybear accepted 2000";
+        for l in runs.lines() {
+            let f: Vec<&str> = l.split_whitespace().collect();
+            rec(&dir, f[0], f[1], f[2], f[3], f[4], f[5].parse().unwrap());
+        }
         // The m33 calibration run has an estimate: 1500 cycles over 10 compressions.
         let m33_cal = dir.join("hash-cal/hash-cal-10.proof.m33.tlsf.json");
         let mut v: Value =

@@ -653,33 +653,33 @@ fn charts(rows: &[Row]) -> Vec<String> {
             ));
         }
     }
-    // Instruction classes (emulator), one chart per n.
-    let emu: Vec<&Row> = rows
+    // Where the estimated cycles go, one chart per n.
+    let est: Vec<&Row> = rows
         .iter()
-        .filter(|r| r.source == "emulator" && r.accepted() && r.instruction_classes.is_some())
+        .filter(|r| r.source == ESTIMATE && r.accepted())
         .collect();
-    let ns: BTreeSet<u64> = emu.iter().map(|r| r.n).collect();
+    let ns: BTreeSet<u64> = est.iter().map(|r| r.n).collect();
     for n in scaling::per_n_charts(rows, ns) {
-        let bars: Vec<(String, Vec<f64>)> = emu
+        let bars: Vec<(String, Vec<f64>)> = est
             .iter()
             .filter(|r| r.n == n)
-            .map(|r| {
-                let c = r.instruction_classes.as_ref().expect("filtered");
-                (
+            .filter_map(|r| {
+                let e = r.estimate.as_ref()?;
+                let issue = r.instructions.unwrap_or(0);
+                let other = e
+                    .cycles
+                    .saturating_sub(issue + e.stall_cycles + e.xip_miss_cycles);
+                let parts = [issue, e.stall_cycles, e.xip_miss_cycles, other];
+                Some((
                     format!("{} {}", r.config_label(), r.core),
-                    vec![
-                        c.mul as f64,
-                        c.load_store as f64,
-                        c.branch as f64,
-                        c.other as f64,
-                    ],
-                )
+                    parts.map(|v| v as f64).to_vec(),
+                ))
             })
             .collect();
         out.push(svg::stacked_chart(
-            &format!("Instruction classes, n = {} (emulator)", pow2(n)),
-            "share of the guest instructions of one verify, by class (QEMU TCG plugin); total on the right",
-            &["mul", "load/store", "branch", "other"],
+            &format!("Estimated cycles by cause, n = {} (estimate)", pow2(n)),
+            "share of the estimated cycles of one verify: one issue cycle per instruction, pipeline stalls, XIP-cache misses, the rest; total on the right",
+            &["instructions", "stalls", "XIP misses", "other"],
             &bars,
         ));
     }
@@ -904,7 +904,7 @@ impl Report {
 mod tests {
     use super::*;
     use crate::table::build_rows;
-    use crate::table::tests::{dev, emu};
+    use crate::table::tests::{dev, emu, with_estimate, with_security};
 
     #[test]
     fn dates() {
@@ -952,8 +952,52 @@ mod tests {
         assert!(html.contains("<svg") && !html.contains("<script"));
         assert!(html.contains("Verify cost per backend and core, n = 2^10 (emulator)"));
         assert!(html.contains("Verify cost per backend and core, n = 2^10 (device)"));
-        assert!(html.contains("Instruction classes, n = 2^10 (emulator)"));
+        assert!(
+            !html.contains("Estimated cycles by cause"),
+            "no estimate, no chart"
+        );
         assert!(html.contains("<table>") && html.contains("<td>device</td>"));
+    }
+
+    #[test]
+    fn estimates_security_and_device_runs_in_the_report() {
+        let mut d = dev(
+            "wf-goldilocks",
+            1024,
+            "m33",
+            &[12_000_000, 12_100_000, 11_900_000],
+        );
+        d.record.extension = 2;
+        let rows = build_rows(&[
+            with_security(
+                with_estimate(emu("wf-goldilocks", 2, 1024, "m33", 8_000_000), 12_600_000),
+                96.0,
+                57.5,
+            ),
+            with_estimate(
+                emu("wf-goldilocks", 2, 1024, "rv32", 12_000_000),
+                13_860_000,
+            ),
+            d,
+            emu("p3-m31", 4, 1024, "m33", 9_000_000),
+        ]);
+        let r = Report::new(rows, 95);
+        let md = r.markdown();
+        let has = |s: &str| assert!(md.contains(s), "{s}: {md}");
+        // RV32/M33 in instructions and in estimated time.
+        has("| wf-goldilocks^2 | 2^10 | tlsf | 1.50 | 1.10 | – |");
+        // Estimate next to the device run, with the error: 12.6 M against 12.0 M.
+        has("| wf-goldilocks^2 | m33 | 2^10 | tlsf | 12\u{202f}600\u{202f}000 (rp2350-m33 v1) | 12\u{202f}000\u{202f}000 (k=3, rp2350) | +5.0% |");
+        // The estimate row: cycles, ms and the breakdown; the five regimes and the policy.
+        has("| estimate | wf-goldilocks | goldilocks^2 | fib | 2^10 | m33 | tlsf | 8\u{202f}000\u{202f}000 | 12\u{202f}600\u{202f}000 (rp2350-m33 v1) | 84.00 @ 150 MHz | 2\u{202f}520\u{202f}000 · 12\u{202f}600 of 6\u{202f}300\u{202f}000 (630\u{202f}000 cycles) |");
+        has("| 98 | 97 | 96 | 28.8 | 57.5 | strictest-conjectured ≥ 95: 96 | accepted |");
+        // An old record says it has no estimate.
+        has("| emulator | p3-m31 | m31^4 | fib | 2^10 | m33 | tlsf | 9\u{202f}000\u{202f}000 | none: the record predates the timing model |");
+        has("| – | – | – | – | – | 96 (the record names no regime) | accepted |");
+        has("- **p3-m31**: no proven-100 configuration measured.");
+        let html = r.html();
+        assert!(html.contains("Estimated cycles by cause, n = 2^10 (estimate)"));
+        assert!(html.contains("Verify cost per backend and core, n = 2^10 (estimate)"));
     }
 
     #[test]

@@ -280,60 +280,6 @@ pub fn summarize(rows: &[Row], min_security: u32) -> Summary {
             w.value
         ));
     }
-    // Same winner on both cores?
-    for source in [ESTIMATE, "device", "emulator"] {
-        let wins: Vec<&Winner> = s
-            .winners
-            .iter()
-            .filter(|w| w.metric == "verify cost" && w.source == source)
-            .collect();
-        let cores: std::collections::BTreeSet<&str> =
-            wins.iter().map(|w| w.core.as_str()).collect();
-        let configs: std::collections::BTreeSet<&str> =
-            wins.iter().map(|w| w.config.as_str()).collect();
-        if cores.len() > 1 && configs.len() == 1 {
-            s.lines.push(format!(
-                "**Same winner on every core ({source}):** {} has the cheapest verifier on {} at every n measured.",
-                wins[0].config,
-                cores.into_iter().collect::<Vec<_>>().join(" and ")
-            ));
-        }
-    }
-    // RV32/M33 ratios per configuration: estimated time, instructions beside.
-    let mut ratios: BTreeMap<(String, u64), [Option<f64>; 3]> = BTreeMap::new();
-    for r in ok.iter().filter(|r| r.core == "rv32") {
-        let i = match r.source.as_str() {
-            ESTIMATE => 0,
-            "emulator" => 1,
-            "device" => 2,
-            _ => continue,
-        };
-        if let Some(x) = r.rv32_m33_ratio {
-            ratios.entry((r.config_label(), r.n)).or_default()[i] = Some(x);
-        }
-    }
-    if !ratios.is_empty() {
-        let parts: Vec<String> = ratios
-            .iter()
-            .map(|((cfg, n), [est, ins, dev])| {
-                let mut v = Vec::new();
-                for (x, what) in [
-                    (est, "estimated time"),
-                    (ins, "instructions"),
-                    (dev, "device cycles"),
-                ] {
-                    if let Some(x) = x {
-                        v.push(format!("{x:.2} in {what}"));
-                    }
-                }
-                format!("{cfg} at {}: {}", pow2(*n), v.join(", "))
-            })
-            .collect();
-        s.lines.push(format!(
-            "**RV32 / M33** (above 1: Hazard3 is slower): {}.",
-            parts.join("; ")
-        ));
-    }
     // Emulator rows the estimated-time ranking cannot include.
     let mut no_estimate: Vec<String> = Vec::new();
     for r in ok.iter().filter(|r| {
@@ -467,15 +413,6 @@ mod tests {
             text.contains("p3-goldilocks^2: 80 bits at n=2^10 (emulator)"),
             "{text}"
         );
-        assert!(
-            text.contains("p3-babybear^4 at 2^10: 1.30 in instructions"),
-            "{text}"
-        );
-        assert!(
-            text.contains("p3-m31^4 at 2^10: 0.83 in instructions"),
-            "{text}"
-        );
-        assert!(!text.contains("Same winner"));
         // None of these records has an estimate, and the summary says so.
         assert!(
             text.contains("**No estimate**: no record has one"),
@@ -517,36 +454,21 @@ mod tests {
             "{text}"
         );
         assert!(
-            text.contains("p3-babybear^4 at 2^10: 1.05 in estimated time, 1.20 in instructions"),
-            "{text}"
-        );
-        assert!(
             text.contains("**No estimate** (the record predates the timing model; ranked by instructions only): p3-m31^4 m33 n=2^10."),
             "{text}"
         );
     }
 
-    fn s_first(rows: &[Row]) -> String {
-        summarize(rows, 95).lines[0].clone()
-    }
-
     #[test]
-    fn same_winner_everywhere_is_said() {
+    fn security_comes_first() {
         let rows = build_rows(&[
             emu("p3-babybear", 4, 1024, "m33", 1),
-            emu("p3-babybear", 4, 1024, "rv32", 2),
             emu("p3-m31", 4, 1024, "m33", 3),
-            emu("p3-m31", 4, 1024, "rv32", 4),
         ]);
-        let text = summarize(&rows, 95).lines.join("\n");
+        let first = &summarize(&rows, 95).lines[0];
         assert!(
-            text.contains("Same winner on every core (emulator):** p3-babybear^4"),
-            "{text}"
-        );
-        assert!(text.contains("equal security"));
-        assert!(
-            s_first(&rows).starts_with("**Security:**"),
-            "security comes first"
+            first.starts_with("**Security:**") && first.contains("equal security"),
+            "{first}"
         );
     }
 }
