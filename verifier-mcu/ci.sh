@@ -13,7 +13,8 @@
 #    build (`mcu-run run --window stock-wf`: target-cpu=cortex-m33, plain RV32IMAC) on the
 #    zkmcu reference proof and on our Goldilocks proof: both must be accepted (a guard against
 #    the RV32 miscompilation described in results/baseline/NOTES.md), with a cycle estimate;
-# 5. the rp2350 firmware for both cores built with an embedded proof, and its UF2 files.
+# 5. the rp2350 firmware for both cores built with an embedded proof (every backend, and
+#    wf-goldilocks alone), its UF2 files, each image checked by `mcu-run check-image`.
 #
 # Records go to $OUT (default out/mcu), UF2 files to $OUT/uf2.
 set -euo pipefail
@@ -77,12 +78,27 @@ else
   echo "$REFUSAL"
   echo "FAIL: the firmware build accepted a proof for a backend it does not have"; exit 1
 fi
+# Every board image is checked before any board sees it (issue 18): `mcu-run check-image`
+# reads the ELF and its UF2 (layout in SRAM, IMAGE_DEF, vector table or entry, E10 block,
+# family, numbering, contiguity, payload = ELF load image). Backend sets: every backend (with
+# the first proof), and wf-goldilocks alone, as verifier-mcu/README.md builds it for a board.
+SETS=("all:$FEATURES:$FIRST")
+if [[ " ${BACKENDS[*]} " == *" wf-goldilocks "* ]]; then
+  SETS+=("wf-goldilocks:wf-goldilocks:$(realpath "$PROOFS/wf-goldilocks-fib-1024.proof")")
+fi
 for pair in thumbv8m.main-none-eabihf:rp2350-arm riscv32imac-unknown-none-elf:rp2350-riscv; do
   target=${pair%%:*}
   family=${pair##*:}
-  (cd verifier-mcu/firmware &&
-    PSTK_PROOF="$FIRST" cargo build --release --target "$target" --features "rp2350,$FEATURES")
-  "$MCU" uf2 "verifier-mcu/firmware/target/$target/release/picostark-verifier-fw" \
-    "$OUT/uf2/picostark-verifier-$family.uf2" --family "$family"
+  for set in "${SETS[@]}"; do
+    IFS=: read -r name features proof <<<"$set"
+    suffix=$([ "$name" = all ] && echo "" || echo "-$name")
+    elf="verifier-mcu/firmware/target/$target/release/picostark-verifier-fw"
+    uf2="$OUT/uf2/picostark-verifier-$family$suffix.uf2"
+    echo "== verifier-mcu: rp2350 $family, backends $features"
+    (cd verifier-mcu/firmware &&
+      PSTK_PROOF="$proof" cargo build --release --target "$target" --features "rp2350,$features")
+    "$MCU" uf2 "$elf" "$uf2" --family "$family"
+    "$MCU" check-image "$elf" "$uf2" --family "$family"
+  done
 done
 echo "verifier-mcu: all checks passed"
