@@ -124,25 +124,30 @@ pub const FOUNDATION_PARAMS: ProofParams = ProofParams {
     log_final_poly_len: 0,
 };
 
-/// Two-adic FRI defaults (`p3-babybear`, `p3-goldilocks`), chosen by `prover-host tune`
-/// (Fib-1024, M33 emulator counts, results/baseline/): blowup 64 and 20 PoW bits need 13
-/// queries (78 + 20 - 1 = 97 bits); folding by 16 opens fewer, wider Merkle layers; a
-/// 4-coefficient final polynomial is the longest that keeps n = 8 traces provable (longer
-/// final polynomials are cheaper still at n = 1024). The cheapest points searched use 24 PoW
-/// bits, ~16x more grinding, for 5-10% fewer instructions.
+/// Two-adic FRI defaults (`p3-babybear`, `p3-goldilocks`): blowup 64, 14 queries, 20 PoW
+/// bits, folding by 16, a 4-coefficient final polynomial. 14 queries is the fewest at blowup
+/// 64 that meets 95 bits under the strictest conjecture (`picostark_core::security`,
+/// `Regime::Strictest`): winterfell's rule counts the grinding only from 80 query bits
+/// (14 * 6 = 84), giving 103; Plonky3's random-words figure is 102 at n = 2^10 (BabyBear^4:
+/// 98 at 2^16, 96 at 2^18). Folding, final length and blowup come from `prover-host tune`
+/// (Fib-1024, M33 emulator counts, results/baseline/NOTES.md): folding by 16 opens fewer,
+/// wider Merkle layers; a 4-coefficient final polynomial is the longest that keeps n = 8
+/// traces provable; blowup 64 keeps the prover's memory at large n where 128 or 256 would
+/// double or quadruple it.
 pub const DEFAULT_PARAMS_TWO_ADIC: ProofParams = ProofParams {
     log_blowup: 6,
-    num_queries: 13,
+    num_queries: 14,
     pow_bits: 20,
     log_fold_arity: 4,
     log_final_poly_len: 2,
 };
 
-/// Circle FRI defaults (`p3-m31`; binary folding only, no final polynomial length), chosen
-/// the same way: blowup 64, 20 PoW bits, 13 queries (97 bits).
+/// Circle FRI defaults (`p3-m31`; binary folding only, no final polynomial length): blowup
+/// 64, 14 queries, 20 PoW bits, chosen the same way (strictest conjecture 102 bits at
+/// n = 2^10 with QM31).
 pub const DEFAULT_PARAMS_CIRCLE: ProofParams = ProofParams {
     log_blowup: 6,
-    num_queries: 13,
+    num_queries: 14,
     pow_bits: 20,
     log_fold_arity: 1,
     log_final_poly_len: 0,

@@ -8,7 +8,7 @@ mod common;
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 
-use picostark_core::{verify, Policy, Verifier};
+use picostark_core::{verify, Policy, Regime, Verifier};
 use picostark_winterfell::{WfBabyBearVerifier, WfGoldilocksVerifier};
 
 struct Counting;
@@ -61,7 +61,12 @@ static GLOBAL: Counting = Counting;
 
 /// `(allocations, heap peak in bytes, accepted)` of one verification.
 fn measure<V: Verifier + ?Sized>(v: &V, file: &[u8]) -> (u64, i64, bool) {
-    let policy = Policy::default();
+    // The reference proofs (32 queries at blowup 8) meet 95 bits under winterfell's own rule,
+    // the library that made them, and 94 under Plonky3's: the default (strictest) refuses them.
+    let policy = Policy {
+        regime: Regime::Winterfell,
+        ..Policy::default()
+    };
     COUNT.with(|c| c.set(0));
     LIVE.with(|l| l.set(0));
     PEAK.with(|p| p.set(0));

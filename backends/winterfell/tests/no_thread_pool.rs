@@ -7,12 +7,16 @@
 mod common;
 
 use picostark_core::proof_file::FIXED_HEADER_LEN;
-use picostark_core::{verify, Policy};
+use picostark_core::{verify, Policy, Regime};
 use picostark_winterfell::{WfBabyBearVerifier, WfGoldilocksVerifier};
 
 #[test]
 fn verify_leaves_the_global_rayon_pool_unstarted() {
-    let policy = Policy::default();
+    // The reference proofs meet 95 bits under winterfell's rule (94 under Plonky3's).
+    let policy = Policy {
+        regime: Regime::Winterfell,
+        ..Policy::default()
+    };
     let (gl, _) = common::goldilocks_reference();
     let (bb, _) = common::babybear_reference();
     verify(&WfGoldilocksVerifier::default(), &gl, None, &policy).unwrap();

@@ -5,8 +5,19 @@
 mod common;
 
 use common::{babybear_reference, goldilocks_reference, PAYLOAD_OFFSET};
-use picostark_core::{verify, AirId, BackendId, Policy, Statement, VerifyError};
+use picostark_core::{verify, AirId, BackendId, Policy, Regime, Statement, VerifyError};
 use picostark_winterfell::{WfBabyBearVerifier, WfGoldilocksVerifier};
+
+/// The reference parameters (32 queries at blowup 8, no grinding) meet 95 bits under
+/// winterfell's own rule, the library that made the proofs, but 94 under Plonky3's conjecture:
+/// the default policy (strictest of the conjectures) refuses them, so they are verified under
+/// winterfell's regime.
+fn reference_policy() -> Policy {
+    Policy {
+        regime: Regime::Winterfell,
+        ..Policy::default()
+    }
+}
 
 #[test]
 fn goldilocks_reference_accepted() {
@@ -17,7 +28,7 @@ fn goldilocks_reference_accepted() {
         log_n: 10,
         public_inputs: &[public],
     };
-    let got = verify(&v, &file, Some(&stmt), &Policy::default()).unwrap();
+    let got = verify(&v, &file, Some(&stmt), &reference_policy()).unwrap();
     assert_eq!(got.security_bits, 95);
 }
 
@@ -33,7 +44,7 @@ fn babybear_reference_with_fork_tag_accepted() {
         log_n: 10,
         public_inputs: &[public],
     };
-    let got = verify(&v, &file, Some(&stmt), &Policy::default()).unwrap();
+    let got = verify(&v, &file, Some(&stmt), &reference_policy()).unwrap();
     assert_eq!(got.security_bits, 95);
 }
 
@@ -61,7 +72,7 @@ fn sweep<V: picostark_core::Verifier + std::panic::RefUnwindSafe>(
     v: &V,
     step: usize,
 ) -> usize {
-    let policy = Policy::default();
+    let policy = reference_policy();
     let mut count = 0;
     for i in flip_positions(file.len(), step) {
         for mask in [0x01u8, 0x80] {
@@ -118,7 +129,7 @@ fn wrong_public_input_rejected() {
             &WfBabyBearVerifier::default(),
         ),
     ] {
-        let policy = Policy::default();
+        let policy = reference_policy();
         let stmt = Statement {
             air: AirId::Fibonacci,
             log_n: 10,
@@ -144,7 +155,7 @@ fn wrong_public_input_rejected() {
 
 #[test]
 fn other_backend_rejected() {
-    let policy = Policy::default();
+    let policy = reference_policy();
     let (gl, _) = goldilocks_reference();
     let (bb, _) = babybear_reference();
     assert_eq!(
@@ -179,7 +190,7 @@ fn other_backend_rejected() {
 
 #[test]
 fn truncated_and_extended_files_rejected() {
-    let policy = Policy::default();
+    let policy = reference_policy();
     let (file, _) = goldilocks_reference();
     let v = WfGoldilocksVerifier::default();
     for len in
@@ -229,7 +240,7 @@ fn truncated_and_extended_files_rejected() {
 
 #[test]
 fn header_must_agree_with_payload() {
-    let policy = Policy::default();
+    let policy = reference_policy();
     let (gl, _) = goldilocks_reference();
     let gv = WfGoldilocksVerifier::default();
     // More queries claimed than the payload was made with.

@@ -1,0 +1,217 @@
+//! `picostark_core::security` against Plonky3 0.8, which defines regime (c): for every
+//! backend and AIR, the AIR shape the core assumes must be the one
+//! `p3_uni_stark::StarkSecurityParams::from_air` derives, and on a grid of parameters the
+//! core's integer figure must equal `ConjecturedSecurity::compute_from_params`.
+
+use p3_air::symbolic::AirLayout;
+use p3_baby_bear::BabyBear;
+use p3_circle::CircleDomain;
+use p3_commit::PolynomialSpace;
+use p3_field::coset::TwoAdicMultiplicativeCoset;
+use p3_field::extension::BinomialExtensionField;
+use p3_field::{BasedVectorSpace, ExtensionField, Field, PrimeCharacteristicRing, PrimeField64};
+use p3_fri::FriParameters;
+use p3_goldilocks::Goldilocks;
+use p3_mersenne_31::{Mersenne31, QM31};
+use p3_uni_stark::{
+    ConjecturedSecurity, GrindingSites, OpeningShape, ProvenSecurity, StarkSecurityParams,
+};
+use picostark_air::chain16::CubicChain16;
+use picostark_air::fibonacci::Fibonacci;
+use picostark_air::AirDef;
+use picostark_core::security::{bits, AirShape, Regime};
+use picostark_core::{AirId, BackendId, HashId, ProofHeader, ProofParams};
+use picostark_plonky3::P3Air;
+
+/// Plonky3's security parameters for one of our AIRs at these FRI parameters.
+fn stark_params<F, EF, A>(
+    air: A,
+    p: &ProofParams,
+    domain: impl PolynomialSpace<Val = F>,
+    openings: OpeningShape,
+) -> StarkSecurityParams
+where
+    F: Field + PrimeField64,
+    EF: ExtensionField<F>,
+    A: AirDef + Copy,
+{
+    let fri = FriParameters {
+        log_blowup: p.log_blowup.into(),
+        log_final_poly_len: p.log_final_poly_len.into(),
+        max_log_arity: p.log_fold_arity.into(),
+        num_queries: p.num_queries.into(),
+        batch_proof_of_work_bits: 0,
+        commit_proof_of_work_bits: 0,
+        query_proof_of_work_bits: p.pow_bits.into(),
+        mmcs: (),
+    };
+    let air = P3Air(air);
+    // The challenge field's bits as Plonky3's own tests count them (124 for BabyBear^4).
+    let num_modulus_bits =
+        (64 - F::ORDER_U64.leading_zeros() as usize) * <EF as BasedVectorSpace<F>>::DIMENSION;
+    StarkSecurityParams::from_air::<F, EF, _>(
+        fri.security_regime(),
+        &air,
+        AirLayout::from_air::<F>(&air),
+        domain,
+        num_modulus_bits,
+        128,
+        2,
+        openings,
+        GrindingSites::NONE,
+    )
+}
+
+/// Plonky3's parameters for a backend, AIR and trace length.
+fn library(
+    backend: BackendId,
+    ext: u8,
+    air: AirId,
+    log_n: u8,
+    p: &ProofParams,
+) -> StarkSecurityParams {
+    let n = usize::from(log_n);
+    macro_rules! with_air {
+        ($f:ty, $ef:ty, $domain:expr, $open:expr) => {
+            match air {
+                AirId::Fibonacci => stark_params::<$f, $ef, _>(Fibonacci, p, $domain, $open),
+                AirId::CubicChain16 => stark_params::<$f, $ef, _>(CubicChain16, p, $domain, $open),
+            }
+        };
+    }
+    let two_adic = OpeningShape::TwoAdic;
+    match (backend, ext) {
+        (BackendId::P3BabyBear, _) => with_air!(
+            BabyBear,
+            BinomialExtensionField<BabyBear, 4>,
+            TwoAdicMultiplicativeCoset::new(BabyBear::ONE, n).unwrap(),
+            two_adic
+        ),
+        (BackendId::P3Goldilocks, _) => with_air!(
+            Goldilocks,
+            BinomialExtensionField<Goldilocks, 2>,
+            TwoAdicMultiplicativeCoset::new(Goldilocks::ONE, n).unwrap(),
+            two_adic
+        ),
+        (_, 4) => with_air!(
+            Mersenne31,
+            QM31,
+            CircleDomain::<Mersenne31>::standard(n),
+            OpeningShape::Circle
+        ),
+        _ => with_air!(
+            Mersenne31,
+            BinomialExtensionField<Mersenne31, 3>,
+            CircleDomain::<Mersenne31>::standard(n),
+            OpeningShape::Circle
+        ),
+    }
+}
+
+fn header(backend: BackendId, ext: u8, air: AirId, log_n: u8, params: ProofParams) -> ProofHeader {
+    ProofHeader {
+        backend,
+        field: backend.field(),
+        extension_degree: ext,
+        hash: HashId::Blake3_256,
+        air,
+        log_n,
+        params,
+    }
+}
+
+const BACKENDS: [(BackendId, u8); 4] = [
+    (BackendId::P3BabyBear, 4),
+    (BackendId::P3Goldilocks, 2),
+    (BackendId::P3M31, 4),
+    (BackendId::P3M31, 3),
+];
+
+#[test]
+fn air_shapes_are_plonky3s() {
+    let p = picostark_plonky3::DEFAULT_PARAMS_TWO_ADIC;
+    for (backend, ext) in BACKENDS {
+        for air in [AirId::Fibonacci, AirId::CubicChain16] {
+            let lib = library(backend, ext, air, 10, &p);
+            let shape = AirShape::of(air, backend == BackendId::P3M31);
+            assert_eq!(lib.num_constraints, shape.num_constraints as usize, "{air}");
+            assert_eq!(
+                lib.air_max_constraint_degree, shape.max_constraint_degree as usize,
+                "{air}"
+            );
+            assert_eq!(
+                lib.num_quotient_chunks, shape.num_quotient_chunks as usize,
+                "{air}"
+            );
+            assert_eq!(
+                lib.num_batched_functions,
+                shape.num_batched_functions(ext, backend == BackendId::P3M31) as usize,
+                "{backend} x{ext} {air}"
+            );
+        }
+    }
+}
+
+#[test]
+fn conjectured_security_matches_plonky3_on_a_grid() {
+    let mut points = 0;
+    let mut best = 0;
+    for (backend, ext) in BACKENDS {
+        for air in [AirId::Fibonacci, AirId::CubicChain16] {
+            for log_n in [3u8, 6, 10, 13, 16, 20] {
+                for log_blowup in 1..=8u8 {
+                    // Plonky3 needs the quotient to fit the LDE (degree <= blowup + 1).
+                    let degree =
+                        AirShape::of(air, backend == BackendId::P3M31).max_constraint_degree;
+                    if log_n + log_blowup > 27 || degree > (1 << log_blowup) + 1 {
+                        continue;
+                    }
+                    for num_queries in [4u16, 13, 14, 27, 50, 100, 200] {
+                        for pow_bits in [0u8, 16, 20, 30] {
+                            let i = usize::from(log_n + log_blowup) + usize::from(num_queries);
+                            let circle = backend == BackendId::P3M31;
+                            let p = ProofParams {
+                                log_blowup,
+                                num_queries,
+                                pow_bits,
+                                log_fold_arity: if circle { 1 } else { 1 + (i % 4) as u8 },
+                                log_final_poly_len: if circle { 0 } else { (i / 4 % 3) as u8 },
+                            };
+                            let lib = library(backend, ext, air, log_n, &p);
+                            let want = ConjecturedSecurity::compute_from_params(&lib, log_n.into())
+                                .security_bits as u32;
+                            let got = bits(&header(backend, ext, air, log_n, p), Regime::Plonky3);
+                            assert_eq!(got, want, "{backend} x{ext} {air} n=2^{log_n} {p}");
+                            best = best.max(want);
+                            points += 1;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    assert!(points > 5000, "{points}");
+    assert!(best >= 120, "{best}");
+}
+
+/// The proven figures the core reports are winterfell's analysis (2024/1553); Plonky3's own
+/// (`ProvenSecurity`, with the Johnson-bound line MCA of 2026/2056) may differ. Both must
+/// agree that the default parameters are far from proven 95 bits, so that nobody reads the
+/// conjectured figure as a proven one.
+#[test]
+fn default_parameters_are_not_proven_secure_in_either_analysis() {
+    for (backend, ext) in BACKENDS.into_iter().take(3) {
+        let p = if backend == BackendId::P3M31 {
+            picostark_plonky3::DEFAULT_PARAMS_CIRCLE
+        } else {
+            picostark_plonky3::DEFAULT_PARAMS_TWO_ADIC
+        };
+        let lib = library(backend, ext, AirId::Fibonacci, 10, &p);
+        let theirs = ProvenSecurity::compute_from_proof(10, &lib).security_bits() as u32;
+        let ours = bits(
+            &header(backend, ext, AirId::Fibonacci, 10, p),
+            Regime::Proven,
+        );
+        assert!(theirs < 95 && ours < 95, "{backend}: {theirs} {ours}");
+    }
+}
