@@ -197,7 +197,8 @@ fn timing_section(dir: &Path, md: &mut String) {
         "### Timing model against published silicon runs\n\n\
          Predicted: the RP2350 timing model's estimated cycles (`RunRecord.estimate`) of the emulator run of the firmware built as the published runs were \
          (`mcu-run --window stock-wf`: stock `winterfell::verify` 0.13.1 alone in the window), records in `{}/timing/`. \
-         Measured: median cycles, {PUBLISHED_SOURCE}. Error = (predicted − measured) / measured.\n\n\
+         Measured: median cycles, {PUBLISHED_SOURCE}. Error = (predicted − measured) / measured. \
+         Which published run fixed which model parameter is in `verifier-mcu/TIMING.md`.\n\n\
          | proof | core | allocator | measured cycles | predicted cycles (model) | error | instructions | record (result) | board · profile |\n\
          |---|---|---|---|---|---|---|---|---|",
         dir.display()
@@ -249,6 +250,29 @@ fn timing_section(dir: &Path, md: &mut String) {
         });
         let m = measured.map_or("not published".into(), |m| m.to_string());
         let _ = writeln!(md, "| {head} | {m} | {pred} | {err} | {rec_cells} |");
+    }
+    // The allocators in predicted order, per backend, core and build (the order is checked
+    // against silicon runs this table does not have).
+    let key = |r: &RunRecord| (r.backend.clone(), r.core.clone(), r.profile.clone());
+    let mut keys: Vec<_> = records.iter().map(|(_, r)| key(r)).collect();
+    keys.sort();
+    keys.dedup();
+    for k in keys {
+        let (backend, core, _) = &k;
+        let mut by: Vec<(u64, &str)> = records
+            .iter()
+            .filter(|(_, r)| key(r) == k)
+            .filter_map(|(_, r)| Some((r.estimate.as_ref()?.cycles, r.allocator.as_str())))
+            .collect();
+        by.sort_unstable();
+        let order: Vec<String> = by.iter().map(|(c, a)| format!("{a} ({c})")).collect();
+        if order.len() > 1 {
+            let _ = writeln!(
+                md,
+                "\n- predicted allocator order, {backend} on {core}, fastest first: {}",
+                order.join(" < ")
+            );
+        }
     }
     md.push('\n');
 }

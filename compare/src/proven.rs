@@ -18,7 +18,7 @@ const REGIMES_NOTE: &str = "Each row's record gives its proof's bits under five 
 **wf 0.13.1** = winterfell 0.13.1's conjectured rule (`winter-air`, `proof/security.rs`: grinding counts only when the query term alone reaches 80 bits); \
 **P3 0.8** = Plonky3 0.8's conjectured security (`p3-uni-stark`, `ConjecturedSecurity`, corrected for the 2025 counterexamples to the up-to-capacity proximity-gap conjectures); \
 **proven unique** and **proven list** = proven soundness with unique decoding and with list decoding up to the Johnson bound (winterfell's `proven_security`, Plonky3's `ProvenSecurity`). \
-**policy** = the regime and minimum the verifier's policy applied, and the bits the record states under it. \
+**policy** = the regime and minimum the verifier's policy applied (`strictest`, the default: the lowest of the three conjectured figures), and the bits the record states under it. \
 Records written before these figures existed show “–” and their one stated figure.";
 
 fn proven(r: &Row) -> bool {
@@ -106,17 +106,7 @@ pub fn section(rows: &[Row], min_security: u32) -> String {
         if rows.iter().filter(emu).any(|r| r.backend == b && proven(r)) {
             continue;
         }
-        let host = rows
-            .iter()
-            .find(|r| r.backend == b && r.source == "host" && proven(r));
-        let why = match host {
-            Some(h) => format!(
-                "{} proved on the host ({} bytes), no emulator run of it",
-                h.config_label(),
-                grouped(h.proof_bytes)
-            ),
-            None => "no proven-100 configuration measured".into(),
-        };
+        let why = "no proven-100 configuration measured";
         let _ = writeln!(md, "- **{b}**: {why}.");
     }
     md.push('\n');

@@ -576,7 +576,7 @@ pub(crate) mod tests {
             plonky3_conjectured: conjectured,
             proven_unique: proven_list / 2.0,
             proven_list,
-            policy_regime: "strictest-conjectured".into(),
+            policy_regime: "strictest".into(),
             policy_min_bits: 95,
         });
         e
@@ -764,6 +764,6 @@ pub(crate) mod tests {
         assert_eq!(col(emu_line, "heap_peak"), "0");
         assert_eq!(col(emu_line, "bits_proven_list"), "57.5");
         assert_eq!(col(emu_line, "bits_ethstark"), "97");
-        assert_eq!(col(emu_line, "policy_regime"), "strictest-conjectured");
+        assert_eq!(col(emu_line, "policy_regime"), "strictest");
     }
 }
