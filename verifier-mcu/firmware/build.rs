@@ -146,6 +146,13 @@ fn main() {
     }
 }
 
+/// Whether a path in this build verifies `b` proofs: its backend feature, or a reference
+/// path that takes them (`src/stock.rs`), or the bring-up verifier.
 fn backend_enabled(b: BackendId) -> bool {
-    feature("bringup-verifier") || feature(b.name())
+    let stock = match b {
+        BackendId::WfGoldilocks => feature("stock-wf"),
+        BackendId::P3BabyBear | BackendId::P3Goldilocks | BackendId::P3M31 => feature("stock-p3"),
+        BackendId::WfBabyBear => false,
+    };
+    feature("bringup-verifier") || feature("hash-cal") || stock || feature(b.name())
 }
