@@ -243,6 +243,54 @@ pub fn write_fault_line<W: Write>(w: &mut W, kind: &str, registers: &[(&str, u32
     w.write_char('\n')
 }
 
+/// A fixed-capacity line for the fault paths (no heap, bounded stack): keeps what fits, cut
+/// at a character boundary, and always ends in exactly one line break.
+pub struct FixedLine<const N: usize> {
+    buf: [u8; N],
+    len: usize,
+}
+
+impl<const N: usize> Default for FixedLine<N> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<const N: usize> FixedLine<N> {
+    pub const fn new() -> Self {
+        assert!(N > 0, "a line needs room for its line break");
+        FixedLine {
+            buf: [0; N],
+            len: 0,
+        }
+    }
+
+    /// The text written so far, ended by a line break (added if missing).
+    pub fn as_line(&mut self) -> &str {
+        if self.buf[..self.len].last() != Some(&b'\n') {
+            self.buf[self.len] = b'\n';
+            self.len += 1;
+        }
+        core::str::from_utf8(&self.buf[..self.len]).unwrap_or("\n")
+    }
+}
+
+impl<const N: usize> Write for FixedLine<N> {
+    fn write_str(&mut self, s: &str) -> fmt::Result {
+        for c in s.chars() {
+            let mut utf8 = [0u8; 4];
+            let bytes = c.encode_utf8(&mut utf8).as_bytes();
+            // One byte stays free for the line break.
+            if self.len + bytes.len() >= N {
+                break;
+            }
+            self.buf[self.len..self.len + bytes.len()].copy_from_slice(bytes);
+            self.len += bytes.len();
+        }
+        Ok(())
+    }
+}
+
 /// Replaces control characters on their way to `W`.
 struct OneLine<W>(W);
 
@@ -403,6 +451,24 @@ mod tests {
             (l.kind.as_str(), l.get_u64("bytes")),
             ("dropped", Some(212))
         );
+    }
+
+    #[test]
+    fn fixed_lines_are_cut_at_a_character_and_end_in_one_break() {
+        let mut l = FixedLine::<8>::new();
+        write!(l, "abcdé€xyz").unwrap();
+        // 7 bytes of room: "abcdé" is 6, "€" (3 bytes) does not fit and nothing after it.
+        assert_eq!(l.as_line(), "abcdé\n");
+        assert_eq!(l.as_line(), "abcdé\n");
+        let mut l = FixedLine::<64>::new();
+        write_panic_line(&mut l, format_args!("x")).unwrap();
+        assert_eq!(l.as_line(), "pstk1 panic message=x\n");
+        let mut l = FixedLine::<1>::new();
+        write!(l, "abc").unwrap();
+        assert_eq!(l.as_line(), "\n");
+        let mut l = FixedLine::<24>::new();
+        write_panic_line(&mut l, format_args!("{}", "long message")).unwrap();
+        assert_eq!(l.as_line(), "pstk1 panic message=lon\n");
     }
 
     #[test]

@@ -29,7 +29,7 @@ use rp235x_hal as hal;
 use hal::clocks::Clock;
 use picostark_core::board::{
     check_counter, write_counter_line, write_dropped_line, write_fault_line, write_panic_line,
-    RequestReader, Window,
+    FixedLine, RequestReader, Window,
 };
 use usb_device::class_prelude::UsbBusAllocator;
 use usb_device::prelude::{StringDescriptors, UsbDevice, UsbDeviceBuilder, UsbVidPid};
@@ -403,40 +403,8 @@ pub fn on_panic(info: &core::panic::PanicInfo<'_>) -> ! {
     fatal(|l| write_panic_line(l, format_args!("{}", info.message())))
 }
 
-/// A fixed buffer that keeps what fits and always ends in a line break.
-struct FatalLine {
-    buf: [u8; 256],
-    len: usize,
-}
-
-impl Write for FatalLine {
-    fn write_str(&mut self, s: &str) -> fmt::Result {
-        for &b in s.as_bytes() {
-            // The last byte is kept for the line break.
-            if self.len + 1 < self.buf.len() {
-                self.buf[self.len] = b;
-                self.len += 1;
-            }
-        }
-        Ok(())
-    }
-}
-
-impl FatalLine {
-    fn as_str(&mut self) -> &str {
-        // Truncation may have cut a UTF-8 sequence: keep the valid prefix.
-        let text_len = match core::str::from_utf8(&self.buf[..self.len]) {
-            Ok(_) => self.len,
-            Err(e) => e.valid_up_to(),
-        };
-        self.len = text_len;
-        if self.buf[..self.len].last() != Some(&b'\n') {
-            self.buf[self.len] = b'\n';
-            self.len += 1;
-        }
-        core::str::from_utf8(&self.buf[..self.len]).unwrap_or("\n")
-    }
-}
+/// A fatal line: the message is cut to fit (on one line).
+type FatalLine = FixedLine<256>;
 
 static IN_FATAL: AtomicBool = AtomicBool::new(false);
 
@@ -448,10 +416,7 @@ fn fatal(write: impl FnOnce(&mut FatalLine) -> fmt::Result) -> ! {
             core::hint::spin_loop();
         }
     }
-    let mut line = FatalLine {
-        buf: [0; 256],
-        len: 0,
-    };
+    let mut line = FatalLine::new();
     let _ = write(&mut line);
     // SAFETY: the run that held the board never resumes; single core, no interrupts.
     let Some(board) = (unsafe { (*addr_of_mut!(BOARD)).as_mut() }) else {
@@ -460,7 +425,7 @@ fn fatal(write: impl FnOnce(&mut FatalLine) -> fmt::Result) -> ! {
             core::hint::spin_loop();
         }
     };
-    let text = line.as_str();
+    let text = line.as_line();
     board.note.clear();
     board.write_bounded(text);
     loop {
