@@ -3,7 +3,7 @@
 //! 1. `prover-host list` says which backends (and extension degrees) this build has;
 //! 2. `prover-host bench` proves and verifies Fib at every requested n for each of them
 //!    (host records, proof files), and `prover-host --ext E` proves each further extension
-//!    degree a backend offers; all of it `--samples` times (default 3), since provers are
+//!    degree a backend offers; all of it `--samples` times (default 3), since provers
 //!    need not be deterministic and one proof's verify cost is then one draw;
 //! 3. `mcu-run run` verifies every proof under QEMU on each core (emulator records); when
 //!    QEMU is missing this step is skipped with install instructions and the host-side
@@ -21,7 +21,7 @@ use std::process::{Command, Stdio};
 use std::time::Instant;
 
 use clap::Args;
-use picostark_core::{conjectured_security_bits, Policy};
+use picostark_core::Policy;
 
 #[derive(Args)]
 pub struct AllArgs {
@@ -375,10 +375,7 @@ pub fn run(a: &AllArgs, invocation: &str) -> Result<(), String> {
             let floor = Policy::default().min_security_bits;
             let (below, above): (Vec<PathBuf>, Vec<PathBuf>) =
                 proof_files.iter().cloned().partition(|p| {
-                    proof_header(p).is_some_and(|h| {
-                        conjectured_security_bits(h.field, h.extension_degree, h.log_n, &h.params)
-                            < floor
-                    })
+                    proof_header(p).is_some_and(|h| Policy::default().check(&h).is_err())
                 });
             let mut all_backends: Vec<picostark_core::BackendId> = proof_files
                 .iter()

@@ -1,9 +1,10 @@
 //! Reading proof files' headers for the parameters table: the security of each proof is
-//! recomputed here with the core estimator, so a record that states another number shows up.
+//! recomputed here under every regime (`picostark_core::security`), so a record that states
+//! another number for the default policy's regime shows up.
 
 use std::path::Path;
 
-use picostark_core::{conjectured_security_bits, ProofFile};
+use picostark_core::{Figures, Policy, ProofFile};
 
 use crate::render::ParamRow;
 
@@ -18,7 +19,8 @@ pub fn param_row(name: &str, bytes: &[u8]) -> Result<ParamRow, String> {
         n: h.n(),
         params: h.params.to_string(),
         bytes: bytes.len() as u64,
-        security_bits: conjectured_security_bits(h.field, h.extension_degree, h.log_n, &h.params),
+        figures: Figures::of(&h),
+        security_bits: Figures::of(&h).get(Policy::default().regime),
     })
 }
 
@@ -78,7 +80,10 @@ mod tests {
         let bytes = encode(&header, &[5], &[1, 2, 3]);
         let r = param_row("x.proof", &bytes).unwrap();
         // floor(3 * 30.999) - (16 + 3) - 1 = 72: the field term binds for M31^3.
-        assert_eq!(r.security_bits, 72);
+        assert_eq!(r.figures.ethstark, 72);
+        // The row's figure is the default policy's (the strictest of the conjectures).
+        let conjectured = [r.figures.ethstark, r.figures.winterfell, r.figures.plonky3];
+        assert_eq!(r.security_bits, conjectured.into_iter().min().unwrap());
         assert_eq!(r.n, 65536);
         assert_eq!(r.bytes, bytes.len() as u64);
         assert!(param_row("bad", b"nope").is_err());

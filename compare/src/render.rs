@@ -7,10 +7,11 @@ use std::fmt::Write;
 use std::path::Path;
 
 use crate::human::{grouped, kib, pct, pow2, si};
-use crate::summary::{cost_text, summarize, Summary};
+use crate::summary::{summarize, Summary};
 use crate::svg::{self, BarGroup, Series};
 use crate::table::{estimate_vs_device, to_csv, to_json, Row, ESTIMATE};
 use crate::{proven, scaling};
+use picostark_core::{Figures, Policy};
 
 /// A proof file's parameters, for the parameters table.
 #[derive(Clone, Debug, PartialEq)]
@@ -21,7 +22,9 @@ pub struct ParamRow {
     pub n: u64,
     pub params: String,
     pub bytes: u64,
-    /// Recomputed here with `conjectured_security_bits`.
+    /// Every regime's bits, recomputed here from the header.
+    pub figures: Figures,
+    /// The default policy's regime's figure.
     pub security_bits: u32,
 }
 
@@ -59,8 +62,8 @@ impl Report {
     }
 
     /// Sets the proof files' parameters. A row that states 0 bits (the firmware writes 0 when
-    /// its policy rejects the proof) gets the core estimator's value from its proof file, so
-    /// every row shows the one formula's result.
+    /// its policy rejects the proof) gets the default policy's figure from its proof file, so
+    /// every row shows a figure of the same regime.
     pub fn set_params(&mut self, params: Vec<ParamRow>) {
         let mut fixed = 0;
         for r in &mut self.rows {
@@ -77,7 +80,7 @@ impl Report {
         }
         if fixed > 0 {
             self.notes.push(format!(
-                "{fixed} row(s) stated 0 security bits (the firmware's value for a proof its policy rejects); they show the core estimator's value for their proof file instead"
+                "{fixed} row(s) stated 0 security bits (the firmware's value for a proof its policy rejects); they show the default policy's figure for their proof file instead"
             ));
             self.summary = summarize(&self.rows, self.min_security);
         }
@@ -354,52 +357,8 @@ fn provenance(rows: &[Row]) -> Table {
     t
 }
 
-/// Winners at a glance: one row per source, core and n.
-fn glance(summary: &Summary) -> Table {
-    let metrics = ["verify cost", "heap peak", "stack peak"];
-    let mut keys: Vec<(String, String, u64)> = Vec::new();
-    for w in summary
-        .winners
-        .iter()
-        .filter(|w| metrics.contains(&w.metric))
-    {
-        let k = (w.source.clone(), w.core.clone(), w.n);
-        if !keys.contains(&k) {
-            keys.push(k);
-        }
-    }
-    let mut t = Table::new(&[
-        "source",
-        "core",
-        "n",
-        "cheapest verify",
-        "smallest heap peak",
-        "smallest stack peak",
-    ]);
-    t.rows =
-        keys.iter()
-            .map(|(source, core, n)| {
-                let mut row = vec![source.clone(), core.clone(), pow2(*n)];
-                for m in metrics {
-                    let w = summary.winners.iter().find(|w| {
-                        w.metric == m && w.source == *source && w.core == *core && w.n == *n
-                    });
-                    row.push(w.map_or("–".into(), |w| {
-                        let v = if m == "verify cost" {
-                            cost_text(source, w.value, None)
-                        } else {
-                            kib(w.value as u64)
-                        };
-                        format!("{} ({v})", w.config)
-                    }));
-                }
-                row
-            })
-            .collect();
-    t
-}
-
 fn params_table(p: &[ParamRow]) -> Table {
+    let policy = format!("bits: policy ({})", Policy::default().regime.name());
     let mut t = Table::new(&[
         "proof file",
         "backend",
@@ -407,20 +366,34 @@ fn params_table(p: &[ParamRow]) -> Table {
         "n",
         "parameters",
         "size",
-        "security (recomputed)",
+        "bits: ethSTARK",
+        "bits: wf 0.13.1",
+        "bits: P3 0.8",
+        "bits: proven unique",
+        "bits: proven list",
+        &policy,
     ]);
     t.rows = p
         .iter()
         .map(|p| {
-            vec![
+            let f = &p.figures;
+            let mut row = vec![
                 p.file.clone(),
                 p.backend.clone(),
                 p.extension.to_string(),
                 pow2(p.n),
                 p.params.clone(),
                 grouped(p.bytes),
-                p.security_bits.to_string(),
-            ]
+            ];
+            let bits = [
+                f.ethstark,
+                f.winterfell,
+                f.plonky3,
+                f.proven_unique,
+                f.proven_list,
+            ];
+            row.extend(bits.iter().chain([&p.security_bits]).map(u32::to_string));
+            row
         })
         .collect();
     t
@@ -800,11 +773,6 @@ impl Report {
         for l in &self.summary.lines {
             let _ = writeln!(md, "- {l}");
         }
-        let g = glance(&self.summary);
-        if !g.rows.is_empty() {
-            let _ = writeln!(md, "\n### At a glance\n");
-            md.push_str(&md_table(&g));
-        }
         match charts {
             None => {
                 let _ = writeln!(md, "\nCharts: see `report.html` (same folder).\n");
@@ -943,10 +911,6 @@ mod tests {
         );
         assert!(md.contains("93.33 @ 150 MHz"), "14.0 M cycles at 150 MHz");
         assert!(md.contains("no emulator row for p3-m31^4 fib n=2^10 on rv32"));
-        assert!(
-            md.contains("| emulator | m33 | 2^10 | p3-babybear^4 (11.00 M instructions) |"),
-            "at-a-glance row: {md}"
-        );
         assert!(!md.contains("no emulator row for p3-babybear"));
         let html = r.html();
         assert!(html.contains("<svg") && !html.contains("<script"));
@@ -1013,6 +977,7 @@ mod tests {
             n: 1024,
             params: String::new(),
             bytes: 1,
+            figures: Figures::default(),
             security_bits: bits,
         };
         r.set_params(vec![p(3, 78), p(4, 97)]);

@@ -86,7 +86,7 @@ fn best_of<'a>(
 }
 
 /// A verify cost in its source's unit, for the text.
-pub fn cost_text(source: &str, v: f64, clock: Option<u64>) -> String {
+fn cost_text(source: &str, v: f64, clock: Option<u64>) -> String {
     match source {
         "emulator" => format!("{} instructions", si(v)),
         ESTIMATE => format!("{v:.2} ms estimated"),

@@ -360,10 +360,27 @@ fn opt<T: ToString>(v: Option<T>) -> String {
     v.map_or(String::new(), |v| v.to_string())
 }
 
+fn fixed(v: Option<f64>, decimals: usize) -> String {
+    opt(v.map(|v| format!("{v:.decimals$}")))
+}
+
+fn est<T: ToString>(r: &Row, f: fn(&CycleEstimate) -> T) -> String {
+    opt(r.estimate.as_ref().map(f))
+}
+
+fn sec<T: ToString>(r: &Row, f: fn(&SecurityFigures) -> T) -> String {
+    opt(r.security.as_ref().map(f))
+}
+
+fn class(r: &Row, f: fn(&InstructionClasses) -> u64) -> String {
+    opt(r.instruction_classes.as_ref().map(f))
+}
+
 type Cell = fn(&Row) -> String;
 
 /// The CSV columns, in order, and how each cell is written (empty = not measured by that
 /// source).
+#[rustfmt::skip]
 const CSV: &[(&str, Cell)] = &[
     ("source", |r| r.source.clone()),
     ("backend", |r| r.backend.clone()),
@@ -379,92 +396,41 @@ const CSV: &[(&str, Cell)] = &[
     ("tampered", |r| opt(r.tampered.as_ref())),
     ("iterations", |r| r.iterations.to_string()),
     ("instructions", |r| opt(r.instructions)),
-    ("estimate_model", |r| {
-        opt(r
-            .estimate
-            .as_ref()
-            .map(|e| format!("{} v{}", e.model, e.model_version)))
-    }),
-    ("estimate_cycles", |r| {
-        opt(r.estimate.as_ref().map(|e| e.cycles))
-    }),
-    ("estimate_ms", |r| {
-        opt(r.estimate.as_ref().map(|e| format!("{:.3}", e.ms)))
-    }),
-    ("estimate_clock_hz", |r| {
-        opt(r.estimate.as_ref().map(|e| e.clock_hz))
-    }),
-    ("estimate_stall_cycles", |r| {
-        opt(r.estimate.as_ref().map(|e| e.stall_cycles))
-    }),
-    ("estimate_xip_accesses", |r| {
-        opt(r.estimate.as_ref().map(|e| e.xip_accesses))
-    }),
-    ("estimate_xip_misses", |r| {
-        opt(r.estimate.as_ref().map(|e| e.xip_misses))
-    }),
-    ("estimate_xip_miss_cycles", |r| {
-        opt(r.estimate.as_ref().map(|e| e.xip_miss_cycles))
-    }),
+    ("estimate_model", |r| est(r, |e| format!("{} v{}", e.model, e.model_version))),
+    ("estimate_cycles", |r| est(r, |e| e.cycles)),
+    ("estimate_ms", |r| fixed(r.estimate.as_ref().map(|e| e.ms), 3)),
+    ("estimate_clock_hz", |r| est(r, |e| e.clock_hz)),
+    ("estimate_stall_cycles", |r| est(r, |e| e.stall_cycles)),
+    ("estimate_xip_accesses", |r| est(r, |e| e.xip_accesses)),
+    ("estimate_xip_misses", |r| est(r, |e| e.xip_misses)),
+    ("estimate_xip_miss_cycles", |r| est(r, |e| e.xip_miss_cycles)),
     ("cycles_median", |r| opt(r.cycles_median)),
     ("clock_hz", |r| opt(r.clock_hz)),
-    ("device_ms", |r| opt(r.device_ms.map(|v| format!("{v:.3}")))),
-    ("cycles_cv", |r| opt(r.cycles_cv.map(|v| format!("{v:.5}")))),
-    ("cycles_iqr_over_median", |r| {
-        opt(r.cycles_iqr_over_median.map(|v| format!("{v:.5}")))
-    }),
-    ("host_verify_ms", |r| {
-        opt(r.host_verify_ms.map(|v| format!("{v:.3}")))
-    }),
-    ("host_prove_ms", |r| {
-        opt(r.host_prove_ms.map(|v| format!("{v:.1}")))
-    }),
+    ("device_ms", |r| fixed(r.device_ms, 3)),
+    ("cycles_cv", |r| fixed(r.cycles_cv, 5)),
+    ("cycles_iqr_over_median", |r| fixed(r.cycles_iqr_over_median, 5)),
+    ("host_verify_ms", |r| fixed(r.host_verify_ms, 3)),
+    ("host_prove_ms", |r| fixed(r.host_prove_ms, 1)),
     ("heap_size", |r| opt(r.heap_size)),
     ("heap_peak", |r| opt(r.heap_peak)),
     ("stack_peak", |r| opt(r.stack_peak)),
     ("text_bytes", |r| opt(r.text_bytes)),
     ("proof_bytes", |r| r.proof_bytes.to_string()),
     ("security_bits", |r| r.security_bits.to_string()),
-    ("bits_ethstark", |r| {
-        opt(r.security.as_ref().map(|s| s.ethstark))
-    }),
-    ("bits_winterfell_conjectured", |r| {
-        opt(r.security.as_ref().map(|s| s.winterfell_conjectured))
-    }),
-    ("bits_plonky3_conjectured", |r| {
-        opt(r.security.as_ref().map(|s| s.plonky3_conjectured))
-    }),
-    ("bits_proven_unique", |r| {
-        opt(r.security.as_ref().map(|s| s.proven_unique))
-    }),
-    ("bits_proven_list", |r| {
-        opt(r.security.as_ref().map(|s| s.proven_list))
-    }),
-    ("policy_regime", |r| {
-        opt(r.security.as_ref().map(|s| s.policy_regime.clone()))
-    }),
-    ("policy_min_bits", |r| {
-        opt(r.security.as_ref().map(|s| s.policy_min_bits))
-    }),
-    ("rv32_m33_ratio", |r| {
-        opt(r.rv32_m33_ratio.map(|v| format!("{v:.4}")))
-    }),
+    ("bits_ethstark", |r| sec(r, |s| s.ethstark)),
+    ("bits_winterfell_conjectured", |r| sec(r, |s| s.winterfell_conjectured)),
+    ("bits_plonky3_conjectured", |r| sec(r, |s| s.plonky3_conjectured)),
+    ("bits_proven_unique", |r| sec(r, |s| s.proven_unique)),
+    ("bits_proven_list", |r| sec(r, |s| s.proven_list)),
+    ("policy_regime", |r| sec(r, |s| s.policy_regime.clone())),
+    ("policy_min_bits", |r| sec(r, |s| s.policy_min_bits)),
+    ("rv32_m33_ratio", |r| fixed(r.rv32_m33_ratio, 4)),
     ("proofs", |r| r.proofs.to_string()),
-    ("proof_spread", |r| {
-        opt(r.proof_spread.map(|v| format!("{v:.5}")))
-    }),
-    ("class_mul", |r| {
-        opt(r.instruction_classes.as_ref().map(|c| c.mul))
-    }),
-    ("class_load_store", |r| {
-        opt(r.instruction_classes.as_ref().map(|c| c.load_store))
-    }),
-    ("class_branch", |r| {
-        opt(r.instruction_classes.as_ref().map(|c| c.branch))
-    }),
-    ("class_other", |r| {
-        opt(r.instruction_classes.as_ref().map(|c| c.other))
-    }),
+    ("proof_spread", |r| fixed(r.proof_spread, 5)),
+    ("class_mul", |r| class(r, |c| c.mul)),
+    ("class_load_store", |r| class(r, |c| c.load_store)),
+    ("class_branch", |r| class(r, |c| c.branch)),
+    ("class_other", |r| class(r, |c| c.other)),
     ("toolchain", |r| r.toolchain.clone()),
     ("profile", |r| r.profile.clone()),
     ("git_commit", |r| r.git_commit.clone()),
