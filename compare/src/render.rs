@@ -8,7 +8,7 @@ use std::path::Path;
 
 use crate::human::{grouped, kib, pct, pow2, si};
 use crate::summary::{summarize, Summary};
-use crate::svg::{self, BarGroup, Series};
+use crate::svg::{self, BarGroup};
 use crate::table::{estimate_vs_device, to_csv, to_json, Row, ESTIMATE};
 use crate::{proven, scaling};
 use picostark_core::{Figures, Policy};
@@ -593,30 +593,7 @@ fn charts(rows: &[Row]) -> Vec<String> {
             ));
         }
         if ns.len() > 1 {
-            let mut series = Vec::new();
-            let mut keys: Vec<(String, String)> = src_rows
-                .iter()
-                .map(|r| (r.config_label(), r.core.clone()))
-                .collect();
-            keys.sort();
-            keys.dedup();
-            // One colour per configuration; rv32 dashed.
-            let mut cfgs: Vec<String> = keys.iter().map(|k| k.0.clone()).collect();
-            cfgs.dedup();
-            for (cfg, core) in keys {
-                let color = cfgs.iter().position(|c| *c == cfg).unwrap_or(0);
-                let points: Vec<(f64, f64)> = src_rows
-                    .iter()
-                    .filter(|r| r.config_label() == cfg && r.core == core && r.accepted())
-                    .filter_map(|r| Some((r.log_n() as f64, r.cost()?)))
-                    .collect();
-                series.push(Series {
-                    color,
-                    dashed: core == "rv32",
-                    name: format!("{cfg} {core}"),
-                    points,
-                });
-            }
+            let series = scaling::series_by_config(&src_rows, &Row::cost, "");
             out.push(svg::line_chart(
                 &format!("Verify cost vs n ({source})"),
                 "dashed: rv32; solid: m33",

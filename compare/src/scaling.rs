@@ -60,7 +60,7 @@ fn keys<'a>(rows: impl Iterator<Item = &'a Row>) -> Vec<(String, String)> {
 }
 
 /// One series per configuration (colour) and core (rv32 dashed) of `value`.
-fn series_by_config(
+pub fn series_by_config(
     rows: &[&Row],
     value: &dyn Fn(&Row) -> Option<f64>,
     suffix: &str,
