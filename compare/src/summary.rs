@@ -311,12 +311,21 @@ pub fn summarize(rows: &[Row], min_security: u32) -> Summary {
             v.push(r.config_label());
         }
     }
+    // The regime those bits are counted in, when every ranked record names the same one.
+    let regimes: std::collections::BTreeSet<Option<&str>> = ok
+        .iter()
+        .map(|r| r.security.as_ref().map(|s| s.policy_regime.as_str()))
+        .collect();
+    let regime = match regimes.into_iter().collect::<Vec<_>>()[..] {
+        [Some(r)] => format!("regime `{r}`"),
+        _ => "the records' policy figure".into(),
+    };
     match by_bits.len() {
         0 => {}
         1 => {
             let bits = by_bits.keys().next().expect("one");
             s.lines.insert(0, format!(
-                "**Security:** every ranked configuration is at {bits} bits (the records' policy figure), so the comparison is at equal security."
+                "**Security:** every ranked configuration is at {bits} bits ({regime}), so the comparison is at equal security."
             ));
         }
         _ => {
@@ -325,7 +334,7 @@ pub fn summarize(rows: &[Row], min_security: u32) -> Summary {
                 .map(|(bits, cfgs)| format!("{bits} bits: {}", cfgs.join(", ")))
                 .collect();
             s.lines.insert(0, format!(
-                "**Security** (the records' policy figure, floor {min_security}): {}. Compare winners with this margin in mind.",
+                "**Security** ({regime}, floor {min_security}): {}. Compare winners with this margin in mind.",
                 parts.join("; ")
             ));
         }
@@ -365,7 +374,7 @@ pub fn summarize(rows: &[Row], min_security: u32) -> Summary {
 mod tests {
     use super::*;
     use crate::table::build_rows;
-    use crate::table::tests::{dev, emu, with_estimate};
+    use crate::table::tests::{dev, emu, with_estimate, with_security};
 
     #[test]
     fn winners_per_source_core_and_n() {
@@ -470,5 +479,12 @@ mod tests {
             first.starts_with("**Security:**") && first.contains("equal security"),
             "{first}"
         );
+        assert!(first.contains("(the records' policy figure)"), "{first}");
+        let rows = build_rows(&[
+            with_security(emu("p3-babybear", 4, 1024, "m33", 1), 96.0, 50.0),
+            with_security(emu("p3-m31", 4, 1024, "m33", 3), 96.0, 50.0),
+        ]);
+        let first = &summarize(&rows, 95).lines[0];
+        assert!(first.contains("96 bits (regime `strictest`)"), "{first}");
     }
 }
