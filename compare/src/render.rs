@@ -665,46 +665,7 @@ fn charts(rows: &[Row]) -> Vec<String> {
             ));
         }
     }
-    // Proof size per configuration and n (the proof is the same whatever the source).
-    let mut configs: Vec<String> = rows.iter().map(Row::config_label).collect();
-    configs.sort();
-    configs.dedup();
-    let ns: Vec<u64> = rows
-        .iter()
-        .map(|r| r.n)
-        .collect::<BTreeSet<_>>()
-        .into_iter()
-        .collect();
-    // With a scaling series the proof size is a line chart (`scaling`).
-    if !configs.is_empty() && !scaling::has_series(rows) {
-        let groups: Vec<BarGroup> = configs
-            .iter()
-            .map(|c| BarGroup {
-                label: c.clone(),
-                bars: ns
-                    .iter()
-                    .enumerate()
-                    .map(|(i, n)| {
-                        (
-                            i,
-                            rows.iter()
-                                .find(|r| r.config_label() == *c && r.n == *n)
-                                .map(|r| r.proof_bytes as f64),
-                        )
-                    })
-                    .collect(),
-            })
-            .collect();
-        out.push(svg::bar_chart(
-            "Proof size",
-            "bytes of the proof file (header + payload)",
-            &ns.iter()
-                .map(|n| format!("n = {}", pow2(*n)))
-                .collect::<Vec<_>>(),
-            &groups,
-            &|v| kib(v as u64),
-        ));
-    }
+    out.extend(scaling::proof_size_chart(rows));
     out.extend(scaling::charts(rows));
     out
 }

@@ -141,39 +141,6 @@ pub fn charts(rows: &[Row]) -> Vec<String> {
         ));
     }
 
-    // Proof size: one series per configuration, one value per n whatever the source or core
-    // (the first row seen; a proof's size does not depend on where it is verified).
-    let mut cfgs: Vec<String> = base.iter().map(|r| r.config_label()).collect();
-    cfgs.sort();
-    cfgs.dedup();
-    let proof_series: Vec<Series> = cfgs
-        .iter()
-        .enumerate()
-        .map(|(color, cfg)| {
-            let mut points: Vec<(f64, f64)> = Vec::new();
-            for r in base.iter().filter(|r| r.config_label() == *cfg) {
-                let x = f64::from(r.log_n());
-                if !points.iter().any(|p| p.0 == x) {
-                    points.push((x, r.proof_bytes as f64));
-                }
-            }
-            points.sort_by(|a, b| a.0.total_cmp(&b.0));
-            Series {
-                name: cfg.clone(),
-                color,
-                dashed: false,
-                points,
-            }
-        })
-        .collect();
-    out.push(svg::line_chart(
-        "Proof size vs n",
-        "bytes of the proof file (header + payload), default parameters of each backend",
-        "bytes",
-        &proof_series,
-        &log2_label,
-    ));
-
     let host: Vec<&Row> = base
         .iter()
         .copied()
@@ -199,6 +166,45 @@ pub fn charts(rows: &[Row]) -> Vec<String> {
         }
     }
     out
+}
+
+/// Proof size against n, one line per configuration, with or without a scaling series.
+pub fn proof_size_chart(rows: &[Row]) -> Option<String> {
+    let base: Vec<&Row> = rows.iter().filter(|r| r.air == BASE_AIR).collect();
+    // Proof size: one series per configuration, one value per n whatever the source or core
+    // (the first row seen; a proof's size does not depend on where it is verified).
+    let mut cfgs: Vec<String> = base.iter().map(|r| r.config_label()).collect();
+    cfgs.sort();
+    cfgs.dedup();
+    let proof_series: Vec<Series> = cfgs
+        .iter()
+        .enumerate()
+        .map(|(color, cfg)| {
+            let mut points: Vec<(f64, f64)> = Vec::new();
+            for r in base.iter().filter(|r| r.config_label() == *cfg) {
+                let x = f64::from(r.log_n());
+                if !points.iter().any(|p| p.0 == x) {
+                    points.push((x, r.proof_bytes as f64));
+                }
+            }
+            points.sort_by(|a, b| a.0.total_cmp(&b.0));
+            Series {
+                name: cfg.clone(),
+                color,
+                dashed: false,
+                points,
+            }
+        })
+        .collect();
+    (!proof_series.is_empty()).then(|| {
+        svg::line_chart(
+            "Proof size vs n",
+            "bytes of the proof file (header + payload), default parameters of each backend",
+            "bytes",
+            &proof_series,
+            &log2_label,
+        )
+    })
 }
 
 /// One cell of the emulator/device pivot table.
