@@ -4,7 +4,8 @@
 #
 # 1. unit tests of the runner and the plugin (instruction classifiers, UF2 block format, ELF);
 # 2. Fib-1024 proofs for every backend prover-host can make, plus a hostile set of each
-#    (flipped byte, truncated, low-security header, wrong backend, zeroed payload);
+#    (flipped byte, truncated, low-security header, wrong backend, zeroed payload, and a
+#    sampled header sweep: `mcu-run tamper --kind header-sweep`);
 # 3. per core (m33, rv32): one firmware build with every backend, every proof verified under
 #    QEMU twice (counts must be identical), every hostile file rejected; rv32 is built for
 #    the RP2350's Hazard3 (Zba/Zbb/Zbs/Zbkb, firmware/.cargo/config.toml), and once more as
@@ -43,6 +44,10 @@ for b in p3-babybear p3-goldilocks p3-m31 wf-goldilocks wf-babybear; do
   for kind in flip truncate low-security wrong-backend zero-payload; do
     "$MCU" tamper --kind "$kind" "$PROOFS/$b-fib-1024.proof" "$PROOFS/$b-fib-1024.$kind.tampered"
   done
+  # The sampled header sweep (issue 12): header values inside the envelope's ranges that the
+  # backend must refuse without halting (PoW bits past one challenger draw, LDE domains past
+  # 2^31, ...); prover-host/tests/mutation.rs sweeps every value on the host.
+  "$MCU" tamper --kind header-sweep "$PROOFS/$b-fib-1024.proof" "$PROOFS/$b-fib-1024"
 done
 FEATURES=$(IFS=,; echo "${BACKENDS[*]}")
 

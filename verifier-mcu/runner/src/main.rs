@@ -8,6 +8,7 @@
 //! mcu-run uf2 ELF OUT.uf2 --family rp2350-arm|rp2350-riscv
 //! mcu-run check-image ELF [UF2] --family rp2350-arm|rp2350-riscv
 //! mcu-run tamper [--kind flip|truncate|low-security|wrong-backend|zero-payload] IN OUT
+//! mcu-run tamper --kind header-sweep IN PREFIX
 //! mcu-run bringup-proof OUT [--backend NAME] [--bytes N]
 //! ```
 //!
@@ -56,6 +57,7 @@ fn usage() -> &'static str {
   mcu-run uf2 ELF OUT.uf2 --family rp2350-arm|rp2350-riscv
   mcu-run check-image ELF [UF2] --family rp2350-arm|rp2350-riscv
   mcu-run tamper [--kind flip|truncate|low-security|wrong-backend|zero-payload] IN OUT
+  mcu-run tamper --kind header-sweep IN PREFIX
   mcu-run bringup-proof OUT [--backend NAME] [--bytes N]"
 }
 
@@ -389,6 +391,13 @@ fn cmd_run(args: &[String]) -> Result<(), String> {
                 if expect == "accepted" && !o.exit_ok {
                     failures.push(format!("{name}: QEMU exit status {:?}", o.exit_code));
                 }
+                // A rejection ends with the firmware's exit, not a panic or a timeout.
+                if o.stdout.lines().any(|l| l.starts_with("pstk1 panic")) || o.exit_code.is_none() {
+                    failures.push(format!(
+                        "{name}: the firmware did not exit cleanly (exit status {:?})\n--- firmware output ---\n{}",
+                        o.exit_code, o.stdout
+                    ));
+                }
             }
             Err(e) => {
                 // An envelope that does not parse gets the firmware's own `error` line (no
@@ -404,7 +413,9 @@ fn cmd_run(args: &[String]) -> Result<(), String> {
                     }
                     None => println!("{name:<40} {:<5} error: {e}", core.name()),
                 }
-                if expect == "accepted" {
+                // Only the firmware's own envelope rejection counts as rejected: a halt (panic
+                // line, no output, a timeout) is a failure whatever was expected (issue 12).
+                if expect == "accepted" || envelope.is_none() {
                     failures.push(format!(
                         "{name}: {e}\n--- firmware output ---\n{}",
                         o.stdout
@@ -573,6 +584,42 @@ pub fn tamper(bytes: &[u8], kind: &str) -> Result<Vec<u8>, String> {
     Ok(out)
 }
 
+/// The sampled header sweep `tamper --kind header-sweep` writes, as `(field, offset, value)`
+/// (little-endian, queries two bytes): values inside the envelope's own ranges, so they reach
+/// the backend, and beyond what its verifier or a library it calls can take on a 32-bit MCU
+/// (proof-of-work bits past one challenger draw, LDE domains past 2^31, more queries or
+/// longer final polynomials than winterfell encodes). The host suite sweeps every value
+/// (`prover-host/tests/mutation.rs`); these are the ones the MCU's 32-bit `usize` can change.
+pub const HEADER_SWEEP: &[(&str, usize, u16)] = &[
+    ("ext", 8, 8),
+    ("log-n", 11, 24),
+    ("log-n", 11, 32),
+    ("log-blowup", 12, 8),
+    ("pow", 13, 30),
+    ("pow", 13, 31),
+    ("pow", 13, 32),
+    ("pow", 13, 40),
+    ("queries", 14, 512),
+    ("fold", 16, 4),
+    ("final", 17, 16),
+];
+
+/// The [`HEADER_SWEEP`] variants of a proof file that differ from it, each named
+/// `header-FIELD-VALUE`.
+pub fn header_sweep(bytes: &[u8]) -> Result<Vec<(String, Vec<u8>)>, String> {
+    ProofFile::parse(bytes).map_err(|e| e.to_string())?;
+    let mut out = Vec::new();
+    for &(field, at, value) in HEADER_SWEEP {
+        let mut t = bytes.to_vec();
+        let len = if field == "queries" { 2 } else { 1 };
+        t[at..at + len].copy_from_slice(&value.to_le_bytes()[..len]);
+        if t != bytes {
+            out.push((format!("header-{field}-{value}"), t));
+        }
+    }
+    Ok(out)
+}
+
 fn cmd_tamper(args: &[String]) -> Result<(), String> {
     let f = Flags::parse(args, &["kind"])?;
     let [input, out] = f.positional.as_slice() else {
@@ -580,6 +627,15 @@ fn cmd_tamper(args: &[String]) -> Result<(), String> {
     };
     let kind = f.get("kind").unwrap_or("flip");
     let bytes = std::fs::read(input).map_err(|e| format!("{input}: {e}"))?;
+    if kind == "header-sweep" {
+        // OUT is a prefix: one OUT.header-FIELD-VALUE.tampered per swept value.
+        for (name, tampered) in header_sweep(&bytes).map_err(|e| format!("{input}: {e}"))? {
+            let path = format!("{out}.{name}.tampered");
+            std::fs::write(&path, &tampered).map_err(|e| format!("{path}: {e}"))?;
+            println!("{path}: {name}");
+        }
+        return Ok(());
+    }
     let tampered = tamper(&bytes, kind).map_err(|e| format!("{input}: {e}"))?;
     std::fs::write(out, &tampered).map_err(|e| format!("{out}: {e}"))?;
     println!("{out}: {kind}");
@@ -630,6 +686,20 @@ mod tests {
             BackendId::P3Goldilocks
         );
         assert!(tamper(&bytes, "nope").is_err());
+    }
+
+    #[test]
+    fn header_sweep_values_parse_and_differ_from_the_proof() {
+        let bytes = record::bringup_proof(BackendId::WfGoldilocks, 300);
+        let swept = header_sweep(&bytes).unwrap();
+        assert!(!swept.is_empty() && swept.len() <= HEADER_SWEEP.len());
+        for (name, t) in &swept {
+            assert_ne!(t, &bytes, "{name}");
+            assert_eq!(t.len(), bytes.len(), "{name}");
+            // Inside the envelope's ranges: the backend, not the parser, must refuse it.
+            assert!(ProofFile::parse(t).is_ok(), "{name}");
+        }
+        assert!(header_sweep(b"PSTK").is_err());
     }
 
     #[test]
