@@ -209,6 +209,22 @@ impl Figures {
     }
 }
 
+#[cfg(feature = "alloc")]
+impl Figures {
+    /// The record form, naming the policy that accepted the proof.
+    pub fn record(&self, policy: &Policy) -> crate::record::SecurityFigures {
+        crate::record::SecurityFigures {
+            ethstark: self.ethstark.into(),
+            winterfell_conjectured: self.winterfell.into(),
+            plonky3_conjectured: self.plonky3.into(),
+            proven_unique: self.proven_unique.into(),
+            proven_list: self.proven_list.into(),
+            policy_regime: policy.regime.name().into(),
+            policy_min_bits: policy.min_security_bits,
+        }
+    }
+}
+
 /// Security of a header's parameters in one regime, in bits.
 pub fn bits(header: &ProofHeader, regime: Regime) -> u32 {
     let s = Setting::of(header);

@@ -13,9 +13,8 @@ use std::time::Instant;
 use clap::{Args, Parser, Subcommand};
 use picostark_core::prove::ProveRequest;
 use picostark_core::record::{RunRecord, RUN_RECORD_SCHEMA};
-use picostark_core::{
-    conjectured_security_bits, AirId, BackendId, Policy, ProofFile, ProofHeader, ProofParams,
-};
+use picostark_core::security::{self, Figures};
+use picostark_core::{AirId, BackendId, Policy, ProofFile, ProofHeader, ProofParams, Regime};
 
 #[derive(Parser)]
 #[command(
@@ -35,9 +34,8 @@ enum Command {
     /// Verify a proof file (exit 0 accepted, 1 rejected).
     Verify {
         file: PathBuf,
-        /// Minimum conjectured security in bits.
-        #[arg(long, default_value_t = Policy::DEFAULT_MIN_SECURITY_BITS)]
-        min_security: u32,
+        #[command(flatten)]
+        policy: PolicyArgs,
     },
     /// Print a proof file's header.
     Inspect {
@@ -83,15 +81,101 @@ struct ProveArgs {
     /// log2 of the FRI final polynomial length.
     #[arg(long)]
     log_final_poly_len: Option<u8>,
-    /// Minimum conjectured security the parameters must reach.
-    #[arg(long, default_value_t = Policy::DEFAULT_MIN_SECURITY_BITS)]
-    min_security: u32,
+    /// A named parameter set for the backend (`proven100`: at least 100 bits of proven
+    /// security at n = 1024; see `preset`); explicit parameters override it.
+    #[arg(long)]
+    preset: Option<String>,
+    #[command(flatten)]
+    policy: PolicyArgs,
     /// Output path (default: proofs/BACKEND-AIR-nN.proof).
     #[arg(long)]
     out: Option<PathBuf>,
     /// Also write a host benchmark record (JSON) here.
     #[arg(long)]
     record: Option<PathBuf>,
+}
+
+/// The verifier policy on the command line.
+#[derive(Args, Clone, Copy, Default)]
+pub(crate) struct PolicyArgs {
+    /// Minimum security in bits, counted in --regime [default: 95, or the preset's].
+    #[arg(long)]
+    min_security: Option<u32>,
+    /// How security is counted: ethstark, winterfell, plonky3, strictest (the minimum of the
+    /// three conjectures), proven-unique, proven-list or proven [default: strictest, or the
+    /// preset's].
+    #[arg(long, value_parser = parse_regime)]
+    regime: Option<Regime>,
+}
+
+impl PolicyArgs {
+    /// The policy these arguments select, `fallback` filling what they leave out.
+    pub(crate) fn policy_or(&self, fallback: Policy) -> Policy {
+        Policy {
+            min_security_bits: self.min_security.unwrap_or(fallback.min_security_bits),
+            regime: self.regime.unwrap_or(fallback.regime),
+            ..fallback
+        }
+    }
+
+    pub(crate) fn policy(&self) -> Policy {
+        self.policy_or(Policy::default())
+    }
+}
+
+pub(crate) fn parse_regime(name: &str) -> Result<Regime, String> {
+    Regime::from_name(name).ok_or_else(|| {
+        let known: Vec<&str> = Regime::ALL.iter().map(|r| r.name()).collect();
+        format!("unknown regime '{name}' (known: {})", known.join(", "))
+    })
+}
+
+/// The proven-security track: per backend, an extension degree and parameters with at least
+/// 100 bits of proven security (`Regime::Proven`) for Fib-1024, with the fewest queries
+/// (`picostark_core::security`, searched over blowups 2..128 and grinding 20/24/28 bits).
+/// Only Goldilocks^3 (192 bits) reaches 100 bits with list decoding (Johnson bound); the
+/// 124- and 128-bit challenge fields reach it only with unique decoding, at about 5x the
+/// queries (why: `results/proven/README.md`).
+pub(crate) fn preset(name: &str, backend: BackendId) -> Option<(u8, ProofParams)> {
+    if name != "proven100" {
+        return None;
+    }
+    let unique = |log_fold_arity, log_final_poly_len| ProofParams {
+        log_blowup: 7,
+        num_queries: 77,
+        pow_bits: 24,
+        log_fold_arity,
+        log_final_poly_len,
+    };
+    Some(match backend {
+        // List decoding: 100 bits (unique decoding 42).
+        BackendId::WfGoldilocks => (
+            3,
+            ProofParams {
+                log_blowup: 7,
+                num_queries: 23,
+                pow_bits: 20,
+                log_fold_arity: 3,
+                log_final_poly_len: 5,
+            },
+        ),
+        BackendId::WfBabyBear => (4, unique(3, 5)),
+        BackendId::P3BabyBear => (4, unique(4, 2)),
+        BackendId::P3Goldilocks => (2, unique(4, 2)),
+        BackendId::P3M31 => (4, unique(1, 0)),
+    })
+}
+
+/// The policy a preset is meant to meet.
+fn preset_policy(name: &str) -> Policy {
+    match name {
+        "proven100" => Policy {
+            min_security_bits: 100,
+            regime: Regime::Proven,
+            ..Policy::default()
+        },
+        _ => Policy::default(),
+    }
 }
 
 /// A one-line usage error: exit code 2.
@@ -104,7 +188,7 @@ fn usage<T>(msg: impl Into<String>) -> Result<T, UsageError> {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        Some(Command::Verify { file, min_security }) => verify_cmd(&file, min_security),
+        Some(Command::Verify { file, policy }) => verify_cmd(&file, &policy.policy()),
         Some(Command::Inspect { file, json }) => inspect_cmd(&file, json),
         Some(Command::List) => {
             list_cmd();
@@ -154,7 +238,14 @@ fn request(args: &ProveArgs, backend: BackendId) -> Result<ProveRequest, UsageEr
         return usage(format!("n must be a power of two >= 8, got {}", args.n));
     }
     let log_n = args.n.trailing_zeros() as u8;
-    let d = prover.default_params();
+    let mut d = prover.default_params();
+    let mut default_ext = prover.extension_degrees()[0];
+    if let Some(name) = &args.preset {
+        let Some((ext, params)) = preset(name, backend) else {
+            return usage(format!("unknown preset '{name}' (known: proven100)"));
+        };
+        (default_ext, d) = (ext, params);
+    }
     let params = ProofParams {
         log_blowup: args.log_blowup.unwrap_or(d.log_blowup),
         num_queries: args.queries.unwrap_or(d.num_queries),
@@ -162,7 +253,7 @@ fn request(args: &ProveArgs, backend: BackendId) -> Result<ProveRequest, UsageEr
         log_fold_arity: args.log_fold_arity.unwrap_or(d.log_fold_arity),
         log_final_poly_len: args.log_final_poly_len.unwrap_or(d.log_final_poly_len),
     };
-    let extension_degree = args.ext.unwrap_or(prover.extension_degrees()[0]);
+    let extension_degree = args.ext.unwrap_or(default_ext);
     if !prover.extension_degrees().contains(&extension_degree) {
         return usage(format!(
             "{backend} supports extension degrees {:?}",
@@ -178,10 +269,7 @@ fn request(args: &ProveArgs, backend: BackendId) -> Result<ProveRequest, UsageEr
     // The header a proof with these parameters would have must pass the verifier's own
     // checks, so nothing is proved that the policy would reject.
     let header = header_of(backend, &req);
-    let policy = Policy {
-        min_security_bits: args.min_security,
-        ..Policy::default()
-    };
+    let policy = prove_policy(args);
     let bytes = picostark_core::proof_file::encode(&header, &[], &[]);
     if let Err(e) = ProofFile::parse(&bytes) {
         return usage(format!("parameters out of range: {e}"));
@@ -192,6 +280,16 @@ fn request(args: &ProveArgs, backend: BackendId) -> Result<ProveRequest, UsageEr
         .and_then(|()| policy.check(&header))
         .map_err(|e| UsageError(e.to_string()))?;
     Ok(req)
+}
+
+/// The policy a prove command checks its parameters against: the command line's, else the
+/// preset's, else the default.
+fn prove_policy(args: &ProveArgs) -> Policy {
+    let fallback = args
+        .preset
+        .as_deref()
+        .map_or_else(Policy::default, preset_policy);
+    args.policy.policy_or(fallback)
 }
 
 fn header_of(backend: BackendId, req: &ProveRequest) -> ProofHeader {
@@ -251,10 +349,7 @@ fn prove_cmd(args: &ProveArgs) -> Result<ExitCode, UsageError> {
         PathBuf::from(format!("proofs/{}-{}-n{}.proof", backend, req.air, args.n))
     });
     let (bytes, prove_ms) = prove_one(backend, &req, backend.name())?;
-    let policy = Policy {
-        min_security_bits: args.min_security,
-        ..Policy::default()
-    };
+    let policy = prove_policy(args);
     let verify_ms = verify_timed(&bytes, &policy).map_err(|e| {
         UsageError(format!(
             "internal error: the new proof does not verify: {e}"
@@ -262,12 +357,7 @@ fn prove_cmd(args: &ProveArgs) -> Result<ExitCode, UsageError> {
     })?;
     write_file(&out, &bytes)?;
     let header = header_of(backend, &req);
-    let security = conjectured_security_bits(
-        header.field,
-        header.extension_degree,
-        header.log_n,
-        &header.params,
-    );
+    let security = security::bits(&header, policy.regime);
     println!("backend:    {backend}");
     println!(
         "field:      {} x degree {}",
@@ -281,10 +371,10 @@ fn prove_cmd(args: &ProveArgs) -> Result<ExitCode, UsageError> {
         env!("PICOSTARK_PROFILE")
     );
     println!("verify:     {:.2} ms (host)", verify_ms);
-    println!("security:   {security} bits conjectured");
+    println!("security:   {security} bits ({})", policy.regime);
     if let Some(path) = &args.record {
         let file = ProofFile::parse(&bytes).expect("just written");
-        let mut rec = host_record(&file, bytes.len(), prove_ms, verify_ms);
+        let mut rec = host_record(&file, bytes.len(), prove_ms, verify_ms, &policy);
         rec.host_peak_rss = bench::peak_rss_bytes();
         let json = serde_json::to_string_pretty(&rec).expect("record serializes");
         write_file(path, json.as_bytes())?;
@@ -297,8 +387,10 @@ pub(crate) fn host_record(
     proof_bytes: usize,
     prove_ms: f64,
     verify_ms: f64,
+    policy: &Policy,
 ) -> RunRecord {
     let h = &file.header;
+    let figures = Figures::of(h);
     RunRecord {
         schema: RUN_RECORD_SCHEMA,
         source: "host".into(),
@@ -311,13 +403,13 @@ pub(crate) fn host_record(
         board: host_cpu(),
         allocator: "system".into(),
         proof_bytes: proof_bytes as u64,
-        security_bits: conjectured_security_bits(h.field, h.extension_degree, h.log_n, &h.params),
+        security_bits: figures.get(policy.regime),
         result: "accepted".into(),
         iterations: 1,
         prove_ms: Some(prove_ms),
         verify_ms: Some(verify_ms),
         estimate: None,
-        security: None,
+        security: Some(figures.record(policy)),
         toolchain: env!("PICOSTARK_RUSTC_VERSION").into(),
         profile: env!("PICOSTARK_PROFILE").into(),
         git_commit: git_commit(),
@@ -362,21 +454,18 @@ fn read_file(path: &Path) -> Result<Vec<u8>, UsageError> {
     std::fs::read(path).map_err(|e| UsageError(format!("cannot read {}: {e}", path.display())))
 }
 
-fn verify_cmd(path: &Path, min_security: u32) -> Result<ExitCode, UsageError> {
+fn verify_cmd(path: &Path, policy: &Policy) -> Result<ExitCode, UsageError> {
     let bytes = read_file(path)?;
-    let policy = Policy {
-        min_security_bits: min_security,
-        ..Policy::default()
-    };
-    match verify_timed(&bytes, &policy) {
+    match verify_timed(&bytes, policy) {
         Ok(ms) => {
             let h = ProofFile::parse(&bytes).expect("verified").header;
             println!(
-                "accepted: {} {} n={} ({} bits conjectured, {:.2} ms on the host)",
+                "accepted: {} {} n={} ({} bits {}, {:.2} ms on the host)",
                 h.backend,
                 h.air,
                 h.n(),
-                conjectured_security_bits(h.field, h.extension_degree, h.log_n, &h.params),
+                security::bits(&h, policy.regime),
+                policy.regime,
                 ms
             );
             Ok(ExitCode::SUCCESS)
@@ -394,7 +483,8 @@ fn inspect_cmd(path: &Path, json: bool) -> Result<ExitCode, UsageError> {
         ProofFile::parse(&bytes).map_err(|e| UsageError(format!("{}: {e}", path.display())))?;
     let h = &file.header;
     let p = &h.params;
-    let security = conjectured_security_bits(h.field, h.extension_degree, h.log_n, p);
+    let f = Figures::of(h);
+    let security = f.get(Policy::DEFAULT_REGIME);
     let public: Vec<u64> = file.public_inputs.iter().collect();
     if json {
         let v = serde_json::json!({
@@ -412,6 +502,14 @@ fn inspect_cmd(path: &Path, json: bool) -> Result<ExitCode, UsageError> {
             "log_fold_arity": p.log_fold_arity,
             "log_final_poly_len": p.log_final_poly_len,
             "security_bits": security,
+            "security": {
+                "ethstark": f.ethstark,
+                "winterfell_conjectured": f.winterfell,
+                "plonky3_conjectured": f.plonky3,
+                "strictest_conjectured": f.get(Regime::Strictest),
+                "proven_unique": f.proven_unique,
+                "proven_list": f.proven_list,
+            },
             "payload_bytes": file.payload.len(),
             "file_bytes": bytes.len(),
         });
@@ -423,7 +521,12 @@ fn inspect_cmd(path: &Path, json: bool) -> Result<ExitCode, UsageError> {
         println!("air:          {}  n = {}", h.air, h.n());
         println!("public:       {public:?}");
         println!("parameters:   {p}");
-        println!("security:     {security} bits conjectured (core estimator)");
+        println!("security:     {security} bits, the strictest conjecture (core/src/security.rs):");
+        println!("  (a) ethSTARK, grinding in full:      {}", f.ethstark);
+        println!("  (b) winterfell 0.13.1 conjectured:   {}", f.winterfell);
+        println!("  (c) Plonky3 0.8 conjectured:         {}", f.plonky3);
+        println!("  (d) proven, unique decoding:         {}", f.proven_unique);
+        println!("  (e) proven, list decoding (Johnson): {}", f.proven_list);
         println!(
             "size:         {} bytes ({} payload)",
             bytes.len(),

@@ -19,7 +19,7 @@ use std::time::Instant;
 
 use clap::Args;
 use picostark_core::prove::ProveRequest;
-use picostark_core::{conjectured_security_bits, AirId, BackendId, Policy, ProofParams};
+use picostark_core::{security, AirId, BackendId, Policy, ProofParams, Regime};
 
 use crate::{header_of, prove_one, registry, usage, UsageError};
 
@@ -34,9 +34,15 @@ pub struct TuneArgs {
     /// Trace length.
     #[arg(long, default_value_t = 1024)]
     n: u64,
-    /// Minimum conjectured security (core estimator).
+    /// Minimum security every candidate reaches, counted in --regime.
     #[arg(long, default_value_t = Policy::DEFAULT_MIN_SECURITY_BITS)]
     min_security: u32,
+    /// The regime the minimum is counted in (see `prover-host --help`).
+    #[arg(long, default_value = "strictest", value_parser = crate::parse_regime)]
+    regime: Regime,
+    /// Challenge-field extension degree (default: the backend's first).
+    #[arg(long)]
+    ext: Option<u8>,
     /// Core the verify counts are measured on.
     #[arg(long, default_value = "m33")]
     core: String,
@@ -142,8 +148,14 @@ struct Point {
     file: PathBuf,
 }
 
-/// Candidates the backend supports, each with the fewest queries that reach `min_security`.
-fn candidates(backend: BackendId, ext: u8, log_n: u8, min: u32, pows: &[u8]) -> Vec<ProofParams> {
+/// Candidates the backend supports, each with the fewest queries (at most 255) that reach
+/// `min` bits in `regime`.
+fn candidates(
+    backend: BackendId,
+    (air, ext, log_n): (AirId, u8, u8),
+    (regime, min): (Regime, u32),
+    pows: &[u8],
+) -> Vec<ProofParams> {
     let (arities, finals): (&[u8], &[u8]) = match backend {
         // CirclePcs: binary folding, no final polynomial length.
         BackendId::P3M31 => (&[1], &[0]),
@@ -158,7 +170,7 @@ fn candidates(backend: BackendId, ext: u8, log_n: u8, min: u32, pows: &[u8]) -> 
         for &pow_bits in pows {
             for &log_fold_arity in arities {
                 for &log_final_poly_len in finals {
-                    let found = (1..=200u16).map(|num_queries| ProofParams {
+                    let found = (1..=255u16).map(|num_queries| ProofParams {
                         log_blowup,
                         num_queries,
                         pow_bits,
@@ -169,7 +181,7 @@ fn candidates(backend: BackendId, ext: u8, log_n: u8, min: u32, pows: &[u8]) -> 
                         header_of(
                             backend,
                             &ProveRequest {
-                                air: AirId::Fibonacci,
+                                air,
                                 log_n,
                                 extension_degree: ext,
                                 params: p,
@@ -178,7 +190,7 @@ fn candidates(backend: BackendId, ext: u8, log_n: u8, min: u32, pows: &[u8]) -> 
                     };
                     let best = found
                         .into_iter()
-                        .find(|p| conjectured_security_bits(backend.field(), ext, log_n, p) >= min);
+                        .find(|p| security::bits(&header(*p), regime) >= min);
                     if let Some(p) = best {
                         if verifier.check_supported(&header(p)).is_ok() {
                             out.push(p);
@@ -216,12 +228,19 @@ fn search(args: &TuneArgs) -> Result<ExitCode, UsageError> {
         })
         .collect::<Result<_, _>>()?;
     let prover = registry::prover(backend).expect("available backend");
-    let ext = prover.extension_degrees()[0];
+    let ext = args.ext.unwrap_or(prover.extension_degrees()[0]);
+    if !prover.extension_degrees().contains(&ext) {
+        return usage(format!(
+            "{backend} supports extension degrees {:?}",
+            prover.extension_degrees()
+        ));
+    }
     let dir = args.out.join(format!("{backend}-{air}-n{}", args.n));
     std::fs::create_dir_all(&dir).map_err(|e| UsageError(format!("{}: {e}", dir.display())))?;
 
     let mut points = Vec::new();
-    for params in candidates(backend, ext, log_n, args.min_security, &pows) {
+    let search = (args.regime, args.min_security);
+    for params in candidates(backend, (air, ext, log_n), search, &pows) {
         let req = ProveRequest {
             air,
             log_n,
@@ -247,7 +266,7 @@ fn search(args: &TuneArgs) -> Result<ExitCode, UsageError> {
         crate::write_file(&file, &bytes)?;
         points.push(Point {
             params,
-            security: conjectured_security_bits(backend.field(), ext, log_n, &params),
+            security: security::bits(&crate::header_of(backend, &req), args.regime),
             proof_bytes: bytes.len(),
             prove_ms,
             instructions: None,
@@ -258,7 +277,12 @@ fn search(args: &TuneArgs) -> Result<ExitCode, UsageError> {
     if points.is_empty() {
         return usage("no candidate parameters");
     }
-    measure(&mut points, backend, &args.core, &dir)?;
+    let policy = Policy {
+        min_security_bits: args.min_security,
+        regime: args.regime,
+        ..Policy::default()
+    };
+    measure(&mut points, backend, &args.core, &dir, &policy)?;
     let front = pareto(&points);
     print_table(&points, &front);
     let json = to_json(backend, air, args, &points, &front);
@@ -271,13 +295,14 @@ fn search(args: &TuneArgs) -> Result<ExitCode, UsageError> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// One `mcu-run` batch (one firmware build with only this backend, one QEMU run per proof,
-/// one genuine iteration each: emulator counts are deterministic).
+/// One `mcu-run` batch (one firmware build with only this backend and the search's policy,
+/// one QEMU run per proof, one genuine iteration each: emulator counts are deterministic).
 fn measure(
     points: &mut [Point],
     backend: BackendId,
     core: &str,
     dir: &Path,
+    policy: &Policy,
 ) -> Result<(), UsageError> {
     let records = dir.join(format!("mcu-{core}"));
     let mcu_run = std::env::current_exe()
@@ -292,6 +317,8 @@ fn measure(
         .arg("--out")
         .arg(&records)
         .args(points.iter().map(|p| &p.file))
+        .env("PSTK_SECURITY_REGIME", policy.regime.name())
+        .env("PSTK_MIN_SECURITY", policy.min_security_bits.to_string())
         .status()
         .map_err(|e| UsageError(format!("{}: {e}", mcu_run.display())))?;
     if !status.success() {
@@ -393,6 +420,10 @@ fn to_json(
         "n": args.n,
         "core": args.core,
         "min_security": args.min_security,
+        "regime": args.regime.name(),
+        "extension_degree": args
+            .ext
+            .or_else(|| registry::prover(backend).map(|p| p.extension_degrees()[0])),
         "verify_source": "emulator (QEMU + icount plugin via mcu-run; firmware with this backend only, TLSF, release opt-level s, LTO fat); parse + verify, 1 genuine iteration",
         "prove_source": "host wall clock, release, this machine's cores",
         "points": rows,

@@ -35,7 +35,7 @@ fn prove(backend: &str, n: u64, out: &Path) {
     );
     let text = String::from_utf8_lossy(&o.stdout);
     assert!(text.contains(&format!("backend:    {backend}")), "{text}");
-    assert!(text.contains("bits conjectured"), "{text}");
+    assert!(text.contains("bits (strictest)"), "{text}");
 }
 
 #[test]
@@ -78,7 +78,81 @@ fn every_backend_proves_and_verifies_and_rejects_tampering() {
         assert_eq!(v["backend"], backend);
         assert_eq!(v["n"], 1024);
         assert!(v["security_bits"].as_u64().unwrap() >= 95);
+        // All five figures; the default parameters are conjectured-secure, not proven.
+        let f = &v["security"];
+        for k in ["ethstark", "winterfell_conjectured", "plonky3_conjectured"] {
+            assert!(f[k].as_u64().unwrap() >= 95, "{backend} {k}: {f}");
+        }
+        assert_eq!(f["strictest_conjectured"], v["security_bits"]);
+        for k in ["proven_unique", "proven_list"] {
+            assert!(f[k].as_u64().unwrap() < 95, "{backend} {k}: {f}");
+        }
     }
+}
+
+#[test]
+fn the_policy_regime_and_minimum_come_from_the_command_line() {
+    let path = tmp("wf-policy.proof");
+    prove("wf-goldilocks", 1024, &path);
+    let file = path.to_str().unwrap();
+    // Conjectured 102-103 bits, proven 61 (list decoding): accepted or rejected by regime.
+    let o = run(&["verify", "--regime", "winterfell", file]);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("103 bits winterfell"));
+    let o = run(&[
+        "verify",
+        "--regime",
+        "proven",
+        "--min-security",
+        "100",
+        file,
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    let o = run(&[
+        "verify",
+        "--regime",
+        "proven-list",
+        "--min-security",
+        "60",
+        file,
+    ]);
+    assert_eq!(o.status.code(), Some(0));
+    let o = run(&["verify", "--regime", "provable", file]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("unknown regime 'provable'"));
+    // Parameters below the command line's policy are refused before proving.
+    let o = run(&[
+        "--backend",
+        "wf-goldilocks",
+        "--regime",
+        "proven",
+        "--min-security",
+        "100",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+}
+
+#[test]
+fn proven100_preset_reaches_100_proven_bits() {
+    let path = tmp("wf-proven100.proof");
+    let out = path.to_str().unwrap();
+    let o = run(&[
+        "--backend",
+        "wf-goldilocks",
+        "--preset",
+        "proven100",
+        "--out",
+        out,
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let o = run(&["inspect", "--json", out]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["extension_degree"], 3);
+    assert!(v["security"]["proven_list"].as_u64().unwrap() >= 100, "{v}");
+    let o = run(&["verify", "--regime", "proven", "--min-security", "100", out]);
+    assert_eq!(o.status.code(), Some(0));
+    let o = run(&["--backend", "wf-goldilocks", "--preset", "proven99"]);
+    assert_eq!(o.status.code(), Some(2));
 }
 
 #[test]

@@ -215,3 +215,36 @@ fn default_parameters_are_not_proven_secure_in_either_analysis() {
         assert!(theirs < 95 && ours < 95, "{backend}: {theirs} {ours}");
     }
 }
+
+/// The proven-100 presets of `prover-host --preset proven100` (blowup 128, 77 queries,
+/// 24 PoW bits) under both proven analyses, at Fib-1024: the core's (winterfell's, unique
+/// decoding) gives 100 bits; Plonky3's own `ProvenSecurity` is printed for
+/// `results/proven/README.md` and must agree that it reaches 100.
+#[test]
+fn proven100_presets_under_plonky3s_own_analysis() {
+    for (backend, ext, arity, last) in [
+        (BackendId::P3BabyBear, 4, 4, 2),
+        (BackendId::P3Goldilocks, 2, 4, 2),
+        (BackendId::P3M31, 4, 1, 0),
+    ] {
+        let p = ProofParams {
+            log_blowup: 7,
+            num_queries: 77,
+            pow_bits: 24,
+            log_fold_arity: arity,
+            log_final_poly_len: last,
+        };
+        let h = header(backend, ext, AirId::Fibonacci, 10, p);
+        assert_eq!(bits(&h, Regime::Proven), 100, "{backend}");
+        let lib = library(backend, ext, AirId::Fibonacci, 10, &p);
+        let theirs = ProvenSecurity::compute_from_proof(10, &lib);
+        println!(
+            "{backend} x{ext}: Plonky3 ProvenSecurity unique {} list {}; core unique {} list {}",
+            theirs.unique_decoding_bits,
+            theirs.list_decoding_bits,
+            bits(&h, Regime::ProvenUnique),
+            bits(&h, Regime::ProvenList)
+        );
+        assert!(theirs.security_bits() >= 100, "{backend}");
+    }
+}

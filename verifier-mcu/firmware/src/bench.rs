@@ -230,7 +230,12 @@ pub fn run<B: Board>(board: &mut B, proof: impl Into<ProofBytes>) -> Outcome {
         ProofBytes::Slot(p) => p,
     };
     let mut line = LineBuf::new();
-    let policy = Policy::default();
+    // The build's policy (PSTK_SECURITY_REGIME, PSTK_MIN_SECURITY in build.rs).
+    let policy = Policy {
+        min_security_bits: config::MIN_SECURITY_BITS,
+        regime: config::SECURITY_REGIME,
+        ..Policy::default()
+    };
     let file = match ProofFile::parse(proof) {
         Ok(f) => f,
         Err(e) => {

@@ -90,6 +90,27 @@ fn median(mut v: Vec<u64>) -> Option<u64> {
     v.get(v.len() / 2).copied()
 }
 
+/// A record with the proof's security figures (`picostark_core::security`) and the policy the
+/// firmware was built with (`PSTK_SECURITY_REGIME` / `PSTK_MIN_SECURITY`, as `build.rs` reads
+/// them from this process's environment).
+pub fn with_security(mut rec: RunRecord, proof: &[u8]) -> RunRecord {
+    use picostark_core::{Figures, Policy, ProofFile, Regime};
+    let env = |k: &str| std::env::var(k).ok();
+    let policy = Policy {
+        regime: env("PSTK_SECURITY_REGIME")
+            .and_then(|r| Regime::from_name(r.trim()))
+            .unwrap_or(Policy::DEFAULT_REGIME),
+        min_security_bits: env("PSTK_MIN_SECURITY")
+            .and_then(|m| m.trim().parse().ok())
+            .unwrap_or(Policy::DEFAULT_MIN_SECURITY_BITS),
+        ..Policy::default()
+    };
+    rec.security = ProofFile::parse(proof)
+        .ok()
+        .map(|f| Figures::of(&f.header).record(&policy));
+    rec
+}
+
 /// Builds the record for the genuine proof's iterations (all but the last, which is the
 /// firmware's tampered copy).
 pub fn build(o: &Outcome, core: Core, alloc: &str, meta: &BuildMeta) -> Result<RunRecord, String> {
