@@ -14,8 +14,9 @@
 #    build (`mcu-run run --window stock-wf`: target-cpu=cortex-m33, plain RV32IMAC) on the
 #    zkmcu reference proof and on our Goldilocks proof: both must be accepted (a guard against
 #    the RV32 miscompilation described in results/baseline/NOTES.md), with a cycle estimate;
-# 5. the rp2350 firmware for both cores built with an embedded proof (every backend, and
-#    wf-goldilocks alone), its UF2 files, each image checked by `mcu-run check-image`.
+# 5. the rp2350 firmware for both cores built with an embedded proof (every backend,
+#    wf-goldilocks alone, and the published window's stock-wf-window build), its UF2
+#    files, each image checked by `mcu-run check-image`.
 #
 # Records go to $OUT (default out/mcu), UF2 files to $OUT/uf2.
 set -euo pipefail
@@ -106,4 +107,21 @@ for pair in thumbv8m.main-none-eabihf:rp2350-arm riscv32imac-unknown-none-elf:rp
     "$MCU" check-image "$elf" "$uf2" --family "$family"
   done
 done
+# The published window's board build (README "Firmware", `stock-wf-window`): its own flags
+# and target dirs (target-cpu=cortex-m33 on the M33, plain RV32IMAC on Hazard3).
+if [[ " ${BACKENDS[*]} " == *" wf-goldilocks "* ]]; then
+  WFG=$(realpath "$PROOFS/wf-goldilocks-fib-1024.proof")
+  for spec in thumbv8m.main-none-eabihf:rp2350-arm:cortex-m33:-Ctarget-cpu=cortex-m33 \
+      riscv32imac-unknown-none-elf:rp2350-riscv:rv32imac:; do
+    IFS=: read -r target family dir flags <<<"$spec"
+    elf="verifier-mcu/firmware/target/$dir/$target/release/picostark-verifier-fw"
+    uf2="$OUT/uf2/picostark-verifier-$family-stock-wf-window.uf2"
+    echo "== verifier-mcu: rp2350 $family, stock-wf-window"
+    (cd verifier-mcu/firmware &&
+      PSTK_PROOF="$WFG" CARGO_ENCODED_RUSTFLAGS="$flags" cargo build --release \
+        --target "$target" --features rp2350,stock-wf-window --target-dir "target/$dir")
+    "$MCU" uf2 "$elf" "$uf2" --family "$family"
+    "$MCU" check-image "$elf" "$uf2" --family "$family"
+  done
+fi
 echo "verifier-mcu: all checks passed"
