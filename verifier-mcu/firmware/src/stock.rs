@@ -97,7 +97,7 @@ mod wf {
 
     type H = Blake3_256<BaseElement>;
 
-    /// Upstream `winterfell::verify` for Goldilocks x quadratic Fibonacci proofs.
+    /// Upstream `winterfell::verify` for Goldilocks x quadratic or cubic Fibonacci proofs.
     pub struct StockWinterfell;
 
     /// What `winterfell::verify` takes, decoded from a proof file.
@@ -111,11 +111,20 @@ mod wf {
     /// The payload decoded by `Proof::from_bytes`, the public input and the header's options.
     pub fn decode(file: &ProofFile<'_>) -> Result<Decoded, VerifyError> {
         let p = &file.header.params;
+        let extension = match file.header.extension_degree {
+            2 => FieldExtension::Quadratic,
+            3 => FieldExtension::Cubic,
+            _ => {
+                return Err(VerifyError::Unsupported(
+                    "stock winterfell: extension degree",
+                ))
+            }
+        };
         let options = ProofOptions::new(
             usize::from(p.num_queries),
             1 << p.log_blowup,
             u32::from(p.pow_bits),
-            FieldExtension::Quadratic,
+            extension,
             1 << p.log_fold_arity,
             (1 << p.log_final_poly_len) - 1,
             BatchingMethod::Linear,
@@ -153,7 +162,7 @@ mod wf {
         }
         fn check_supported(&self, h: &ProofHeader) -> Result<(), VerifyError> {
             let p = &h.params;
-            let ok = h.extension_degree == 2
+            let ok = (2..=3).contains(&h.extension_degree)
                 && h.air == picostark_air::AirId::Fibonacci
                 && (1..=7).contains(&p.log_blowup)
                 && (1..=255).contains(&p.num_queries)
