@@ -19,7 +19,9 @@
 //! A log with a `# sample` line (synthetic numbers; an earlier version of this tool wrote
 //! one) is refused: a report holds measurements only. A `pstk1 error what=system-clock-…` line (the board did
 //! not reach its nominal clock) drops the clock from the log's runs: their cycles stay, no
-//! milliseconds are derived from them.
+//! milliseconds are derived from them. A `pstk1 error what=cycle-counter-…` line inside a run
+//! (the counter failed the firmware's check against the 1 MHz timer, `core::board`) refuses
+//! that run: its cycles are not measurements.
 
 use picostark_core::record::{parse_log, DeviceLog, RunRecord, RUN_RECORD_SCHEMA};
 
@@ -46,15 +48,25 @@ pub struct LogMeta {
     pub clock_error: bool,
     /// Every `pstk1 error` line, as written.
     pub errors: Vec<String>,
+    /// Runs (0-based, in `run`-line order) whose cycle counter failed the firmware's check
+    /// against the 1 MHz timer (`pstk1 error what=cycle-counter-…`): their cycles are not
+    /// trusted.
+    pub counter_failed: Vec<usize>,
 }
 
 /// Reads the `# key: value` lines of a log.
 pub fn log_meta(text: &str) -> LogMeta {
     let mut m = LogMeta::default();
+    let mut runs = 0;
     for line in text.lines() {
         if let Some(l) = picostark_core::record::parse_line(line) {
+            runs += usize::from(l.kind == "run");
             if l.kind == "error" {
-                m.clock_error |= l.get("what").is_some_and(|w| w.starts_with("system-clock"));
+                let what = l.get("what").unwrap_or("");
+                m.clock_error |= what.starts_with("system-clock");
+                if what.starts_with("cycle-counter") && runs > 0 {
+                    m.counter_failed.push(runs - 1);
+                }
                 m.errors.push(line.trim().to_string());
             }
         }
@@ -87,7 +99,11 @@ pub fn parse_device_log(text: &str) -> Vec<Result<DeviceRun, String>> {
     }
     parse_log(text)
         .iter()
-        .map(|log| device_run(log, &meta))
+        .enumerate()
+        .map(|(i, log)| match meta.counter_failed.contains(&i) {
+            true => Err("the cycle counter failed its check against the 1 MHz timer (`error what=cycle-counter-…`): cycles not trusted".into()),
+            false => device_run(log, &meta),
+        })
         .collect()
 }
 
@@ -235,6 +251,21 @@ pstk1 iter i=0 count=300 result=accepted
         let r = parse_device_log(&text).remove(0).unwrap();
         assert_eq!(r.record.clock_hz, None);
         assert_eq!(r.record.cycles.len(), 3);
+    }
+
+    #[test]
+    fn a_run_whose_cycle_counter_failed_is_refused() {
+        let text = LOG.replace(
+            "pstk1 iter i=1 count=100 result=accepted",
+            "pstk1 error what=cycle-counter-rate window=iter i=1 cycles=7 timer_us=669 measured_hz=93\npstk1 iter i=1 count=100 result=accepted",
+        );
+        let runs = parse_device_log(&text);
+        assert!(runs[0].as_ref().unwrap_err().contains("cycles not trusted"));
+        assert!(
+            parse_device_log(LOG)[0].is_ok(),
+            "the same run without the error line"
+        );
+        assert_eq!(log_meta(&text).counter_failed, [0]);
     }
 
     #[test]
