@@ -23,35 +23,12 @@ use serde_json::Value;
 /// (verify alone in the window, the proof parsed and cloned before it; TLSF heap of 256 KB;
 /// rustc release, opt-level "s", fat LTO; as quoted in `shared/interop/zkmcu-fork/README.md`):
 /// `(backend, proof, core, allocator, median cycles)`.
+#[rustfmt::skip]
 const PUBLISHED: &[(&str, &str, &str, &str, u64)] = &[
-    (
-        "wf-goldilocks",
-        "Goldilocks x quadratic",
-        "m33",
-        "tlsf",
-        11_200_461,
-    ),
-    (
-        "wf-goldilocks",
-        "Goldilocks x quadratic",
-        "rv32",
-        "tlsf",
-        16_859_714,
-    ),
-    (
-        "wf-babybear",
-        "BabyBear x quartic",
-        "m33",
-        "tlsf",
-        18_633_462,
-    ),
-    (
-        "wf-babybear",
-        "BabyBear x quartic",
-        "rv32",
-        "tlsf",
-        19_358_117,
-    ),
+    ("wf-goldilocks", "Goldilocks x quadratic", "m33", "tlsf", 11_200_461),
+    ("wf-goldilocks", "Goldilocks x quadratic", "rv32", "tlsf", 16_859_714),
+    ("wf-babybear", "BabyBear x quartic", "m33", "tlsf", 18_633_462),
+    ("wf-babybear", "BabyBear x quartic", "rv32", "tlsf", 19_358_117),
 ];
 
 /// Where [`PUBLISHED`] comes from.
