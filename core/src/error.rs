@@ -70,7 +70,8 @@ pub enum VerifyError {
         value: u32,
         max: u32,
     },
-    /// The proof's parameters give less conjectured security than the policy requires.
+    /// The proof's parameters give less security than the policy requires, counted in the
+    /// policy's regime.
     InsufficientSecurity { bits: u32, required: u32 },
     /// The proof is for another statement (AIR, n or public inputs) than the expected one.
     StatementMismatch(&'static str),
@@ -117,7 +118,7 @@ impl fmt::Display for VerifyError {
             ),
             VerifyError::InsufficientSecurity { bits, required } => write!(
                 f,
-                "insufficient security: {bits} conjectured bits, policy requires {required}"
+                "insufficient security: {bits} bits, policy requires {required}"
             ),
             VerifyError::StatementMismatch(what) => write!(f, "statement mismatch: {what}"),
             VerifyError::MalformedProof(what) => write!(f, "malformed proof: {what}"),

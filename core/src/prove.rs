@@ -34,7 +34,7 @@ pub trait Prover {
     /// The extension degrees this backend can prove with; the first is the default.
     fn extension_degrees(&self) -> &'static [u8];
 
-    /// Default parameters (>= 95 conjectured bits by the core estimator).
+    /// Default parameters (>= 95 bits under the strictest conjecture, `Policy::default()`).
     fn default_params(&self) -> ProofParams;
 
     /// Proves `request` and returns the whole proof file. `progress` receives short stage

@@ -354,7 +354,8 @@ mod run_record {
         pub allocator: String,
         pub heap_size: Option<u64>,
         pub proof_bytes: u64,
-        /// By [`conjectured_security_bits`](crate::conjectured_security_bits).
+        /// In the regime of the policy that checked the proof ([`crate::security::bits`]);
+        /// every regime's figure is in [`RunRecord::security`].
         pub security_bits: u32,
         /// `accepted` or `rejected:<kind>`.
         pub result: String,
