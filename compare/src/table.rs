@@ -9,7 +9,7 @@
 //! and the RV32/M33 ratio pairs rows of one source only.
 
 use picostark_core::record::{CycleEstimate, InstructionClasses, RunRecord, SecurityFigures};
-use picostark_core::BackendId;
+use picostark_core::{BackendId, Policy};
 use serde::Serialize;
 
 use crate::input::{Entry, TABLE_KIND};
@@ -111,29 +111,15 @@ impl Row {
     }
 
     /// The configuration without the core: what an RV32/M33 ratio pairs on.
-    fn pair_key(&self) -> (&str, &str, u8, &str, u64, &str, &str) {
-        (
-            &self.source,
-            &self.backend,
-            self.extension,
-            &self.air,
-            self.n,
-            &self.allocator,
-            &self.field,
-        )
+    fn pair_key(&self) -> (&str, String, u64, &str) {
+        (&self.source, self.config_label(), self.n, &self.allocator)
     }
 
-    /// Same backend, extension, AIR, n, core and allocator: what an estimate and a device
-    /// run of one configuration share.
+    /// Same configuration, n, core and allocator: what an estimate and a device run of one
+    /// configuration share.
     pub fn same_run_as(&self, o: &Row) -> bool {
-        (
-            &self.backend,
-            self.extension,
-            &self.air,
-            self.n,
-            &self.core,
-            &self.allocator,
-        ) == (&o.backend, o.extension, &o.air, o.n, &o.core, &o.allocator)
+        (self.config_label(), self.n, &self.core, &self.allocator)
+            == (o.config_label(), o.n, &o.core, &o.allocator)
     }
 
     /// `log2 n` (n is a power of two for every AIR here).
@@ -142,12 +128,19 @@ impl Row {
     }
 
     /// `backend ^ext`, e.g. `p3-babybear^4`, followed by the AIR unless it is Fibonacci
-    /// (`p3-babybear^4 chain16`): the label of a configuration in charts.
+    /// (`p3-babybear^4 chain16`) and by the policy when it is not the default one
+    /// (`p3-babybear^4 (proven ≥ 100)`, a parameter set of its own): the label of a
+    /// configuration, and what rows are paired and merged on.
     pub fn config_label(&self) -> String {
-        if self.air == "fib" {
-            format!("{}^{}", self.backend, self.extension)
-        } else {
-            format!("{}^{} {}", self.backend, self.extension, self.air)
+        let mut label = format!("{}^{}", self.backend, self.extension);
+        if self.air != "fib" {
+            label = format!("{label} {}", self.air);
+        }
+        match &self.security {
+            Some(s) if s.policy_regime != Policy::default().regime.name() => {
+                format!("{label} ({} ≥ {})", s.policy_regime, s.policy_min_bits)
+            }
+            _ => label,
         }
     }
 }
@@ -246,9 +239,7 @@ fn merge_proofs(rows: Vec<Row>) -> Vec<Row> {
     let key = |r: &Row| {
         (
             r.source.clone(),
-            r.backend.clone(),
-            r.extension,
-            r.air.clone(),
+            r.config_label(),
             r.n,
             r.core.clone(),
             r.board.clone(),
@@ -683,6 +674,31 @@ pub(crate) mod tests {
             .map(|r| r.source.as_str())
             .collect();
         assert_eq!(wf, [ESTIMATE, "emulator", ESTIMATE, "emulator"]);
+    }
+
+    #[test]
+    fn another_policy_is_another_configuration() {
+        let proven = |core: &str, insns: u64| {
+            let mut e = with_security(emu("p3-babybear", 4, 1024, core, insns), 105.0, 65.0);
+            let s = e.record.security.as_mut().unwrap();
+            (s.policy_regime, s.policy_min_bits) = ("proven".into(), 100);
+            e
+        };
+        let rows = build_rows(&[
+            emu("p3-babybear", 4, 1024, "m33", 1_000),
+            emu("p3-babybear", 4, 1024, "rv32", 1_500),
+            proven("m33", 4_000),
+            proven("rv32", 4_400),
+        ]);
+        assert_eq!(rows.len(), 4, "not merged as proofs of one configuration");
+        let get = |label: &str, core: &str| {
+            rows.iter()
+                .find(|r| r.config_label() == label && r.core == core)
+                .unwrap()
+        };
+        assert_eq!(get("p3-babybear^4", "rv32").rv32_m33_ratio, Some(1.5));
+        let p = get("p3-babybear^4 (proven ≥ 100)", "rv32");
+        assert!((p.rv32_m33_ratio.unwrap() - 1.1).abs() < 1e-12);
     }
 
     #[test]
