@@ -34,59 +34,46 @@ const PUBLISHED: &[(&str, &str, &str, &str, u64)] = &[
 /// Where [`PUBLISHED`] comes from.
 const PUBLISHED_SOURCE: &str = "published, zkmcu project benchmark records, RP2350 at 150 MHz";
 
-/// One `mcu-run` record, keyed by proof file name and core.
+/// One `mcu-run` record, keyed by proof file name and core (`<proof>.<core>.<alloc>.json`).
 struct Run {
     proof: String,
     core: String,
-    backend: String,
-    result: String,
-    instructions: Option<u64>,
-    /// The timing model's estimated cycles and `model vN`, when the record has them.
-    estimate: Option<(u64, String)>,
-    heap_peak: Option<u64>,
-    proof_bytes: Option<u64>,
-    security_bits: Option<u64>,
+    rec: RunRecord,
+}
+
+impl std::ops::Deref for Run {
+    type Target = RunRecord;
+    fn deref(&self) -> &RunRecord {
+        &self.rec
+    }
 }
 
 fn read_json(path: &Path) -> Option<Value> {
     serde_json::from_str(&std::fs::read_to_string(path).ok()?).ok()
 }
 
+/// The run records of one folder of the baseline, sorted by proof and core.
 fn runs(dir: &Path) -> Vec<Run> {
-    let Ok(entries) = std::fs::read_dir(dir) else {
+    if !dir.is_dir() {
         return Vec::new();
-    };
-    let mut out: Vec<Run> = entries
-        .filter_map(|e| e.ok())
+    }
+    let loaded = crate::input::load(&[dir.to_path_buf()]);
+    let mut out: Vec<Run> = loaded
+        .entries
+        .into_iter()
         .filter_map(|e| {
-            let name = e.file_name().to_string_lossy().into_owned();
-            // <proof>.<core>.<alloc>.json
-            let stem = name.strip_suffix(".json")?;
-            let mut parts = stem.rsplitn(3, '.');
+            let name = Path::new(&e.origin)
+                .file_name()?
+                .to_string_lossy()
+                .into_owned();
+            let mut parts = name.strip_suffix(".json")?.rsplitn(3, '.');
             let _alloc = parts.next()?;
             let core = parts.next()?.to_string();
             let proof = parts.next()?.to_string();
-            let v = read_json(&e.path())?;
             Some(Run {
                 proof,
                 core,
-                backend: v["backend"].as_str().unwrap_or("?").to_string(),
-                result: v["result"].as_str().unwrap_or("?").to_string(),
-                instructions: v["instructions"].as_u64(),
-                estimate: v["estimate"]["cycles"].as_u64().map(|c| {
-                    let e = &v["estimate"];
-                    (
-                        c,
-                        format!(
-                            "{} v{}",
-                            e["model"].as_str().unwrap_or("?"),
-                            e["model_version"]
-                        ),
-                    )
-                }),
-                heap_peak: v["heap_peak"].as_u64(),
-                proof_bytes: v["proof_bytes"].as_u64(),
-                security_bits: v["security_bits"].as_u64(),
+                rec: e.record,
             })
         })
         .collect();
@@ -114,7 +101,10 @@ fn compression_cost(dir: &Path) -> BTreeMap<String, Compression> {
                 .ok()?;
             let c = Compression {
                 instructions: r.instructions? as f64 / blocks,
-                estimate: r.estimate.map(|(c, m)| (c as f64 / blocks, m)),
+                estimate: r.estimate.as_ref().map(|e| {
+                    let model = format!("{} v{}", e.model, e.model_version);
+                    (e.cycles as f64 / blocks, model)
+                }),
             };
             Some((r.core, c))
         })
@@ -424,8 +414,8 @@ fn table(
             r.result,
             num(r.instructions),
             num(r.heap_peak),
-            num(r.proof_bytes),
-            num(r.security_bits),
+            r.proof_bytes,
+            r.security_bits,
             ratio(
                 (who == "ours").then_some(accepted).flatten(),
                 cp.filter(|s| s.result == "accepted")
@@ -509,11 +499,20 @@ mod tests {
     ) {
         let d = dir.join(sub);
         std::fs::create_dir_all(&d).unwrap();
-        let v = serde_json::json!({
-            "backend": backend, "result": result, "instructions": instr,
-            "heap_peak": 100, "proof_bytes": 1000, "security_bits": 95,
-        });
-        std::fs::write(d.join(format!("{proof}.{core}.tlsf.json")), v.to_string()).unwrap();
+        let r = RunRecord {
+            schema: picostark_core::record::RUN_RECORD_SCHEMA,
+            source: "emulator".into(),
+            backend: backend.into(),
+            core: core.into(),
+            result: result.into(),
+            instructions: Some(instr),
+            heap_peak: Some(100),
+            proof_bytes: 1000,
+            security_bits: 95,
+            ..RunRecord::default()
+        };
+        let json = serde_json::to_string(&r).unwrap();
+        std::fs::write(d.join(format!("{proof}.{core}.tlsf.json")), json).unwrap();
     }
 
     #[test]
@@ -535,11 +534,15 @@ mod tests {
         }
         // The m33 calibration run has an estimate: 1500 cycles over 10 compressions.
         let m33_cal = dir.join("hash-cal/hash-cal-10.proof.m33.tlsf.json");
-        let mut v: Value =
+        let mut r: RunRecord =
             serde_json::from_str(&std::fs::read_to_string(&m33_cal).unwrap()).unwrap();
-        v["estimate"] =
-            serde_json::json!({"cycles": 1500, "model": "rp2350-m33", "model_version": 2});
-        std::fs::write(&m33_cal, v.to_string()).unwrap();
+        r.estimate = Some(picostark_core::record::CycleEstimate {
+            cycles: 1500,
+            model: "rp2350-m33".into(),
+            model_version: 2,
+            ..Default::default()
+        });
+        std::fs::write(&m33_cal, serde_json::to_string(&r).unwrap()).unwrap();
         std::fs::write(
             dir.join("hash-counts.json"),
             r#"{"counts":[{"proof":"wf-ref-zkmcu.proof","compressions":20}]}"#,
