@@ -256,10 +256,38 @@ fn every_mutation_of_every_backend_is_rejected_within_memory_bounds() {
     assert_eq!(report.len(), BackendId::ALL.len());
 }
 
-/// The values a multi-byte header field takes in the sweep beyond its single-byte changes:
-/// `(offset, length, values)`, little-endian. Queries over their whole meaningful range.
-fn multi_byte_sweeps() -> Vec<(usize, usize, Vec<u64>)> {
-    vec![(14, 2, (0..=512).chain([u16::MAX.into()]).collect())]
+/// The values a multi-byte header field of `valid` takes in the sweep beyond its single-byte
+/// changes: `(offset, length, values)`, little-endian. Queries over their whole meaningful
+/// range; the public input around the field modulus (the canonical-element check) and next to
+/// its true value; the payload length within 300 bytes of the true one.
+fn multi_byte_sweeps(valid: &[u8]) -> Vec<(usize, usize, Vec<u64>)> {
+    let file = ProofFile::parse(valid).expect("the swept proof parses");
+    let p = file.header.field.modulus();
+    let public = file.public_inputs.get(0).expect("one public input");
+    let payload_len = file.payload.len() as u64;
+    vec![
+        (14, 2, (0..=512).chain([u16::MAX.into()]).collect()),
+        (
+            FIXED_HEADER_LEN,
+            8,
+            vec![
+                0,
+                1,
+                public.wrapping_sub(1),
+                public + 1,
+                p - 1,
+                p,
+                p + 1,
+                1 << 32,
+                u64::MAX,
+            ],
+        ),
+        (
+            PAYLOAD_LEN_AT,
+            4,
+            (payload_len.saturating_sub(300)..=payload_len + 300).collect(),
+        ),
+    ]
 }
 
 /// The sweep's policy: no security floor, so that every header value the envelope accepts
@@ -326,7 +354,7 @@ fn sweep_header(verifier: &dyn Verifier, valid: &[u8], stats: &mut Stats) -> Vec
             );
         }
     }
-    for (at, len, values) in multi_byte_sweeps() {
+    for (at, len, values) in multi_byte_sweeps(valid) {
         for value in values {
             let mut t = valid.to_vec();
             t[at..at + len].copy_from_slice(&value.to_le_bytes()[..len]);
