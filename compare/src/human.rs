@@ -34,6 +34,12 @@ pub fn grouped(v: u64) -> String {
     out
 }
 
+/// A signed integer with thin grouping: `-1234` -> `-1 234`.
+pub fn grouped_signed(v: i64) -> String {
+    let sign = if v < 0 { "-" } else { "" };
+    format!("{sign}{}", grouped(v.unsigned_abs()))
+}
+
 /// `n` as `2^k` when it is a power of two.
 pub fn pow2(n: u64) -> String {
     if n.is_power_of_two() {

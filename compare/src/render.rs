@@ -6,7 +6,7 @@ use std::collections::BTreeSet;
 use std::fmt::Write;
 use std::path::Path;
 
-use crate::human::{grouped, kib, pct, pow2, si};
+use crate::human::{grouped, grouped_signed, kib, pct, pow2, si};
 use crate::summary::{summarize, Summary};
 use crate::svg::{self, BarGroup};
 use crate::table::{estimate_vs_device, to_csv, to_json, Row, ESTIMATE};
@@ -202,7 +202,7 @@ fn estimate_cells(r: &Row) -> [String; 3] {
             format!("{:.2} @ {} MHz", e.ms, e.clock_hz / 1_000_000),
             format!(
                 "{} · {} of {} ({} cycles)",
-                grouped(e.stall_cycles),
+                grouped_signed(e.stall_cycles),
                 grouped(e.xip_misses),
                 grouped(e.xip_accesses),
                 grouped(e.xip_miss_cycles)
@@ -616,10 +616,10 @@ fn charts(rows: &[Row]) -> Vec<String> {
             .filter_map(|r| {
                 let e = r.estimate.as_ref()?;
                 let issue = r.instructions.unwrap_or(0);
-                let other = e
-                    .cycles
-                    .saturating_sub(issue + e.stall_cycles + e.xip_miss_cycles);
-                let parts = [issue, e.stall_cycles, e.xip_miss_cycles, other];
+                // A net negative stall (M33 pairing) draws as none; `other` absorbs it.
+                let stall = e.stall_cycles.max(0) as u64;
+                let other = e.cycles.saturating_sub(issue + stall + e.xip_miss_cycles);
+                let parts = [issue, stall, e.xip_miss_cycles, other];
                 Some((
                     format!("{} {}", r.config_label(), r.core),
                     parts.map(|v| v as f64).to_vec(),

@@ -517,7 +517,7 @@ pub(crate) mod tests {
             cycles,
             clock_hz: 150_000_000,
             ms: cycles as f64 / 150e6 * 1e3,
-            stall_cycles: cycles / 5,
+            stall_cycles: (cycles / 5) as i64,
             xip_accesses: cycles / 2,
             xip_misses: cycles / 1000,
             xip_miss_cycles: cycles / 20,

@@ -302,10 +302,11 @@ mod run_record {
         pub clock_hz: u64,
         /// `cycles` at `clock_hz`, in milliseconds.
         pub ms: f64,
-        /// Pipeline stall cycles included in `cycles` (load-use, multiply result, branches,
-        /// divides): `cycles` = instructions + stall_cycles + xip_miss_cycles (+ any
-        /// modelled peripheral cycles).
-        pub stall_cycles: u64,
+        /// Net pipeline stall cycles included in `cycles` (load-use, multiply result,
+        /// branches, divides, less the Cortex-M33's dual-issue savings, which can make a
+        /// short window's figure negative): `cycles` = instructions + stall_cycles +
+        /// xip_miss_cycles (+ any modelled peripheral cycles).
+        pub stall_cycles: i64,
         /// Instruction fetches and loads that went to flash through the XIP cache.
         pub xip_accesses: u64,
         pub xip_misses: u64,
