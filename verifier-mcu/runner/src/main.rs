@@ -338,7 +338,7 @@ fn cmd_run(args: &[String]) -> Result<(), String> {
                 &name,
             )?;
         }
-        match record::build(&o, core, alloc, &meta) {
+        match record::build(&o, core, alloc, &meta).map(|r| record::with_security(r, bytes)) {
             Ok(rec) => {
                 let json = serde_json::to_string_pretty(&rec).map_err(|e| e.to_string())?;
                 let file = out.join(format!("{name}.{}.{alloc}.json", core.name()));
