@@ -7,7 +7,7 @@
 //! for A2 support) therefore writes one extra block first: family "absolute"
 //! ([`FAMILY_RP2350_ABSOLUTE`]) targeting [`E10_ADDR`], 256 bytes of 0xEF, numbered 0 of 2,
 //! flagged with extension tags and carrying the RP2 "ignore block" tag
-//! ([`EXTENSION_RP2_IGNORE_BLOCK`]) right after the payload. [`write`] does the same; the
+//! ([`EXTENSION_RP2_IGNORE_BLOCK`]) right after the payload. [`write()`] does the same; the
 //! image's own blocks follow, numbered `0..N` of `N`.
 
 use std::fmt;
