@@ -85,6 +85,8 @@ byte_enum! {
     HashId {
         /// BLAKE3 with 256-bit output.
         Blake3_256 = 1, "blake3-256";
+        /// SHA-256 (FIPS 180-4); the RP2350 has an engine for its compression function.
+        Sha256 = 2, "sha256";
     }
 }
 
@@ -146,5 +148,8 @@ mod tests {
         for &f in FieldId::ALL {
             assert_eq!(FieldId::from_byte(f as u8), Some(f));
         }
+        assert_eq!(HashId::from_byte(2), Some(HashId::Sha256));
+        assert_eq!(HashId::from_name("sha256"), Some(HashId::Sha256));
+        assert_eq!(HashId::from_byte(3), None);
     }
 }

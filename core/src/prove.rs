@@ -3,7 +3,7 @@
 use std::string::String;
 use std::vec::Vec;
 
-use crate::ids::{AirId, BackendId};
+use crate::ids::{AirId, BackendId, HashId};
 use crate::proof_file::ProofParams;
 
 /// What to prove and with which parameters.
@@ -13,6 +13,8 @@ pub struct ProveRequest {
     pub log_n: u8,
     pub extension_degree: u8,
     pub params: ProofParams,
+    /// The hash of the commitments and the transcript.
+    pub hash: HashId,
 }
 
 /// A proving failure (bad request or prover error), with a one-line reason.

@@ -14,7 +14,9 @@ use clap::{Args, Parser, Subcommand};
 use picostark_core::prove::ProveRequest;
 use picostark_core::record::{RunRecord, RUN_RECORD_SCHEMA};
 use picostark_core::security::{self, Figures};
-use picostark_core::{AirId, BackendId, Policy, ProofFile, ProofHeader, ProofParams, Regime};
+use picostark_core::{
+    AirId, BackendId, HashId, Policy, ProofFile, ProofHeader, ProofParams, Regime,
+};
 
 #[derive(Parser)]
 #[command(
@@ -85,9 +87,13 @@ struct ProveArgs {
     /// security at n = 1024; see `preset`); explicit parameters override it.
     #[arg(long)]
     preset: Option<String>,
+    /// Hash of the commitments and the transcript: blake3 or sha256.
+    #[arg(long, default_value = "blake3", value_parser = parse_hash)]
+    hash: HashId,
     #[command(flatten)]
     policy: PolicyArgs,
-    /// Output path (default: proofs/BACKEND-AIR-nN.proof).
+    /// Output path (default: proofs/BACKEND-AIR-nN.proof, `-sha256` before `.proof` for
+    /// SHA-256).
     #[arg(long)]
     out: Option<PathBuf>,
     /// Also write a host benchmark record (JSON) here.
@@ -120,6 +126,15 @@ impl PolicyArgs {
 
     pub(crate) fn policy(&self) -> Policy {
         self.policy_or(Policy::default())
+    }
+}
+
+/// Parses `--hash`: `blake3` (or the id's name `blake3-256`) or `sha256`.
+pub(crate) fn parse_hash(name: &str) -> Result<HashId, String> {
+    match name {
+        "blake3" => Ok(HashId::Blake3_256),
+        _ => HashId::from_name(name)
+            .ok_or_else(|| format!("unknown hash '{name}' (known: blake3, sha256)")),
     }
 }
 
@@ -254,6 +269,7 @@ fn request(args: &ProveArgs, backend: BackendId) -> Result<ProveRequest, UsageEr
         log_final_poly_len: args.log_final_poly_len.unwrap_or(d.log_final_poly_len),
     };
     let extension_degree = args.ext.unwrap_or(default_ext);
+    let hash = args.hash;
     if !prover.extension_degrees().contains(&extension_degree) {
         return usage(format!(
             "{backend} supports extension degrees {:?}",
@@ -265,6 +281,7 @@ fn request(args: &ProveArgs, backend: BackendId) -> Result<ProveRequest, UsageEr
         log_n,
         extension_degree,
         params,
+        hash,
     };
     // The header a proof with these parameters would have must pass the verifier's own
     // checks, so nothing is proved that the policy would reject.
@@ -297,7 +314,7 @@ fn header_of(backend: BackendId, req: &ProveRequest) -> ProofHeader {
         backend,
         field: backend.field(),
         extension_degree: req.extension_degree,
-        hash: picostark_core::HashId::Blake3_256,
+        hash: req.hash,
         air: req.air,
         log_n: req.log_n,
         params: req.params,
@@ -346,7 +363,14 @@ fn prove_cmd(args: &ProveArgs) -> Result<ExitCode, UsageError> {
     let backend = parse_backend(name)?;
     let req = request(args, backend)?;
     let out = args.out.clone().unwrap_or_else(|| {
-        PathBuf::from(format!("proofs/{}-{}-n{}.proof", backend, req.air, args.n))
+        let suffix = match req.hash {
+            HashId::Blake3_256 => "",
+            HashId::Sha256 => "-sha256",
+        };
+        PathBuf::from(format!(
+            "proofs/{}-{}-n{}{suffix}.proof",
+            backend, req.air, args.n
+        ))
     });
     let (bytes, prove_ms) = prove_one(backend, &req, backend.name())?;
     let policy = prove_policy(args);

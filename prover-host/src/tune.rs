@@ -93,6 +93,7 @@ fn fib_header(backend: BackendId, ext: u8, params: ProofParams) -> picostark_cor
             log_n: 10,
             extension_degree: ext,
             params,
+            hash: picostark_core::HashId::Blake3_256,
         },
     )
 }
@@ -185,6 +186,7 @@ fn candidates(
                                 log_n,
                                 extension_degree: ext,
                                 params: p,
+                                hash: picostark_core::HashId::Blake3_256,
                             },
                         )
                     };
@@ -246,6 +248,7 @@ fn search(args: &TuneArgs) -> Result<ExitCode, UsageError> {
             log_n,
             extension_degree: ext,
             params,
+            hash: picostark_core::HashId::Blake3_256,
         };
         let tag = format!(
             "b{}-q{}-w{}-a{}-f{}",

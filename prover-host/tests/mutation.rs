@@ -143,6 +143,7 @@ fn prove(prover: &dyn Prover, log_n: u8) -> Vec<u8> {
         log_n,
         extension_degree: prover.extension_degrees()[0],
         params: prover.default_params(),
+        hash: picostark_core::HashId::Blake3_256,
     };
     prover.prove(&req, &mut |_| {}).expect("proving succeeds")
 }

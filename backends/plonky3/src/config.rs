@@ -47,6 +47,16 @@ impl ByteHash for crate::hash::Blake3Lean {
     }
 }
 
+/// SHA-256 (`p3-sha256`): the Merkle node compression is one SHA-256 compression of the
+/// two digests from the standard initial state, without padding (`Sha256Compress`), so a
+/// node costs exactly one block (one call of the RP2350's engine).
+impl ByteHash for p3_sha256::Sha256 {
+    type Compress = p3_sha256::Sha256Compress;
+    fn compression(self) -> Self::Compress {
+        p3_sha256::Sha256Compress
+    }
+}
+
 #[cfg(feature = "hash-count")]
 impl ByteHash for crate::hash_count::CountingBlake3 {
     type Compress = CompressionFunctionFromHasher<Self, 2, 32>;
@@ -196,7 +206,7 @@ pub fn fri_params_supported(header: &ProofHeader) -> Result<(), VerifyError> {
     if backend.protocol() != "plonky3" {
         return Err(VerifyError::Unsupported("not a Plonky3 backend"));
     }
-    if header.hash != HashId::Blake3_256 {
+    if !matches!(header.hash, HashId::Blake3_256 | HashId::Sha256) {
         return Err(VerifyError::Unsupported("hash"));
     }
     if backend == BackendId::P3M31 {

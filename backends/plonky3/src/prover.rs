@@ -25,7 +25,7 @@ fn header(backend: BackendId, req: &ProveRequest) -> ProofHeader {
         backend,
         field: backend.field(),
         extension_degree: req.extension_degree,
-        hash: HashId::Blake3_256,
+        hash: req.hash,
         air: req.air,
         log_n: req.log_n,
         params: req.params,
@@ -90,6 +90,22 @@ macro_rules! dispatch_air {
     };
 }
 
+/// Runs `dispatch_air!` with `$make(statement, hasher)` for the header's hash.
+macro_rules! dispatch_hash {
+    ($req:expr, $header:expr, $progress:expr, |$s:ident, $hash:ident| $make:expr) => {
+        match $header.hash {
+            HashId::Sha256 => {
+                let $hash = p3_sha256::Sha256;
+                dispatch_air!($req, $header, $progress, |$s: &[u8]| $make)
+            }
+            _ => {
+                let $hash = config::PROVER_HASH;
+                dispatch_air!($req, $header, $progress, |$s: &[u8]| $make)
+            }
+        }
+    };
+}
+
 /// One Plonky3 prover: a unit struct whose `prove` checks the request against the
 /// backend, then runs `$prove` with the request `$req`, its header `$h` and `$progress`.
 macro_rules! p3_prover {
@@ -128,8 +144,8 @@ p3_prover!(
     P3BabyBearVerifier,
     BackendId::P3BabyBear,
     DEFAULT_PARAMS_TWO_ADIC,
-    |req, h, progress| dispatch_air!(req, h, progress, |s: &[u8]| {
-        config::babybear(&req.params, s, config::PROVER_HASH)
+    |req, h, progress| dispatch_hash!(req, h, progress, |s, hash| {
+        config::babybear(&req.params, s, hash)
     })
 );
 
@@ -139,8 +155,8 @@ p3_prover!(
     P3GoldilocksVerifier,
     BackendId::P3Goldilocks,
     DEFAULT_PARAMS_TWO_ADIC,
-    |req, h, progress| dispatch_air!(req, h, progress, |s: &[u8]| {
-        config::goldilocks(&req.params, s, config::PROVER_HASH)
+    |req, h, progress| dispatch_hash!(req, h, progress, |s, hash| {
+        config::goldilocks(&req.params, s, hash)
     })
 );
 
@@ -151,11 +167,10 @@ p3_prover!(
     BackendId::P3M31,
     DEFAULT_PARAMS_CIRCLE,
     |req, h, progress| match req.extension_degree {
-        4 => dispatch_air!(req, h, progress, |s: &[u8]| {
-            config::m31::<QM31, _>(&req.params, s, config::PROVER_HASH)
+        4 => dispatch_hash!(req, h, progress, |s, hash| {
+            config::m31::<QM31, _>(&req.params, s, hash)
         }),
-        _ => dispatch_air!(req, h, progress, |s: &[u8]| {
-            let hash = config::PROVER_HASH;
+        _ => dispatch_hash!(req, h, progress, |s, hash| {
             config::m31::<BinomialExtensionField<Mersenne31, 3>, _>(&req.params, s, hash)
         }),
     }
@@ -193,6 +208,7 @@ mod tests {
                         log_n,
                         extension_degree: ext,
                         params,
+                        hash: picostark_core::HashId::Blake3_256,
                     };
                     let bb = P3BabyBearProver
                         .prove(&req(4, two_adic), &mut |_| {})

@@ -1,16 +1,18 @@
 //! The `no_std` verifiers: decode the postcard payload, check it is for the header's
-//! statement, rebuild the configuration from the header and run Plonky3's verifier.
+//! statement, rebuild the configuration from the header (its hash: BLAKE3 or SHA-256) and run
+//! Plonky3's verifier.
 
 use alloc::vec::Vec;
 
 use p3_field::extension::BinomialExtensionField;
 use p3_field::{PrimeCharacteristicRing, PrimeField64};
 use p3_mersenne_31::{Mersenne31, QM31};
+use p3_sha256::Sha256;
 use p3_uni_stark::{Proof, StarkGenericConfig, Val};
 use picostark_air::chain16::CubicChain16;
 use picostark_air::fibonacci::Fibonacci;
 use picostark_air::{AirDef, AirId};
-use picostark_core::{BackendId, ProofFile, ProofHeader, Verifier, VerifyError};
+use picostark_core::{BackendId, HashId, ProofFile, ProofHeader, Verifier, VerifyError};
 use serde::de::DeserializeOwned;
 
 use crate::decode::decode;
@@ -79,6 +81,21 @@ fn check_common(
     config::fri_params_supported(header)
 }
 
+/// The `p3-m31` verification with hasher `hash`, for either challenge field.
+fn verify_m31<H: config::ByteHash>(file: &ProofFile<'_>, hash: H) -> Result<(), VerifyError> {
+    let (p, s) = (&file.header.params, file.statement_bytes);
+    match file.header.extension_degree {
+        4 => verify_with(&config::m31::<QM31, _>(p, s, hash), file),
+        3 => verify_with(
+            &config::m31::<BinomialExtensionField<Mersenne31, 3>, _>(p, s, hash),
+            file,
+        ),
+        _ => Err(VerifyError::Unsupported(
+            "extension degree for this backend",
+        )),
+    }
+}
+
 macro_rules! verifier {
     ($(#[$m:meta])* $name:ident, $backend:expr, $degrees:expr) => {
         $(#[$m])*
@@ -120,12 +137,11 @@ impl Verifier for P3BabyBearVerifier {
     }
     fn verify_payload(&self, file: &ProofFile<'_>) -> Result<(), VerifyError> {
         self.check_supported(&file.header)?;
-        let c = config::babybear(
-            &file.header.params,
-            file.statement_bytes,
-            config::VERIFIER_HASH,
-        );
-        verify_with(&c, file)
+        let (p, s) = (&file.header.params, file.statement_bytes);
+        match file.header.hash {
+            HashId::Sha256 => verify_with(&config::babybear(p, s, Sha256), file),
+            _ => verify_with(&config::babybear(p, s, config::VERIFIER_HASH), file),
+        }
     }
 }
 
@@ -138,12 +154,11 @@ impl Verifier for P3GoldilocksVerifier {
     }
     fn verify_payload(&self, file: &ProofFile<'_>) -> Result<(), VerifyError> {
         self.check_supported(&file.header)?;
-        let c = config::goldilocks(
-            &file.header.params,
-            file.statement_bytes,
-            config::VERIFIER_HASH,
-        );
-        verify_with(&c, file)
+        let (p, s) = (&file.header.params, file.statement_bytes);
+        match file.header.hash {
+            HashId::Sha256 => verify_with(&config::goldilocks(p, s, Sha256), file),
+            _ => verify_with(&config::goldilocks(p, s, config::VERIFIER_HASH), file),
+        }
     }
 }
 
@@ -156,20 +171,9 @@ impl Verifier for P3M31Verifier {
     }
     fn verify_payload(&self, file: &ProofFile<'_>) -> Result<(), VerifyError> {
         self.check_supported(&file.header)?;
-        let (p, s) = (&file.header.params, file.statement_bytes);
-        match file.header.extension_degree {
-            4 => verify_with(&config::m31::<QM31, _>(p, s, config::VERIFIER_HASH), file),
-            3 => verify_with(
-                &config::m31::<BinomialExtensionField<Mersenne31, 3>, _>(
-                    p,
-                    s,
-                    config::VERIFIER_HASH,
-                ),
-                file,
-            ),
-            _ => Err(VerifyError::Unsupported(
-                "extension degree for this backend",
-            )),
+        match file.header.hash {
+            HashId::Sha256 => verify_m31(file, Sha256),
+            _ => verify_m31(file, config::VERIFIER_HASH),
         }
     }
 }

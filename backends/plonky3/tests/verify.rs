@@ -57,6 +57,7 @@ fn prove_air(case: &Case, air: AirId, log_n: u8) -> Vec<u8> {
         log_n,
         extension_degree: case.ext,
         params: case.prover.default_params(),
+        hash: picostark_core::HashId::Blake3_256,
     };
     case.prover
         .prove(&req, &mut |_| {})

@@ -4,6 +4,7 @@
 //!   and its quadratic extension come from winter-math).
 //! - [`air`]: the adapter from a picostark [`AirDef`](picostark_air::AirDef) to winterfell's
 //!   `Air`.
+//! - [`hash`]: SHA-256 as a winter-crypto hasher (the other hash is winter-crypto's BLAKE3).
 //! - [`verifier`]: the project's own `no_std` verifier ([`WfGoldilocksVerifier`],
 //!   [`WfBabyBearVerifier`]), which accepts upstream-made proofs and the zkmcu fork's.
 //! - `prover` (feature `prover`, std): [`WfGoldilocksProver`] and [`WfBabyBearProver`] on the
@@ -16,6 +17,7 @@ extern crate std;
 
 pub mod air;
 pub mod field;
+pub mod hash;
 pub mod verifier;
 
 #[cfg(feature = "prover")]

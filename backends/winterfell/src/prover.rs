@@ -24,7 +24,7 @@ use winter_air::{
     PartitionOptions, ProofOptions, TraceInfo,
 };
 use winter_crypto::hashers::Blake3_256;
-use winter_crypto::{DefaultRandomCoin, MerkleTree};
+use winter_crypto::{DefaultRandomCoin, ElementHasher, MerkleTree};
 use winter_math::fields::f64::BaseElement as Goldilocks;
 use winter_math::fields::{CubeExtension, QuadExtension};
 use winter_math::{ExtensibleField, FieldElement, StarkField};
@@ -36,6 +36,7 @@ use winter_prover::{
 
 use crate::air::{felt_from_u64, PublicInputs, WfAir};
 use crate::field::{BabyBear, Quartic};
+use crate::hash::Sha256;
 
 /// The default parameters: blowup 64, 14 queries, 20 grinding bits, folding 8, remainder
 /// degree 31, the same blowup, queries and grinding as the Plonky3 defaults. 14 queries is
@@ -85,15 +86,15 @@ pub fn proof_options(
     ))
 }
 
-/// The upstream prover for the AIR `A` over base field `B`, for one statement (public so
+/// The upstream prover for the AIR `A` over base field `B` with hash `H`, for one statement (public so
 /// that tests can run upstream's own `Prover::prove` dispatch on it).
-pub struct AirProver<A: AirDef, B: StarkField> {
+pub struct AirProver<A: AirDef, B: StarkField, H = Blake3_256<B>> {
     options: ProofOptions,
     public_inputs: Vec<B>,
-    _air: core::marker::PhantomData<A>,
+    _air: core::marker::PhantomData<(A, H)>,
 }
 
-impl<A: AirDef, B: StarkField> AirProver<A, B> {
+impl<A: AirDef, B: StarkField, H> AirProver<A, B, H> {
     /// A prover for the statement with these public inputs (from [`air_trace`]).
     pub fn new(options: ProofOptions, public_inputs: Vec<B>) -> Self {
         AirProver {
@@ -104,15 +105,16 @@ impl<A: AirDef, B: StarkField> AirProver<A, B> {
     }
 }
 
-impl<A, B> winter_prover::Prover for AirProver<A, B>
+impl<A, B, H> winter_prover::Prover for AirProver<A, B, H>
 where
     A: AirDef + Default + Send + Sync + 'static,
     B: StarkField + ExtensibleField<2> + ExtensibleField<3> + 'static,
+    H: ElementHasher<BaseField = B> + Send + Sync + 'static,
 {
     type BaseField = B;
     type Air = WfAir<A, B>;
     type Trace = TraceTable<B>;
-    type HashFn = Blake3_256<B>;
+    type HashFn = H;
     type VC = MerkleTree<Self::HashFn>;
     type RandomCoin = DefaultRandomCoin<Self::HashFn>;
     type TraceLde<E: FieldElement<BaseField = B>> = DefaultTraceLde<E, Self::HashFn, Self::VC>;
@@ -202,16 +204,25 @@ where
     B: StarkField<PositiveInteger = u64> + ExtensibleField<2> + ExtensibleField<3> + 'static,
     E: FieldElement<BaseField = B>,
 {
-    match request.air {
-        AirId::Fibonacci => prove_air::<Fibonacci, B, E>(backend, request, options, n, progress),
-        AirId::CubicChain16 => {
-            prove_air::<CubicChain16, B, E>(backend, request, options, n, progress)
+    match (request.air, request.hash) {
+        (AirId::Fibonacci, HashId::Blake3_256) => {
+            prove_air::<Fibonacci, B, E, Blake3_256<B>>(backend, request, options, n, progress)
+        }
+        (AirId::Fibonacci, HashId::Sha256) => {
+            prove_air::<Fibonacci, B, E, Sha256<B>>(backend, request, options, n, progress)
+        }
+        (AirId::CubicChain16, HashId::Blake3_256) => {
+            prove_air::<CubicChain16, B, E, Blake3_256<B>>(backend, request, options, n, progress)
+        }
+        (AirId::CubicChain16, HashId::Sha256) => {
+            prove_air::<CubicChain16, B, E, Sha256<B>>(backend, request, options, n, progress)
         }
     }
 }
 
-/// Proves the AIR `A` with `E` as the challenge field and wraps the proof into a proof file.
-fn prove_air<A, B, E>(
+/// Proves the AIR `A` with `E` as the challenge field and hash `H`, and wraps the proof into
+/// a proof file.
+fn prove_air<A, B, E, H>(
     backend: BackendId,
     request: &ProveRequest,
     options: ProofOptions,
@@ -222,20 +233,21 @@ where
     A: AirDef + Default + Send + Sync + 'static,
     B: StarkField<PositiveInteger = u64> + ExtensibleField<2> + ExtensibleField<3> + 'static,
     E: FieldElement<BaseField = B>,
+    H: ElementHasher<BaseField = B> + Send + Sync + 'static,
 {
     progress("trace");
     let (trace, public) = air_trace::<A, B>(&A::default(), n);
     let public_u64: Vec<u64> = public.iter().map(|v| v.as_int()).collect();
-    let prover = AirProver::<A, B>::new(options, public);
+    let prover = AirProver::<A, B, H>::new(options, public);
     progress("prove");
-    let proof = <AirProver<A, B> as winter_prover::Prover>::generate_proof::<E>(&prover, trace)
+    let proof = <AirProver<A, B, H> as winter_prover::Prover>::generate_proof::<E>(&prover, trace)
         .map_err(|e| ProveError(format!("winterfell prover: {e}")))?;
     progress("encode");
     let header = ProofHeader {
         backend,
         field: backend.field(),
         extension_degree: request.extension_degree,
-        hash: HashId::Blake3_256,
+        hash: request.hash,
         air: A::ID,
         log_n: request.log_n,
         params: request.params,

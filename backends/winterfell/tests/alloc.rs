@@ -117,6 +117,7 @@ fn wide_air_verify_heap_use_is_small_and_bounded() {
             log_n: 10,
             extension_degree: p.extension_degrees()[0],
             params: p.default_params(),
+            hash: picostark_core::HashId::Blake3_256,
         };
         let file = p.prove(&req, &mut |_| {}).unwrap();
         let (count, peak, ok) = measure(v, &file);

@@ -35,6 +35,7 @@ fn default_proof() -> Vec<u8> {
         log_n: 10,
         extension_degree: 2,
         params: p.default_params(),
+        hash: picostark_core::HashId::Blake3_256,
     };
     p.prove(&req, &mut |_| {}).unwrap()
 }

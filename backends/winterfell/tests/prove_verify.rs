@@ -19,6 +19,7 @@ fn request<P: Prover + ?Sized>(p: &P, log_n: u8, params: ProofParams) -> ProveRe
         log_n,
         extension_degree: p.extension_degrees()[0],
         params,
+        hash: picostark_core::HashId::Blake3_256,
     }
 }
 

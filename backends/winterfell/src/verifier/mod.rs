@@ -40,6 +40,8 @@ use winter_air::{
     Air, BatchingMethod, FieldExtension, ProofOptions, TraceInfo, TransitionConstraintDegree,
 };
 use winter_crypto::hashers::Blake3_256;
+
+use crate::hash::Sha256;
 use winter_crypto::{DefaultRandomCoin, ElementHasher, RandomCoin};
 use winter_fri::FriOptions;
 use winter_math::fields::f64::BaseElement as Goldilocks;
@@ -98,7 +100,7 @@ fn out_of_range(what: &'static str, value: impl Into<u32>, max: u32) -> VerifyEr
     }
 }
 
-/// Checks what needs only the header: the backend, the extension degree, the hash (every AIR
+/// Checks what needs only the header: the backend, the extension degree (every hash and AIR
 /// of `picostark-air` is supported), and each parameter against the range upstream's
 /// constructors assert on (`ProofOptions::new`, `get_root_of_unity`) and a 32-bit `usize`
 /// holds, so no header value reaches one of those assertions (see `docs/panic-inventory.md`).
@@ -117,9 +119,6 @@ fn check_common(
     }
     if !extension_degrees.contains(&header.extension_degree) {
         return Err(VerifyError::Unsupported("extension degree"));
-    }
-    if header.hash != HashId::Blake3_256 {
-        return Err(VerifyError::Unsupported("hash"));
     }
     let p = &header.params;
     // The payload stores queries, blowup, grinding and the remainder degree in one byte each;
@@ -164,12 +163,12 @@ impl Verifier for WfGoldilocksVerifier {
     fn verify_payload(&self, proof: &ProofFile<'_>) -> Result<(), VerifyError> {
         self.check_supported(&proof.header)?;
         match proof.header.extension_degree {
-            2 => verify_air::<Goldilocks, QuadExtension<Goldilocks>>(
+            2 => verify_hashed::<Goldilocks, QuadExtension<Goldilocks>>(
                 proof,
                 &[2],
                 self.min_security_bits,
             ),
-            3 => verify_air::<Goldilocks, CubeExtension<Goldilocks>>(
+            3 => verify_hashed::<Goldilocks, CubeExtension<Goldilocks>>(
                 proof,
                 &[3],
                 self.min_security_bits,
@@ -190,7 +189,7 @@ impl Verifier for WfBabyBearVerifier {
 
     fn verify_payload(&self, proof: &ProofFile<'_>) -> Result<(), VerifyError> {
         self.check_supported(&proof.header)?;
-        verify_air::<BabyBear, Quartic>(
+        verify_hashed::<BabyBear, Quartic>(
             proof,
             &[EXTENSION_TAG_NONE, EXTENSION_TAG_QUARTIC],
             self.min_security_bits,
@@ -198,8 +197,23 @@ impl Verifier for WfBabyBearVerifier {
     }
 }
 
-type Hash<B> = Blake3_256<B>;
-type Digest<B> = <Hash<B> as winter_crypto::Hasher>::Digest;
+/// Verifies with the header's hash: winter-crypto's BLAKE3 or our SHA-256 ([`crate::hash`]).
+fn verify_hashed<B, E>(
+    file: &ProofFile<'_>,
+    accepted_tags: &[u8],
+    min_security_bits: u32,
+) -> Result<(), VerifyError>
+where
+    B: StarkField + ExtensibleField<2> + ExtensibleField<3>,
+    E: FieldElement<BaseField = B>,
+{
+    match file.header.hash {
+        HashId::Blake3_256 => {
+            verify_air::<B, E, Blake3_256<B>>(file, accepted_tags, min_security_bits)
+        }
+        HashId::Sha256 => verify_air::<B, E, Sha256<B>>(file, accepted_tags, min_security_bits),
+    }
+}
 
 fn mismatch(what: &'static str) -> VerifyError {
     VerifyError::StatementMismatch(what)
@@ -375,8 +389,8 @@ fn row_leaves<F: FieldElement, H: winter_crypto::Hasher>(
     Ok(())
 }
 
-/// Verifies a proof of the header's AIR over base field `B` with challenge field `E`.
-fn verify_air<B, E>(
+/// Verifies a proof of the header's AIR over base field `B` with challenge field `E`, hash `H`.
+fn verify_air<B, E, H>(
     file: &ProofFile<'_>,
     accepted_tags: &[u8],
     min_security_bits: u32,
@@ -384,17 +398,20 @@ fn verify_air<B, E>(
 where
     B: StarkField + ExtensibleField<2> + ExtensibleField<3>,
     E: FieldElement<BaseField = B>,
+    H: ElementHasher<BaseField = B>,
 {
     match file.header.air {
-        AirId::Fibonacci => verify_proof::<Fibonacci, B, E>(file, accepted_tags, min_security_bits),
+        AirId::Fibonacci => {
+            verify_proof::<Fibonacci, B, E, H>(file, accepted_tags, min_security_bits)
+        }
         AirId::CubicChain16 => {
-            verify_proof::<CubicChain16, B, E>(file, accepted_tags, min_security_bits)
+            verify_proof::<CubicChain16, B, E, H>(file, accepted_tags, min_security_bits)
         }
     }
 }
 
 /// Verifies a proof of the AIR `A` over base field `B` with challenge field `E`.
-fn verify_proof<A, B, E>(
+fn verify_proof<A, B, E, H>(
     file: &ProofFile<'_>,
     accepted_tags: &[u8],
     min_security_bits: u32,
@@ -403,6 +420,7 @@ where
     A: AirDef + Default + Send + Sync,
     B: StarkField + ExtensibleField<2> + ExtensibleField<3>,
     E: FieldElement<BaseField = B>,
+    H: ElementHasher<BaseField = B>,
 {
     let def = A::default();
     let header = &file.header;
@@ -458,14 +476,14 @@ where
     if raw.commitments.len() != num_digests * DIGEST_BYTES {
         return Err(malformed("number of commitments"));
     }
-    let digests: Vec<Digest<B>> = raw
+    let digests: Vec<H::Digest> = raw
         .commitments
         .chunks_exact(DIGEST_BYTES)
-        .map(read_digest::<Hash<B>>)
+        .map(read_digest::<H>)
         .collect::<Result<_, _>>()?;
     let (trace_root, constraint_root, fri_roots) = (digests[0], digests[1], &digests[2..]);
 
-    let mut coin = DefaultRandomCoin::<Hash<B>>::new(&seed);
+    let mut coin = DefaultRandomCoin::<H>::new(&seed);
     coin.reseed(trace_root);
     let composition_coefficients = air
         .get_constraint_composition_coefficients::<E, _>(&mut coin)
@@ -498,7 +516,7 @@ where
     merged.extend_from_slice(quotient_current);
     merged.extend_from_slice(trace_next);
     merged.extend_from_slice(quotient_next);
-    coin.reseed(Hash::<B>::hash_elements(&merged));
+    coin.reseed(H::hash_elements(&merged));
     drop(merged);
     let deep_coefficients = air
         .get_deep_composition_coefficients::<E, _>(&mut coin)
@@ -534,10 +552,10 @@ where
 
     // 5. Openings of the trace and composition commitments at the positions.
     let mut merkle = MerkleScratch::with_capacity(positions.len());
-    let mut leaves: Vec<Digest<B>> = Vec::with_capacity(positions.len());
+    let mut leaves: Vec<H::Digest> = Vec::with_capacity(positions.len());
     let rows = positions.len();
-    row_leaves::<B, Hash<B>>(raw.trace_values, rows, width, &mut leaves)?;
-    verify_batch::<Hash<B>>(
+    row_leaves::<B, H>(raw.trace_values, rows, width, &mut leaves)?;
+    verify_batch::<H>(
         &trace_root,
         log_lde,
         &positions,
@@ -545,8 +563,8 @@ where
         raw.trace_paths,
         &mut merkle,
     )?;
-    row_leaves::<E, Hash<B>>(raw.constraint_values, rows, columns, &mut leaves)?;
-    verify_batch::<Hash<B>>(
+    row_leaves::<E, H>(raw.constraint_values, rows, columns, &mut leaves)?;
+    verify_batch::<H>(
         &constraint_root,
         log_lde,
         &positions,
@@ -585,6 +603,6 @@ where
         layers: &raw.fri_layers[..num_fri_layers],
         remainder: raw.fri_remainder,
     };
-    verify_queries::<B, E, Hash<B>>(&inputs, positions, deep, &mut merkle)?;
+    verify_queries::<B, E, H>(&inputs, positions, deep, &mut merkle)?;
     Ok(())
 }

@@ -1,0 +1,207 @@
+//! SHA-256 as a winter-crypto hasher, for the upstream prover on the host and our verifier.
+//!
+//! Byte and element hashing is plain SHA-256 (FIPS 180-4) of the bytes winter-crypto's
+//! `Blake3_256` would hash: the elements' canonical little-endian encoding. A Merkle node
+//! ([`Hasher::merge`]) is one SHA-256 compression of `left || right` from the standard initial
+//! state without padding, as Plonky3's `Sha256Compress`: the inputs have a fixed length, and a
+//! node costs one 64-byte block (one call of the RP2350's SHA-256 engine) instead of two.
+
+use core::marker::PhantomData;
+
+use sha2::{Digest as _, Sha256 as Sha2};
+use winter_crypto::{Digest, ElementHasher, Hasher};
+use winter_math::{FieldElement, StarkField};
+use winter_utils::{ByteReader, ByteWriter, Deserializable, DeserializationError, Serializable};
+
+/// SHA-256's initial state (FIPS 180-4, 5.3.3).
+const IV: [u32; 8] = [
+    0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
+];
+
+/// A SHA-256 digest (winter-crypto keeps its `ByteDigest` private).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[repr(transparent)]
+pub struct ByteDigest([u8; 32]);
+
+impl ByteDigest {
+    /// The digest of these bytes.
+    pub fn new(bytes: [u8; 32]) -> Self {
+        ByteDigest(bytes)
+    }
+
+    /// Digests laid out one after another.
+    fn digests_as_bytes(digests: &[ByteDigest]) -> &[u8] {
+        // SAFETY: `ByteDigest` is `[u8; 32]` in a single-field struct (alignment 1, no
+        // padding), so a slice of them is `32 * len` initialised bytes.
+        unsafe { core::slice::from_raw_parts(digests.as_ptr().cast::<u8>(), digests.len() * 32) }
+    }
+}
+
+impl Digest for ByteDigest {
+    fn as_bytes(&self) -> [u8; 32] {
+        self.0
+    }
+}
+
+impl Serializable for ByteDigest {
+    fn write_into<W: ByteWriter>(&self, target: &mut W) {
+        target.write_bytes(&self.0);
+    }
+}
+
+impl Deserializable for ByteDigest {
+    fn read_from<R: ByteReader>(source: &mut R) -> Result<Self, DeserializationError> {
+        Ok(ByteDigest(source.read_array()?))
+    }
+}
+
+/// SHA-256 over the base field `B` (which only fixes `ElementHasher::BaseField`).
+#[derive(Debug, PartialEq, Eq)]
+pub struct Sha256<B: StarkField>(PhantomData<B>);
+
+/// One SHA-256 compression of a 64-byte block from the initial state, digest big-endian.
+pub fn compress_block(block: &[u8; 64]) -> [u8; 32] {
+    let mut state = IV;
+    sha2::block_api::compress256(&mut state, core::slice::from_ref(block));
+    let mut out = [0u8; 32];
+    for (chunk, word) in out.chunks_exact_mut(4).zip(state) {
+        chunk.copy_from_slice(&word.to_be_bytes());
+    }
+    out
+}
+
+fn digest(bytes: &[u8]) -> ByteDigest {
+    ByteDigest::new(Sha2::digest(bytes).into())
+}
+
+/// Streams serialised elements into SHA-256 (for fields stored in a non-canonical form).
+struct Writer(Sha2);
+
+impl ByteWriter for Writer {
+    fn write_u8(&mut self, value: u8) {
+        self.0.update([value]);
+    }
+
+    fn write_bytes(&mut self, values: &[u8]) {
+        self.0.update(values);
+    }
+}
+
+impl<B: StarkField> Hasher for Sha256<B> {
+    type Digest = ByteDigest;
+
+    const COLLISION_RESISTANCE: u32 = 128;
+
+    fn hash(bytes: &[u8]) -> Self::Digest {
+        digest(bytes)
+    }
+
+    fn merge(values: &[Self::Digest; 2]) -> Self::Digest {
+        let mut block = [0u8; 64];
+        block[..32].copy_from_slice(&values[0].as_bytes());
+        block[32..].copy_from_slice(&values[1].as_bytes());
+        ByteDigest::new(compress_block(&block))
+    }
+
+    fn merge_many(values: &[Self::Digest]) -> Self::Digest {
+        digest(ByteDigest::digests_as_bytes(values))
+    }
+
+    fn merge_with_int(seed: Self::Digest, value: u64) -> Self::Digest {
+        let mut data = [0u8; 40];
+        data[..32].copy_from_slice(&seed.as_bytes());
+        data[32..].copy_from_slice(&value.to_le_bytes());
+        digest(&data)
+    }
+}
+
+impl<B: StarkField> ElementHasher for Sha256<B> {
+    type BaseField = B;
+
+    fn hash_elements<E: FieldElement<BaseField = B>>(elements: &[E]) -> Self::Digest {
+        if B::IS_CANONICAL {
+            digest(E::elements_as_bytes(elements))
+        } else {
+            let mut w = Writer(Sha2::new());
+            for e in elements {
+                e.write_into(&mut w);
+            }
+            ByteDigest::new(w.0.finalize().into())
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use winter_math::fields::f64::BaseElement;
+
+    type H = Sha256<BaseElement>;
+
+    fn hex(d: ByteDigest) -> [u8; 32] {
+        d.as_bytes()
+    }
+
+    fn from_hex(s: &str) -> [u8; 32] {
+        let mut out = [0u8; 32];
+        for (i, o) in out.iter_mut().enumerate() {
+            *o = u8::from_str_radix(&s[2 * i..2 * i + 2], 16).unwrap();
+        }
+        out
+    }
+
+    /// FIPS 180-4 examples (one block and the 448-bit two-block message).
+    #[test]
+    fn known_answers() {
+        assert_eq!(
+            hex(H::hash(b"abc")),
+            from_hex("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        );
+        assert_eq!(
+            hex(H::hash(
+                b"abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq"
+            )),
+            from_hex("248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
+        );
+        assert_ne!(hex(H::hash(b"abd")), hex(H::hash(b"abc")));
+    }
+
+    #[test]
+    fn merge_is_one_compression_of_both_digests() {
+        let (l, r) = (H::hash(b"left"), H::hash(b"right"));
+        let mut block = [0u8; 64];
+        block[..32].copy_from_slice(&l.as_bytes());
+        block[32..].copy_from_slice(&r.as_bytes());
+        let mut state = IV;
+        sha2::block_api::compress256(&mut state, &[block]);
+        let mut want = [0u8; 32];
+        for (c, w) in want.chunks_exact_mut(4).zip(state) {
+            c.copy_from_slice(&w.to_be_bytes());
+        }
+        assert_eq!(hex(H::merge(&[l, r])), want);
+        assert_ne!(hex(H::merge(&[r, l])), want);
+        // merge_many and merge_with_int are the padded hash of the concatenation.
+        let both = [l, r];
+        assert_eq!(
+            hex(H::merge_many(&both)),
+            <[u8; 32]>::from(Sha2::digest(ByteDigest::digests_as_bytes(&both)))
+        );
+        let mut data = [0u8; 40];
+        data[..32].copy_from_slice(&l.as_bytes());
+        data[32..].copy_from_slice(&7u64.to_le_bytes());
+        assert_eq!(
+            hex(H::merge_with_int(l, 7)),
+            <[u8; 32]>::from(Sha2::digest(data))
+        );
+    }
+
+    #[test]
+    fn elements_hash_as_their_canonical_bytes() {
+        let elements = [BaseElement::new(1), BaseElement::new(u64::MAX - 5)];
+        let mut bytes = [0u8; 16];
+        for (c, e) in bytes.chunks_exact_mut(8).zip(elements) {
+            c.copy_from_slice(&e.as_int().to_le_bytes());
+        }
+        assert_eq!(hex(H::hash_elements(&elements)), hex(H::hash(&bytes)));
+    }
+}
