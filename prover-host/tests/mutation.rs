@@ -14,7 +14,7 @@ use std::time::Instant;
 
 use picostark_core::proof_file::FIXED_HEADER_LEN;
 use picostark_core::prove::{ProveRequest, Prover};
-use picostark_core::{verify, AirId, BackendId, Policy, ProofFile, Verifier};
+use picostark_core::{verify, AirId, BackendId, HashId, Policy, ProofFile, Verifier};
 
 struct Counting;
 
@@ -113,37 +113,46 @@ fn check_with(
     stats.worst_single = stats.worst_single.max(largest);
 }
 
-fn backends() -> Vec<(Box<dyn Prover>, Box<dyn Verifier>)> {
+type Row = (Box<dyn Prover>, Box<dyn Verifier>, HashId);
+
+/// Every backend with BLAKE3, then every backend again with SHA-256.
+fn backends() -> Vec<Row> {
     use picostark_plonky3 as p3;
     use picostark_winterfell as wf;
-    vec![
-        (
+    let mut rows: Vec<Row> = Vec::new();
+    for hash in [HashId::Blake3_256, HashId::Sha256] {
+        rows.push((
             Box::new(p3::P3BabyBearProver),
             Box::new(p3::P3BabyBearVerifier),
-        ),
-        (
+            hash,
+        ));
+        rows.push((
             Box::new(p3::P3GoldilocksProver),
             Box::new(p3::P3GoldilocksVerifier),
-        ),
-        (Box::new(p3::P3M31Prover), Box::new(p3::P3M31Verifier)),
-        (
+            hash,
+        ));
+        rows.push((Box::new(p3::P3M31Prover), Box::new(p3::P3M31Verifier), hash));
+        rows.push((
             Box::new(wf::WfGoldilocksProver),
             Box::new(wf::WfGoldilocksVerifier::default()),
-        ),
-        (
+            hash,
+        ));
+        rows.push((
             Box::new(wf::WfBabyBearProver),
             Box::new(wf::WfBabyBearVerifier::default()),
-        ),
-    ]
+            hash,
+        ));
+    }
+    rows
 }
 
-fn prove(prover: &dyn Prover, log_n: u8) -> Vec<u8> {
+fn prove(prover: &dyn Prover, log_n: u8, hash: HashId) -> Vec<u8> {
     let req = ProveRequest {
         air: AirId::Fibonacci,
         log_n,
         extension_degree: prover.extension_degrees()[0],
         params: prover.default_params(),
-        hash: picostark_core::HashId::Blake3_256,
+        hash,
     };
     prover.prove(&req, &mut |_| {}).expect("proving succeeds")
 }
@@ -172,10 +181,10 @@ fn flip_positions(len: usize) -> Vec<usize> {
 fn every_mutation_of_every_backend_is_rejected_within_memory_bounds() {
     let _serial = serial();
     let mut report = Vec::new();
-    for (prover, verifier) in backends() {
+    for (prover, verifier, hash) in backends() {
         let verifier = verifier.as_ref();
-        let a = prove(prover.as_ref(), 10);
-        let b = prove(prover.as_ref(), 11);
+        let a = prove(prover.as_ref(), 10, hash);
+        let b = prove(prover.as_ref(), 11, hash);
         assert!(verify(verifier, &a, None, &Policy::default()).is_ok());
         let mut stats = Stats {
             cases: 0,
@@ -242,8 +251,9 @@ fn every_mutation_of_every_backend_is_rejected_within_memory_bounds() {
             );
         }
         report.push(format!(
-            "{:<14} {:>6} cases rejected; valid proof heap peak {:>7} B; worst hostile peak {:>7} B; largest allocation {:>7} B",
+            "{:<14} {:<10} {:>6} cases rejected; valid proof heap peak {:>7} B; worst hostile peak {:>7} B; largest allocation {:>7} B",
             verifier.backend().name(),
+            hash.name(),
             stats.cases,
             valid_peak,
             stats.worst_peak,
@@ -254,7 +264,7 @@ fn every_mutation_of_every_backend_is_rejected_within_memory_bounds() {
     for line in &report {
         println!("{line}");
     }
-    assert_eq!(report.len(), BackendId::ALL.len());
+    assert_eq!(report.len(), BackendId::ALL.len() * HashId::ALL.len());
 }
 
 /// The values a multi-byte header field of `valid` takes in the sweep beyond its single-byte
@@ -374,10 +384,15 @@ fn every_header_value_of_every_backend_is_rejected_without_panic() {
     let _serial = serial();
     let mut report = Vec::new();
     let mut panics = Vec::new();
-    for (prover, verifier) in backends() {
+    for (prover, verifier, hash) in backends() {
         let verifier = verifier.as_ref();
-        for log_n in [10, 3] {
-            let valid = prove(prover.as_ref(), log_n);
+        // BLAKE3 rows at two lengths; SHA-256 rows at one, to keep the sweep's run time small.
+        let lengths: &[u8] = match hash {
+            HashId::Blake3_256 => &[10, 3],
+            HashId::Sha256 => &[10],
+        };
+        for &log_n in lengths {
+            let valid = prove(prover.as_ref(), log_n, hash);
             if let Err(e) = verify(verifier, &valid, None, &sweep_policy()) {
                 panic!(
                     "{} n=2^{log_n}: valid proof rejected: {e}",
@@ -396,8 +411,9 @@ fn every_header_value_of_every_backend_is_rejected_without_panic() {
             panics.extend(sweep_header(verifier, &valid, &mut stats));
             std::panic::set_hook(hook);
             report.push(format!(
-                "{:<14} n=2^{log_n:<2} {:>6} header values rejected in {:.2} s; worst peak {:>7} B; largest allocation {:>7} B",
+                "{:<14} {:<10} n=2^{log_n:<2} {:>6} header values rejected in {:.2} s; worst peak {:>7} B; largest allocation {:>7} B",
                 verifier.backend().name(),
+                hash.name(),
                 stats.cases,
                 start.elapsed().as_secs_f64(),
                 stats.worst_peak,
@@ -414,5 +430,5 @@ fn every_header_value_of_every_backend_is_rejected_without_panic() {
         panics.len(),
         panics.join("\n")
     );
-    assert_eq!(report.len(), 2 * BackendId::ALL.len());
+    assert_eq!(report.len(), 3 * BackendId::ALL.len());
 }
