@@ -13,7 +13,7 @@ use std::process::{Command, ExitCode, Stdio};
 
 use clap::Args;
 use picostark_core::record::RunRecord;
-use picostark_core::{AirId, BackendId};
+use picostark_core::{AirId, BackendId, HashId};
 
 use crate::{parse_backend, read_file, registry, write_file, UsageError};
 
@@ -37,6 +37,9 @@ pub struct BenchArgs {
     /// Also keep each proof file in this folder.
     #[arg(long)]
     proofs: Option<PathBuf>,
+    /// Hash of every proof: blake3 or sha256.
+    #[arg(long, default_value = "blake3", value_parser = crate::parse_hash)]
+    hash: HashId,
 }
 
 fn median(mut v: Vec<f64>) -> f64 {
@@ -64,6 +67,7 @@ fn prove_in_child(
     backend: BackendId,
     air: AirId,
     log_n: u8,
+    hash: HashId,
     scratch: &Path,
 ) -> Result<(RunRecord, Vec<u8>), UsageError> {
     let exe = std::env::current_exe()
@@ -71,7 +75,8 @@ fn prove_in_child(
     let proof = scratch.join("bench.proof");
     let record = scratch.join("bench.json");
     let status = Command::new(exe)
-        .args(["--backend", backend.name(), "--air", air.name(), "--n"])
+        .args(["--backend", backend.name(), "--air", air.name()])
+        .args(["--hash", hash.name(), "--n"])
         .arg((1u64 << log_n).to_string())
         .arg("--out")
         .arg(&proof)
@@ -127,7 +132,7 @@ pub fn run(args: &BenchArgs) -> Result<ExitCode, UsageError> {
                 let mut peak_rss: Option<u64> = None;
                 let mut last = None;
                 for _ in 0..args.repeat {
-                    let (rec, bytes) = prove_in_child(backend, air, log_n, &scratch)?;
+                    let (rec, bytes) = prove_in_child(backend, air, log_n, args.hash, &scratch)?;
                     prove_times.push(rec.prove_ms.unwrap_or(f64::NAN));
                     verify_times.push(rec.verify_ms.unwrap_or(f64::NAN));
                     peak_rss = peak_rss.max(rec.host_peak_rss);

@@ -19,13 +19,14 @@ use p3_symmetric::{
     SerializingHasher,
 };
 use p3_uni_stark::StarkConfig;
-use picostark_core::{BackendId, HashId, ProofHeader, ProofParams, VerifyError};
+use picostark_core::{BackendId, ProofHeader, ProofParams, VerifyError};
 
-/// The byte hasher behind every Merkle tree and the transcript: BLAKE3-256 in all three
-/// configurations. Which implementation is a type parameter, so that each side uses the one
-/// that suits it with the same digests: [`VerifierHash`] (verifiers, firmware),
-/// [`ProverHash`] (provers: `p3_blake3`'s batched hashing), `p3_blake3::Blake3` for the
-/// stock baseline.
+/// The byte hasher behind every Merkle tree and the transcript: BLAKE3-256 or SHA-256 (the
+/// header's hash) in all three configurations. For BLAKE3 the implementation is a type
+/// parameter, so that each side uses the one that suits it with the same digests:
+/// [`VerifierHash`] (verifiers, firmware), [`ProverHash`] (provers: `p3_blake3`'s batched
+/// hashing), `p3_blake3::Blake3` for the stock baseline; SHA-256 is `p3_sha256::Sha256` on
+/// both sides.
 pub trait ByteHash: CryptographicHasher<u8, [u8; 32]> + Copy + Send + Sync + 'static {
     /// The Merkle node compression, `H(left || right)` with this hasher.
     type Compress: PseudoCompressionFunction<[u8; 32], 2> + Clone + Send + Sync + 'static;
@@ -205,9 +206,6 @@ pub fn fri_params_supported(header: &ProofHeader) -> Result<(), VerifyError> {
     let backend = header.backend;
     if backend.protocol() != "plonky3" {
         return Err(VerifyError::Unsupported("not a Plonky3 backend"));
-    }
-    if !matches!(header.hash, HashId::Blake3_256 | HashId::Sha256) {
-        return Err(VerifyError::Unsupported("hash"));
     }
     if backend == BackendId::P3M31 {
         // CirclePcs folds by two only and ignores the final polynomial length.

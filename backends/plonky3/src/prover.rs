@@ -98,7 +98,7 @@ macro_rules! dispatch_hash {
                 let $hash = p3_sha256::Sha256;
                 dispatch_air!($req, $header, $progress, |$s: &[u8]| $make)
             }
-            _ => {
+            HashId::Blake3_256 => {
                 let $hash = config::PROVER_HASH;
                 dispatch_air!($req, $header, $progress, |$s: &[u8]| $make)
             }

@@ -140,7 +140,7 @@ impl Verifier for P3BabyBearVerifier {
         let (p, s) = (&file.header.params, file.statement_bytes);
         match file.header.hash {
             HashId::Sha256 => verify_with(&config::babybear(p, s, Sha256), file),
-            _ => verify_with(&config::babybear(p, s, config::VERIFIER_HASH), file),
+            HashId::Blake3_256 => verify_with(&config::babybear(p, s, config::VERIFIER_HASH), file),
         }
     }
 }
@@ -157,7 +157,9 @@ impl Verifier for P3GoldilocksVerifier {
         let (p, s) = (&file.header.params, file.statement_bytes);
         match file.header.hash {
             HashId::Sha256 => verify_with(&config::goldilocks(p, s, Sha256), file),
-            _ => verify_with(&config::goldilocks(p, s, config::VERIFIER_HASH), file),
+            HashId::Blake3_256 => {
+                verify_with(&config::goldilocks(p, s, config::VERIFIER_HASH), file)
+            }
         }
     }
 }
@@ -173,7 +175,7 @@ impl Verifier for P3M31Verifier {
         self.check_supported(&file.header)?;
         match file.header.hash {
             HashId::Sha256 => verify_m31(file, Sha256),
-            _ => verify_m31(file, config::VERIFIER_HASH),
+            HashId::Blake3_256 => verify_m31(file, config::VERIFIER_HASH),
         }
     }
 }
