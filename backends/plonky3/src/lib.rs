@@ -6,10 +6,10 @@
 //! | `p3-goldilocks` | Goldilocks | degree 2 | two-adic FRI |
 //! | `p3-m31` | Mersenne-31 | QM31 (degree 4, default) or degree 3 | circle FRI (`CirclePcs`) |
 //!
-//! BLAKE3 for every Merkle commitment and for Fiat-Shamir. The whole proof-file header
-//! (backend, field, extension, AIR, n, parameters, public inputs) is absorbed into the
-//! transcript before anything else, so no header field can be changed without the proof
-//! failing. The payload is the Plonky3 `Proof` in postcard encoding.
+//! BLAKE3 or SHA-256 (the header's hash; `p3-sha256`) for every Merkle commitment and for
+//! Fiat-Shamir. The whole proof-file header (backend, field, extension, hash, AIR, n,
+//! parameters, public inputs) is absorbed into the transcript before anything else, so no
+//! header field can be changed without the proof failing. The payload is the Plonky3 `Proof` in postcard encoding.
 //!
 //! The verifier side is `no_std`; the prover is behind the `prover` feature.
 #![no_std]

@@ -17,7 +17,7 @@ use winter_utils::Deserializable;
 
 use super::parse::Reader;
 
-/// Digest size of the only hash this backend uses (BLAKE3-256).
+/// Digest size of both hashes this backend uses (BLAKE3-256, SHA-256).
 pub const DIGEST_BYTES: usize = 32;
 
 fn malformed(what: &'static str) -> VerifyError {

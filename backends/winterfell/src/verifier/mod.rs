@@ -11,7 +11,8 @@
 //!    extension tags this backend accepts), then its own security estimate on the true
 //!    extension degree;
 //! 2. replays winterfell's Fiat-Shamir transcript with winter-crypto's `DefaultRandomCoin`
-//!    and BLAKE3-256, seeded from the context elements (with the tag as written);
+//!    and the header's hash (BLAKE3-256 or SHA-256, [`crate::hash`]), seeded from the context
+//!    elements (with the tag as written);
 //! 3. draws the composition and DEEP coefficients with winter-air's public `Air` helpers on
 //!    the adapted AIR ([`crate::air::WfAir`]), and checks the OOD constraint consistency
 //!    ([`composer`]);
