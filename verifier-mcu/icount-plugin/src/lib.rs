@@ -238,6 +238,32 @@ pub fn parse_range(s: &str) -> Option<(u32, u32)> {
     (lo < hi).then_some((lo, hi))
 }
 
+/// A function whose instructions a peripheral replaces (`offload=0xLO-0xHI:CYCLES`): its
+/// instructions cost nothing and each entry (execution of `lo`) costs `cycles`, a model of
+/// the peripheral (the RP2350 SHA-256 engine, `verifier-mcu/TIMING.md`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Offload {
+    pub lo: u32,
+    pub hi: u32,
+    pub cycles: u32,
+}
+
+impl Offload {
+    pub fn contains(&self, addr: u32) -> bool {
+        (self.lo..self.hi).contains(&addr)
+    }
+}
+
+/// Parses `0xLO-0xHI:CYCLES` (`hi` exclusive, the Thumb bit of `lo` cleared, CYCLES
+/// 1..=100000).
+pub fn parse_offload(s: &str) -> Option<Offload> {
+    let (range, cycles) = s.rsplit_once(':')?;
+    let (lo, hi) = parse_range(range)?;
+    let cycles: u32 = cycles.trim().parse().ok()?;
+    let lo = lo & !1;
+    ((1..=100_000).contains(&cycles) && lo < hi).then_some(Offload { lo, hi, cycles })
+}
+
 pub mod timing;
 
 // The QEMU side: not compiled into the unit tests, whose executable has no QEMU to resolve
@@ -272,6 +298,31 @@ mod tests {
         assert_eq!(parse_addr("0x10000401"), Some(0x1000_0400));
         assert_eq!(parse_addr("4096"), Some(4096));
         assert_eq!(parse_addr("0xZZ"), None);
+    }
+
+    #[test]
+    fn offload_parses_and_rejects() {
+        let o = parse_offload("0x10000401-0x10000500:84").unwrap();
+        assert_eq!(
+            o,
+            Offload {
+                lo: 0x1000_0400,
+                hi: 0x1000_0500,
+                cycles: 84
+            }
+        );
+        assert!(o.contains(0x1000_0400) && o.contains(0x1000_04fe));
+        assert!(!o.contains(0x1000_0500) && !o.contains(0x1000_03fe));
+        for bad in [
+            "0x10-0x20",
+            "0x10-0x20:0",
+            "0x20-0x10:5",
+            "0x10-0x20:x",
+            "0x10:5",
+            "0x10-0x20:100001",
+        ] {
+            assert_eq!(parse_offload(bad), None, "{bad}");
+        }
     }
 
     #[test]

@@ -15,7 +15,9 @@ use qemu_plugin::{register, CallbackFlags, MemRW, PluginId, PluginOp, Translatio
 
 use crate::timing::xip::{QmiTiming, Replacement, Xip};
 use crate::timing::{build_block, hazard3, m33, Core, FlashRanges, Model, MODEL_VERSION};
-use crate::{classify_riscv, classify_thumb, parse_addr, parse_range, Class, Isa};
+use crate::{
+    classify_riscv, classify_thumb, parse_addr, parse_offload, parse_range, Class, Isa, Offload,
+};
 
 /// Per-class executed-instruction counters, written by inline TCG ops.
 static COUNTERS: [AtomicU64; 4] = [
@@ -25,13 +27,18 @@ static COUNTERS: [AtomicU64; 4] = [
     AtomicU64::new(0),
 ];
 
+/// Entries into the offloaded function (inline add at its first instruction).
+static OFFLOAD_CALLS: AtomicU64 = AtomicU64::new(0);
+/// Cycles charged per entry; 0 without `offload=`.
+static OFFLOAD_CYCLES: AtomicU64 = AtomicU64::new(0);
+
 fn snapshot() -> [u64; 4] {
     [0, 1, 2, 3].map(|i| COUNTERS[i].load(Ordering::Relaxed))
 }
 
 /// Measurement state shared by the marker callbacks.
 struct Regions {
-    started: Option<([u64; 4], ModelTotals)>,
+    started: Option<([u64; 4], ModelTotals, u64)>,
     next: u32,
     out: Option<File>,
 }
@@ -74,7 +81,7 @@ fn model_totals() -> ModelTotals {
 }
 
 /// The model's fields of an `icount` line (empty without a model).
-fn model_fields(insns: u64, start: ModelTotals, end: ModelTotals) -> String {
+fn model_fields(insns: u64, start: ModelTotals, end: ModelTotals, offload_calls: u64) -> String {
     let Some(core) = MODEL
         .lock()
         .unwrap_or_else(|e| e.into_inner())
@@ -85,9 +92,16 @@ fn model_fields(insns: u64, start: ModelTotals, end: ModelTotals) -> String {
     };
     let stall = end.stall - start.stall;
     let miss_cycles = end.miss_cycles - start.miss_cycles;
-    let cycles = insns as i64 + stall + miss_cycles as i64;
+    let per_call = OFFLOAD_CYCLES.load(Ordering::Relaxed);
+    let offload_cycles = offload_calls * per_call;
+    let cycles = insns as i64 + stall + miss_cycles as i64 + offload_cycles as i64;
+    let offload = if per_call == 0 {
+        String::new()
+    } else {
+        format!(" offload_calls={offload_calls} offload_cycles={offload_cycles}")
+    };
     format!(
-        " cycles={cycles} stall={stall} xip_accesses={} xip_misses={} xip_miss_cycles={miss_cycles} model={} model_version={MODEL_VERSION}",
+        " cycles={cycles} stall={stall} xip_accesses={} xip_misses={} xip_miss_cycles={miss_cycles}{offload} model={} model_version={MODEL_VERSION}",
         end.accesses - start.accesses,
         end.misses - start.misses,
         core.name(),
@@ -153,14 +167,15 @@ fn on_start() {
     profile_start();
     let totals = model_totals();
     let mut r = REGIONS.lock().unwrap_or_else(|e| e.into_inner());
-    r.started = Some((snapshot(), totals));
+    r.started = Some((snapshot(), totals, OFFLOAD_CALLS.load(Ordering::Relaxed)));
 }
 
 fn on_end() {
     let now = snapshot();
     let totals = model_totals();
     let mut r = REGIONS.lock().unwrap_or_else(|e| e.into_inner());
-    let Some((start, start_totals)) = r.started.take() else {
+    let calls = OFFLOAD_CALLS.load(Ordering::Relaxed);
+    let Some((start, start_totals, start_calls)) = r.started.take() else {
         return;
     };
     profile_end();
@@ -174,7 +189,7 @@ fn on_end() {
         d[Class::LoadStore as usize],
         d[Class::Branch as usize],
         d[Class::Other as usize],
-        model_fields(insns, start_totals, totals),
+        model_fields(insns, start_totals, totals, calls - start_calls),
     );
     r.next += 1;
     match r.out.as_mut() {
@@ -192,6 +207,8 @@ struct ICount {
     end: u64,
     /// The model's core and flash ranges (the model itself lives in [`MODEL`]).
     model: Option<(Core, FlashRanges)>,
+    /// The function the SHA-256 engine replaces in the model (`offload=`).
+    offload: Option<Offload>,
 }
 
 /// The new-transfer XIP miss cost (cycles) the model uses unless `xip_miss=` is given: the
@@ -263,6 +280,11 @@ impl Register for ICount {
             Some("lru") => Replacement::Lru,
             Some(_) => return Err(fail("xip_replacement=random|lru")),
         };
+        if let Some(v) = arg_str(args, "offload") {
+            let o = parse_offload(v).ok_or_else(|| fail("offload=0xLO-0xHI:CYCLES"))?;
+            OFFLOAD_CYCLES.store(o.cycles as u64, Ordering::Relaxed);
+            self.offload = Some(o);
+        }
         let xip = Xip::new(timing, replacement);
         *MODEL.lock().unwrap_or_else(|e| e.into_inner()) =
             Some(Model::new(core, flash.clone(), xip));
@@ -295,6 +317,18 @@ impl HasCallbacks for ICount {
         let mut timed = Vec::new();
         for insn in tb.instructions() {
             let data = insn.data();
+            if let Some(o) = self.offload.filter(|o| o.contains(insn.vaddr() as u32)) {
+                // The engine does this work: count entries, not instructions.
+                if insn.vaddr() as u32 == o.lo {
+                    qemu_plugin::qemu_plugin_register_vcpu_insn_exec_inline(
+                        insn,
+                        PluginOp::QEMU_PLUGIN_INLINE_ADD_U64,
+                        OFFLOAD_CALLS.as_ptr().cast(),
+                        1,
+                    );
+                }
+                continue;
+            }
             if let Some((core, flash)) = &self.model {
                 let vaddr = insn.vaddr() as u32;
                 let t = match core {
@@ -329,7 +363,7 @@ impl HasCallbacks for ICount {
                 1,
             );
         }
-        if let Some((core, flash)) = &self.model {
+        if let (Some((core, flash)), false) = (&self.model, timed.is_empty()) {
             // Registered after the instructions' callbacks; QEMU runs block callbacks first.
             let block: &'static _ = Box::leak(Box::new(build_block(*core, &timed, flash)));
             tb.register_execute_callback(move |_| with_model(|m| m.enter(block)));
@@ -351,4 +385,5 @@ register!(ICount {
     start: 0,
     end: 0,
     model: None,
+    offload: None,
 });
