@@ -53,7 +53,7 @@ fn usage() -> &'static str {
   mcu-run run --core m33|rv32 [--alloc tlsf|llff|bump] [--features F,..] [--expect accepted|rejected]
               [--repeat N] [--heap BYTES] [--iterations N] [--out DIR] [--elf ELF]
               [--embedded] [--profile] [--isa rp2350|rv32imac] [--window full|stock-wf]
-              [--xip-miss CYCLES] PROOF...
+              [--xip-miss CYCLES] [--sha256-engine] PROOF...
   mcu-run uf2 ELF OUT.uf2 --family rp2350-arm|rp2350-riscv
   mcu-run check-image ELF [UF2] --family rp2350-arm|rp2350-riscv
   mcu-run tamper [--kind flip|truncate|low-security|wrong-backend|zero-payload] IN OUT
@@ -160,9 +160,10 @@ fn cmd_run(args: &[String]) -> Result<(), String> {
             "window",
             "xip-miss",
         ],
-        &["embedded", "profile"],
+        &["embedded", "profile", "sha256-engine"],
     )?;
     let embedded = f.get("embedded").is_some();
+    let sha256_engine = f.get("sha256-engine").is_some();
     let profiling = f.get("profile").is_some();
     let core = match f.get("core") {
         Some("m33") => Core::M33,
@@ -300,7 +301,10 @@ fn cmd_run(args: &[String]) -> Result<(), String> {
         };
         let slot = (!embedded).then_some(bytes.as_slice());
         let elf_bytes = std::fs::read(&elf).map_err(|e| format!("{}: {e}", elf.display()))?;
-        let model = qemu::model_args(core, &elf_bytes, slot.map(<[u8]>::len), xip_miss)?;
+        let mut model = qemu::model_args(core, &elf_bytes, slot.map(<[u8]>::len), xip_miss)?;
+        if sha256_engine {
+            model.push(qemu::sha256_offload_arg(&elf_bytes)?);
+        }
         let plugin_args = qemu::Plugin {
             path: &plugin,
             markers,

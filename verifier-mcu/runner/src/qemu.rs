@@ -401,6 +401,29 @@ pub fn model_args(
     Ok(args)
 }
 
+/// Cycles the timing model charges per call of the offloaded SHA-256 compression: one
+/// one-block call of the `rp2350-sha256` driver (START write, WDATA_RDY poll, 16 WDATA
+/// writes, 57 busy cycles, SUM_VLD read, 8 SUM reads; `verifier-mcu/TIMING.md`).
+pub const SHA256_ENGINE_CYCLES: u32 = 84;
+
+/// The plugin argument that charges the SHA-256 engine in place of the software
+/// compression (`sha2::sha256::compress256`, found by its mangled name in `.symtab`).
+pub fn sha256_offload_arg(elf: &[u8]) -> Result<String, String> {
+    let e = Elf::parse(elf).map_err(|e| e.to_string())?;
+    let (value, size) = e
+        .symbol_containing("4sha26sha25611compress256")
+        .map_err(|e| e.to_string())?
+        .ok_or("--sha256-engine: the firmware has no sha2 compress256 symbol")?;
+    let lo = value & !1;
+    let hi = lo
+        .checked_add(size)
+        .filter(|hi| *hi > lo)
+        .ok_or("--sha256-engine: compress256 has no size")?;
+    Ok(format!(
+        "offload={lo:#010x}-{hi:#010x}:{SHA256_ENGINE_CYCLES}"
+    ))
+}
+
 /// The plugin and what it is told about one firmware image.
 pub struct Plugin<'a> {
     pub path: &'a Path,
@@ -521,6 +544,26 @@ mod tests {
             r[0].estimate, None,
             "a line without a model has no estimate"
         );
+    }
+
+    #[test]
+    fn sha256_offload_finds_compress256_or_fails() {
+        let sym = (
+            "_ZN4sha26sha25611compress25617h1916c52b1a41f9e5E",
+            0x1000_0011,
+        );
+        let elf = crate::elf::tests::test_elf(
+            crate::elf::EM_ARM,
+            0x1000_0000,
+            &[(0x1000_0000, &[0; 64])],
+            &[(sym.0, sym.1, 0x20)],
+        );
+        assert_eq!(
+            sha256_offload_arg(&elf).unwrap(),
+            "offload=0x10000010-0x10000030:84"
+        );
+        let none = crate::elf::tests::tiny_elf(crate::elf::EM_ARM, 0x1000_0000, &[0; 64], ("f", 1));
+        assert!(sha256_offload_arg(&none).is_err());
     }
 
     #[test]
