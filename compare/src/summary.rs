@@ -41,6 +41,14 @@ pub fn eligible(r: &Row, min_security: u32) -> bool {
     r.accepted() && r.security_bits >= min_security
 }
 
+/// Whether a row's proof was verified under the default policy (records without security
+/// figures predate policies other than the default).
+fn under_default_policy(r: &Row) -> bool {
+    r.security
+        .as_ref()
+        .is_none_or(|s| s.policy_regime == picostark_core::Policy::default().regime.name())
+}
+
 /// The order sources are summarised in: estimated time leads.
 fn source_order(source: &str) -> u8 {
     match source {
@@ -106,7 +114,12 @@ fn cost_text(source: &str, v: f64, clock: Option<u64>) -> String {
 /// Computes the winners and the summary text.
 pub fn summarize(rows: &[Row], min_security: u32) -> Summary {
     let mut s = Summary::default();
-    let ok: Vec<&Row> = rows.iter().filter(|r| eligible(r, min_security)).collect();
+    // Rows verified under another policy (the proven >= 100 track) are their own section's:
+    // ranked beside the defaults they would only say that more queries cost more.
+    let ok: Vec<&Row> = rows
+        .iter()
+        .filter(|r| eligible(r, min_security) && under_default_policy(r))
+        .collect();
 
     // Per source, core and n: verify cost, heap peak, stack peak.
     let mut groups: BTreeMap<(u8, String, String, u64), Vec<&Row>> = BTreeMap::new();
@@ -375,6 +388,27 @@ mod tests {
     use super::*;
     use crate::table::build_rows;
     use crate::table::tests::{dev, emu, with_estimate, with_security};
+
+    #[test]
+    fn rows_under_another_policy_are_not_ranked_beside_the_defaults() {
+        let mut proven = with_security(emu("p3-m31", 4, 1024, "m33", 9_000_000), 100.0, 64.0);
+        let sec = proven.record.security.as_mut().unwrap();
+        (sec.policy_regime, sec.policy_min_bits) = ("proven".into(), 100);
+        let rows = build_rows(&[
+            emu("p3-babybear", 4, 1024, "m33", 2_000_000),
+            emu("wf-babybear", 4, 1024, "m33", 1_000_000),
+            proven,
+        ]);
+        let s = summarize(&rows, 95);
+        let w = s
+            .winners
+            .iter()
+            .find(|w| w.metric == "verify cost" && w.source == "emulator")
+            .unwrap();
+        assert_eq!(w.config, "wf-babybear^4");
+        assert_eq!(w.worst, Some(("p3-babybear^4".into(), 2_000_000.0)));
+        assert_eq!(w.competitors, 2, "the proven-track row is not a competitor");
+    }
 
     #[test]
     fn winners_per_source_core_and_n() {
