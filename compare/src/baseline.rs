@@ -171,7 +171,8 @@ fn timing_section(dir: &Path, md: &mut String) {
          Which published run fixed which model parameter is in `verifier-mcu/TIMING.md`.\n\n\
          | proof | core | allocator | measured cycles | predicted cycles (model) | error | instructions | record (result) | board · profile |\n\
          |---|---|---|---|---|---|---|---|---|",
-        dir.display()
+        // The folder's name, not the machine's path to it.
+        dir.file_name().unwrap_or_default().to_string_lossy()
     );
     // Each published run with its matching records, then the records no published run has.
     type Line<'a> = (String, Option<u64>, Option<&'a (String, RunRecord)>);
