@@ -1,13 +1,15 @@
-//! Driver for the RP2350 SHA-256 accelerator (datasheet section 12.13, block at
-//! 0x400f8000), usable from either core: it is plain MMIO, nothing core-specific.
+//! SHA-256 for the picostark verifiers on the RP2350: the driver for the chip's SHA-256
+//! accelerator (datasheet section 12.13, block at 0x400f8000, usable from either core: it
+//! is plain MMIO), and [`blocks`], the one interface the verifiers hash through (software
+//! compression or the engine, chosen at build time by the `engine` feature).
 //!
 //! The engine keeps its own chaining state: START loads the SHA-256 IV and there is
 //! no way to load an arbitrary state, so a `compress(state_in, block)` call cannot be
 //! offered. The driver offers the two shapes the verifiers need instead:
 //! - [`Sha256Engine::hash`]: a whole message, padded in software, one 16-word WDATA
-//!   burst per 64-byte block;
+//!   burst per 64-byte block (and, through [`blocks::BlockSink`], the same streamed);
 //! - [`Sha256Engine::compress_from_iv`]: one unpadded block compressed from the IV,
-//!   which is the Merkle node function of the winterfell SHA-256 hasher.
+//!   which is the Merkle node function of both protocols' SHA-256 configurations.
 //!
 //! Register access goes through [`Regs`], so the same code runs on the device
 //! ([`Mmio`]) and against the host register model in the tests.
@@ -144,13 +146,13 @@ impl<R: Regs> Sha256Engine<R> {
     }
 
     /// One CSR write: START plus the configuration, and a clear of a stale error.
-    fn start(&mut self) {
+    pub(crate) fn start(&mut self) {
         let csr = self.csr_config() | CSR_START | CSR_ERR_WDATA_NOT_RDY;
         self.regs.write(CSR, csr);
     }
 
     /// Polls WDATA_RDY (one CSR read when the engine is idle), then 16 WDATA writes.
-    fn write_block(&mut self, block: &[u8]) {
+    pub(crate) fn write_block(&mut self, block: &[u8]) {
         while self.regs.read(CSR) & CSR_WDATA_RDY == 0 {}
         for word in block.chunks_exact(4) {
             let bytes = [word[0], word[1], word[2], word[3]];
@@ -164,7 +166,7 @@ impl<R: Regs> Sha256Engine<R> {
 
     /// Polls SUM_VLD (the read that sees it also carries the error bit), then
     /// reads SUM0..SUM7; SUMn is the digest word H_n.
-    fn finish(&mut self) -> Result<[u8; 32], WdataNotReady> {
+    pub(crate) fn finish(&mut self) -> Result<[u8; 32], WdataNotReady> {
         let csr = loop {
             let csr = self.regs.read(CSR);
             if csr & CSR_SUM_VLD != 0 {
@@ -182,6 +184,9 @@ impl<R: Regs> Sha256Engine<R> {
         Ok(out)
     }
 }
+
+pub mod blocks;
+pub use blocks::{compress_from_iv, pstk_sha256_compress, sha256, Sha256, IMPLEMENTATION};
 
 #[cfg(test)]
 mod model;

@@ -1,0 +1,316 @@
+//! The verifiers' SHA-256: every 64-byte block goes through one call of a [`BlockSink`],
+//! either the software compression [`pstk_sha256_compress`] or the RP2350 engine.
+//!
+//! Which one runs is fixed at build time: with the crate feature `engine` (the firmware's
+//! `rp2350` board build turns it on) each hash leases the engine; without it (host, QEMU)
+//! the software runs. Under QEMU the timing model charges the engine's cost per call of
+//! [`pstk_sha256_compress`] (`mcu-run run --sha256-engine` finds it by that symbol), so the
+//! software path is laid out as one non-inlined call per block for that reason.
+//!
+//! The engine holds one chaining state, so two hashes cannot stream through it at once: a
+//! hash started while another holds the engine runs in software (same digest).
+
+/// SHA-256's initial state (FIPS 180-4, 5.3.3).
+pub const IV: [u32; 8] = [
+    0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
+];
+
+/// Round constants (FIPS 180-4, 4.2.2).
+const K: [u32; 64] = [
+    0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
+    0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
+    0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
+    0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
+    0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
+    0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
+    0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
+    0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
+];
+
+/// The name of the implementation this build hashes with, as run records state it.
+pub const IMPLEMENTATION: &str = if cfg!(feature = "engine") {
+    "sha256-engine"
+} else {
+    "sha256-software"
+};
+
+/// The SHA-256 compression function (FIPS 180-4, 6.2.2) on one block, in software.
+///
+/// The marker of the timing model's engine charge: one call per block, never inlined, and
+/// calling nothing (the message schedule lives in a 16-word ring on the stack), so the
+/// plugin's `offload=` range covers all of a block's instructions and nothing else.
+#[no_mangle]
+#[inline(never)]
+pub extern "C" fn pstk_sha256_compress(state: &mut [u32; 8], block: &[u8; 64]) {
+    let mut w: [u32; 16] = core::array::from_fn(|i| {
+        u32::from_be_bytes([
+            block[4 * i],
+            block[4 * i + 1],
+            block[4 * i + 2],
+            block[4 * i + 3],
+        ])
+    });
+    let [mut a, mut b, mut c, mut d, mut e, mut f, mut g, mut h] = *state;
+    for (i, k) in K.iter().enumerate() {
+        let wi = if i < 16 {
+            w[i]
+        } else {
+            let (w15, w2) = (w[(i + 1) & 15], w[(i + 14) & 15]);
+            let s0 = w15.rotate_right(7) ^ w15.rotate_right(18) ^ (w15 >> 3);
+            let s1 = w2.rotate_right(17) ^ w2.rotate_right(19) ^ (w2 >> 10);
+            let v = w[i & 15]
+                .wrapping_add(s0)
+                .wrapping_add(w[(i + 9) & 15])
+                .wrapping_add(s1);
+            w[i & 15] = v;
+            v
+        };
+        let big_s1 = e.rotate_right(6) ^ e.rotate_right(11) ^ e.rotate_right(25);
+        let ch = (e & f) ^ (!e & g);
+        let t1 = h
+            .wrapping_add(big_s1)
+            .wrapping_add(ch)
+            .wrapping_add(*k)
+            .wrapping_add(wi);
+        let big_s0 = a.rotate_right(2) ^ a.rotate_right(13) ^ a.rotate_right(22);
+        let maj = (a & b) ^ (a & c) ^ (b & c);
+        let t2 = big_s0.wrapping_add(maj);
+        h = g;
+        g = f;
+        f = e;
+        e = d.wrapping_add(t1);
+        d = c;
+        c = b;
+        b = a;
+        a = t1.wrapping_add(t2);
+    }
+    for (s, v) in state.iter_mut().zip([a, b, c, d, e, f, g, h]) {
+        *s = s.wrapping_add(v);
+    }
+}
+
+/// Where a hash's blocks go: one call per 64-byte block, then the digest.
+pub trait BlockSink {
+    fn block(&mut self, block: &[u8; 64]);
+    fn digest(self) -> [u8; 32];
+}
+
+/// The software compression from the initial state.
+pub struct Software([u32; 8]);
+
+impl Default for Software {
+    fn default() -> Self {
+        Software(IV)
+    }
+}
+
+impl BlockSink for Software {
+    fn block(&mut self, block: &[u8; 64]) {
+        pstk_sha256_compress(&mut self.0, block);
+    }
+    fn digest(self) -> [u8; 32] {
+        let mut out = [0u8; 32];
+        for (chunk, word) in out.chunks_exact_mut(4).zip(self.0) {
+            chunk.copy_from_slice(&word.to_be_bytes());
+        }
+        out
+    }
+}
+
+/// The engine streams the blocks itself (START was written when the sink was made).
+impl<R: crate::Regs> BlockSink for crate::Sha256Engine<R> {
+    fn block(&mut self, block: &[u8; 64]) {
+        self.write_block(block);
+    }
+    fn digest(mut self) -> [u8; 32] {
+        engine_digest(&mut self)
+    }
+}
+
+/// The engine's digest. A WDATA write while busy cannot come from the data hashed (the
+/// driver polls WDATA_RDY before every block): it is a driver or hardware fault, not a
+/// verdict on a proof, so it halts rather than returning a digest nobody can trust.
+fn engine_digest<R: crate::Regs>(engine: &mut crate::Sha256Engine<R>) -> [u8; 32] {
+    engine
+        .finish()
+        .expect("RP2350 SHA-256 engine: WDATA written while not ready")
+}
+
+/// A SHA-256 computation in progress: bytes in, one [`BlockSink::block`] per full block,
+/// padding (FIPS 180-4, 5.1.1) at the end.
+pub struct Stream<S: BlockSink> {
+    buf: [u8; 64],
+    fill: usize,
+    len: u64,
+    sink: S,
+}
+
+impl<S: BlockSink> Stream<S> {
+    pub fn with_sink(sink: S) -> Self {
+        Stream {
+            buf: [0; 64],
+            fill: 0,
+            len: 0,
+            sink,
+        }
+    }
+
+    pub fn update(&mut self, mut bytes: &[u8]) {
+        self.len = self.len.wrapping_add(bytes.len() as u64);
+        if self.fill > 0 {
+            let take = bytes.len().min(64 - self.fill);
+            self.buf[self.fill..self.fill + take].copy_from_slice(&bytes[..take]);
+            self.fill += take;
+            bytes = &bytes[take..];
+            if self.fill < 64 {
+                return;
+            }
+            self.sink.block(&self.buf);
+            self.fill = 0;
+        }
+        let mut blocks = bytes.chunks_exact(64);
+        for block in &mut blocks {
+            self.sink.block(block.try_into().expect("64-byte chunk"));
+        }
+        let tail = blocks.remainder();
+        self.buf[..tail.len()].copy_from_slice(tail);
+        self.fill = tail.len();
+    }
+
+    pub fn update_byte(&mut self, byte: u8) {
+        self.len = self.len.wrapping_add(1);
+        self.buf[self.fill] = byte;
+        self.fill += 1;
+        if self.fill == 64 {
+            self.sink.block(&self.buf);
+            self.fill = 0;
+        }
+    }
+
+    /// The digest of the bytes given.
+    pub fn finalize(self) -> [u8; 32] {
+        self.pad().digest()
+    }
+
+    /// Writes the padding blocks and gives the sink back, before its digest.
+    pub fn pad(mut self) -> S {
+        let bits = self.len.wrapping_mul(8);
+        self.buf[self.fill] = 0x80;
+        self.buf[self.fill + 1..].fill(0);
+        if self.fill >= 56 {
+            self.sink.block(&self.buf);
+            self.buf = [0; 64];
+        }
+        self.buf[56..].copy_from_slice(&bits.to_be_bytes());
+        self.sink.block(&self.buf);
+        self.sink
+    }
+}
+
+#[cfg(feature = "engine")]
+mod lease {
+    use core::sync::atomic::{AtomicBool, Ordering};
+
+    use super::BlockSink;
+    use crate::{ByteOrder, Mmio, Sha256Engine};
+
+    static IN_USE: AtomicBool = AtomicBool::new(false);
+
+    /// The engine, held by one hash from START to the digest.
+    pub struct Lease(Sha256Engine<Mmio>);
+
+    impl Lease {
+        /// The engine, started, or `None` while another hash holds it.
+        pub fn take() -> Option<Lease> {
+            if IN_USE.swap(true, Ordering::Acquire) {
+                return None;
+            }
+            // SAFETY: the firmware takes the block out of reset before verifying
+            // (`firmware/src/hash_engine.rs`), and `IN_USE` makes this the only owner.
+            let mut engine = Sha256Engine::new(unsafe { Mmio::new() }, ByteOrder::EngineSwaps);
+            engine.start();
+            Some(Lease(engine))
+        }
+    }
+
+    impl BlockSink for Lease {
+        fn block(&mut self, block: &[u8; 64]) {
+            self.0.block(block);
+        }
+        // `self` (and so the lease) is dropped after the digest is read.
+        fn digest(mut self) -> [u8; 32] {
+            super::engine_digest(&mut self.0)
+        }
+    }
+
+    impl Drop for Lease {
+        fn drop(&mut self) {
+            IN_USE.store(false, Ordering::Release);
+        }
+    }
+}
+
+/// This build's sink: the engine when the `engine` feature is on and it is free, else the
+/// software compression.
+pub enum Selected {
+    Software(Software),
+    #[cfg(feature = "engine")]
+    Engine(lease::Lease),
+}
+
+impl Default for Selected {
+    fn default() -> Self {
+        #[cfg(feature = "engine")]
+        if let Some(lease) = lease::Lease::take() {
+            return Selected::Engine(lease);
+        }
+        Selected::Software(Software::default())
+    }
+}
+
+impl BlockSink for Selected {
+    fn block(&mut self, block: &[u8; 64]) {
+        match self {
+            Selected::Software(s) => s.block(block),
+            #[cfg(feature = "engine")]
+            Selected::Engine(l) => l.block(block),
+        }
+    }
+    fn digest(self) -> [u8; 32] {
+        match self {
+            Selected::Software(s) => s.digest(),
+            #[cfg(feature = "engine")]
+            Selected::Engine(l) => l.digest(),
+        }
+    }
+}
+
+/// SHA-256 with this build's implementation.
+pub type Sha256 = Stream<Selected>;
+
+impl Sha256 {
+    pub fn new() -> Self {
+        Stream::with_sink(Selected::default())
+    }
+}
+
+impl Default for Sha256 {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// SHA-256 of `bytes` (padded), with this build's implementation.
+pub fn sha256(bytes: &[u8]) -> [u8; 32] {
+    let mut h = Sha256::new();
+    h.update(bytes);
+    h.finalize()
+}
+
+/// The compression function on the initial state and one unpadded block (a Merkle node
+/// of two 32-byte digests), with this build's implementation: one block, one call.
+pub fn compress_from_iv(block: &[u8; 64]) -> [u8; 32] {
+    let mut sink = Selected::default();
+    sink.block(block);
+    sink.digest()
+}
