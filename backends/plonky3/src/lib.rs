@@ -21,6 +21,7 @@ extern crate std;
 mod air;
 pub mod config;
 mod decode;
+pub mod lean;
 pub mod hash;
 #[cfg(feature = "hash-count")]
 pub mod hash_count;

@@ -1,0 +1,399 @@
+//! The Fiat-Shamir replay of the lean verifiers: the same observations and draws, in the same
+//! order, as Plonky3 0.8's `p3_uni_stark::verify` and its PCS, on the same upstream challenger
+//! (`SerializingChallenger32/64` over `HashChallenger`), without its transcript machinery.
+//!
+//! Upstream seeds the sponge three times per proof (uni-stark, PCS, FRI), each time with a
+//! domain separator `protocol id || pattern hash || instance label || 0x80` packed into field
+//! elements. The pattern hash is a Keccak-256 of the protocol's step list rendered as text,
+//! recomputed on every call (with a Keccak per step for the field's identity). Here it is
+//! looked up in [`PATTERNS`], a table generated from upstream for the shapes our backends
+//! produce (`pattern_table_is_current` checks it and prints a new one when it is stale); a
+//! shape outside the table falls back to upstream's computation, so it is slower, never
+//! wrong. The rest of each seed is a few dozen bytes packed on the stack.
+//!
+//! The structural markers upstream records (begin/end of a delegated protocol) absorb
+//! nothing, and with zero grinding bits a proof-of-work step absorbs nothing either, so the
+//! replay is the plain sequence of `observe`/`sample` calls below.
+
+use core::marker::PhantomData;
+
+use p3_challenger::{CanObserve, FieldChallenger, GrindingChallenger};
+use p3_field::{ExtensionField, PrimeField64};
+use p3_symmetric::Hash;
+
+pub use super::patterns::PATTERNS;
+
+/// The challenger bounds every lean verifier needs: upstream's own challengers meet them.
+pub trait LeanChallenger<F: PrimeField64>:
+    FieldChallenger<F> + GrindingChallenger<Witness = F> + CanObserve<Hash<F, u8, 32>>
+{
+}
+
+impl<F: PrimeField64, C> LeanChallenger<F> for C where
+    C: FieldChallenger<F> + GrindingChallenger<Witness = F> + CanObserve<Hash<F, u8, 32>>
+{
+}
+
+/// Which upstream protocol a seed is for, with its name as bound into the protocol id.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Protocol {
+    /// `p3-uni-stark`: the STARK's own steps.
+    UniStark,
+    /// `p3-fri-pcs`: the batch-opening claims and the batching challenge.
+    FriPcs,
+    /// `p3-fri`: the low-degree test.
+    Fri,
+    /// Another protocol (the circle PCS), named as upstream names it.
+    Other(&'static [u8]),
+}
+
+impl Protocol {
+    fn name(self) -> &'static [u8] {
+        match self {
+            Protocol::UniStark => b"p3-uni-stark",
+            Protocol::FriPcs => b"p3-fri-pcs",
+            Protocol::Fri => b"p3-fri",
+            Protocol::Other(name) => name,
+        }
+    }
+}
+
+/// One precomputed pattern hash: upstream's `InteractionPattern::pattern_hash` for a shape.
+#[derive(Clone, Copy, Debug)]
+pub struct PatternEntry {
+    /// The protocol the pattern describes.
+    pub protocol: &'static [u8],
+    /// The base field's order.
+    pub modulus: u64,
+    /// The challenge field's degree over it.
+    pub degree: u8,
+    /// The numbers that fix the pattern (see [`stark_pattern`], [`pcs_pattern`], [`fri_pattern`]).
+    pub params: &'static [u32],
+    /// The pattern hash.
+    pub hash: [u8; 32],
+}
+
+/// The pattern hash for `(protocol, F, EF, params)`: from [`PATTERNS`] when listed, else
+/// computed by `fallback` (upstream's own rendering and Keccak).
+pub fn pattern_hash<F: PrimeField64, EF: ExtensionField<F>>(
+    protocol: Protocol,
+    params: &[u32],
+    fallback: impl FnOnce() -> [u8; 32],
+) -> [u8; 32] {
+    let name = protocol.name();
+    let degree = EF::DIMENSION as u64;
+    PATTERNS
+        .iter()
+        .find(|e| {
+            e.modulus == F::ORDER_U64
+                && u64::from(e.degree) == degree
+                && e.protocol == name
+                && e.params == params
+        })
+        .map(|e| e.hash)
+        .unwrap_or_else(fallback)
+}
+
+fn usize_param(v: u32) -> usize {
+    v as usize
+}
+
+/// The uni-stark pattern hash; `params = [num_public_values]` (no preprocessed trace, no
+/// randomization, no out-of-domain grinding: what our configurations use).
+pub fn stark_pattern<F: PrimeField64, EF: ExtensionField<F>>(params: &[u32; 1]) -> [u8; 32] {
+    pattern_hash::<F, EF>(Protocol::UniStark, params, || {
+        p3_uni_stark::StarkShape {
+            log_ext_degree: 0,
+            log_degree: 0,
+            main_width: 0,
+            preprocessed_width: 0,
+            num_public_values: usize_param(params[0]),
+            num_periodic_columns: 0,
+            num_quotient_chunks: 0,
+            opens_main_next_row: true,
+            opens_preprocessed_next_row: false,
+            has_randomization: false,
+            ood_pow_bits: 0,
+        }
+        .pattern::<F, EF>()
+        .pattern_hash()
+    })
+}
+
+/// The PCS pattern hash; `params` = the number of values claimed at each opening point, in
+/// claim order (no batch grinding).
+pub fn pcs_pattern<F: PrimeField64, EF: ExtensionField<F>>(params: &[u32]) -> [u8; 32] {
+    pattern_hash::<F, EF>(Protocol::FriPcs, params, || {
+        let widths = params
+            .iter()
+            .map(|&w| alloc::vec![usize_param(w)])
+            .collect();
+        p3_fri::PcsShape {
+            claimed_evaluation_counts: alloc::vec![widths],
+            batch_pow_bits: 0,
+        }
+        .pattern::<F, EF>()
+        .pattern_hash()
+    })
+}
+
+/// The FRI pattern hash; `params = [rounds, final_poly_len, query_pow_bits, index_bits,
+/// num_queries]` (no commit-phase grinding).
+pub fn fri_pattern<F: PrimeField64, EF: ExtensionField<F>>(params: &[u32; 5]) -> [u8; 32] {
+    pattern_hash::<F, EF>(Protocol::Fri, params, || {
+        p3_fri::FriShape {
+            log_arities: alloc::vec![1; usize_param(params[0])],
+            final_poly_len: usize_param(params[1]),
+            commit_pow_bits: 0,
+            query_pow_bits: usize_param(params[2]),
+            num_queries: usize_param(params[4]),
+            index_bits: usize_param(params[3]),
+            log_blowup: 0,
+            max_log_arity: 0,
+        }
+        .pattern::<F, EF>()
+        .pattern_hash()
+    })
+}
+
+/// Packs a byte string into field elements as upstream's `FieldUnit` alphabet does: the
+/// length first, then little-endian chunks of one byte less than the modulus holds.
+struct SeedPacker<'c, F, C> {
+    ch: &'c mut C,
+    acc: u64,
+    filled: usize,
+    _f: PhantomData<F>,
+}
+
+impl<'c, F: PrimeField64, C: CanObserve<F>> SeedPacker<'c, F, C> {
+    const CHUNK: usize = ((u64::BITS - F::ORDER_U64.leading_zeros()) as usize - 1) / 8;
+
+    fn new(ch: &'c mut C, total_len: usize) -> Self {
+        ch.observe(F::from_u64(total_len as u64));
+        Self {
+            ch,
+            acc: 0,
+            filled: 0,
+            _f: PhantomData,
+        }
+    }
+
+    fn push(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.acc |= u64::from(b) << (8 * self.filled);
+            self.filled += 1;
+            if self.filled == Self::CHUNK {
+                self.ch.observe(F::from_u64(self.acc));
+                self.acc = 0;
+                self.filled = 0;
+            }
+        }
+    }
+
+    fn finish(self) {
+        if self.filled > 0 {
+            self.ch.observe(F::from_u64(self.acc));
+        }
+    }
+}
+
+/// Upstream's protocol-id length.
+const PROTOCOL_ID_LEN: usize = 64;
+/// Upstream's separator version byte.
+const VERSION: u8 = 1;
+/// Upstream's closing domain tag.
+const DOMAIN_TAG: u8 = 0x80;
+
+/// The lean Fiat-Shamir transcript over challenger `C`, base field `F`, challenges `EF`.
+pub struct Transcript<F, EF, C> {
+    ch: C,
+    _f: PhantomData<(F, EF)>,
+}
+
+impl<F, EF, C> Transcript<F, EF, C>
+where
+    F: PrimeField64,
+    EF: ExtensionField<F>,
+    C: LeanChallenger<F>,
+{
+    /// A transcript continuing from `challenger` (already holding the statement bytes).
+    pub fn new(challenger: C) -> Self {
+        Self {
+            ch: challenger,
+            _f: PhantomData,
+        }
+    }
+
+    /// The challenger, for a PCS that drives it directly.
+    pub fn challenger(&mut self) -> &mut C {
+        &mut self.ch
+    }
+
+    /// Absorbs a domain separator: `protocol`'s id, `pattern_hash`, and the instance label
+    /// made of `instance` (each value as upstream's `instance(&(v as u64).to_be_bytes())`).
+    pub fn seed(&mut self, protocol: Protocol, pattern_hash: &[u8; 32], instance: &[u64]) {
+        let name = protocol.name();
+        debug_assert!(!name.is_empty() && name.len() <= PROTOCOL_ID_LEN - 2);
+        let label_len = instance.len() * 12;
+        let total = PROTOCOL_ID_LEN + 32 + 4 + label_len + 1;
+        let mut p = SeedPacker::<F, C>::new(&mut self.ch, total);
+        let mut id = [0u8; PROTOCOL_ID_LEN];
+        id[0] = VERSION;
+        id[1..1 + name.len()].copy_from_slice(name);
+        id[PROTOCOL_ID_LEN - 1] = name.len() as u8;
+        p.push(&id);
+        p.push(pattern_hash);
+        p.push(&(label_len as u32).to_be_bytes());
+        for v in instance {
+            p.push(&8u32.to_be_bytes());
+            p.push(&v.to_be_bytes());
+        }
+        p.push(&[DOMAIN_TAG]);
+        p.finish();
+    }
+
+    /// Absorbs a commitment (one 32-byte Merkle root).
+    pub fn observe_digest(&mut self, digest: &[u8; 32]) {
+        self.ch.observe(Hash::from(*digest));
+    }
+
+    /// Absorbs a base-field element.
+    pub fn observe_base(&mut self, v: F) {
+        self.ch.observe(v);
+    }
+
+    /// Absorbs a challenge-field element, coefficient by coefficient.
+    pub fn observe_ext(&mut self, v: &EF) {
+        self.ch.observe_slice(v.as_basis_coefficients_slice());
+    }
+
+    /// Draws a challenge-field element, one base coefficient at a time.
+    pub fn sample_ext(&mut self) -> EF {
+        EF::from_basis_coefficients_fn(|_| self.ch.sample())
+    }
+
+    /// Draws `bits` bits (a query index).
+    pub fn sample_bits(&mut self, bits: usize) -> usize {
+        self.ch.sample_bits(bits)
+    }
+
+    /// The proof-of-work check: absorbs `witness` and requires `bits` zero bits.
+    pub fn check_pow(&mut self, bits: usize, witness: F) -> bool {
+        self.ch.check_witness(bits, witness)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use alloc::vec::Vec;
+    use p3_baby_bear::BabyBear;
+    use p3_challenger::fs::{DomainSeparator, FieldUnit, InteractionPattern};
+    use p3_challenger::CanSampleBits;
+    use p3_field::extension::BinomialExtensionField;
+    use p3_goldilocks::Goldilocks;
+
+    /// Records what is observed, to compare seeds element by element.
+    #[derive(Clone, Default)]
+    struct Recorder<F>(Vec<F>);
+
+    impl<F: Clone> CanObserve<F> for Recorder<F> {
+        fn observe(&mut self, v: F) {
+            self.0.push(v);
+        }
+    }
+
+    fn upstream_seed<F: PrimeField64>(
+        name: &[u8],
+        pattern: InteractionPattern,
+        instance: &[u64],
+    ) -> Vec<F> {
+        let mut ds = DomainSeparator::<FieldUnit<F>>::new(1, name, pattern);
+        for v in instance {
+            ds.instance(&v.to_be_bytes());
+        }
+        let mut rec = Recorder::<F>::default();
+        ds.seed(&mut rec);
+        rec.0
+    }
+
+    fn lean_seed<F: PrimeField64>(name: &'static [u8], hash: [u8; 32], instance: &[u64]) -> Vec<F> {
+        let mut rec = Recorder::<F>::default();
+        let total = PROTOCOL_ID_LEN + 32 + 4 + instance.len() * 12 + 1;
+        let mut p = SeedPacker::<F, _>::new(&mut rec, total);
+        let mut id = [0u8; PROTOCOL_ID_LEN];
+        id[0] = VERSION;
+        id[1..1 + name.len()].copy_from_slice(name);
+        id[PROTOCOL_ID_LEN - 1] = name.len() as u8;
+        p.push(&id);
+        p.push(&hash);
+        p.push(&((instance.len() * 12) as u32).to_be_bytes());
+        for v in instance {
+            p.push(&8u32.to_be_bytes());
+            p.push(&v.to_be_bytes());
+        }
+        p.push(&[DOMAIN_TAG]);
+        p.finish();
+        rec.0
+    }
+
+    fn seeds_agree<F: PrimeField64, EF: ExtensionField<F>>() {
+        let fri = p3_fri::FriShape {
+            log_arities: alloc::vec![4, 4],
+            final_poly_len: 4,
+            commit_pow_bits: 0,
+            query_pow_bits: 20,
+            num_queries: 14,
+            index_bits: 16,
+            log_blowup: 6,
+            max_log_arity: 4,
+        };
+        let pattern = fri.pattern::<F, EF>();
+        let hash = pattern.pattern_hash();
+        // Our FRI pattern computation (table or fallback) equals upstream's.
+        assert_eq!(fri_pattern::<F, EF>(&[2, 4, 20, 16, 14]), hash);
+        let instance = [6u64, 4, 4, 4];
+        assert_eq!(
+            lean_seed::<F>(b"p3-fri", hash, &instance),
+            upstream_seed::<F>(b"p3-fri", pattern, &instance)
+        );
+        // One instance value off changes the seed.
+        assert_ne!(
+            lean_seed::<F>(b"p3-fri", hash, &[6, 4, 4, 3]),
+            upstream_seed::<F>(b"p3-fri", fri.pattern::<F, EF>(), &instance)
+        );
+    }
+
+    #[test]
+    fn seeds_equal_upstream_domain_separators() {
+        seeds_agree::<BabyBear, BinomialExtensionField<BabyBear, 4>>();
+        seeds_agree::<Goldilocks, BinomialExtensionField<Goldilocks, 2>>();
+    }
+
+    #[test]
+    fn transcript_draws_equal_upstream_challenger_draws() {
+        use p3_challenger::{HashChallenger, SerializingChallenger32};
+        type Ch =
+            SerializingChallenger32<BabyBear, HashChallenger<u8, crate::hash::Blake3Lean, 32>>;
+        type Ef = BinomialExtensionField<BabyBear, 4>;
+        let fresh = || {
+            Ch::new(HashChallenger::new(
+                alloc::vec![1, 2, 3],
+                crate::hash::Blake3Lean,
+            ))
+        };
+        let mut lean = Transcript::<BabyBear, Ef, Ch>::new(fresh());
+        let mut upstream = fresh();
+        lean.observe_digest(&[9; 32]);
+        upstream.observe(Hash::<BabyBear, u8, 32>::from([9; 32]));
+        let a: Ef = upstream.sample_algebra_element();
+        assert_eq!(lean.sample_ext(), a);
+        assert_eq!(lean.sample_bits(20), upstream.sample_bits(20));
+        let b: Ef = upstream.sample_algebra_element();
+        assert_eq!(lean.sample_ext(), b);
+        // A different observation diverges.
+        let mut other = Transcript::<BabyBear, Ef, Ch>::new(fresh());
+        other.observe_digest(&[8; 32]);
+        assert_ne!(other.sample_ext(), a);
+    }
+}
