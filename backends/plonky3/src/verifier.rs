@@ -7,7 +7,7 @@ use alloc::vec::Vec;
 use p3_field::extension::BinomialExtensionField;
 use p3_field::{PrimeCharacteristicRing, PrimeField64};
 use p3_mersenne_31::{Mersenne31, QM31};
-use p3_sha256::Sha256;
+use crate::hash::Sha256Lean as Sha256;
 use p3_uni_stark::{Proof, StarkGenericConfig, Val};
 use picostark_air::chain16::CubicChain16;
 use picostark_air::fibonacci::Fibonacci;

@@ -260,7 +260,9 @@ pub mod window {
                 .ok_or(VerifyError::MalformedProof("winterfell proof not decoded"))?;
             // The payload's options must be the header's (the policy judged the header):
             // checked here, so that the window holds the published run's acceptance rule,
-            // a minimum conjectured security of 63 bits, and nothing else.
+            // a minimum conjectured security of 95 bits (`zkmcu-verifier-stark`
+            // `fibonacci::verify` at the published TLSF runs' commit 90ef17a), and nothing
+            // else.
             if d.proof.options() != &d.options {
                 return Err(VerifyError::StatementMismatch(
                     "proof options differ from the header",
@@ -269,7 +271,7 @@ pub mod window {
             Ok(Prepared {
                 proof: d.proof,
                 public: d.public,
-                acceptable: AcceptableOptions::MinConjecturedSecurity(63),
+                acceptable: AcceptableOptions::MinConjecturedSecurity(95),
             })
         }
 

@@ -14,7 +14,7 @@ use qemu_plugin::plugin::{HasCallbacks, Register};
 use qemu_plugin::{register, CallbackFlags, MemRW, PluginId, PluginOp, TranslationBlock};
 
 use crate::timing::xip::{QmiTiming, Replacement, Xip};
-use crate::timing::{build_block, hazard3, m33, Core, FlashRanges, Model, MODEL_VERSION};
+use crate::timing::{build_block, hazard3, m33, AddrMap, Core, FlashRanges, Model, MODEL_VERSION};
 use crate::{
     classify_riscv, classify_thumb, parse_addr, parse_offload, parse_range, Class, Isa, Offload,
 };
@@ -209,6 +209,9 @@ struct ICount {
     model: Option<(Core, FlashRanges)>,
     /// The function the SHA-256 engine replaces in the model (`offload=`).
     offload: Option<Offload>,
+    /// QEMU image addresses to board image addresses (`map=FILE`); the model sees only
+    /// board addresses, the markers, profile and offload stay in QEMU addresses.
+    map: &'static AddrMap,
 }
 
 /// The new-transfer XIP miss cost (cycles) the model uses unless `xip_miss=` is given: the
@@ -268,6 +271,13 @@ impl Register for ICount {
                     .0
                     .push(parse_range(v).ok_or_else(|| fail("flash=0xLO-0xHI"))?);
             }
+        }
+        if let Some(path) = arg_str(args, "map") {
+            let text =
+                std::fs::read_to_string(path).map_err(|_| fail("map: cannot read the file"))?;
+            let map = AddrMap::parse(&text).map_err(|e| fail(&e))?;
+            flash.0.extend(map.targets());
+            self.map = Box::leak(Box::new(map));
         }
         let mut timing = QmiTiming::bootrom_default();
         match args.parsed.get("xip_miss") {
@@ -330,15 +340,16 @@ impl HasCallbacks for ICount {
                 continue;
             }
             if let Some((core, flash)) = &self.model {
-                let vaddr = insn.vaddr() as u32;
+                let vaddr = self.map.board(insn.vaddr() as u32);
                 let t = match core {
                     Core::M33 => m33::decode(vaddr, &data),
                     Core::Hazard3 => hazard3::decode(vaddr, &data),
                 };
                 // Only loads that may reach flash need their address at run time.
                 if t.dyn_load && !flash.is_empty() {
+                    let map = self.map;
                     insn.register_memory_access_callback_flags(
-                        |_, _, vaddr| with_model(|m| m.load(vaddr as u32)),
+                        move |_, _, vaddr| with_model(|m| m.load(map.board(vaddr as u32))),
                         MemRW::QEMU_PLUGIN_MEM_R,
                         CallbackFlags::QEMU_PLUGIN_CB_NO_REGS,
                     );
@@ -386,4 +397,7 @@ register!(ICount {
     end: 0,
     model: None,
     offload: None,
+    map: &EMPTY_MAP,
 });
+
+static EMPTY_MAP: AddrMap = AddrMap::EMPTY;

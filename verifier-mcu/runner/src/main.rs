@@ -4,7 +4,7 @@
 //! mcu-run run --core m33|rv32 [--alloc tlsf|llff|bump] [--features F,..] [--expect accepted|rejected]
 //!             [--repeat N] [--heap BYTES] [--iterations N] [--out DIR] [--elf ELF]
 //!             [--embedded] [--profile] [--isa rp2350|rv32imac] [--window full|stock-wf]
-//!             [--xip-miss CYCLES] PROOF...
+//!             [--xip-miss CYCLES] [--layout-elf BOARD.elf] PROOF...
 //! mcu-run uf2 ELF OUT.uf2 --family rp2350-arm|rp2350-riscv
 //! mcu-run check-image ELF [UF2] --family rp2350-arm|rp2350-riscv
 //! mcu-run tamper [--kind flip|truncate|low-security|wrong-backend|zero-payload] IN OUT
@@ -28,7 +28,9 @@
 //!
 //! Every run loads the plugin's timing model for the core (`model=m33|hazard3`, the image's
 //! flash ranges: `qemu::model_args`) and each record carries its estimate (cycles, ms at
-//! 150 MHz, stalls, XIP misses); `--xip-miss CYCLES` overrides the model's XIP miss cost.
+//! 150 MHz, stalls, XIP misses); `--xip-miss CYCLES` overrides the model's XIP miss cost;
+//! `--layout-elf BOARD.elf` has the model see each function at its address in that board image
+//! (the XIP cache's sets depend on it; `qemu::layout_map`, verifier-mcu/TIMING.md).
 //! `--window stock-wf` measures what the published silicon runs of stock winterfell measured
 //! (firmware feature `stock-wf-window`): `winterfell::verify` alone on a proof parsed and
 //! cloned before the window, built with target-cpu=cortex-m33 on the M33 and as plain
@@ -53,7 +55,7 @@ fn usage() -> &'static str {
   mcu-run run --core m33|rv32 [--alloc tlsf|llff|bump] [--features F,..] [--expect accepted|rejected]
               [--repeat N] [--heap BYTES] [--iterations N] [--out DIR] [--elf ELF]
               [--embedded] [--profile] [--isa rp2350|rv32imac] [--window full|stock-wf]
-              [--xip-miss CYCLES] [--sha256-engine] PROOF...
+              [--xip-miss CYCLES] [--layout-elf BOARD.elf] [--sha256-engine] PROOF...
   mcu-run uf2 ELF OUT.uf2 --family rp2350-arm|rp2350-riscv
   mcu-run check-image ELF [UF2] --family rp2350-arm|rp2350-riscv
   mcu-run tamper [--kind flip|truncate|low-security|wrong-backend|zero-payload] IN OUT
@@ -159,6 +161,7 @@ fn cmd_run(args: &[String]) -> Result<(), String> {
             "isa",
             "window",
             "xip-miss",
+            "layout-elf",
         ],
         &["embedded", "profile", "sha256-engine"],
     )?;
@@ -272,6 +275,11 @@ fn cmd_run(args: &[String]) -> Result<(), String> {
             isa.target_features()
         ));
     }
+    if let Some(board) = f.get("layout-elf") {
+        let name = Path::new(board).file_name().unwrap_or_default();
+        meta.profile
+            .push_str(&format!(" layout-elf={}", name.to_string_lossy()));
+    }
     if stock_window {
         meta.profile.push_str(" window=stock-wf");
         if core == Core::M33 {
@@ -304,6 +312,9 @@ fn cmd_run(args: &[String]) -> Result<(), String> {
         let mut model = qemu::model_args(core, &elf_bytes, slot.map(<[u8]>::len), xip_miss)?;
         if sha256_engine {
             model.push(qemu::sha256_offload_arg(&elf_bytes)?);
+        }
+        if let Some(board) = f.get("layout-elf") {
+            model.push(qemu::layout_arg(&elf, Path::new(board))?);
         }
         let plugin_args = qemu::Plugin {
             path: &plugin,

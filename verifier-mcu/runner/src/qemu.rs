@@ -401,6 +401,115 @@ pub fn model_args(
     Ok(args)
 }
 
+/// A function symbol's name with what differs between two builds of the same code removed:
+/// the legacy mangling's trailing hash (`17h<16 hex>E`) and the v0 mangling's crate
+/// disambiguators (`Cs<base62>_`).
+fn layout_key(name: &str) -> String {
+    let mut n = name;
+    if n.len() > 20 && n.ends_with('E') && n[n.len() - 20..].starts_with("17h") {
+        n = &n[..n.len() - 20];
+    }
+    let mut out = String::with_capacity(n.len());
+    let mut rest = n;
+    while let Some(i) = rest.find("Cs") {
+        out.push_str(&rest[..i + 2]);
+        rest = &rest[i + 2..];
+        let end = rest
+            .find(|c: char| !c.is_ascii_alphanumeric())
+            .filter(|&e| e > 0 && rest[e..].starts_with('_'));
+        if let Some(e) = end {
+            rest = &rest[e..];
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// The timing model's address map (plugin `map=`, `QLO QHI BLO NAME` per line) from the
+/// QEMU image onto a board image of the same code: each function of `qemu_elf` moves to the
+/// address of the function of the same name (hashes and crate disambiguators aside) in
+/// `board_elf`; several of one name (generic instances) pair by closest size. Functions the
+/// board image does not have (inlined there, or not in it) stay where they are. Returns the
+/// map and the fraction of `qemu_elf`'s function bytes it moves.
+pub fn layout_map(qemu_elf: &[u8], board_elf: &[u8]) -> Result<(String, f64), String> {
+    let functions = |bytes: &[u8]| {
+        Elf::parse(bytes)
+            .and_then(|e| e.functions())
+            .map_err(|e| e.to_string())
+    };
+    Ok(map_functions(&functions(qemu_elf)?, &functions(board_elf)?))
+}
+
+/// [`layout_map`] on two function lists (address, size, symbol name).
+fn map_functions(qemu: &[(u32, u32, String)], board: &[(u32, u32, String)]) -> (String, f64) {
+    use std::collections::BTreeMap;
+    let group = |fs: &[(u32, u32, String)]| {
+        let mut g: BTreeMap<String, Vec<(u32, u32)>> = BTreeMap::new();
+        for (addr, size, name) in fs.iter().filter(|f| f.1 > 0) {
+            g.entry(layout_key(name)).or_default().push((*addr, *size));
+        }
+        for v in g.values_mut() {
+            v.sort_unstable();
+            v.dedup();
+        }
+        g
+    };
+    let (q, mut b) = (group(qemu), group(board));
+    let mut pairs = Vec::new();
+    let (mut total, mut moved) = (0u64, 0u64);
+    for (name, qs) in &q {
+        let mut qs = qs.clone();
+        qs.sort_by_key(|&(a, s)| (std::cmp::Reverse(s), a));
+        let bs = b.entry(name.clone()).or_default();
+        for (qa, qsz) in qs {
+            total += u64::from(qsz);
+            let Some(j) = (0..bs.len()).min_by_key(|&j| (bs[j].1.abs_diff(qsz), bs[j].0)) else {
+                continue;
+            };
+            let (ba, _) = bs.remove(j);
+            moved += u64::from(qsz);
+            pairs.push((qa, qa + qsz, ba, name.clone()));
+        }
+    }
+    pairs.sort_unstable();
+    // Aliases and overlapping symbols: the first of each address range.
+    let mut text =
+        String::from("# QEMU image function -> board image address (mcu-run --layout-elf)\n");
+    let mut last_end = 0;
+    for (lo, hi, ba, name) in pairs {
+        if lo >= last_end {
+            text.push_str(&format!("{lo:#010x} {hi:#010x} {ba:#010x} {name}\n"));
+            last_end = hi;
+        }
+    }
+    let frac = if total == 0 {
+        0.0
+    } else {
+        moved as f64 / total as f64
+    };
+    (text, frac)
+}
+
+/// Writes [`layout_map`] next to the QEMU ELF and returns the plugin argument naming it.
+pub fn layout_arg(qemu_elf: &Path, board_elf: &Path) -> Result<String, String> {
+    let read = |p: &Path| std::fs::read(p).map_err(|e| format!("{}: {e}", p.display()));
+    let (text, frac) = layout_map(&read(qemu_elf)?, &read(board_elf)?)?;
+    if frac == 0.0 {
+        return Err(format!(
+            "--layout-elf {}: no function of the QEMU image found there",
+            board_elf.display()
+        ));
+    }
+    let path = qemu_elf.with_extension("layout.map");
+    std::fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()))?;
+    eprintln!(
+        "mcu-run: layout of {} ({:.1} % of the QEMU image's function bytes moved)",
+        board_elf.display(),
+        100.0 * frac
+    );
+    Ok(format!("map={}", path.display()))
+}
+
 /// Cycles the timing model charges per call of the offloaded SHA-256 compression: one
 /// one-block call of the `rp2350-sha256` driver (START write, WDATA_RDY poll, 16 WDATA
 /// writes, 57 busy cycles, SUM_VLD read, 8 SUM reads; `verifier-mcu/TIMING.md`).
@@ -590,6 +699,50 @@ mod tests {
         let mut writable = elf.clone();
         writable[52 + 24] = 6;
         assert!(model_args(Core::M33, &writable, None, None).is_err());
+    }
+
+    #[test]
+    fn layout_keys_drop_build_hashes_only() {
+        assert_eq!(
+            layout_key("_ZN6blake38portable16compress_in_place17h0123456789abcdefE"),
+            "_ZN6blake38portable16compress_in_place"
+        );
+        assert_eq!(
+            layout_key("_RNvNtCsheXoZokrRQM_17compiler_builtins3mem6memcpy"),
+            layout_key("_RNvNtCs1a2B3c_17compiler_builtins3mem6memcpy")
+        );
+        assert_ne!(layout_key("_ZN1a1fE"), layout_key("_ZN1a1gE"));
+        assert_eq!(layout_key("memcpy"), "memcpy");
+    }
+
+    #[test]
+    fn layout_map_moves_functions_by_name_and_size() {
+        let f = |a: u32, s: u32, n: &str| (a, s, n.to_string());
+        let qemu = [
+            f(0x8000_0000, 0x40, "_ZN1a4eval17h1111111111111111E"),
+            f(0x8000_0040, 0x100, "_ZN1a4eval17h2222222222222222E"),
+            f(0x8000_0140, 0x20, "only_in_qemu"),
+            f(0x8000_0160, 0x10, "memcpy"),
+        ];
+        let board = [
+            f(0x1000_0800, 0xf8, "_ZN1a4eval17h3333333333333333E"),
+            f(0x1000_0400, 0x44, "_ZN1a4eval17h4444444444444444E"),
+            f(0x1000_0000, 0x10, "memcpy"),
+            f(0x1000_0010, 0x10, "only_on_board"),
+        ];
+        let (text, frac) = map_functions(&qemu, &board);
+        let lines: Vec<&str> = text.lines().skip(1).collect();
+        assert_eq!(
+            lines,
+            [
+                "0x80000000 0x80000040 0x10000400 _ZN1a4eval",
+                "0x80000040 0x80000140 0x10000800 _ZN1a4eval",
+                "0x80000160 0x80000170 0x10000000 memcpy",
+            ]
+        );
+        assert!((frac - 0x150 as f64 / 0x170 as f64).abs() < 1e-9);
+        let (_, none) = map_functions(&qemu, &[]);
+        assert_eq!(none, 0.0);
     }
 
     #[test]

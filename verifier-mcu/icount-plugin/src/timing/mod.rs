@@ -167,6 +167,64 @@ impl FlashRanges {
     }
 }
 
+/// Where the QEMU image's code and read-only data sit in the board image (`map=FILE`): the
+/// XIP cache's sets and the QSPI transfers depend on the address, and the QEMU image is
+/// linked differently from the board image it stands for. Each range `[qlo, qhi)` of the
+/// QEMU image moves to `blo..`; addresses in no range stay where they are.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct AddrMap(Vec<(u32, u32, u32)>);
+
+impl AddrMap {
+    /// No ranges: every address stays.
+    pub const EMPTY: AddrMap = AddrMap(Vec::new());
+
+    /// Parses `QLO QHI BLO` per line (hex, `0x` optional, more fields and `#` lines ignored).
+    /// Ranges must not overlap.
+    pub fn parse(text: &str) -> Result<Self, String> {
+        let hex = |s: &str| u32::from_str_radix(s.trim_start_matches("0x"), 16).ok();
+        let mut v = Vec::new();
+        for (n, line) in text.lines().enumerate() {
+            let f: Vec<&str> = line.split_whitespace().collect();
+            if f.is_empty() || f[0].starts_with('#') {
+                continue;
+            }
+            match (
+                f.first().and_then(|s| hex(s)),
+                f.get(1).and_then(|s| hex(s)),
+                f.get(2).and_then(|s| hex(s)),
+            ) {
+                (Some(lo), Some(hi), Some(b)) if lo < hi && b.checked_add(hi - lo).is_some() => {
+                    v.push((lo, hi, b))
+                }
+                _ => return Err(format!("map line {}: QLO QHI BLO (hex)", n + 1)),
+            }
+        }
+        v.sort_unstable();
+        if v.windows(2).any(|w| w[0].1 > w[1].0) {
+            return Err("map: overlapping ranges".into());
+        }
+        Ok(AddrMap(v))
+    }
+
+    /// The board address of QEMU address `a`.
+    pub fn board(&self, a: u32) -> u32 {
+        let i = self.0.partition_point(|&(lo, _, _)| lo <= a);
+        match i.checked_sub(1).map(|i| self.0[i]) {
+            Some((lo, hi, b)) if a < hi => b + (a - lo),
+            _ => a,
+        }
+    }
+
+    /// The board ranges the map moves code and data to (flash on the board).
+    pub fn targets(&self) -> impl Iterator<Item = (u32, u32)> + '_ {
+        self.0.iter().map(|&(lo, hi, b)| (b, b + (hi - lo)))
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
 /// Builds the static part of a block from its decoded instructions.
 pub fn build_block(core: Core, insns: &[Insn], flash: &FlashRanges) -> Block {
     let (extra, exit) = match core {
@@ -377,6 +435,27 @@ mod tests {
             m.load(0x1000_0000 + (x >> 4) % 0x40000);
         }
         (m.xip.accesses, m.xip.misses, m.xip.miss_cycles, m.stall)
+    }
+
+    #[test]
+    fn addr_map_moves_ranges_and_leaves_the_rest() {
+        let m = AddrMap::parse("# q_lo q_hi board_lo\n0x80000100 0x80000180 0x10004000 name\n80000000 80000100 10000000\n")
+            .unwrap();
+        assert_eq!(m.board(0x8000_0000), 0x1000_0000);
+        assert_eq!(m.board(0x8000_00ff), 0x1000_00ff);
+        assert_eq!(m.board(0x8000_0100), 0x1000_4000);
+        assert_eq!(m.board(0x8000_017e), 0x1000_407e);
+        assert_eq!(m.board(0x8000_0180), 0x8000_0180); // past every range: unchanged
+        assert_eq!(m.board(0x7fff_fffe), 0x7fff_fffe);
+        let t: Vec<_> = m.targets().collect();
+        assert_eq!(
+            t,
+            vec![(0x1000_0000, 0x1000_0100), (0x1000_4000, 0x1000_4080)]
+        );
+        assert!(AddrMap::parse("80000000 80000100 10000000\n800000f0 80000200 10001000").is_err());
+        assert!(AddrMap::parse("80000100 80000000 10000000").is_err());
+        assert!(AddrMap::parse("80000000 zz 10000000").is_err());
+        assert!(AddrMap::parse("").unwrap().is_empty());
     }
 
     #[test]
