@@ -7,6 +7,10 @@
 //! verifier's inputs are short (two digests, a leaf row), so [`Blake3Lean`] gathers up to
 //! [`BUFFER`] bytes on the stack and hashes them with the one-shot `blake3::hash`; longer
 //! inputs fall back to the streaming hasher. Same function, same digests (tests below).
+//!
+//! SHA-256 on the verifier side is [`Sha256Lean`] and [`Sha256LeanCompress`]: the digests of
+//! `p3_sha256::Sha256` and `Sha256Compress`, every 64-byte block through `rp2350_sha256` (the
+//! verifiers' one SHA-256 interface: software, or the RP2350 engine in the board firmware).
 
 use p3_symmetric::{CryptographicHasher, PseudoCompressionFunction};
 
@@ -72,6 +76,44 @@ impl PseudoCompressionFunction<[u8; 32], 2> for Blake3LeanCompress {
         block[..32].copy_from_slice(&input[0]);
         block[32..].copy_from_slice(&input[1]);
         blake3::hash(&block).into()
+    }
+}
+
+/// SHA-256 over bytes, digest-compatible with `p3_sha256::Sha256`, through `rp2350_sha256`.
+#[derive(Copy, Clone, Debug, Default)]
+pub struct Sha256Lean;
+
+impl CryptographicHasher<u8, [u8; 32]> for Sha256Lean {
+    fn hash_iter<I>(&self, input: I) -> [u8; 32]
+    where
+        I: IntoIterator<Item = u8>,
+    {
+        let mut h = rp2350_sha256::Sha256::new();
+        input.into_iter().for_each(|b| h.update_byte(b));
+        h.finalize()
+    }
+
+    fn hash_iter_slices<'a, I>(&self, input: I) -> [u8; 32]
+    where
+        I: IntoIterator<Item = &'a [u8]>,
+    {
+        let mut h = rp2350_sha256::Sha256::new();
+        input.into_iter().for_each(|s| h.update(s));
+        h.finalize()
+    }
+}
+
+/// The Merkle node compression of `p3_sha256::Sha256Compress`: one SHA-256 compression of
+/// `left || right` from the initial state, no padding (one block, one engine call).
+#[derive(Copy, Clone, Debug, Default)]
+pub struct Sha256LeanCompress;
+
+impl PseudoCompressionFunction<[u8; 32], 2> for Sha256LeanCompress {
+    fn compress(&self, input: [[u8; 32]; 2]) -> [u8; 32] {
+        let mut block = [0u8; 64];
+        block[..32].copy_from_slice(&input[0]);
+        block[32..].copy_from_slice(&input[1]);
+        rp2350_sha256::compress_from_iv(&block)
     }
 }
 
@@ -145,6 +187,33 @@ mod tests {
         assert_ne!(
             Blake3LeanCompress.compress([l, r]),
             upstream.compress([r, l])
+        );
+    }
+
+    #[test]
+    fn sha256_lean_matches_p3_sha256() {
+        use p3_sha256::{Sha256, Sha256Compress};
+        for len in [0, 1, 55, 56, 63, 64, 65, 119, 120, 200, 1000] {
+            let msg: Vec<u8> = (0..len).map(|i| (i * 11 + 5) as u8).collect();
+            let want = Sha256.hash_slice(&msg);
+            assert_eq!(Sha256Lean.hash_slice(&msg), want, "slice {len}");
+            assert_eq!(
+                Sha256Lean.hash_iter(msg.iter().copied()),
+                want,
+                "iter {len}"
+            );
+            let (a, b) = msg.split_at(len / 3);
+            assert_eq!(Sha256Lean.hash_iter_slices([a, b]), want, "slices {len}");
+        }
+        assert_ne!(Sha256Lean.hash_slice(b"a"), Sha256.hash_slice(b"b"));
+        let (l, r) = ([3u8; 32], [4u8; 32]);
+        assert_eq!(
+            Sha256LeanCompress.compress([l, r]),
+            Sha256Compress.compress([l, r])
+        );
+        assert_ne!(
+            Sha256LeanCompress.compress([l, r]),
+            Sha256Compress.compress([r, l])
         );
     }
 }

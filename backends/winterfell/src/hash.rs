@@ -1,4 +1,6 @@
 //! SHA-256 as a winter-crypto hasher, for the upstream prover on the host and our verifier.
+//! Every compression goes through `rp2350_sha256` (the verifiers' one SHA-256 interface:
+//! software, or the RP2350 engine in the board firmware), one call per 64-byte block.
 //!
 //! Byte and element hashing is plain SHA-256 (FIPS 180-4) of the bytes winter-crypto's
 //! `Blake3_256` would hash: the elements' canonical little-endian encoding. A Merkle node
@@ -8,15 +10,10 @@
 
 use core::marker::PhantomData;
 
-use sha2::{Digest as _, Sha256 as Sha2};
+use rp2350_sha256::Sha256 as Stream;
 use winter_crypto::{Digest, ElementHasher, Hasher};
 use winter_math::{FieldElement, StarkField};
 use winter_utils::{ByteReader, ByteWriter, Deserializable, DeserializationError, Serializable};
-
-/// SHA-256's initial state (FIPS 180-4, 5.3.3).
-const IV: [u32; 8] = [
-    0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
-];
 
 /// A SHA-256 digest (winter-crypto keeps its `ByteDigest` private).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -61,25 +58,19 @@ pub struct Sha256<B: StarkField>(PhantomData<B>);
 
 /// One SHA-256 compression of a 64-byte block from the initial state, digest big-endian.
 pub fn compress_block(block: &[u8; 64]) -> [u8; 32] {
-    let mut state = IV;
-    sha2::block_api::compress256(&mut state, core::slice::from_ref(block));
-    let mut out = [0u8; 32];
-    for (chunk, word) in out.chunks_exact_mut(4).zip(state) {
-        chunk.copy_from_slice(&word.to_be_bytes());
-    }
-    out
+    rp2350_sha256::compress_from_iv(block)
 }
 
 fn digest(bytes: &[u8]) -> ByteDigest {
-    ByteDigest::new(Sha2::digest(bytes).into())
+    ByteDigest::new(rp2350_sha256::sha256(bytes))
 }
 
 /// Streams serialised elements into SHA-256 (for fields stored in a non-canonical form).
-struct Writer(Sha2);
+struct Writer(Stream);
 
 impl ByteWriter for Writer {
     fn write_u8(&mut self, value: u8) {
-        self.0.update([value]);
+        self.0.update_byte(value);
     }
 
     fn write_bytes(&mut self, values: &[u8]) {
@@ -122,11 +113,11 @@ impl<B: StarkField> ElementHasher for Sha256<B> {
         if B::IS_CANONICAL {
             digest(E::elements_as_bytes(elements))
         } else {
-            let mut w = Writer(Sha2::new());
+            let mut w = Writer(Stream::new());
             for e in elements {
                 e.write_into(&mut w);
             }
-            ByteDigest::new(w.0.finalize().into())
+            ByteDigest::new(w.0.finalize())
         }
     }
 }
@@ -134,6 +125,7 @@ impl<B: StarkField> ElementHasher for Sha256<B> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use sha2::{Digest as _, Sha256 as Sha2};
     use winter_math::fields::f64::BaseElement;
 
     type H = Sha256<BaseElement>;
@@ -172,7 +164,7 @@ mod tests {
         let mut block = [0u8; 64];
         block[..32].copy_from_slice(&l.as_bytes());
         block[32..].copy_from_slice(&r.as_bytes());
-        let mut state = IV;
+        let mut state = rp2350_sha256::blocks::IV;
         sha2::block_api::compress256(&mut state, &[block]);
         let mut want = [0u8; 32];
         for (c, w) in want.chunks_exact_mut(4).zip(state) {
