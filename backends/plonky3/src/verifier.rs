@@ -4,10 +4,10 @@
 
 use alloc::vec::Vec;
 
+use crate::hash::Sha256Lean as Sha256;
 use p3_field::extension::BinomialExtensionField;
 use p3_field::{PrimeCharacteristicRing, PrimeField64};
 use p3_mersenne_31::{Mersenne31, QM31};
-use crate::hash::Sha256Lean as Sha256;
 use p3_uni_stark::{Proof, StarkGenericConfig, Val};
 use picostark_air::chain16::CubicChain16;
 use picostark_air::fibonacci::Fibonacci;
@@ -137,6 +137,18 @@ impl Verifier for P3BabyBearVerifier {
     }
     fn verify_payload(&self, file: &ProofFile<'_>) -> Result<(), VerifyError> {
         self.check_supported(&file.header)?;
+        if let Some(verdict) = lean_verdict(file) {
+            return verdict;
+        }
+        self.verify_payload_stock(file)
+    }
+}
+
+impl P3BabyBearVerifier {
+    /// Plonky3's own verifier (`p3_uni_stark::verify` on the decoded proof), bypassing the
+    /// lean one: the reference its verdicts are tested against.
+    pub fn verify_payload_stock(&self, file: &ProofFile<'_>) -> Result<(), VerifyError> {
+        self.check_supported(&file.header)?;
         let (p, s) = (&file.header.params, file.statement_bytes);
         match file.header.hash {
             HashId::Sha256 => verify_with(&config::babybear(p, s, Sha256), file),
@@ -153,6 +165,18 @@ impl Verifier for P3GoldilocksVerifier {
         check_common(self.backend(), header, Self::EXTENSION_DEGREES)
     }
     fn verify_payload(&self, file: &ProofFile<'_>) -> Result<(), VerifyError> {
+        self.check_supported(&file.header)?;
+        if let Some(verdict) = lean_verdict(file) {
+            return verdict;
+        }
+        self.verify_payload_stock(file)
+    }
+}
+
+impl P3GoldilocksVerifier {
+    /// Plonky3's own verifier (`p3_uni_stark::verify` on the decoded proof), bypassing the
+    /// lean one: the reference its verdicts are tested against.
+    pub fn verify_payload_stock(&self, file: &ProofFile<'_>) -> Result<(), VerifyError> {
         self.check_supported(&file.header)?;
         let (p, s) = (&file.header.params, file.statement_bytes);
         match file.header.hash {
@@ -177,5 +201,25 @@ impl Verifier for P3M31Verifier {
             HashId::Sha256 => verify_m31(file, Sha256),
             HashId::Blake3_256 => verify_m31(file, config::VERIFIER_HASH),
         }
+    }
+}
+
+/// The lean verifier's verdict (`crate::lean`) when it takes the proof's configuration and
+/// shape; `None` (or the `p3-stock` feature, the firmware's reference row) sends the caller
+/// to the stock path.
+fn lean_verdict(file: &ProofFile<'_>) -> Option<Result<(), VerifyError>> {
+    if cfg!(feature = "p3-stock") {
+        None
+    } else {
+        crate::lean::verify(file)
+    }
+}
+
+/// Plonky3's own verifier for any Plonky3 proof file, whatever the lean path would do.
+pub fn verify_stock(file: &ProofFile<'_>) -> Result<(), VerifyError> {
+    match file.header.backend {
+        BackendId::P3BabyBear => P3BabyBearVerifier.verify_payload_stock(file),
+        BackendId::P3Goldilocks => P3GoldilocksVerifier.verify_payload_stock(file),
+        _ => P3M31Verifier.verify_payload(file),
     }
 }

@@ -71,3 +71,331 @@ pub trait LeanPcs<F: PrimeField64, EF: ExtensionField<F>> {
         claims: &OpeningClaims<'_, EF>,
     ) -> Result<(), VerifyError>;
 }
+
+pub mod two_adic;
+pub mod uni_stark;
+
+use alloc::vec::Vec;
+
+use p3_baby_bear::BabyBear;
+use p3_challenger::{HashChallenger, SerializingChallenger32, SerializingChallenger64};
+use p3_field::extension::BinomialExtensionField;
+use p3_field::TwoAdicField;
+use p3_goldilocks::Goldilocks;
+use picostark_air::chain16::CubicChain16;
+use picostark_air::fibonacci::Fibonacci;
+use picostark_air::{AirDef, AirId};
+use picostark_core::{BackendId, HashId, ProofFile};
+
+use crate::config::{ByteHash, VERIFIER_HASH};
+use two_adic::TwoAdicPcs;
+
+/// The two-adic PCS the header describes.
+pub fn two_adic_pcs<H>(file: &ProofFile<'_>, hash: H) -> TwoAdicPcs<H> {
+    let p = &file.header.params;
+    TwoAdicPcs {
+        log_blowup: p.log_blowup.into(),
+        num_queries: p.num_queries.into(),
+        pow_bits: p.pow_bits.into(),
+        max_log_arity: p.log_fold_arity.into(),
+        log_final_poly_len: p.log_final_poly_len.into(),
+        hash,
+    }
+}
+
+/// Whether the lean verifier takes this two-adic proof's shape (else the caller runs the
+/// stock verifier): the header's parameters and the AIR within the fixed bounds.
+pub fn two_adic_within_bounds<F: PrimeField64, EF: ExtensionField<F>>(
+    file: &ProofFile<'_>,
+) -> bool {
+    let log_n = usize::from(file.header.log_n);
+    let (width, log_chunks) = match file.header.air {
+        AirId::Fibonacci => (
+            Fibonacci.width(),
+            uni_stark::log_quotient_chunks(&Fibonacci),
+        ),
+        AirId::CubicChain16 => (
+            CubicChain16.width(),
+            uni_stark::log_quotient_chunks(&CubicChain16),
+        ),
+    };
+    two_adic_pcs(file, ()).within_bounds(log_n)
+        && width <= uni_stark::MAX_WIDTH
+        && (1usize << log_chunks) <= uni_stark::MAX_CHUNKS
+        && EF::DIMENSION <= uni_stark::MAX_DEGREE
+}
+
+/// Verifies a two-adic proof with challenge field `EF`, challenger `challenger` (holding the
+/// statement bytes) and hash `hash`, the header already checked.
+pub fn verify_two_adic<F, EF, C, H>(
+    file: &ProofFile<'_>,
+    challenger: C,
+    hash: H,
+) -> Result<(), VerifyError>
+where
+    F: TwoAdicField + PrimeField64,
+    EF: ExtensionField<F>,
+    C: LeanChallenger<F>,
+    H: ByteHash,
+{
+    let pcs = two_adic_pcs(file, hash);
+    let log_n = usize::from(file.header.log_n);
+    let mut public = [0u64; uni_stark::MAX_PUBLIC];
+    let count = file.public_inputs.len();
+    if count > public.len() {
+        return Err(VerifyError::StatementMismatch(
+            "number of public inputs for the AIR",
+        ));
+    }
+    for (slot, v) in public.iter_mut().zip(file.public_inputs.iter()) {
+        *slot = v;
+    }
+    let public = &public[..count];
+    match file.header.air {
+        AirId::Fibonacci => uni_stark::verify::<F, EF, C, _, _>(
+            &pcs,
+            &Fibonacci,
+            challenger,
+            log_n,
+            public,
+            file.payload,
+        ),
+        AirId::CubicChain16 => uni_stark::verify::<F, EF, C, _, _>(
+            &pcs,
+            &CubicChain16,
+            challenger,
+            log_n,
+            public,
+            file.payload,
+        ),
+    }
+}
+
+fn verify_babybear4<H: ByteHash>(file: &ProofFile<'_>, hash: H) -> Result<(), VerifyError> {
+    let ch = SerializingChallenger32::<BabyBear, _>::new(HashChallenger::<u8, H, 32>::new(
+        Vec::from(file.statement_bytes),
+        hash,
+    ));
+    verify_two_adic::<BabyBear, BinomialExtensionField<BabyBear, 4>, _, H>(file, ch, hash)
+}
+
+fn verify_goldilocks2<H: ByteHash>(file: &ProofFile<'_>, hash: H) -> Result<(), VerifyError> {
+    let ch = SerializingChallenger64::<Goldilocks, _>::new(HashChallenger::<u8, H, 32>::new(
+        Vec::from(file.statement_bytes),
+        hash,
+    ));
+    verify_two_adic::<Goldilocks, BinomialExtensionField<Goldilocks, 2>, _, H>(file, ch, hash)
+}
+
+/// The lean verdict for a two-adic proof whose header passed the backend's checks, or `None`
+/// when its shape is outside the lean verifier's bounds or its configuration is not one the
+/// lean path dispatches (the caller then runs the stock verifier).
+pub fn verify(file: &ProofFile<'_>) -> Option<Result<(), VerifyError>> {
+    let h = &file.header;
+    match (h.backend, h.extension_degree) {
+        (BackendId::P3BabyBear, 4) => {
+            if !two_adic_within_bounds::<BabyBear, BinomialExtensionField<BabyBear, 4>>(file) {
+                return None;
+            }
+            Some(match h.hash {
+                HashId::Blake3_256 => verify_babybear4(file, VERIFIER_HASH),
+                HashId::Sha256 => verify_babybear4(file, p3_sha256::Sha256),
+            })
+        }
+        (BackendId::P3Goldilocks, 2) => {
+            if !two_adic_within_bounds::<Goldilocks, BinomialExtensionField<Goldilocks, 2>>(file) {
+                return None;
+            }
+            Some(match h.hash {
+                HashId::Blake3_256 => verify_goldilocks2(file, VERIFIER_HASH),
+                HashId::Sha256 => verify_goldilocks2(file, p3_sha256::Sha256),
+            })
+        }
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::transcript::{fri_pattern, pcs_pattern, stark_pattern, PATTERNS};
+    use super::*;
+    use alloc::format;
+    use alloc::string::String;
+    use alloc::vec;
+    use p3_field::extension::CubicTrinomialExtensionField;
+    use picostark_core::ProofParams;
+    use std::println;
+
+    /// Upstream's pattern hash for one table key, computed the slow way.
+    fn upstream_hash<F: PrimeField64, EF: ExtensionField<F>>(
+        protocol: &[u8],
+        params: &[u32],
+    ) -> [u8; 32] {
+        let u = |i: usize| params[i] as usize;
+        match protocol {
+            b"p3-uni-stark" => p3_uni_stark::StarkShape {
+                log_ext_degree: 0,
+                log_degree: 0,
+                main_width: 0,
+                preprocessed_width: 0,
+                num_public_values: u(0),
+                num_periodic_columns: 0,
+                num_quotient_chunks: 0,
+                opens_main_next_row: true,
+                opens_preprocessed_next_row: false,
+                has_randomization: false,
+                ood_pow_bits: 0,
+            }
+            .pattern::<F, EF>()
+            .pattern_hash(),
+            b"p3-fri-pcs" => p3_fri::PcsShape {
+                claimed_evaluation_counts: vec![params.iter().map(|&w| vec![w as usize]).collect()],
+                batch_pow_bits: 0,
+            }
+            .pattern::<F, EF>()
+            .pattern_hash(),
+            _ => p3_fri::FriShape {
+                log_arities: vec![1; u(0)],
+                final_poly_len: u(1),
+                commit_pow_bits: 0,
+                query_pow_bits: u(2),
+                num_queries: u(4),
+                index_bits: u(3),
+                log_blowup: 0,
+                max_log_arity: 0,
+            }
+            .pattern::<F, EF>()
+            .pattern_hash(),
+        }
+    }
+
+    /// Every table key our backends produce for one (F, EF): both AIRs, default parameters
+    /// (and the foundation's for the default challenge fields), each n the field allows.
+    fn keys<F: PrimeField64 + TwoAdicField, EF: ExtensionField<F>>(
+        max_log_lde: usize,
+        params: &[ProofParams],
+    ) -> alloc::vec::Vec<(&'static [u8], alloc::vec::Vec<u32>)> {
+        let d = EF::DIMENSION as u32;
+        let mut out = vec![];
+        for (width, public, log_chunks) in [
+            (
+                Fibonacci.width(),
+                Fibonacci.num_public_inputs(),
+                uni_stark::log_quotient_chunks(&Fibonacci),
+            ),
+            (
+                CubicChain16.width(),
+                CubicChain16.num_public_inputs(),
+                uni_stark::log_quotient_chunks(&CubicChain16),
+            ),
+        ] {
+            out.push((&b"p3-uni-stark"[..], vec![public as u32]));
+            let mut widths = vec![width as u32, width as u32];
+            widths.extend(core::iter::repeat_n(d, 1 << log_chunks));
+            out.push((&b"p3-fri-pcs"[..], widths));
+        }
+        for p in params {
+            let pcs = TwoAdicPcs {
+                log_blowup: p.log_blowup.into(),
+                num_queries: p.num_queries.into(),
+                pow_bits: p.pow_bits.into(),
+                max_log_arity: p.log_fold_arity.into(),
+                log_final_poly_len: p.log_final_poly_len.into(),
+                hash: (),
+            };
+            for log_n in 1..=24usize {
+                if log_n + pcs.log_blowup > max_log_lde || !pcs.within_bounds(log_n) {
+                    continue;
+                }
+                let rounds = (log_n - pcs.log_final_poly_len).div_ceil(pcs.max_log_arity);
+                out.push((
+                    &b"p3-fri"[..],
+                    vec![
+                        rounds as u32,
+                        1 << pcs.log_final_poly_len,
+                        pcs.pow_bits as u32,
+                        (log_n + pcs.log_blowup) as u32,
+                        pcs.num_queries as u32,
+                    ],
+                ));
+            }
+        }
+        out.sort();
+        out.dedup();
+        out
+    }
+
+    fn check<F: PrimeField64 + TwoAdicField, EF: ExtensionField<F>>(
+        max_log_lde: usize,
+        params: &[ProofParams],
+        source: &mut String,
+        stale: &mut usize,
+    ) {
+        for (protocol, key) in keys::<F, EF>(max_log_lde, params) {
+            let want = upstream_hash::<F, EF>(protocol, &key);
+            // The lookups the verifier makes return upstream's hash, listed or not.
+            let got = match protocol {
+                b"p3-uni-stark" => stark_pattern::<F, EF>(&[key[0]]),
+                b"p3-fri-pcs" => pcs_pattern::<F, EF>(&key),
+                _ => fri_pattern::<F, EF>(&[key[0], key[1], key[2], key[3], key[4]]),
+            };
+            assert_eq!(got, want, "{protocol:?} {key:?}");
+            let listed = PATTERNS.iter().any(|e| {
+                e.protocol == protocol
+                    && e.modulus == F::ORDER_U64
+                    && usize::from(e.degree) == EF::DIMENSION
+                    && e.params == &key[..]
+                    && e.hash == want
+            });
+            *stale += usize::from(!listed);
+            *source += &format!(
+                "    PatternEntry {{ protocol: b\"{}\", modulus: {:#x}, degree: {}, params: &{:?}, hash: {:?} }},\n",
+                core::str::from_utf8(protocol).unwrap(),
+                F::ORDER_U64,
+                EF::DIMENSION,
+                key,
+                want
+            );
+        }
+    }
+
+    #[test]
+    fn pattern_table_is_current() {
+        use crate::config::{DEFAULT_PARAMS_TWO_ADIC as D, FOUNDATION_PARAMS as FP};
+        let mut source = String::new();
+        let mut stale = 0;
+        check::<BabyBear, BinomialExtensionField<BabyBear, 4>>(
+            27,
+            &[D, FP],
+            &mut source,
+            &mut stale,
+        );
+        check::<BabyBear, BinomialExtensionField<BabyBear, 5>>(27, &[D], &mut source, &mut stale);
+        check::<BabyBear, BinomialExtensionField<BabyBear, 8>>(27, &[D], &mut source, &mut stale);
+        check::<Goldilocks, BinomialExtensionField<Goldilocks, 2>>(
+            31,
+            &[D, FP],
+            &mut source,
+            &mut stale,
+        );
+        check::<Goldilocks, CubicTrinomialExtensionField<Goldilocks>>(
+            31,
+            &[D],
+            &mut source,
+            &mut stale,
+        );
+        check::<Goldilocks, BinomialExtensionField<Goldilocks, 5>>(
+            31,
+            &[D],
+            &mut source,
+            &mut stale,
+        );
+        if stale > 0 {
+            println!("pub static PATTERNS: &[PatternEntry] = &[\n{source}];");
+        }
+        assert_eq!(
+            stale, 0,
+            "{stale} shapes missing from lean/patterns.rs: paste the table printed above"
+        );
+    }
+}

@@ -1,0 +1,580 @@
+//! Two-adic FRI as a [`LeanPcs`]: the opening argument of `TwoAdicFriPcs` (batch openings with
+//! pruned Merkle multi-proofs read in place, reduced openings, folding by the header's arity,
+//! final polynomial, query proof of work) for our configurations: one-root Merkle caps, binary
+//! trees, every committed matrix as tall as the LDE, no batch or commit-phase grinding.
+//!
+//! State is fixed-size and on the stack: per query a folded value, an index and a leaf digest
+//! ([`MAX_QUERIES`]); rows are decoded into small arrays. The payload is read in two passes
+//! with cloned cursors (the transcript needs the final polynomial and the query witness,
+//! which the encoding places after the query openings).
+
+use p3_field::coset::TwoAdicMultiplicativeCoset;
+use p3_field::{ExtensionField, Field, PrimeField64, TwoAdicField};
+use p3_symmetric::{CryptographicHasher, PseudoCompressionFunction, SerializingHasher};
+use picostark_core::VerifyError;
+
+use super::reader::Reader;
+use super::transcript::{fri_pattern, pcs_pattern, LeanChallenger, Protocol, Transcript};
+use super::uni_stark::{MAX_CHUNKS, MAX_DEGREE, MAX_WIDTH};
+use super::{LeanPcs, OpeningClaims};
+use crate::config::ByteHash;
+
+/// The most FRI queries the lean verifier takes.
+pub const MAX_QUERIES: usize = 32;
+/// The most FRI rounds.
+pub const MAX_ROUNDS: usize = 32;
+/// The widest fold (log2).
+pub const MAX_LOG_ARITY: usize = 4;
+
+const REJECTED: VerifyError = VerifyError::Rejected("Plonky3 verification failed");
+
+type Digest = [u8; 32];
+
+/// Two-adic FRI with the header's parameters over byte hash `H`.
+#[derive(Clone, Copy, Debug)]
+pub struct TwoAdicPcs<H> {
+    /// log2 of the blowup.
+    pub log_blowup: usize,
+    /// Queries.
+    pub num_queries: usize,
+    /// Query proof-of-work bits.
+    pub pow_bits: usize,
+    /// log2 of the widest fold.
+    pub max_log_arity: usize,
+    /// log2 of the final polynomial's length.
+    pub log_final_poly_len: usize,
+    /// The Merkle and transcript hash.
+    pub hash: H,
+}
+
+impl<H> TwoAdicPcs<H> {
+    /// Whether these parameters fit the lean verifier's fixed bounds.
+    pub fn within_bounds(&self, log_n: usize) -> bool {
+        self.num_queries >= 1
+            && self.num_queries <= MAX_QUERIES
+            && self.max_log_arity >= 1
+            && self.max_log_arity <= MAX_LOG_ARITY
+            && self.log_blowup >= 1
+            && log_n + self.log_blowup > self.log_blowup + self.log_final_poly_len
+            && self.rounds(log_n) <= MAX_ROUNDS
+    }
+
+    fn log_final_height(&self) -> usize {
+        self.log_blowup + self.log_final_poly_len
+    }
+
+    /// The number of folding rounds (upstream's `fold_schedule` for one input height).
+    fn rounds(&self, log_n: usize) -> usize {
+        let drop = (log_n + self.log_blowup).saturating_sub(self.log_final_height());
+        drop.div_ceil(self.max_log_arity.max(1))
+    }
+
+    /// Arity (log2) of round `round`: the configured maximum, the last round takes the rest.
+    fn log_arity(&self, log_n: usize, round: usize) -> usize {
+        let drop = log_n + self.log_blowup - self.log_final_height();
+        (drop - round * self.max_log_arity).min(self.max_log_arity)
+    }
+}
+
+/// Verifies a pruned binary Merkle multi-proof of `leaves` (`(index, digest)`, in query
+/// order, possibly repeated) against `root`, reading its siblings from `r`.
+fn verify_multi<H: ByteHash>(
+    compress: &H::Compress,
+    root: &Digest,
+    log_height: usize,
+    leaves: &mut [(usize, Digest)],
+    r: &mut Reader<'_>,
+) -> Result<(), VerifyError> {
+    let supplied = r.seq_len()?;
+    // Sorted by index, duplicates must agree and collapse (upstream compares their rows).
+    leaves.sort_unstable_by_key(|l| l.0);
+    let mut n = 0;
+    for i in 0..leaves.len() {
+        if n > 0 && leaves[n - 1].0 == leaves[i].0 {
+            if leaves[n - 1].1 != leaves[i].1 {
+                return Err(REJECTED);
+            }
+            continue;
+        }
+        leaves[n] = leaves[i];
+        n += 1;
+    }
+    if n == 0 || leaves[n - 1].0 >> log_height != 0 {
+        return Err(REJECTED);
+    }
+    let mut used = 0usize;
+    for _ in 0..log_height {
+        let mut out = 0;
+        let mut i = 0;
+        while i < n {
+            let (idx, d) = leaves[i];
+            let pair = if i + 1 < n && leaves[i + 1].0 == idx ^ 1 {
+                i += 2;
+                [d, leaves[i - 1].1]
+            } else {
+                i += 1;
+                used += 1;
+                if used > supplied {
+                    return Err(REJECTED);
+                }
+                let sib = *r.digest()?;
+                if idx & 1 == 0 {
+                    [d, sib]
+                } else {
+                    [sib, d]
+                }
+            };
+            leaves[out] = (idx >> 1, compress.compress(pair));
+            out += 1;
+        }
+        n = out;
+    }
+    if used != supplied || n != 1 || leaves[0].1 != *root {
+        return Err(REJECTED);
+    }
+    Ok(())
+}
+
+/// `n` values of `T` from `r` into `out`.
+fn read_into<'a, T: serde::Deserialize<'a>>(
+    r: &mut Reader<'a>,
+    out: &mut [T],
+) -> Result<(), VerifyError> {
+    for v in out {
+        *v = r.value::<T>()?.0;
+    }
+    Ok(())
+}
+
+/// Montgomery's batch inversion in place; fails on a zero.
+fn batch_invert<EF: Field>(values: &mut [EF], scratch: &mut [EF]) -> Result<(), VerifyError> {
+    let mut acc = EF::ONE;
+    for (v, s) in values.iter().zip(scratch.iter_mut()) {
+        *s = acc;
+        acc *= *v;
+    }
+    let mut inv = acc.try_inverse().ok_or(REJECTED)?;
+    for (v, s) in values.iter_mut().zip(scratch.iter()).rev() {
+        let next = inv * *v;
+        *v = inv * *s;
+        inv = next;
+    }
+    Ok(())
+}
+
+/// The value at `beta` of the polynomial through `evals` on the coset the fold reads:
+/// `start * w^k` (w of order `arity`), listed in bit-reversed order.
+fn fold_row<F: TwoAdicField, EF: ExtensionField<F>>(
+    index: usize,
+    log_height: usize,
+    log_arity: usize,
+    beta: EF,
+    evals: &[EF],
+) -> Result<EF, VerifyError> {
+    let start = F::two_adic_generator(log_height + log_arity)
+        .exp_u64(reverse_bits(index, log_height) as u64);
+    if log_arity == 1 {
+        let (lo, hi) = (evals[0], evals[1]);
+        let inv = start.double().try_inverse().ok_or(REJECTED)?;
+        return Ok((lo + hi).halve() + (lo - hi) * beta * inv);
+    }
+    let arity = 1usize << log_arity;
+    let w = F::two_adic_generator(log_arity);
+    let mut xs = [F::ZERO; 1 << MAX_LOG_ARITY];
+    let mut x = start;
+    for k in 0..arity {
+        xs[reverse_bits(k, log_arity)] = x;
+        x *= w;
+    }
+    // Barycentric form on a coset of a subgroup of order n: L(z) = (z^n - s^n) / n / s^n *
+    // sum_k y_k x_k / (z - x_k).
+    let mut diffs = [EF::ZERO; 1 << MAX_LOG_ARITY];
+    let mut scratch = [EF::ZERO; 1 << MAX_LOG_ARITY];
+    for k in 0..arity {
+        diffs[k] = beta - xs[k];
+        if diffs[k].is_zero() {
+            return Ok(evals[k]);
+        }
+    }
+    batch_invert(&mut diffs[..arity], &mut scratch[..arity])?;
+    let s_n = start.exp_power_of_2(log_arity);
+    let scale = (F::from_usize(arity) * s_n).try_inverse().ok_or(REJECTED)?;
+    let mut sum = EF::ZERO;
+    for k in 0..arity {
+        sum += evals[k] * diffs[k] * xs[k];
+    }
+    Ok(sum * (beta.exp_power_of_2(log_arity) - s_n) * scale)
+}
+
+fn reverse_bits(x: usize, bits: usize) -> usize {
+    if bits == 0 {
+        0
+    } else {
+        x.reverse_bits() >> (usize::BITS as usize - bits)
+    }
+}
+
+impl<F, EF, H> LeanPcs<F, EF> for TwoAdicPcs<H>
+where
+    F: TwoAdicField + PrimeField64,
+    EF: ExtensionField<F>,
+    H: ByteHash,
+{
+    type Domain = TwoAdicMultiplicativeCoset<F>;
+
+    fn trace_domain(&self, log_n: usize) -> Self::Domain {
+        TwoAdicMultiplicativeCoset::new(F::ONE, log_n).expect("log_n checked against the field")
+    }
+
+    fn quotient_chunk_domain(
+        &self,
+        trace: Self::Domain,
+        log_chunks: usize,
+        i: usize,
+    ) -> Self::Domain {
+        let big_log = trace.log_size() + log_chunks;
+        let shift = trace.shift() * F::GENERATOR * F::two_adic_generator(big_log).exp_u64(i as u64);
+        TwoAdicMultiplicativeCoset::new(shift, trace.log_size()).expect("nonzero shift")
+    }
+
+    fn verify<C: LeanChallenger<F>>(
+        &self,
+        r: &mut Reader<'_>,
+        t: &mut Transcript<F, EF, C>,
+        c: &OpeningClaims<'_, EF>,
+    ) -> Result<(), VerifyError> {
+        let dim = EF::DIMENSION;
+        let width = c.trace_local.len();
+        let q = self.num_queries;
+        let log_max = c.log_n + self.log_blowup;
+        let rounds = self.rounds(c.log_n);
+        if !self.within_bounds(c.log_n)
+            || width > MAX_WIDTH
+            || c.num_chunks > MAX_CHUNKS
+            || dim > MAX_DEGREE
+        {
+            return Err(VerifyError::Unsupported(
+                "shape beyond the lean verifier's bounds",
+            ));
+        }
+        let final_len = 1usize << self.log_final_poly_len;
+
+        // Pass 1: the fixed-position fields, remembering where the query openings start.
+        if r.value::<F>()?.0 != F::ZERO {
+            return Err(REJECTED); // batch witness, no batch grinding
+        }
+        r.expect_len(rounds)?;
+        let mut commits = [[0u8; 32]; MAX_ROUNDS];
+        for d in &mut commits[..rounds] {
+            r.expect_len(1)?;
+            *d = *r.digest()?;
+        }
+        r.expect_len(rounds)?;
+        for _ in 0..rounds {
+            if r.value::<F>()?.0 != F::ZERO {
+                return Err(REJECTED); // commit-phase witnesses, no grinding
+            }
+        }
+        r.expect_len(2)?;
+        let inputs = r.clone();
+        // Skip the two batch openings and the commit-phase openings (structure checked here,
+        // values in pass 2).
+        let f_len = core::mem::size_of::<F>();
+        let ef_len = core::mem::size_of::<EF>();
+        for widths in [(1usize, width), (c.num_chunks, dim)] {
+            r.expect_len(q)?;
+            for _ in 0..q {
+                r.expect_len(widths.0)?;
+                for _ in 0..widths.0 {
+                    r.expect_len(widths.1)?;
+                    r.take(widths.1 * f_len)?;
+                }
+            }
+            let s = r.seq_len()?;
+            r.take(s.checked_mul(32).ok_or(REJECTED)?)?;
+        }
+        r.expect_len(rounds)?;
+        let commit_openings = r.clone();
+        for round in 0..rounds {
+            let arity = 1usize << self.log_arity(c.log_n, round);
+            r.expect_len(q)?;
+            for _ in 0..q {
+                r.expect_len(arity - 1)?;
+                r.take((arity - 1) * ef_len)?;
+            }
+            let s = r.seq_len()?;
+            r.take(s.checked_mul(32).ok_or(REJECTED)?)?;
+        }
+        r.expect_len(final_len)?;
+        let mut final_poly = [EF::ZERO; 1 << 8];
+        if final_len > final_poly.len() {
+            return Err(VerifyError::Unsupported(
+                "final polynomial beyond the lean verifier's bounds",
+            ));
+        }
+        read_into(r, &mut final_poly[..final_len])?;
+        let query_witness = r.value::<F>()?.0;
+        if self.pow_bits == 0 && query_witness != F::ZERO {
+            return Err(REJECTED);
+        }
+
+        // The PCS transcript: claimed openings, batching challenge.
+        let mut widths = [0u32; 2 + MAX_CHUNKS];
+        widths[0] = width as u32;
+        widths[1] = width as u32;
+        for w in &mut widths[2..2 + c.num_chunks] {
+            *w = dim as u32;
+        }
+        let widths = &widths[..2 + c.num_chunks];
+        let hash = pcs_pattern::<F, EF>(widths);
+        let mut inst = [0u64; 3 + 1 + MAX_CHUNKS];
+        inst[0] = 2;
+        inst[1] = 1;
+        inst[2] = 2;
+        inst[3] = c.num_chunks as u64;
+        for v in &mut inst[4..4 + c.num_chunks] {
+            *v = 1;
+        }
+        t.seed(Protocol::FriPcs, &hash, &inst[..4 + c.num_chunks]);
+        for v in c
+            .trace_local
+            .iter()
+            .chain(c.trace_next)
+            .chain(c.quotient_chunks)
+        {
+            t.observe_ext(v);
+        }
+        let alpha = t.sample_ext();
+
+        // The FRI transcript: commitments and folding challenges, final polynomial, proof of
+        // work, query indices.
+        let hash = fri_pattern::<F, EF>(&[
+            rounds as u32,
+            final_len as u32,
+            self.pow_bits as u32,
+            log_max as u32,
+            q as u32,
+        ]);
+        let mut inst = [0u64; 2 + MAX_ROUNDS];
+        inst[0] = self.log_blowup as u64;
+        inst[1] = self.max_log_arity as u64;
+        for (round, v) in inst[2..2 + rounds].iter_mut().enumerate() {
+            *v = self.log_arity(c.log_n, round) as u64;
+        }
+        t.seed(Protocol::Fri, &hash, &inst[..2 + rounds]);
+        let mut betas = [EF::ZERO; MAX_ROUNDS];
+        for (d, beta) in commits[..rounds].iter().zip(&mut betas) {
+            t.observe_digest(d);
+            *beta = t.sample_ext();
+        }
+        for v in &final_poly[..final_len] {
+            t.observe_ext(v);
+        }
+        if !t.check_pow(self.pow_bits, query_witness) {
+            return Err(REJECTED);
+        }
+        let mut indices = [0usize; MAX_QUERIES];
+        for i in &mut indices[..q] {
+            *i = t.sample_bits(log_max);
+        }
+
+        // Reduced openings: sum over the opened (point, column) pairs of
+        // alpha^k (p(z) - p(x)) / (z - x), one alpha ladder over every column at this height.
+        let ladder = 2 * width + c.num_chunks * dim;
+        let mut alpha_pows = [EF::ZERO; 2 * MAX_WIDTH + MAX_CHUNKS * MAX_DEGREE];
+        let mut p = EF::ONE;
+        for a in &mut alpha_pows[..ladder] {
+            *a = p;
+            p *= alpha;
+        }
+        let dot = |vals: &[EF], from: usize| -> EF {
+            vals.iter()
+                .zip(&alpha_pows[from..])
+                .fold(EF::ZERO, |acc, (&v, &a)| acc + v * a)
+        };
+        let sum_local = dot(c.trace_local, 0);
+        let sum_next = dot(c.trace_next, width);
+        let sum_quot = dot(c.quotient_chunks, 2 * width);
+
+        // 1/(zeta - x) and 1/(zeta_next - x) for every query, one inversion in all.
+        let mut inv = [EF::ZERO; 2 * MAX_QUERIES];
+        let mut scratch = [EF::ZERO; 2 * MAX_QUERIES];
+        let g = F::two_adic_generator(log_max);
+        for (k, &index) in indices[..q].iter().enumerate() {
+            let x = F::GENERATOR * g.exp_u64(reverse_bits(index, log_max) as u64);
+            inv[2 * k] = c.zeta - x;
+            inv[2 * k + 1] = c.zeta_next - x;
+            if inv[2 * k].is_zero() || inv[2 * k + 1].is_zero() {
+                return Err(REJECTED);
+            }
+        }
+        batch_invert(&mut inv[..2 * q], &mut scratch[..2 * q])?;
+
+        // Pass 2a: the trace batch, then the quotient batch, each with its Merkle proof.
+        let field_hash = SerializingHasher::new(self.hash);
+        let compress = self.hash.compression();
+        let mut folded = [EF::ZERO; MAX_QUERIES];
+        let mut leaves = [(0usize, [0u8; 32]); MAX_QUERIES];
+        let mut ri = inputs;
+        ri.expect_len(q)?;
+        let mut row = [F::ZERO; MAX_WIDTH];
+        for k in 0..q {
+            ri.expect_len(1)?;
+            ri.expect_len(width)?;
+            read_into(&mut ri, &mut row[..width])?;
+            let row = &row[..width];
+            let leaf: Digest = field_hash.hash_iter_slices([row]);
+            leaves[k] = (indices[k], leaf);
+            let at_local = row
+                .iter()
+                .zip(&alpha_pows[..width])
+                .fold(EF::ZERO, |acc, (&v, &a)| acc + a * v);
+            let at_next = row
+                .iter()
+                .zip(&alpha_pows[width..2 * width])
+                .fold(EF::ZERO, |acc, (&v, &a)| acc + a * v);
+            folded[k] = (sum_local - at_local) * inv[2 * k] + (sum_next - at_next) * inv[2 * k + 1];
+        }
+        verify_multi::<H>(&compress, c.trace_root, log_max, &mut leaves[..q], &mut ri)?;
+        ri.expect_len(q)?;
+        let mut qrows = [F::ZERO; MAX_CHUNKS * MAX_DEGREE];
+        for k in 0..q {
+            ri.expect_len(c.num_chunks)?;
+            for chunk in qrows[..c.num_chunks * dim].chunks_exact_mut(dim) {
+                ri.expect_len(dim)?;
+                read_into(&mut ri, chunk)?;
+            }
+            let rows = &qrows[..c.num_chunks * dim];
+            let leaf: Digest = field_hash.hash_iter_slices(rows.chunks_exact(dim));
+            leaves[k] = (indices[k], leaf);
+            let at_x = rows
+                .iter()
+                .zip(&alpha_pows[2 * width..])
+                .fold(EF::ZERO, |acc, (&v, &a)| acc + a * v);
+            folded[k] += (sum_quot - at_x) * inv[2 * k];
+        }
+        verify_multi::<H>(
+            &compress,
+            c.quotient_root,
+            log_max,
+            &mut leaves[..q],
+            &mut ri,
+        )?;
+
+        // Pass 2b: fold every query round by round, checking each round's Merkle proof.
+        let mut rc = commit_openings;
+        let mut idx = indices;
+        let mut log_h = log_max;
+        for round in 0..rounds {
+            let log_arity = self.log_arity(c.log_n, round);
+            let arity = 1usize << log_arity;
+            let log_folded = log_h - log_arity;
+            rc.expect_len(q)?;
+            for k in 0..q {
+                rc.expect_len(arity - 1)?;
+                let mut evals = [EF::ZERO; 1 << MAX_LOG_ARITY];
+                let own = idx[k] % arity;
+                for (j, e) in evals[..arity].iter_mut().enumerate() {
+                    *e = if j == own {
+                        folded[k]
+                    } else {
+                        rc.value::<EF>()?.0
+                    };
+                }
+                let evals = &evals[..arity];
+                idx[k] >>= log_arity;
+                let leaf: Digest = field_hash.hash_iter(
+                    evals
+                        .iter()
+                        .flat_map(|e| e.as_basis_coefficients_slice().iter().copied()),
+                );
+                leaves[k] = (idx[k], leaf);
+                folded[k] = fold_row::<F, EF>(idx[k], log_folded, log_arity, betas[round], evals)?;
+            }
+            verify_multi::<H>(
+                &compress,
+                &commits[round],
+                log_folded,
+                &mut leaves[..q],
+                &mut rc,
+            )?;
+            log_h = log_folded;
+        }
+
+        // The final polynomial at each query's point.
+        let g = F::two_adic_generator(log_max);
+        for k in 0..q {
+            let x = g.exp_u64(reverse_bits(idx[k], log_max) as u64);
+            let eval = final_poly[..final_len]
+                .iter()
+                .rev()
+                .fold(EF::ZERO, |acc, &cf| acc * x + cf);
+            if eval != folded[k] {
+                return Err(REJECTED);
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use p3_baby_bear::BabyBear;
+    use p3_field::extension::BinomialExtensionField;
+    use p3_field::{BasedVectorSpace, PrimeCharacteristicRing};
+
+    type Ef = BinomialExtensionField<BabyBear, 4>;
+
+    #[test]
+    fn wire_sizes_are_in_memory_sizes() {
+        // Pass 1 skips values by their in-memory size: equal to the postcard size for our fields.
+        let e = Ef::from_basis_coefficients_fn(|i| BabyBear::from_u32(i as u32 + 5));
+        assert_eq!(
+            postcard::to_allocvec(&e).unwrap().len(),
+            core::mem::size_of::<Ef>()
+        );
+        let g = p3_goldilocks::Goldilocks::from_u64(7);
+        assert_eq!(
+            postcard::to_allocvec(&g).unwrap().len(),
+            core::mem::size_of::<p3_goldilocks::Goldilocks>()
+        );
+    }
+
+    #[test]
+    fn fold_matches_interpolation_for_every_arity() {
+        // Folding by 2^a equals evaluating at beta the interpolant through the coset values,
+        // computed here the slow way (Lagrange basis).
+        let beta = Ef::from_basis_coefficients_fn(|i| BabyBear::from_u32(91 + i as u32));
+        for log_arity in 1..=MAX_LOG_ARITY {
+            let arity = 1 << log_arity;
+            let evals: alloc::vec::Vec<Ef> = (0..arity)
+                .map(|k| Ef::from_basis_coefficients_fn(|i| BabyBear::from_u32((k * 7 + i) as u32)))
+                .collect();
+            let (index, log_h) = (3usize, 5usize);
+            let start = BabyBear::two_adic_generator(log_h + log_arity)
+                .exp_u64(reverse_bits(index, log_h) as u64);
+            let w = BabyBear::two_adic_generator(log_arity);
+            let mut xs = alloc::vec![BabyBear::ZERO; arity];
+            for k in 0..arity {
+                xs[reverse_bits(k, log_arity)] = start * w.exp_u64(k as u64);
+            }
+            let mut want = Ef::ZERO;
+            for i in 0..arity {
+                let mut l = Ef::ONE;
+                for j in (0..arity).filter(|&j| j != i) {
+                    l *= (beta - xs[j]) * (xs[i] - xs[j]).inverse();
+                }
+                want += evals[i] * l;
+            }
+            assert_eq!(
+                fold_row::<BabyBear, Ef>(index, log_h, log_arity, beta, &evals).unwrap(),
+                want
+            );
+            assert_ne!(
+                fold_row::<BabyBear, Ef>(index + 1, log_h, log_arity, beta, &evals).unwrap(),
+                want
+            );
+        }
+    }
+}

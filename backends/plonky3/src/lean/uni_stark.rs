@@ -1,0 +1,216 @@
+//! The uni-stark layer of the lean verifier: reads the commitments and opened values in
+//! place, replays the STARK's part of the transcript (alpha, zeta), hands the opening
+//! argument to the PCS, then checks the AIR's constraints at zeta against the recomposed
+//! quotient, as `p3_uni_stark::verify` does for our configurations (no preprocessed trace, no
+//! zero knowledge, no out-of-domain grinding, no periodic columns).
+//!
+//! The AIR is the one written once in `picostark_air`, folded in the order `P3Air::eval`
+//! emits it (transitions under `is_transition`, then boundaries under their row selector),
+//! with upstream's folding rule `acc = acc * alpha + c`.
+
+use p3_commit::PolynomialSpace;
+use p3_field::{ExtensionField, PrimeField64};
+use picostark_air::{AirDef, BoundaryValue, Row};
+use picostark_core::VerifyError;
+
+use super::reader::Reader;
+use super::transcript::{stark_pattern, LeanChallenger, Transcript};
+use super::{LeanPcs, OpeningClaims};
+
+/// The widest trace the lean verifier takes (columns).
+pub const MAX_WIDTH: usize = 32;
+/// The most quotient chunks it takes.
+pub const MAX_CHUNKS: usize = 8;
+/// The largest challenge-field degree it takes.
+pub const MAX_DEGREE: usize = 8;
+/// The most public inputs it takes.
+pub const MAX_PUBLIC: usize = 16;
+
+const REJECTED: VerifyError = VerifyError::Rejected("Plonky3 verification failed");
+
+/// log2 of the number of quotient chunks: upstream's rule on the AIR's constraint degree
+/// (transitions times a degree-1 selector, boundaries degree 2), with no zero knowledge.
+pub fn log_quotient_chunks<A: AirDef>(air: &A) -> usize {
+    let transitions = air.transition_degrees().iter().copied().max().unwrap_or(0);
+    let degree = (transitions + 1).max(2);
+    let d = degree - 1;
+    (usize::BITS - (d - 1).leading_zeros()) as usize * usize::from(d > 1)
+}
+
+/// Verifies a uni-stark proof of `air` over `2^log_n` rows with `public` inputs, the
+/// challenger already holding the statement bytes.
+pub fn verify<F, EF, C, P, A>(
+    pcs: &P,
+    air: &A,
+    challenger: C,
+    log_n: usize,
+    public: &[u64],
+    payload: &[u8],
+) -> Result<(), VerifyError>
+where
+    F: PrimeField64,
+    EF: ExtensionField<F>,
+    C: LeanChallenger<F>,
+    P: LeanPcs<F, EF>,
+    A: AirDef,
+{
+    let width = air.width();
+    let num_public = air.num_public_inputs();
+    let log_chunks = log_quotient_chunks(air);
+    let num_chunks = 1usize << log_chunks;
+    let dim = EF::DIMENSION;
+    if width > MAX_WIDTH || num_chunks > MAX_CHUNKS || dim > MAX_DEGREE || num_public > MAX_PUBLIC {
+        return Err(VerifyError::Unsupported(
+            "AIR shape beyond the lean verifier's bounds",
+        ));
+    }
+    if public.len() != num_public {
+        return Err(VerifyError::StatementMismatch(
+            "number of public inputs for the AIR",
+        ));
+    }
+
+    let mut r = Reader::new(payload);
+    // commitments: trace, quotient_chunks (one-root caps), random: None.
+    r.expect_len(1)?;
+    let trace_root = r.digest()?;
+    r.expect_len(1)?;
+    let quotient_root = r.digest()?;
+    if r.option()? {
+        return Err(REJECTED);
+    }
+    // opened_values: trace_local, Some(trace_next), no preprocessed rows, quotient chunks,
+    // no randomization.
+    let mut trace_local = [EF::ZERO; MAX_WIDTH];
+    let mut trace_next = [EF::ZERO; MAX_WIDTH];
+    r.expect_len(width)?;
+    for v in &mut trace_local[..width] {
+        *v = r.value::<EF>()?.0;
+    }
+    if !r.option()? {
+        return Err(REJECTED);
+    }
+    r.expect_len(width)?;
+    for v in &mut trace_next[..width] {
+        *v = r.value::<EF>()?.0;
+    }
+    if r.option()? || r.option()? {
+        return Err(REJECTED);
+    }
+    let mut chunks = [EF::ZERO; MAX_CHUNKS * MAX_DEGREE];
+    r.expect_len(num_chunks)?;
+    for chunk in chunks[..num_chunks * dim].chunks_exact_mut(dim) {
+        r.expect_len(dim)?;
+        for v in chunk {
+            *v = r.value::<EF>()?.0;
+        }
+    }
+    if r.option()? {
+        return Err(REJECTED);
+    }
+
+    // The STARK's transcript: seed, trace commitment, public values, alpha, quotient
+    // commitment, zeta.
+    let mut t = Transcript::<F, EF, C>::new(challenger);
+    let hash = stark_pattern::<F, EF>(&[num_public as u32]);
+    let ln = log_n as u64;
+    t.seed(
+        super::transcript::Protocol::UniStark,
+        &hash,
+        &[ln, ln, width as u64, 0, 0, num_chunks as u64, 1, 0],
+    );
+    t.observe_digest(trace_root);
+    for &p in public {
+        t.observe_base(F::from_u64(p));
+    }
+    let alpha = t.sample_ext();
+    t.observe_digest(quotient_root);
+    let zeta = t.sample_ext();
+
+    let trace_domain = pcs.trace_domain(log_n);
+    if trace_domain.vanishing_poly_at_point(zeta).is_zero() {
+        return Err(REJECTED);
+    }
+    let zeta_next = trace_domain.next_point(zeta).ok_or(REJECTED)?;
+
+    let claims = OpeningClaims {
+        log_n,
+        trace_root,
+        quotient_root,
+        zeta,
+        zeta_next,
+        trace_local: &trace_local[..width],
+        trace_next: &trace_next[..width],
+        quotient_chunks: &chunks[..num_chunks * dim],
+        num_chunks,
+    };
+    pcs.verify(&mut r, &mut t, &claims)?;
+
+    // degree_bits (the header's), the out-of-domain witness (zero: no grinding), nothing more.
+    if r.usize()? != log_n {
+        return Err(VerifyError::MalformedProof(
+            "proof is for another trace length",
+        ));
+    }
+    if r.value::<F>()?.0 != F::ZERO {
+        return Err(REJECTED);
+    }
+    r.finish()?;
+
+    // quotient(zeta) from its chunks: chunk i weighted by the product over the other chunk
+    // domains of Z_j(zeta) / Z_j(first point of chunk i).
+    let mut quotient = EF::ZERO;
+    for i in 0..num_chunks {
+        let di = pcs.quotient_chunk_domain(trace_domain, log_chunks, i);
+        let mut zp = EF::ONE;
+        for j in (0..num_chunks).filter(|&j| j != i) {
+            let dj = pcs.quotient_chunk_domain(trace_domain, log_chunks, j);
+            zp *= dj.vanishing_poly_at_point(zeta)
+                * dj.vanishing_poly_at_point(EF::from(di.first_point()))
+                    .try_inverse()
+                    .ok_or(REJECTED)?;
+        }
+        let coeffs = &chunks[i * dim..(i + 1) * dim];
+        let mut value = EF::ZERO;
+        for (k, &c) in coeffs.iter().enumerate() {
+            value += EF::ith_basis_element(k).ok_or(REJECTED)? * c;
+        }
+        quotient += zp * value;
+    }
+
+    let sels = trace_domain.selectors_at_point(zeta);
+    let mut acc = EF::ZERO;
+    air.eval_transition(&trace_local[..width], &trace_next[..width], &mut |c: EF| {
+        acc = acc * alpha + c * sels.is_transition;
+    });
+    for b in air.boundaries() {
+        let value = match b.value {
+            BoundaryValue::Constant(c) => EF::from_u64(c),
+            BoundaryValue::Public(i) => EF::from_u64(*public.get(i).ok_or(REJECTED)?),
+        };
+        let sel = match b.row {
+            Row::First => sels.is_first_row,
+            Row::Last => sels.is_last_row,
+        };
+        acc = acc * alpha + (trace_local[b.column] - value) * sel;
+    }
+    if acc * sels.inv_vanishing != quotient {
+        return Err(REJECTED);
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use picostark_air::chain16::CubicChain16;
+    use picostark_air::fibonacci::Fibonacci;
+
+    #[test]
+    fn quotient_chunk_counts_follow_the_constraint_degree() {
+        // Fibonacci: degree-1 transitions, so degree 2 with the selector: one chunk.
+        assert_eq!(log_quotient_chunks(&Fibonacci), 0);
+        // CubicChain16: cubic transitions, degree 4: 3 rounded up to 4 chunks.
+        assert_eq!(log_quotient_chunks(&CubicChain16), 2);
+    }
+}
