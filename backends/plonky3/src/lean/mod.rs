@@ -72,6 +72,7 @@ pub trait LeanPcs<F: PrimeField64, EF: ExtensionField<F>> {
     ) -> Result<(), VerifyError>;
 }
 
+pub mod circle;
 pub mod two_adic;
 pub mod uni_stark;
 
@@ -199,7 +200,7 @@ pub fn verify(file: &ProofFile<'_>) -> Option<Result<(), VerifyError>> {
             }
             Some(match h.hash {
                 HashId::Blake3_256 => verify_babybear4(file, VERIFIER_HASH),
-                HashId::Sha256 => verify_babybear4(file, p3_sha256::Sha256),
+                HashId::Sha256 => verify_babybear4(file, crate::hash::Sha256Lean),
             })
         }
         (BackendId::P3Goldilocks, 2) => {
@@ -208,7 +209,7 @@ pub fn verify(file: &ProofFile<'_>) -> Option<Result<(), VerifyError>> {
             }
             Some(match h.hash {
                 HashId::Blake3_256 => verify_goldilocks2(file, VERIFIER_HASH),
-                HashId::Sha256 => verify_goldilocks2(file, p3_sha256::Sha256),
+                HashId::Sha256 => verify_goldilocks2(file, crate::hash::Sha256Lean),
             })
         }
         _ => None,
