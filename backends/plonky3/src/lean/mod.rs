@@ -72,7 +72,6 @@ pub trait LeanPcs<F: PrimeField64, EF: ExtensionField<F>> {
     ) -> Result<(), VerifyError>;
 }
 
-pub mod circle;
 pub mod two_adic;
 pub mod uni_stark;
 
