@@ -1,5 +1,7 @@
-//! The three Plonky3 configurations as types, and their construction from a proof file's
-//! parameters. Prover and verifier build the configuration the same way, from the header.
+//! The three Plonky3 configurations as types, generic over the challenge field, and their
+//! construction from a proof file's parameters. Prover and verifier build the configuration
+//! the same way, from the header (its extension degree picks the challenge field: see
+//! [`BabyBearExt`], [`GoldilocksExt`] and the `p3-m31` dispatch in the verifier).
 
 use alloc::vec::Vec;
 
@@ -8,7 +10,7 @@ use p3_challenger::{HashChallenger, SerializingChallenger32, SerializingChalleng
 use p3_circle::CirclePcs;
 use p3_commit::ExtensionMmcs;
 use p3_dft::Radix2DitParallel;
-use p3_field::extension::BinomialExtensionField;
+use p3_field::extension::{BinomialExtensionField, CubicTrinomialExtensionField};
 use p3_field::{ExtensionField, Field};
 use p3_fri::{FriParameters, TwoAdicFriPcs};
 use p3_goldilocks::Goldilocks;
@@ -102,27 +104,40 @@ type ValMmcs<F, H> = MerkleTreeMmcs<F, u8, FieldHash<H>, <H as ByteHash>::Compre
 type ChallengeMmcs<F, EF, H> = ExtensionMmcs<F, EF, ValMmcs<F, H>>;
 type Transcript<H> = HashChallenger<u8, H, 32>;
 
-/// BabyBear, quartic extension, two-adic FRI, BLAKE3.
-pub type BabyBearConfig<H = VerifierHash> = StarkConfig<
+/// BabyBear's degree-4 extension (`x^4 - 11`, 124 bits): the default challenge field.
+pub type BabyBear4 = BinomialExtensionField<BabyBear, 4>;
+/// BabyBear's degree-5 extension (`x^5 - 2`, 155 bits).
+pub type BabyBear5 = BinomialExtensionField<BabyBear, 5>;
+/// BabyBear's degree-8 extension (`x^8 - 11`, 248 bits).
+pub type BabyBear8 = BinomialExtensionField<BabyBear, 8>;
+/// Goldilocks' degree-2 extension (128 bits): the default challenge field.
+pub type Goldilocks2 = BinomialExtensionField<Goldilocks, 2>;
+/// Goldilocks' degree-3 extension (the trinomial `x^3 - x - 1`, 192 bits).
+pub type Goldilocks3 = CubicTrinomialExtensionField<Goldilocks>;
+/// Goldilocks' degree-5 extension (`x^5 - 3`, 320 bits).
+pub type Goldilocks5 = BinomialExtensionField<Goldilocks, 5>;
+
+/// BabyBear, two-adic FRI, challenge field `EF` (default [`BabyBear4`]).
+pub type BabyBearConfig<H = VerifierHash, EF = BabyBear4> = StarkConfig<
     TwoAdicFriPcs<
         BabyBear,
         Radix2DitParallel<BabyBear>,
         ValMmcs<BabyBear, H>,
-        ChallengeMmcs<BabyBear, BinomialExtensionField<BabyBear, 4>, H>,
+        ChallengeMmcs<BabyBear, EF, H>,
     >,
-    BinomialExtensionField<BabyBear, 4>,
+    EF,
     SerializingChallenger32<BabyBear, Transcript<H>>,
 >;
 
-/// Goldilocks, quadratic extension, two-adic FRI, BLAKE3.
-pub type GoldilocksConfig<H = VerifierHash> = StarkConfig<
+/// Goldilocks, two-adic FRI, challenge field `EF` (default [`Goldilocks2`]).
+pub type GoldilocksConfig<H = VerifierHash, EF = Goldilocks2> = StarkConfig<
     TwoAdicFriPcs<
         Goldilocks,
         Radix2DitParallel<Goldilocks>,
         ValMmcs<Goldilocks, H>,
-        ChallengeMmcs<Goldilocks, BinomialExtensionField<Goldilocks, 2>, H>,
+        ChallengeMmcs<Goldilocks, EF, H>,
     >,
-    BinomialExtensionField<Goldilocks, 2>,
+    EF,
     SerializingChallenger64<Goldilocks, Transcript<H>>,
 >;
 
@@ -278,12 +293,22 @@ fn transcript<H: ByteHash>(statement_bytes: &[u8], hash: H) -> Transcript<H> {
     HashChallenger::new(Vec::from(statement_bytes), hash)
 }
 
-/// The `p3-babybear` configuration for these parameters, transcript seeded with the statement.
+/// The `p3-babybear` configuration for these parameters with the default challenge field.
 pub fn babybear<H: ByteHash>(
     p: &ProofParams,
     statement_bytes: &[u8],
     hash: H,
 ) -> BabyBearConfig<H> {
+    babybear_ext(p, statement_bytes, hash)
+}
+
+/// The `p3-babybear` configuration with challenge field `EF`, transcript seeded with the
+/// statement.
+pub fn babybear_ext<EF: ExtensionField<BabyBear>, H: ByteHash>(
+    p: &ProofParams,
+    statement_bytes: &[u8],
+    hash: H,
+) -> BabyBearConfig<H, EF> {
     let mmcs = val_mmcs::<BabyBear, H>(hash);
     let pcs = TwoAdicFriPcs::new(
         Radix2DitParallel::default(),
@@ -296,12 +321,22 @@ pub fn babybear<H: ByteHash>(
     )
 }
 
-/// The `p3-goldilocks` configuration for these parameters, transcript seeded with the statement.
+/// The `p3-goldilocks` configuration for these parameters with the default challenge field.
 pub fn goldilocks<H: ByteHash>(
     p: &ProofParams,
     statement_bytes: &[u8],
     hash: H,
 ) -> GoldilocksConfig<H> {
+    goldilocks_ext(p, statement_bytes, hash)
+}
+
+/// The `p3-goldilocks` configuration with challenge field `EF`, transcript seeded with the
+/// statement.
+pub fn goldilocks_ext<EF: ExtensionField<Goldilocks>, H: ByteHash>(
+    p: &ProofParams,
+    statement_bytes: &[u8],
+    hash: H,
+) -> GoldilocksConfig<H, EF> {
     let mmcs = val_mmcs::<Goldilocks, H>(hash);
     let pcs = TwoAdicFriPcs::new(
         Radix2DitParallel::default(),

@@ -2,8 +2,8 @@
 //!
 //! | backend id | base field | challenge field | PCS |
 //! |---|---|---|---|
-//! | `p3-babybear` | BabyBear | degree 4 (x^4 - 11) | two-adic FRI |
-//! | `p3-goldilocks` | Goldilocks | degree 2 | two-adic FRI |
+//! | `p3-babybear` | BabyBear | degree 4 (x^4 - 11, default), 5 or 8 | two-adic FRI |
+//! | `p3-goldilocks` | Goldilocks | degree 2 (default), 3 or 5 | two-adic FRI |
 //! | `p3-m31` | Mersenne-31 | QM31 (degree 4, default) or degree 3 | circle FRI (`CirclePcs`) |
 //!
 //! BLAKE3 or SHA-256 (the header's hash; `p3-sha256`) for every Merkle commitment and for

@@ -139,25 +139,41 @@ macro_rules! p3_prover {
 }
 
 p3_prover!(
-    /// Proves `p3-babybear` proof files.
+    /// Proves `p3-babybear` proof files (challenge field BabyBear^4, ^5 or ^8).
     P3BabyBearProver,
     P3BabyBearVerifier,
     BackendId::P3BabyBear,
     DEFAULT_PARAMS_TWO_ADIC,
-    |req, h, progress| dispatch_hash!(req, h, progress, |s, hash| {
-        config::babybear(&req.params, s, hash)
-    })
+    |req, h, progress| match req.extension_degree {
+        4 => dispatch_hash!(req, h, progress, |s, hash| {
+            config::babybear_ext::<config::BabyBear4, _>(&req.params, s, hash)
+        }),
+        5 => dispatch_hash!(req, h, progress, |s, hash| {
+            config::babybear_ext::<config::BabyBear5, _>(&req.params, s, hash)
+        }),
+        _ => dispatch_hash!(req, h, progress, |s, hash| {
+            config::babybear_ext::<config::BabyBear8, _>(&req.params, s, hash)
+        }),
+    }
 );
 
 p3_prover!(
-    /// Proves `p3-goldilocks` proof files.
+    /// Proves `p3-goldilocks` proof files (challenge field Goldilocks^2, ^3 or ^5).
     P3GoldilocksProver,
     P3GoldilocksVerifier,
     BackendId::P3Goldilocks,
     DEFAULT_PARAMS_TWO_ADIC,
-    |req, h, progress| dispatch_hash!(req, h, progress, |s, hash| {
-        config::goldilocks(&req.params, s, hash)
-    })
+    |req, h, progress| match req.extension_degree {
+        2 => dispatch_hash!(req, h, progress, |s, hash| {
+            config::goldilocks_ext::<config::Goldilocks2, _>(&req.params, s, hash)
+        }),
+        3 => dispatch_hash!(req, h, progress, |s, hash| {
+            config::goldilocks_ext::<config::Goldilocks3, _>(&req.params, s, hash)
+        }),
+        _ => dispatch_hash!(req, h, progress, |s, hash| {
+            config::goldilocks_ext::<config::Goldilocks5, _>(&req.params, s, hash)
+        }),
+    }
 );
 
 p3_prover!(

@@ -81,6 +81,53 @@ fn check_common(
     config::fri_params_supported(header)
 }
 
+/// The `p3-babybear` verification with hasher `hash`, challenge field by extension degree.
+fn verify_babybear<H: config::ByteHash>(file: &ProofFile<'_>, hash: H) -> Result<(), VerifyError> {
+    let (p, s) = (&file.header.params, file.statement_bytes);
+    match file.header.extension_degree {
+        4 => verify_with(
+            &config::babybear_ext::<config::BabyBear4, _>(p, s, hash),
+            file,
+        ),
+        5 => verify_with(
+            &config::babybear_ext::<config::BabyBear5, _>(p, s, hash),
+            file,
+        ),
+        8 => verify_with(
+            &config::babybear_ext::<config::BabyBear8, _>(p, s, hash),
+            file,
+        ),
+        _ => Err(VerifyError::Unsupported(
+            "extension degree for this backend",
+        )),
+    }
+}
+
+/// The `p3-goldilocks` verification with hasher `hash`, challenge field by extension degree.
+fn verify_goldilocks<H: config::ByteHash>(
+    file: &ProofFile<'_>,
+    hash: H,
+) -> Result<(), VerifyError> {
+    let (p, s) = (&file.header.params, file.statement_bytes);
+    match file.header.extension_degree {
+        2 => verify_with(
+            &config::goldilocks_ext::<config::Goldilocks2, _>(p, s, hash),
+            file,
+        ),
+        3 => verify_with(
+            &config::goldilocks_ext::<config::Goldilocks3, _>(p, s, hash),
+            file,
+        ),
+        5 => verify_with(
+            &config::goldilocks_ext::<config::Goldilocks5, _>(p, s, hash),
+            file,
+        ),
+        _ => Err(VerifyError::Unsupported(
+            "extension degree for this backend",
+        )),
+    }
+}
+
 /// The `p3-m31` verification with hasher `hash`, for either challenge field.
 fn verify_m31<H: config::ByteHash>(file: &ProofFile<'_>, hash: H) -> Result<(), VerifyError> {
     let (p, s) = (&file.header.params, file.statement_bytes);
@@ -110,16 +157,16 @@ macro_rules! verifier {
 }
 
 verifier!(
-    /// Verifies `p3-babybear` proofs (BabyBear x quartic, two-adic FRI).
+    /// Verifies `p3-babybear` proofs (BabyBear x degree 4, 5 or 8, two-adic FRI).
     P3BabyBearVerifier,
     BackendId::P3BabyBear,
-    &[4]
+    &[4, 5, 8]
 );
 verifier!(
-    /// Verifies `p3-goldilocks` proofs (Goldilocks x quadratic, two-adic FRI).
+    /// Verifies `p3-goldilocks` proofs (Goldilocks x degree 2, 3 or 5, two-adic FRI).
     P3GoldilocksVerifier,
     BackendId::P3Goldilocks,
-    &[2]
+    &[2, 3, 5]
 );
 verifier!(
     /// Verifies `p3-m31` proofs (Mersenne-31 circle STARK, QM31 or cubic challenges).
@@ -149,10 +196,9 @@ impl P3BabyBearVerifier {
     /// lean one: the reference its verdicts are tested against.
     pub fn verify_payload_stock(&self, file: &ProofFile<'_>) -> Result<(), VerifyError> {
         self.check_supported(&file.header)?;
-        let (p, s) = (&file.header.params, file.statement_bytes);
         match file.header.hash {
-            HashId::Sha256 => verify_with(&config::babybear(p, s, Sha256), file),
-            HashId::Blake3_256 => verify_with(&config::babybear(p, s, config::VERIFIER_HASH), file),
+            HashId::Sha256 => verify_babybear(file, Sha256),
+            HashId::Blake3_256 => verify_babybear(file, config::VERIFIER_HASH),
         }
     }
 }
@@ -178,12 +224,9 @@ impl P3GoldilocksVerifier {
     /// lean one: the reference its verdicts are tested against.
     pub fn verify_payload_stock(&self, file: &ProofFile<'_>) -> Result<(), VerifyError> {
         self.check_supported(&file.header)?;
-        let (p, s) = (&file.header.params, file.statement_bytes);
         match file.header.hash {
-            HashId::Sha256 => verify_with(&config::goldilocks(p, s, Sha256), file),
-            HashId::Blake3_256 => {
-                verify_with(&config::goldilocks(p, s, config::VERIFIER_HASH), file)
-            }
+            HashId::Sha256 => verify_goldilocks(file, Sha256),
+            HashId::Blake3_256 => verify_goldilocks(file, config::VERIFIER_HASH),
         }
     }
 }
