@@ -521,6 +521,7 @@ pub(crate) mod tests {
             xip_accesses: cycles / 2,
             xip_misses: cycles / 1000,
             xip_miss_cycles: cycles / 20,
+            sha256_engine: None,
         });
         e
     }

@@ -9,7 +9,7 @@
 //! does no harm. Values never contain spaces.
 //!
 //! ```text
-//! pstk1 run backend=p3-babybear field=babybear ext=4 air=fib n=1024 core=m33 board=rp2350 alloc=tlsf heap=262144 proof_bytes=40114 security=96 counter=cycles clock_hz=150000000 iterations=5
+//! pstk1 run backend=p3-babybear field=babybear ext=4 air=fib n=1024 core=m33 board=rp2350 alloc=tlsf heap=262144 proof_bytes=40114 security=96 counter=cycles clock_hz=150000000 iterations=5 hash_impl=blake3-software
 //! pstk1 mem heap_before=0 heap_peak=91362 stack_peak=5264 text=123456 data=0 bss=262200
 //! pstk1 iter i=0 count=11200461 result=accepted
 //! pstk1 iter i=1 count=11200398 result=rejected:rejected
@@ -46,12 +46,13 @@ pub fn write_run_line<W: Write>(
     counter: &str,
     clock_hz: u32,
     iterations: u32,
+    hash_impl: &str,
 ) -> fmt::Result {
     writeln!(
         w,
         "{LINE_PREFIX} run backend={} field={} ext={} air={} n={} core={core_name} board={board} \
          alloc={allocator} heap={heap_size} proof_bytes={proof_bytes} security={security_bits} \
-         counter={counter} clock_hz={clock_hz} iterations={iterations}",
+         counter={counter} clock_hz={clock_hz} iterations={iterations} hash_impl={hash_impl}",
         header.backend,
         header.field,
         header.extension_degree,
@@ -239,6 +240,7 @@ mod tests {
             "cycles",
             150_000_000,
             2,
+            "blake3-software",
         )
         .unwrap();
         write_mem_line(
@@ -257,6 +259,7 @@ mod tests {
         let run = runs[0].run.as_ref().unwrap();
         assert_eq!(run.get("backend"), Some("wf-goldilocks"));
         assert_eq!(run.get_u64("n"), Some(1024));
+        assert_eq!(run.get("hash_impl"), Some("blake3-software"));
         let mem = runs[0].mem.as_ref().unwrap();
         assert_eq!(mem.get_u64("heap_peak"), Some(1000));
         assert_eq!(mem.get_u64("stack_peak"), None);
@@ -311,6 +314,19 @@ mod run_record {
         pub xip_accesses: u64,
         pub xip_misses: u64,
         pub xip_miss_cycles: u64,
+        /// The RP2350 SHA-256 engine charged in place of the software compression
+        /// (`mcu-run run --sha256-engine`, a model of the peripheral); `None`: not charged.
+        #[cfg_attr(feature = "serde", serde(default))]
+        pub sha256_engine: Option<EngineCharge>,
+    }
+
+    /// What the timing model charged for the SHA-256 engine: `blocks` calls of the
+    /// software compression, each replaced by `cycles_per_block` cycles (in `cycles`).
+    #[derive(Clone, Debug, Default, PartialEq, Eq)]
+    #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+    pub struct EngineCharge {
+        pub blocks: u64,
+        pub cycles_per_block: u64,
     }
 
     /// Security of one proof's parameters under every regime the project reports, in bits
@@ -392,6 +408,11 @@ mod run_record {
         /// Every regime's security bits for this proof's parameters.
         #[cfg_attr(feature = "serde", serde(default))]
         pub security: Option<SecurityFigures>,
+        /// The verifier's hash as it ran: `blake3-software`, `sha256-software` or
+        /// `sha256-engine` (absent in records written before it existed: BLAKE3 software).
+        /// Whether the timing model charged the engine is `estimate.sha256_engine`.
+        #[cfg_attr(feature = "serde", serde(default))]
+        pub hash_impl: Option<String>,
         /// `rustc -V` of the build.
         pub toolchain: String,
         /// Cargo profile and its relevant settings, e.g. `release opt-level=s lto=fat`.

@@ -265,6 +265,7 @@ pub fn run<B: Board>(board: &mut B, proof: impl Into<ProofBytes>) -> Outcome {
             B::COUNTER,
             B::CLOCK_HZ,
             config::ITERATIONS + 1,
+            crate::hash_engine::implementation(header.hash),
         )
     });
 

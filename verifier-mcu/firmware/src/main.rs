@@ -16,6 +16,7 @@
 extern crate alloc;
 
 mod bench;
+mod hash_engine;
 mod heap;
 // Faster memcpy/memset/memmove on RV32 (issue 14); the published-window build keeps the
 // library's, as the published runs had.

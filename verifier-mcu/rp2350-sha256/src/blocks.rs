@@ -39,6 +39,8 @@ pub const IMPLEMENTATION: &str = if cfg!(feature = "engine") {
 /// The marker of the timing model's engine charge: one call per block, never inlined, and
 /// calling nothing (the message schedule lives in a 16-word ring on the stack), so the
 /// plugin's `offload=` range covers all of a block's instructions and nothing else.
+/// Sixteen rounds are written out per loop pass, so the ring indices are constants and the
+/// eight working variables rotate by name instead of by register moves.
 #[no_mangle]
 #[inline(never)]
 pub extern "C" fn pstk_sha256_compress(state: &mut [u32; 8], block: &[u8; 64]) {
@@ -51,38 +53,49 @@ pub extern "C" fn pstk_sha256_compress(state: &mut [u32; 8], block: &[u8; 64]) {
         ])
     });
     let [mut a, mut b, mut c, mut d, mut e, mut f, mut g, mut h] = *state;
-    for (i, k) in K.iter().enumerate() {
-        let wi = if i < 16 {
-            w[i]
-        } else {
-            let (w15, w2) = (w[(i + 1) & 15], w[(i + 14) & 15]);
-            let s0 = w15.rotate_right(7) ^ w15.rotate_right(18) ^ (w15 >> 3);
-            let s1 = w2.rotate_right(17) ^ w2.rotate_right(19) ^ (w2 >> 10);
-            let v = w[i & 15]
-                .wrapping_add(s0)
-                .wrapping_add(w[(i + 9) & 15])
-                .wrapping_add(s1);
-            w[i & 15] = v;
-            v
-        };
-        let big_s1 = e.rotate_right(6) ^ e.rotate_right(11) ^ e.rotate_right(25);
-        let ch = (e & f) ^ (!e & g);
-        let t1 = h
-            .wrapping_add(big_s1)
-            .wrapping_add(ch)
-            .wrapping_add(*k)
-            .wrapping_add(wi);
-        let big_s0 = a.rotate_right(2) ^ a.rotate_right(13) ^ a.rotate_right(22);
-        let maj = (a & b) ^ (a & c) ^ (b & c);
-        let t2 = big_s0.wrapping_add(maj);
-        h = g;
-        g = f;
-        f = e;
-        e = d.wrapping_add(t1);
-        d = c;
-        c = b;
-        b = a;
-        a = t1.wrapping_add(t2);
+    // One round on the named variables; `$j` is the round's index in the 16-word ring.
+    macro_rules! round {
+        ($pass:expr, $j:expr, $a:ident, $b:ident, $c:ident, $d:ident,
+         $e:ident, $f:ident, $g:ident, $h:ident) => {{
+            if $pass != 0 {
+                let (w15, w2) = (w[($j + 1) & 15], w[($j + 14) & 15]);
+                let s0 = w15.rotate_right(7) ^ w15.rotate_right(18) ^ (w15 >> 3);
+                let s1 = w2.rotate_right(17) ^ w2.rotate_right(19) ^ (w2 >> 10);
+                w[$j] = w[$j]
+                    .wrapping_add(s0)
+                    .wrapping_add(w[($j + 9) & 15])
+                    .wrapping_add(s1);
+            }
+            let big_s1 = $e.rotate_right(6) ^ $e.rotate_right(11) ^ $e.rotate_right(25);
+            let ch = $g ^ ($e & ($f ^ $g));
+            let t1 = $h
+                .wrapping_add(big_s1)
+                .wrapping_add(ch)
+                .wrapping_add(K[16 * $pass + $j])
+                .wrapping_add(w[$j]);
+            let big_s0 = $a.rotate_right(2) ^ $a.rotate_right(13) ^ $a.rotate_right(22);
+            let maj = ($a & $b) | ($c & ($a | $b));
+            $d = $d.wrapping_add(t1);
+            $h = t1.wrapping_add(big_s0).wrapping_add(maj);
+        }};
+    }
+    for pass in 0..4 {
+        round!(pass, 0, a, b, c, d, e, f, g, h);
+        round!(pass, 1, h, a, b, c, d, e, f, g);
+        round!(pass, 2, g, h, a, b, c, d, e, f);
+        round!(pass, 3, f, g, h, a, b, c, d, e);
+        round!(pass, 4, e, f, g, h, a, b, c, d);
+        round!(pass, 5, d, e, f, g, h, a, b, c);
+        round!(pass, 6, c, d, e, f, g, h, a, b);
+        round!(pass, 7, b, c, d, e, f, g, h, a);
+        round!(pass, 8, a, b, c, d, e, f, g, h);
+        round!(pass, 9, h, a, b, c, d, e, f, g);
+        round!(pass, 10, g, h, a, b, c, d, e, f);
+        round!(pass, 11, f, g, h, a, b, c, d, e);
+        round!(pass, 12, e, f, g, h, a, b, c, d);
+        round!(pass, 13, d, e, f, g, h, a, b, c);
+        round!(pass, 14, c, d, e, f, g, h, a, b);
+        round!(pass, 15, b, c, d, e, f, g, h, a);
     }
     for (s, v) in state.iter_mut().zip([a, b, c, d, e, f, g, h]) {
         *s = s.wrapping_add(v);

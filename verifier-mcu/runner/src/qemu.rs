@@ -270,6 +270,8 @@ pub struct RegionEstimate {
     pub xip_miss_cycles: u64,
     pub model: String,
     pub model_version: u32,
+    /// Calls of the offloaded function (`offload=`, the SHA-256 engine), when charged.
+    pub offload_calls: Option<u64>,
 }
 
 /// Parses the plugin's output lines: `icount region=R insns=N mul= load_store= branch=
@@ -296,6 +298,7 @@ pub fn parse_regions(text: &str) -> Vec<Region> {
                     xip_miss_cycles: get("xip_miss_cycles")?,
                     model: word("model")?.to_string(),
                     model_version: word("model_version")?.parse().ok()?,
+                    offload_calls: get("offload_calls"),
                 })
             })();
             Some(Region {
@@ -515,19 +518,23 @@ pub fn layout_arg(qemu_elf: &Path, board_elf: &Path) -> Result<String, String> {
 /// writes, 57 busy cycles, SUM_VLD read, 8 SUM reads; `verifier-mcu/TIMING.md`).
 pub const SHA256_ENGINE_CYCLES: u32 = 84;
 
+/// The software compression the engine replaces: one call per 64-byte block
+/// (`rp2350_sha256::blocks`, an unmangled symbol).
+pub const SHA256_COMPRESS_SYMBOL: &str = "pstk_sha256_compress";
+
 /// The plugin argument that charges the SHA-256 engine in place of the software
-/// compression (`sha2::sha256::compress256`, found by its mangled name in `.symtab`).
+/// compression ([`SHA256_COMPRESS_SYMBOL`], found in `.symtab`).
 pub fn sha256_offload_arg(elf: &[u8]) -> Result<String, String> {
     let e = Elf::parse(elf).map_err(|e| e.to_string())?;
     let (value, size) = e
-        .symbol_containing("4sha26sha25611compress256")
+        .symbol_containing(SHA256_COMPRESS_SYMBOL)
         .map_err(|e| e.to_string())?
-        .ok_or("--sha256-engine: the firmware has no sha2 compress256 symbol")?;
+        .ok_or("--sha256-engine: the firmware has no pstk_sha256_compress symbol")?;
     let lo = value & !1;
     let hi = lo
         .checked_add(size)
         .filter(|hi| *hi > lo)
-        .ok_or("--sha256-engine: compress256 has no size")?;
+        .ok_or("--sha256-engine: pstk_sha256_compress has no size")?;
     Ok(format!(
         "offload={lo:#010x}-{hi:#010x}:{SHA256_ENGINE_CYCLES}"
     ))
@@ -656,11 +663,8 @@ mod tests {
     }
 
     #[test]
-    fn sha256_offload_finds_compress256_or_fails() {
-        let sym = (
-            "_ZN4sha26sha25611compress25617h1916c52b1a41f9e5E",
-            0x1000_0011,
-        );
+    fn sha256_offload_finds_the_marker_or_fails() {
+        let sym = ("pstk_sha256_compress", 0x1000_0011);
         let elf = crate::elf::tests::test_elf(
             crate::elf::EM_ARM,
             0x1000_0000,
@@ -749,7 +753,7 @@ mod tests {
     fn model_fields_parse() {
         let t = "icount region=0 insns=10 mul=1 load_store=2 branch=3 other=4 cycles=31 \
                  stall=9 xip_accesses=7 xip_misses=2 xip_miss_cycles=12 model=rp2350-m33 \
-                 model_version=1\n\
+                 model_version=1 offload_calls=5 offload_cycles=420\n\
                  icount region=1 insns=10 mul=1 load_store=2 branch=3 other=4 cycles=31 stall=9\n";
         let r = parse_regions(t);
         assert_eq!(r.len(), 2);
@@ -765,6 +769,7 @@ mod tests {
             (31, 9, 7, 2, 12)
         );
         assert_eq!((e.model.as_str(), e.model_version), ("rp2350-m33", 1));
+        assert_eq!(e.offload_calls, Some(5));
         assert_eq!(
             r[1].estimate, None,
             "a partial model line gives no estimate"
@@ -779,6 +784,7 @@ mod tests {
             .clone()
             .expect("a negative net stall parses");
         assert_eq!((e.cycles, e.stall), (37, -3));
+        assert_eq!(e.offload_calls, None, "no engine charged");
     }
 
     #[test]

@@ -4,7 +4,9 @@
 use std::process::Command;
 
 use picostark_core::proof_file::encode;
-use picostark_core::record::{parse_line, CycleEstimate, Line, RunRecord, RUN_RECORD_SCHEMA};
+use picostark_core::record::{
+    parse_line, CycleEstimate, EngineCharge, Line, RunRecord, RUN_RECORD_SCHEMA,
+};
 use picostark_core::{AirId, BackendId, HashId, ProofHeader, ProofParams};
 
 use crate::qemu::{Core, Outcome, Region};
@@ -82,6 +84,10 @@ pub fn estimate(genuine: &[Region]) -> Option<CycleEstimate> {
         xip_accesses: m.xip_accesses,
         xip_misses: m.xip_misses,
         xip_miss_cycles: m.xip_miss_cycles,
+        sha256_engine: m.offload_calls.map(|blocks| EngineCharge {
+            blocks,
+            cycles_per_block: crate::qemu::SHA256_ENGINE_CYCLES.into(),
+        }),
     })
 }
 
@@ -207,6 +213,7 @@ pub fn build(o: &Outcome, core: Core, alloc: &str, meta: &BuildMeta) -> Result<R
         heap_needed_at_least: None,
         estimate: estimate(&o.regions[..genuine]),
         security: None,
+        hash_impl: run.get("hash_impl").map(String::from),
         toolchain: meta.toolchain.clone(),
         profile: meta.profile.clone(),
         git_commit: meta.git_commit.clone(),
@@ -249,6 +256,7 @@ fn out_of_memory(
         proof_bytes: run.get_u64("proof_bytes").unwrap_or(0),
         security_bits: run.get_u64("security").unwrap_or(0) as u32,
         result: OUT_OF_MEMORY.into(),
+        hash_impl: run.get("hash_impl").map(String::from),
         heap_needed_at_least: Some(in_use + requested),
         estimate: None,
         security: None,
@@ -418,6 +426,27 @@ icount region=3 insns=50 mul=1 load_store=2 branch=3 other=44
         assert_eq!(r.estimate, None);
         let r = build(&outcome(LINES, REGIONS), Core::M33, "tlsf", &meta()).unwrap();
         assert_eq!(r.estimate, None, "a plugin without a model");
+    }
+
+    #[test]
+    fn record_says_which_hash_ran_and_whether_the_engine_was_charged() {
+        let model = " cycles=900 stall=5 xip_accesses=9 xip_misses=1 xip_miss_cycles=7 \
+                     model=rp2350-m33 model_version=3";
+        let plain: String = REGIONS.lines().map(|l| format!("{l}{model}\n")).collect();
+        let charged: String = REGIONS
+            .lines()
+            .map(|l| format!("{l}{model} offload_calls=677 offload_cycles=56868\n"))
+            .collect();
+        let sha = LINES.replacen("iterations=4", "iterations=4 hash_impl=sha256-software", 1);
+        let r = build(&outcome(&sha, &charged), Core::M33, "tlsf", &meta()).unwrap();
+        assert_eq!(r.hash_impl.as_deref(), Some("sha256-software"));
+        let charge = r.estimate.unwrap().sha256_engine.expect("engine charged");
+        assert_eq!((charge.blocks, charge.cycles_per_block), (677, 84));
+        let r = build(&outcome(&sha, &plain), Core::M33, "tlsf", &meta()).unwrap();
+        assert_eq!(r.estimate.unwrap().sha256_engine, None, "software only");
+        // A firmware from before the field: the record does not guess.
+        let r = build(&outcome(LINES, &plain), Core::M33, "tlsf", &meta()).unwrap();
+        assert_eq!(r.hash_impl, None);
     }
 
     #[test]

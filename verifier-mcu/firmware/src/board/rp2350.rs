@@ -276,6 +276,7 @@ fn main() -> ! {
     .unwrap();
     let sys_hz = clocks.system_clock.freq().to_Hz();
     let timer = hal::Timer::new_timer0(pac.TIMER0, &mut pac.RESETS, &clocks);
+    crate::hash_engine::enable(&pac.RESETS);
     start_counter();
 
     // SAFETY: runs once, before anything else can reach USB_BUS.

@@ -1,0 +1,26 @@
+//! The verifiers' hash in this firmware (issue 17): which implementation a proof's hash runs
+//! with, and, on the board, the SHA-256 engine's bring-up.
+//!
+//! Both protocols hash SHA-256 through `rp2350_sha256::blocks`, one call per 64-byte block.
+//! The `rp2350` board build turns on that crate's `engine` feature (Cargo.toml), so there
+//! the RP2350's SHA-256 block does the compressions; the QEMU builds (no such device) run the
+//! software compression, and `mcu-run run --sha256-engine` has the timing model charge the
+//! engine's cost per call in its place. BLAKE3 is always software.
+
+use picostark_core::HashId;
+
+/// The `hash_impl` a run line states for a proof hashed with `hash`.
+pub fn implementation(hash: HashId) -> &'static str {
+    match hash {
+        HashId::Blake3_256 => "blake3-software",
+        HashId::Sha256 => rp2350_sha256::IMPLEMENTATION,
+    }
+}
+
+/// Takes the SHA-256 block out of reset (RESETS bit 17) and waits until it is; the engine
+/// driver assumes this has happened before the first hash.
+#[cfg(feature = "rp2350")]
+pub fn enable(resets: &rp235x_hal::pac::RESETS) {
+    resets.reset().modify(|_, w| w.sha256().clear_bit());
+    while resets.reset_done().read().sha256().bit_is_clear() {}
+}
