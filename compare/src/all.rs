@@ -331,6 +331,31 @@ pub fn run(a: &AllArgs, invocation: &str) -> Result<(), String> {
             }
         }
     }
+    // The hash axis: each backend's SHA-256 proof at the smallest n (one proof, first
+    // extension; the emulator runs it with the software compression and with the engine
+    // charged). No host record: the host rows stay BLAKE3's.
+    let sha_dir = proofs.join("sha256");
+    if let Some(n) = a.log_n.iter().min() {
+        for (b, _) in &backends {
+            let nn = 1u64 << n;
+            let (ok, text) = stream(
+                Command::new(cargo())
+                    .current_dir(&root)
+                    .args(["run", "--release", "-p", "prover-host", "--"])
+                    .args(["--backend", b, "--air", "fib", "--n", &nn.to_string()])
+                    .args(["--hash", "sha256", "--out"])
+                    .arg(sha_dir.join(format!("{b}-fib-n{nn}-sha256.proof"))),
+                "[2/4]",
+                &logs.join(format!("prover-host-{b}-sha256.log")),
+            )?;
+            if !ok {
+                notes.push(format!(
+                    "{b} SHA-256 n=2^{n} not proved: {}",
+                    failure_summary(&text)
+                ));
+            }
+        }
+    }
     timings.push(("prove + host verify".into(), t.elapsed().as_secs_f64()));
 
     // 3. Emulator.
@@ -388,7 +413,12 @@ pub fn run(a: &AllArgs, invocation: &str) -> Result<(), String> {
                 .map(|b| b.name())
                 .collect::<Vec<_>>()
                 .join(",");
-            let run_batch = |files: &[PathBuf], tag: &str, expect: &str, features: Option<&str>| {
+            let run_batch = |files: &[PathBuf],
+                             tag: &str,
+                             expect: &str,
+                             features: Option<&str>,
+                             out: &Path,
+                             extra: &[&str]| {
                 let mut cmd = Command::new(cargo());
                 cmd.current_dir(&root)
                     .args([
@@ -406,7 +436,7 @@ pub fn run(a: &AllArgs, invocation: &str) -> Result<(), String> {
                 if let Some(f) = features {
                     cmd.args(["--features", f]);
                 }
-                cmd.arg("--out").arg(&emu_dir).args(files);
+                cmd.args(extra).arg("--out").arg(out).args(files);
                 stream(
                     &mut cmd,
                     &format!("[3/4 {core}]"),
@@ -414,7 +444,14 @@ pub fn run(a: &AllArgs, invocation: &str) -> Result<(), String> {
                 )
             };
             let proof_files = above;
-            let (ok, text) = run_batch(&proof_files, "", "accepted", Some(&all_features))?;
+            let (ok, text) = run_batch(
+                &proof_files,
+                "",
+                "accepted",
+                Some(&all_features),
+                &emu_dir,
+                &[],
+            )?;
             if !ok {
                 // Which proofs have no record? Retry them one backend at a time, so one backend
                 // whose firmware does not build cannot take the others down.
@@ -451,7 +488,8 @@ pub fn run(a: &AllArgs, invocation: &str) -> Result<(), String> {
                         }
                     }
                     for (b, files) in by_backend {
-                        let (ok, text) = run_batch(&files, &format!("-{b}"), "accepted", None)?;
+                        let (ok, text) =
+                            run_batch(&files, &format!("-{b}"), "accepted", None, &emu_dir, &[])?;
                         if !ok {
                             notes.push(format!(
                                 "mcu-run on {core} for {b}: {}",
@@ -468,13 +506,44 @@ pub fn run(a: &AllArgs, invocation: &str) -> Result<(), String> {
                 "[3/4 {core}] {} proof(s) below the {floor}-bit floor: the firmware must reject them",
                 below.len()
             );
-                let (ok, text) =
-                    run_batch(&below, "-below-floor", "rejected", Some(&all_features))?;
+                let (ok, text) = run_batch(
+                    &below,
+                    "-below-floor",
+                    "rejected",
+                    Some(&all_features),
+                    &emu_dir,
+                    &[],
+                )?;
                 if !ok {
                     notes.push(format!(
                         "**SAFETY** mcu-run on {core}, proofs below the {floor}-bit floor: {}",
                         failure_summary(&text)
                     ));
+                }
+            }
+            // The hash axis, once (the same firmware build): SHA-256 in software, then with
+            // the timing model charging the engine per block.
+            let sha = list_proofs(&sha_dir);
+            if sample == 1 && !sha.is_empty() {
+                for (tag, extra) in [
+                    ("sha256", &[][..]),
+                    ("sha256-engine", &["--sha256-engine"][..]),
+                ] {
+                    let out = raw.join("emulator").join(tag);
+                    let (ok, text) = run_batch(
+                        &sha,
+                        &format!("-{tag}"),
+                        "accepted",
+                        Some(&all_features),
+                        &out,
+                        extra,
+                    )?;
+                    if !ok {
+                        notes.push(format!(
+                            "mcu-run on {core}, {tag}: {}",
+                            failure_summary(&text)
+                        ));
+                    }
                 }
             }
         }

@@ -15,6 +15,7 @@ mod all;
 mod baseline;
 mod capture;
 mod device;
+mod hash_axis;
 mod human;
 mod input;
 mod params;

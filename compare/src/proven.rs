@@ -76,6 +76,7 @@ pub fn section(rows: &[Row], min_security: u32) -> String {
         let conj = rows.iter().filter(emu).find(|c| {
             !proven(c)
                 && c.security_bits >= min_security
+                && c.hash == r.hash
                 && (&c.backend, &c.air, c.n, &c.core, &c.allocator)
                     == (&r.backend, &r.air, r.n, &r.core, &r.allocator)
         });

@@ -10,7 +10,7 @@ use crate::human::{grouped, grouped_signed, kib, pct, pow2, si};
 use crate::summary::{summarize, Summary};
 use crate::svg::{self, BarGroup};
 use crate::table::{estimate_vs_device, to_csv, to_json, Row, ESTIMATE};
-use crate::{proven, scaling};
+use crate::{hash_axis, proven, scaling};
 use picostark_core::{Figures, Policy};
 
 /// A proof file's parameters, for the parameters table.
@@ -736,6 +736,7 @@ impl Report {
             md.push('\n');
         }
         md.push_str(&proven::section(&self.rows, self.min_security));
+        md.push_str(&hash_axis::section(&self.rows));
         for (title, what, t) in scaling::tables(&self.rows) {
             let _ = writeln!(md, "## {title}\n\n{what}.\n");
             md.push_str(&md_table(&t));

@@ -42,11 +42,13 @@ pub fn eligible(r: &Row, min_security: u32) -> bool {
 }
 
 /// Whether a row's proof was verified under the default policy (records without security
-/// figures predate policies other than the default).
+/// figures predate policies other than the default) with the default hash (BLAKE3): the
+/// other rows are the proven and hash-axis sections'.
 fn under_default_policy(r: &Row) -> bool {
-    r.security
-        .as_ref()
-        .is_none_or(|s| s.policy_regime == picostark_core::Policy::default().regime.name())
+    r.hash == crate::table::BLAKE3
+        && r.security
+            .as_ref()
+            .is_none_or(|s| s.policy_regime == picostark_core::Policy::default().regime.name())
 }
 
 /// The order sources are summarised in: estimated time leads.

@@ -29,6 +29,9 @@ pub struct Row {
     pub field: String,
     pub extension: u8,
     pub air: String,
+    /// The verifier's hash as measured: `blake3`, `sha256` (software) or `sha256-engine`
+    /// (the RP2350 engine: on a board, or charged by the timing model; [`hash_of`]).
+    pub hash: String,
     pub n: u64,
     pub core: String,
     pub board: String,
@@ -128,13 +131,17 @@ impl Row {
     }
 
     /// `backend ^ext`, e.g. `p3-babybear^4`, followed by the AIR unless it is Fibonacci
-    /// (`p3-babybear^4 chain16`) and by the policy when it is not the default one
-    /// (`p3-babybear^4 (proven ≥ 100)`, a parameter set of its own): the label of a
-    /// configuration, and what rows are paired and merged on.
+    /// (`p3-babybear^4 chain16`), by the hash unless it is BLAKE3 (`p3-babybear^4 sha256`)
+    /// and by the policy when it is not the default one (`p3-babybear^4 (proven ≥ 100)`, a
+    /// parameter set of its own): the label of a configuration, and what rows are paired and
+    /// merged on.
     pub fn config_label(&self) -> String {
         let mut label = format!("{}^{}", self.backend, self.extension);
         if self.air != "fib" {
             label = format!("{label} {}", self.air);
+        }
+        if self.hash != BLAKE3 {
+            label = format!("{label} {}", self.hash);
         }
         match &self.security {
             Some(s) if s.policy_regime != Policy::default().regime.name() => {
@@ -143,6 +150,25 @@ impl Row {
             _ => label,
         }
     }
+}
+
+/// The hash of the default rows (and of records written before `hash_impl` existed).
+pub const BLAKE3: &str = "blake3";
+
+/// A record's hash as measured: the engine when the timing model charged it (or a board ran
+/// it), else the implementation that ran.
+pub fn hash_of(r: &RunRecord) -> String {
+    let charged = r
+        .estimate
+        .as_ref()
+        .is_some_and(|e| e.sha256_engine.is_some());
+    match r.hash_impl.as_deref() {
+        _ if charged => "sha256-engine",
+        Some("sha256-engine") => "sha256-engine",
+        Some("sha256-software") => "sha256",
+        _ => BLAKE3,
+    }
+    .into()
 }
 
 fn row_from(e: &Entry) -> Row {
@@ -162,6 +188,7 @@ fn row_from(e: &Entry) -> Row {
         field: r.field.clone(),
         extension: r.extension,
         air: r.air.clone(),
+        hash: hash_of(r),
         n: r.n,
         core: r.core.clone(),
         board: r.board.clone(),
@@ -379,6 +406,7 @@ const CSV: &[(&str, Cell)] = &[
     ("field", |r| r.field.clone()),
     ("extension", |r| r.extension.to_string()),
     ("air", |r| r.air.clone()),
+    ("hash", |r| r.hash.clone()),
     ("n", |r| r.n.to_string()),
     ("core", |r| r.core.clone()),
     ("board", |r| r.board.clone()),
@@ -395,6 +423,8 @@ const CSV: &[(&str, Cell)] = &[
     ("estimate_xip_accesses", |r| est(r, |e| e.xip_accesses)),
     ("estimate_xip_misses", |r| est(r, |e| e.xip_misses)),
     ("estimate_xip_miss_cycles", |r| est(r, |e| e.xip_miss_cycles)),
+    ("estimate_sha256_engine_blocks", |r| opt(r.estimate.as_ref().and_then(|e| e.sha256_engine.as_ref()).map(|c| c.blocks))),
+    ("estimate_sha256_engine_cycles_per_block", |r| opt(r.estimate.as_ref().and_then(|e| e.sha256_engine.as_ref()).map(|c| c.cycles_per_block))),
     ("cycles_median", |r| opt(r.cycles_median)),
     ("clock_hz", |r| opt(r.clock_hz)),
     ("device_ms", |r| fixed(r.device_ms, 3)),
@@ -633,7 +663,7 @@ pub(crate) mod tests {
         let lines: Vec<&str> = csv.lines().collect();
         assert_eq!(lines.len(), 2);
         assert!(lines[1].contains("\"rustc 1.95.0 (a, b)\""));
-        assert!(lines[1].starts_with("emulator,p3-babybear,plonky3,babybear,4,fib,1024,m33,"));
+        assert!(lines[1].starts_with("emulator,p3-babybear,plonky3,babybear,4,fib,blake3,1024,m33,"));
         let json: serde_json::Value = serde_json::from_str(&to_json(&build_rows(&[]))).unwrap();
         assert_eq!(json["kind"], TABLE_KIND);
     }
