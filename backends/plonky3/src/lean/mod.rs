@@ -72,6 +72,7 @@ pub trait LeanPcs<F: PrimeField64, EF: ExtensionField<F>> {
     ) -> Result<(), VerifyError>;
 }
 
+pub mod circle;
 pub mod two_adic;
 pub mod uni_stark;
 
@@ -211,6 +212,7 @@ pub fn verify(file: &ProofFile<'_>) -> Option<Result<(), VerifyError>> {
                 HashId::Sha256 => verify_goldilocks2(file, crate::hash::Sha256Lean),
             })
         }
+        (BackendId::P3M31, _) => circle::verify_m31(file),
         _ => None,
     }
 }
