@@ -225,7 +225,15 @@ fn timing_section(dir: &Path, md: &mut String) {
     md.push('\n');
     // The allocators in predicted order, per backend, core and build (the order is checked
     // against silicon runs this table does not have).
-    let key = |r: &RunRecord| (r.backend.clone(), r.core.clone(), r.profile.clone());
+    // Each allocator's record names its own board layout (`layout-elf=`): not a build
+    // difference.
+    let build = |p: &str| -> String {
+        p.split(' ')
+            .filter(|w| !w.starts_with("layout-elf="))
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let key = |r: &RunRecord| (r.backend.clone(), r.core.clone(), build(&r.profile));
     let mut keys: Vec<_> = records.iter().map(|(_, r)| key(r)).collect();
     keys.sort();
     keys.dedup();
@@ -612,9 +620,15 @@ mod tests {
                 "a.m33.tlsf.json",
                 timing_record("m33", "tlsf", w, Some(11_760_484)),
             ),
+            // Another allocator's board layout: the same build for the allocator order.
             (
                 "b.m33.llff.json",
-                timing_record("m33", "llff", w, Some(12_000_000)),
+                timing_record(
+                    "m33",
+                    "llff",
+                    "release opt-level=s lto=fat layout-elf=m33-llff.elf window=stock-wf",
+                    Some(12_000_000),
+                ),
             ),
             // Not the published build: Zb* extensions on.
             (
@@ -659,6 +673,10 @@ mod tests {
         assert!(line("| BabyBear x quartic | m33 |").contains("no matching record"));
         assert!(line("| wf-goldilocks | m33 | llff | not published |").contains("12000000"));
         assert!(line("| wf-goldilocks | rv32 | tlsf | not published |").contains("isa=rp2350"));
+        assert!(
+            md.contains("- predicted allocator order, wf-goldilocks on m33, fastest first: tlsf (11760484) < llff (12000000)\n"),
+            "{md}"
+        );
         // Outside the stock window: in the other table, against the stock TLSF estimate.
         assert!(md.contains(
             "| `e.m33.tlsf.json` | wf-goldilocks | m33 | tlsf | accepted | 7000000 | 2 (rp2350-m33 v1) | 0.00 | 0.00x |"

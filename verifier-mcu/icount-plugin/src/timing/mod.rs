@@ -41,8 +41,9 @@ impl Core {
 
 /// Bumped whenever a rule or a parameter changes what the model estimates (2: the calibrated
 /// XIP miss cost, `qemu.rs` `CALIBRATED_XIP_MISS`; 3: Hazard3 fetches the line past a taken
-/// jump or unpredicted branch, [`hazard3::wrong_path_line`]).
-pub const MODEL_VERSION: u32 = 3;
+/// jump or unpredicted branch, [`hazard3::wrong_path_line`]; 4: the board layout map
+/// [`AddrMap`] and the miss cost recalibrated with it, 151).
+pub const MODEL_VERSION: u32 = 4;
 
 /// What an instruction does to control flow.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
