@@ -5,7 +5,8 @@
 # 1. unit tests of the runner and the plugin (instruction classifiers, UF2 block format, ELF);
 # 2. Fib-1024 proofs for every backend prover-host can make, plus a hostile set of each
 #    (flipped byte, truncated, low-security header, wrong backend, zeroed payload, and a
-#    sampled header sweep: `mcu-run tamper --kind header-sweep`);
+#    sampled header sweep: `mcu-run tamper --kind header-sweep`); the same with SHA-256
+#    (flipped, truncated, zeroed payload), also run once with `--sha256-engine`;
 # 3. per core (m33, rv32): one firmware build with every backend, every proof verified under
 #    QEMU twice (counts must be identical), every hostile file rejected; rv32 is built for
 #    the RP2350's Hazard3 (Zba/Zbb/Zbs/Zbkb, firmware/.cargo/config.toml), and once more as
@@ -49,6 +50,12 @@ for b in p3-babybear p3-goldilocks p3-m31 wf-goldilocks wf-babybear; do
   # backend must refuse without halting (PoW bits past one challenger draw, LDE domains past
   # 2^31, ...); prover-host/tests/mutation.rs sweeps every value on the host.
   "$MCU" tamper --kind header-sweep "$PROOFS/$b-fib-1024.proof" "$PROOFS/$b-fib-1024"
+  # SHA-256 (issue 17): the same statement hashed with SHA-256, verified with the rest, and
+  # its payload-level hostile set (the header kinds do not depend on the hash).
+  "$PH" --backend "$b" --air fib --n 1024 --hash sha256 --out "$PROOFS/$b-fib-1024-sha256.proof"
+  for kind in flip truncate zero-payload; do
+    "$MCU" tamper --kind "$kind" "$PROOFS/$b-fib-1024-sha256.proof" "$PROOFS/$b-fib-1024-sha256.$kind.tampered"
+  done
 done
 FEATURES=$(IFS=,; echo "${BACKENDS[*]}")
 
@@ -56,6 +63,8 @@ for core in m33 rv32; do
   echo "== verifier-mcu: QEMU $core"
   "$MCU" run --core "$core" --features "$FEATURES" --repeat 2 --out "$OUT" "$PROOFS"/*.proof
   "$MCU" run --core "$core" --features "$FEATURES" --expect rejected --out "$OUT/tampered" "$PROOFS"/*.tampered
+  # The timing model's engine charge must find its marker (one call per SHA-256 block).
+  "$MCU" run --core "$core" --features "$FEATURES" --sha256-engine --out "$OUT/sha256-engine" "$PROOFS"/*-sha256.proof
 done
 # The rv32 runs above use the RP2350's ISA (RV32IMAC + Zba/Zbb/Zbs/Zbkb, the default); the
 # plain RV32IMAC build for other chips is checked once, on the genuine proofs (QEMU with the
