@@ -663,7 +663,9 @@ pub(crate) mod tests {
         let lines: Vec<&str> = csv.lines().collect();
         assert_eq!(lines.len(), 2);
         assert!(lines[1].contains("\"rustc 1.95.0 (a, b)\""));
-        assert!(lines[1].starts_with("emulator,p3-babybear,plonky3,babybear,4,fib,blake3,1024,m33,"));
+        assert!(
+            lines[1].starts_with("emulator,p3-babybear,plonky3,babybear,4,fib,blake3,1024,m33,")
+        );
         let json: serde_json::Value = serde_json::from_str(&to_json(&build_rows(&[]))).unwrap();
         assert_eq!(json["kind"], TABLE_KIND);
     }
