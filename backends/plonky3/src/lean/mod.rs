@@ -172,9 +172,20 @@ where
     }
 }
 
+/// Bytes the transcript absorbs between two draws, at most (the seeds and the opened values
+/// of the largest shape within bounds): the challenger's buffer is allocated once.
+const TRANSCRIPT_CAPACITY: usize = 2048;
+
+/// The challenger's input buffer: the statement bytes, with room for what follows them.
+fn transcript_buffer(file: &ProofFile<'_>) -> Vec<u8> {
+    let mut v = Vec::with_capacity(file.statement_bytes.len() + TRANSCRIPT_CAPACITY);
+    v.extend_from_slice(file.statement_bytes);
+    v
+}
+
 fn verify_babybear4<H: ByteHash>(file: &ProofFile<'_>, hash: H) -> Result<(), VerifyError> {
     let ch = SerializingChallenger32::<BabyBear, _>::new(HashChallenger::<u8, H, 32>::new(
-        Vec::from(file.statement_bytes),
+        transcript_buffer(file),
         hash,
     ));
     verify_two_adic::<BabyBear, BinomialExtensionField<BabyBear, 4>, _, H>(file, ch, hash)
@@ -182,7 +193,7 @@ fn verify_babybear4<H: ByteHash>(file: &ProofFile<'_>, hash: H) -> Result<(), Ve
 
 fn verify_goldilocks2<H: ByteHash>(file: &ProofFile<'_>, hash: H) -> Result<(), VerifyError> {
     let ch = SerializingChallenger64::<Goldilocks, _>::new(HashChallenger::<u8, H, 32>::new(
-        Vec::from(file.statement_bytes),
+        transcript_buffer(file),
         hash,
     ));
     verify_two_adic::<Goldilocks, BinomialExtensionField<Goldilocks, 2>, _, H>(file, ch, hash)

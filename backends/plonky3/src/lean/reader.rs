@@ -120,6 +120,30 @@ impl<'a> Reader<'a> {
         Ok((v, &self.bytes[start..self.pos]))
     }
 
+    /// A challenge-field element in the wire form of upstream's extension fields (`ExtField`
+    /// serializes its coefficient array as a tuple): `EF::DIMENSION` base elements, each
+    /// through `F`'s `Deserialize`. Unlike `EF`'s own `Deserialize` (which collects the array
+    /// through a `Vec`), this allocates nothing.
+    pub fn ext<F, EF>(&mut self) -> Result<EF, VerifyError>
+    where
+        F: Deserialize<'a> + p3_field::PrimeCharacteristicRing,
+        EF: p3_field::BasedVectorSpace<F>,
+    {
+        let mut ok = true;
+        let v = EF::from_basis_coefficients_fn(|_| match self.value::<F>() {
+            Ok((f, _)) => f,
+            Err(_) => {
+                ok = false;
+                F::ZERO
+            }
+        });
+        if ok {
+            Ok(v)
+        } else {
+            Err(MALFORMED)
+        }
+    }
+
     /// `n` values of type `T`, checked and discarded; returns the bytes they span.
     pub fn skip_values<T: Deserialize<'a>>(&mut self, n: usize) -> Result<&'a [u8], VerifyError> {
         let start = self.pos;
@@ -330,6 +354,30 @@ mod tests {
         let raw = r.skip_values::<Ef4>(1).unwrap();
         assert_eq!(raw.len(), 16);
         r.finish().unwrap();
+        assert_eq!(
+            Reader::new(&bytes[1..]).ext::<BabyBear, Ef4>().unwrap(),
+            e,
+            "ext reads what EF's Deserialize reads"
+        );
+        let g5 = p3_field::extension::BinomialExtensionField::<Goldilocks, 5>::from_basis_coefficients_fn(|i| {
+            Goldilocks::from_u64(u64::MAX - 3 * i as u64 - 1_000_000_000)
+        });
+        let gb = postcard::to_allocvec(&g5).unwrap();
+        let got: p3_field::extension::BinomialExtensionField<Goldilocks, 5> =
+            Reader::new(&gb).ext::<Goldilocks, _>().unwrap();
+        assert_eq!(got, g5);
+        let g3 = p3_field::extension::CubicTrinomialExtensionField::<Goldilocks>::from_basis_coefficients_fn(|i| {
+            Goldilocks::from_u64(7 + i as u64)
+        });
+        let gb = postcard::to_allocvec(&g3).unwrap();
+        let got: p3_field::extension::CubicTrinomialExtensionField<Goldilocks> =
+            Reader::new(&gb).ext::<Goldilocks, _>().unwrap();
+        assert_eq!(got, g3);
+        // A coefficient >= p is refused by both.
+        let mut bad = bytes[1..17].to_vec();
+        bad[12..16].copy_from_slice(&u32::MAX.to_le_bytes());
+        assert!(postcard::from_bytes::<Ef4>(&bad).is_err());
+        assert!(Reader::new(&bad).ext::<BabyBear, Ef4>().is_err());
         // One truncated byte short.
         let mut r = Reader::new(&bytes[..bytes.len() - 1]);
         r.expect_len(2).unwrap();

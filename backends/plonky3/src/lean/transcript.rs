@@ -84,6 +84,7 @@ pub fn pattern_hash<F: PrimeField64, EF: ExtensionField<F>>(
     let degree = EF::DIMENSION as u64;
     PATTERNS
         .iter()
+        .chain(super::circle::CIRCLE_PATTERNS)
         .find(|e| {
             e.modulus == F::ORDER_U64
                 && u64::from(e.degree) == degree
@@ -183,16 +184,26 @@ impl<'c, F: PrimeField64, C: CanObserve<F>> SeedPacker<'c, F, C> {
             self.acc |= u64::from(b) << (8 * self.filled);
             self.filled += 1;
             if self.filled == Self::CHUNK {
-                self.ch.observe(F::from_u64(self.acc));
+                self.ch.observe(Self::element(self.acc));
                 self.acc = 0;
                 self.filled = 0;
             }
         }
     }
 
+    /// A chunk as a field element: it is below the modulus, and a 32-bit conversion avoids
+    /// the 64-bit reduction (a software division on 32-bit cores) for 31-bit fields.
+    fn element(acc: u64) -> F {
+        if Self::CHUNK <= 3 {
+            F::from_u32(acc as u32)
+        } else {
+            F::from_u64(acc)
+        }
+    }
+
     fn finish(self) {
         if self.filled > 0 {
-            self.ch.observe(F::from_u64(self.acc));
+            self.ch.observe(Self::element(self.acc));
         }
     }
 }

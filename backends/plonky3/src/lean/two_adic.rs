@@ -10,7 +10,7 @@
 
 use p3_field::coset::TwoAdicMultiplicativeCoset;
 use p3_field::{ExtensionField, Field, PrimeField64, TwoAdicField};
-use p3_symmetric::{CryptographicHasher, PseudoCompressionFunction, SerializingHasher};
+use p3_symmetric::PseudoCompressionFunction;
 use picostark_core::VerifyError;
 
 use super::reader::Reader;
@@ -25,6 +25,10 @@ pub const MAX_QUERIES: usize = 32;
 pub const MAX_ROUNDS: usize = 32;
 /// The widest fold (log2).
 pub const MAX_LOG_ARITY: usize = 4;
+/// The longest final polynomial (log2).
+pub const MAX_LOG_FINAL_POLY_LEN: usize = 6;
+/// The longest Merkle leaf (bytes): a fold row of `2^MAX_LOG_ARITY` challenge-field values.
+const MAX_LEAF_BYTES: usize = (1 << MAX_LOG_ARITY) * MAX_DEGREE * 8;
 
 const REJECTED: VerifyError = VerifyError::Rejected("Plonky3 verification failed");
 
@@ -55,6 +59,7 @@ impl<H> TwoAdicPcs<H> {
             && self.max_log_arity >= 1
             && self.max_log_arity <= MAX_LOG_ARITY
             && self.log_blowup >= 1
+            && self.log_final_poly_len <= MAX_LOG_FINAL_POLY_LEN
             && log_n + self.log_blowup > self.log_blowup + self.log_final_poly_len
             && self.rounds(log_n) <= MAX_ROUNDS
     }
@@ -135,6 +140,47 @@ fn verify_multi<H: ByteHash>(
     Ok(())
 }
 
+/// A Merkle leaf's bytes as upstream's `SerializingHasher` feeds them to the byte hash
+/// (each base element's `into_bytes`, extension elements coefficient by coefficient),
+/// gathered on the stack and hashed in one call instead of byte by byte.
+struct LeafBytes<const N: usize> {
+    buf: [u8; N],
+}
+
+impl<const N: usize> LeafBytes<N> {
+    fn new() -> Self {
+        Self { buf: [0; N] }
+    }
+
+    fn hash_base<F: Field, H: ByteHash>(&mut self, hash: &H, row: &[F]) -> Digest {
+        let mut len = 0;
+        for v in row {
+            for b in v.into_bytes() {
+                self.buf[len] = b;
+                len += 1;
+            }
+        }
+        hash.hash_slice(&self.buf[..len])
+    }
+
+    fn hash_ext<F: Field, EF: ExtensionField<F>, H: ByteHash>(
+        &mut self,
+        hash: &H,
+        row: &[EF],
+    ) -> Digest {
+        let mut len = 0;
+        for e in row {
+            for v in e.as_basis_coefficients_slice() {
+                for b in v.into_bytes() {
+                    self.buf[len] = b;
+                    len += 1;
+                }
+            }
+        }
+        hash.hash_slice(&self.buf[..len])
+    }
+}
+
 /// `n` values of `T` from `r` into `out`.
 fn read_into<'a, T: serde::Deserialize<'a>>(
     r: &mut Reader<'a>,
@@ -162,48 +208,76 @@ fn batch_invert<EF: Field>(values: &mut [EF], scratch: &mut [EF]) -> Result<(), 
     Ok(())
 }
 
-/// The value at `beta` of the polynomial through `evals` on the coset the fold reads:
-/// `start * w^k` (w of order `arity`), listed in bit-reversed order.
-fn fold_row<F: TwoAdicField, EF: ExtensionField<F>>(
-    index: usize,
-    log_height: usize,
+/// One FRI round's fold: the value at `beta` of the polynomial through a row of `2^log_arity`
+/// evaluations on the coset `start * <w>` (listed in bit-reversed order), computed as
+/// `log_arity` binary folds with `beta, beta^2, beta^4, ...` (the same polynomial identity
+/// upstream's Lagrange interpolation evaluates, without its inversions): adjacent entries sit
+/// at `x` and `-x`, and fold to `(lo + hi + b (lo - hi) / x) / 2` at `x^2`.
+struct FoldRound<F, EF> {
     log_arity: usize,
-    beta: EF,
-    evals: &[EF],
-) -> Result<EF, VerifyError> {
-    let start = F::two_adic_generator(log_height + log_arity)
-        .exp_u64(reverse_bits(index, log_height) as u64);
-    if log_arity == 1 {
-        let (lo, hi) = (evals[0], evals[1]);
-        let inv = start.double().try_inverse().ok_or(REJECTED)?;
-        return Ok((lo + hi).halve() + (lo - hi) * beta * inv);
-    }
-    let arity = 1usize << log_arity;
-    let w = F::two_adic_generator(log_arity);
-    let mut xs = [F::ZERO; 1 << MAX_LOG_ARITY];
-    let mut x = start;
-    for k in 0..arity {
-        xs[reverse_bits(k, log_arity)] = x;
-        x *= w;
-    }
-    // Barycentric form on a coset of a subgroup of order n: L(z) = (z^n - s^n) / n / s^n *
-    // sum_k y_k x_k / (z - x_k).
-    let mut diffs = [EF::ZERO; 1 << MAX_LOG_ARITY];
-    let mut scratch = [EF::ZERO; 1 << MAX_LOG_ARITY];
-    for k in 0..arity {
-        diffs[k] = beta - xs[k];
-        if diffs[k].is_zero() {
-            return Ok(evals[k]);
+    log_height: usize,
+    /// Inverse of the generator whose powers give each row's `start`.
+    g_inv: F,
+    /// `w^-rev(j)` for the even positions `2j` of the first binary fold.
+    w_inv: [F; 1 << (MAX_LOG_ARITY - 1)],
+    /// `beta^(2^l)` for binary fold `l`.
+    betas: [EF; MAX_LOG_ARITY],
+}
+
+impl<F: TwoAdicField, EF: ExtensionField<F>> FoldRound<F, EF> {
+    /// The round that folds rows of `2^log_arity` down to height `2^log_height`.
+    fn new(log_height: usize, log_arity: usize, beta: EF) -> Result<Self, VerifyError> {
+        let g_inv = F::two_adic_generator(log_height + log_arity)
+            .try_inverse()
+            .ok_or(REJECTED)?;
+        let w_inv = F::two_adic_generator(log_arity)
+            .try_inverse()
+            .ok_or(REJECTED)?;
+        let half = 1usize << (log_arity - 1);
+        let mut table = [F::ZERO; 1 << (MAX_LOG_ARITY - 1)];
+        let mut p = F::ONE;
+        for k in 0..half {
+            table[reverse_bits(k, log_arity - 1)] = p;
+            p *= w_inv;
         }
+        let mut betas = [EF::ZERO; MAX_LOG_ARITY];
+        let mut b = beta;
+        for slot in &mut betas[..log_arity] {
+            *slot = b;
+            b = b.square();
+        }
+        Ok(Self {
+            log_arity,
+            log_height,
+            g_inv,
+            w_inv: table,
+            betas,
+        })
     }
-    batch_invert(&mut diffs[..arity], &mut scratch[..arity])?;
-    let s_n = start.exp_power_of_2(log_arity);
-    let scale = (F::from_usize(arity) * s_n).try_inverse().ok_or(REJECTED)?;
-    let mut sum = EF::ZERO;
-    for k in 0..arity {
-        sum += evals[k] * diffs[k] * xs[k];
+
+    /// Folds the row (destroying it) of the group at `index` of the folded height.
+    fn fold(&self, index: usize, row: &mut [EF]) -> EF {
+        let start_inv = self
+            .g_inv
+            .exp_u64(reverse_bits(index, self.log_height) as u64);
+        let mut inv_x = [F::ZERO; 1 << (MAX_LOG_ARITY - 1)];
+        let mut m = 1usize << self.log_arity;
+        for (slot, &w) in inv_x[..m / 2].iter_mut().zip(&self.w_inv) {
+            *slot = start_inv * w;
+        }
+        for &beta in &self.betas[..self.log_arity] {
+            let half = m / 2;
+            for j in 0..half {
+                let (lo, hi) = (row[2 * j], row[2 * j + 1]);
+                row[j] = (lo + hi + (lo - hi) * beta * inv_x[j]).halve();
+            }
+            for j in 0..half / 2 {
+                inv_x[j] = inv_x[2 * j].square();
+            }
+            m = half;
+        }
+        row[0]
     }
-    Ok(sum * (beta.exp_power_of_2(log_arity) - s_n) * scale)
 }
 
 fn reverse_bits(x: usize, bits: usize) -> usize {
@@ -306,13 +380,15 @@ where
             r.take(s.checked_mul(32).ok_or(REJECTED)?)?;
         }
         r.expect_len(final_len)?;
-        let mut final_poly = [EF::ZERO; 1 << 8];
+        let mut final_poly = [EF::ZERO; 1 << MAX_LOG_FINAL_POLY_LEN];
         if final_len > final_poly.len() {
             return Err(VerifyError::Unsupported(
                 "final polynomial beyond the lean verifier's bounds",
             ));
         }
-        read_into(r, &mut final_poly[..final_len])?;
+        for v in &mut final_poly[..final_len] {
+            *v = r.ext::<F, EF>()?;
+        }
         let query_witness = r.value::<F>()?.0;
         if self.pow_bits == 0 && query_witness != F::ZERO {
             return Err(REJECTED);
@@ -411,7 +487,7 @@ where
         batch_invert(&mut inv[..2 * q], &mut scratch[..2 * q])?;
 
         // Pass 2a: the trace batch, then the quotient batch, each with its Merkle proof.
-        let field_hash = SerializingHasher::new(self.hash);
+        let mut leaf_bytes = LeafBytes::<MAX_LEAF_BYTES>::new();
         let compress = self.hash.compression();
         let mut folded = [EF::ZERO; MAX_QUERIES];
         let mut leaves = [(0usize, [0u8; 32]); MAX_QUERIES];
@@ -423,7 +499,7 @@ where
             ri.expect_len(width)?;
             read_into(&mut ri, &mut row[..width])?;
             let row = &row[..width];
-            let leaf: Digest = field_hash.hash_iter_slices([row]);
+            let leaf = leaf_bytes.hash_base(&self.hash, row);
             leaves[k] = (indices[k], leaf);
             let at_local = row
                 .iter()
@@ -445,7 +521,7 @@ where
                 read_into(&mut ri, chunk)?;
             }
             let rows = &qrows[..c.num_chunks * dim];
-            let leaf: Digest = field_hash.hash_iter_slices(rows.chunks_exact(dim));
+            let leaf = leaf_bytes.hash_base(&self.hash, rows);
             leaves[k] = (indices[k], leaf);
             let at_x = rows
                 .iter()
@@ -469,6 +545,7 @@ where
             let log_arity = self.log_arity(c.log_n, round);
             let arity = 1usize << log_arity;
             let log_folded = log_h - log_arity;
+            let fold = FoldRound::<F, EF>::new(log_folded, log_arity, betas[round])?;
             rc.expect_len(q)?;
             for k in 0..q {
                 rc.expect_len(arity - 1)?;
@@ -478,18 +555,14 @@ where
                     *e = if j == own {
                         folded[k]
                     } else {
-                        rc.value::<EF>()?.0
+                        rc.ext::<F, EF>()?
                     };
                 }
-                let evals = &evals[..arity];
+                let evals = &mut evals[..arity];
                 idx[k] >>= log_arity;
-                let leaf: Digest = field_hash.hash_iter(
-                    evals
-                        .iter()
-                        .flat_map(|e| e.as_basis_coefficients_slice().iter().copied()),
-                );
+                let leaf = leaf_bytes.hash_ext::<F, EF, H>(&self.hash, evals);
                 leaves[k] = (idx[k], leaf);
-                folded[k] = fold_row::<F, EF>(idx[k], log_folded, log_arity, betas[round], evals)?;
+                folded[k] = fold.fold(idx[k], evals);
             }
             verify_multi::<H>(
                 &compress,
@@ -567,14 +640,9 @@ mod tests {
                 }
                 want += evals[i] * l;
             }
-            assert_eq!(
-                fold_row::<BabyBear, Ef>(index, log_h, log_arity, beta, &evals).unwrap(),
-                want
-            );
-            assert_ne!(
-                fold_row::<BabyBear, Ef>(index + 1, log_h, log_arity, beta, &evals).unwrap(),
-                want
-            );
+            let round = FoldRound::<BabyBear, Ef>::new(log_h, log_arity, beta).unwrap();
+            assert_eq!(round.fold(index, &mut evals.clone()), want);
+            assert_ne!(round.fold(index + 1, &mut evals.clone()), want);
         }
     }
 }

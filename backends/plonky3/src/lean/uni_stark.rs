@@ -85,14 +85,14 @@ where
     let mut trace_next = [EF::ZERO; MAX_WIDTH];
     r.expect_len(width)?;
     for v in &mut trace_local[..width] {
-        *v = r.value::<EF>()?.0;
+        *v = r.ext::<F, EF>()?;
     }
     if !r.option()? {
         return Err(REJECTED);
     }
     r.expect_len(width)?;
     for v in &mut trace_next[..width] {
-        *v = r.value::<EF>()?.0;
+        *v = r.ext::<F, EF>()?;
     }
     if r.option()? || r.option()? {
         return Err(REJECTED);
@@ -102,7 +102,7 @@ where
     for chunk in chunks[..num_chunks * dim].chunks_exact_mut(dim) {
         r.expect_len(dim)?;
         for v in chunk {
-            *v = r.value::<EF>()?.0;
+            *v = r.ext::<F, EF>()?;
         }
     }
     if r.option()? {
