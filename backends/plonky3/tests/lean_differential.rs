@@ -301,7 +301,7 @@ fn upstream_draws(bytes: &[u8]) -> (Vec<u64>, bool) {
         batch_proof_of_work_bits: 0,
         commit_proof_of_work_bits: 0,
         query_proof_of_work_bits: p.pow_bits.into(),
-        mmcs: ExtensionMmcs::new(mmcs.clone()),
+        mmcs: ExtensionMmcs::new(mmcs),
     };
     let pcs = TwoAdicFriPcs::new(Radix2DitParallel::default(), mmcs, fri);
     let (ch, log) = recording(file.statement_bytes);
