@@ -113,13 +113,47 @@ fn check_with(
     stats.worst_single = stats.worst_single.max(largest);
 }
 
-type Row = (Box<dyn Prover>, Box<dyn Verifier>, HashId);
+/// Prover, verifier, hash and challenge-field extension degree.
+type Row = (Box<dyn Prover>, Box<dyn Verifier>, HashId, u8);
 
-/// Every backend with BLAKE3, then every backend again with SHA-256.
+/// Every backend with BLAKE3, then every backend again with SHA-256 (each over its first,
+/// default challenge field), then the larger challenge fields of the proven-security track
+/// with BLAKE3.
 fn backends() -> Vec<Row> {
+    let mut rows: Vec<Row> = default_fields()
+        .into_iter()
+        .map(|(p, v, h)| {
+            let ext = p.extension_degrees()[0];
+            (p, v, h, ext)
+        })
+        .collect();
+    use picostark_plonky3 as p3;
+    for ext in [5, 8] {
+        rows.push((
+            Box::new(p3::P3BabyBearProver),
+            Box::new(p3::P3BabyBearVerifier),
+            HashId::Blake3_256,
+            ext,
+        ));
+    }
+    for ext in [3, 5] {
+        rows.push((
+            Box::new(p3::P3GoldilocksProver),
+            Box::new(p3::P3GoldilocksVerifier),
+            HashId::Blake3_256,
+            ext,
+        ));
+    }
+    rows
+}
+
+/// Rows of the larger challenge fields (`backends` appends them).
+const LARGER_FIELD_ROWS: usize = 4;
+
+fn default_fields() -> Vec<(Box<dyn Prover>, Box<dyn Verifier>, HashId)> {
     use picostark_plonky3 as p3;
     use picostark_winterfell as wf;
-    let mut rows: Vec<Row> = Vec::new();
+    let mut rows: Vec<(Box<dyn Prover>, Box<dyn Verifier>, HashId)> = Vec::new();
     for hash in [HashId::Blake3_256, HashId::Sha256] {
         rows.push((
             Box::new(p3::P3BabyBearProver),
@@ -146,11 +180,11 @@ fn backends() -> Vec<Row> {
     rows
 }
 
-fn prove(prover: &dyn Prover, log_n: u8, hash: HashId) -> Vec<u8> {
+fn prove(prover: &dyn Prover, log_n: u8, hash: HashId, ext: u8) -> Vec<u8> {
     let req = ProveRequest {
         air: AirId::Fibonacci,
         log_n,
-        extension_degree: prover.extension_degrees()[0],
+        extension_degree: ext,
         params: prover.default_params(),
         hash,
     };
@@ -181,10 +215,10 @@ fn flip_positions(len: usize) -> Vec<usize> {
 fn every_mutation_of_every_backend_is_rejected_within_memory_bounds() {
     let _serial = serial();
     let mut report = Vec::new();
-    for (prover, verifier, hash) in backends() {
+    for (prover, verifier, hash, ext) in backends() {
         let verifier = verifier.as_ref();
-        let a = prove(prover.as_ref(), 10, hash);
-        let b = prove(prover.as_ref(), 11, hash);
+        let a = prove(prover.as_ref(), 10, hash, ext);
+        let b = prove(prover.as_ref(), 11, hash, ext);
         assert!(verify(verifier, &a, None, &Policy::default()).is_ok());
         let mut stats = Stats {
             cases: 0,
@@ -251,7 +285,7 @@ fn every_mutation_of_every_backend_is_rejected_within_memory_bounds() {
             );
         }
         report.push(format!(
-            "{:<14} {:<10} {:>6} cases rejected; valid proof heap peak {:>7} B; worst hostile peak {:>7} B; largest allocation {:>7} B",
+            "{:<14} x{ext} {:<10} {:>6} cases rejected; valid proof heap peak {:>7} B; worst hostile peak {:>7} B; largest allocation {:>7} B",
             verifier.backend().name(),
             hash.name(),
             stats.cases,
@@ -264,7 +298,10 @@ fn every_mutation_of_every_backend_is_rejected_within_memory_bounds() {
     for line in &report {
         println!("{line}");
     }
-    assert_eq!(report.len(), BackendId::ALL.len() * HashId::ALL.len());
+    assert_eq!(
+        report.len(),
+        BackendId::ALL.len() * HashId::ALL.len() + LARGER_FIELD_ROWS
+    );
 }
 
 /// The values a multi-byte header field of `valid` takes in the sweep beyond its single-byte
@@ -384,15 +421,16 @@ fn every_header_value_of_every_backend_is_rejected_without_panic() {
     let _serial = serial();
     let mut report = Vec::new();
     let mut panics = Vec::new();
-    for (prover, verifier, hash) in backends() {
+    for (prover, verifier, hash, ext) in backends() {
         let verifier = verifier.as_ref();
-        // BLAKE3 rows at two lengths; SHA-256 rows at one, to keep the sweep's run time small.
+        // Default-field BLAKE3 rows at two lengths; SHA-256 and larger-field rows at one, to
+        // keep the sweep's run time small.
         let lengths: &[u8] = match hash {
-            HashId::Blake3_256 => &[10, 3],
-            HashId::Sha256 => &[10],
+            HashId::Blake3_256 if ext == prover.extension_degrees()[0] => &[10, 3],
+            _ => &[10],
         };
         for &log_n in lengths {
-            let valid = prove(prover.as_ref(), log_n, hash);
+            let valid = prove(prover.as_ref(), log_n, hash, ext);
             if let Err(e) = verify(verifier, &valid, None, &sweep_policy()) {
                 panic!(
                     "{} n=2^{log_n}: valid proof rejected: {e}",
@@ -411,7 +449,7 @@ fn every_header_value_of_every_backend_is_rejected_without_panic() {
             panics.extend(sweep_header(verifier, &valid, &mut stats));
             std::panic::set_hook(hook);
             report.push(format!(
-                "{:<14} {:<10} n=2^{log_n:<2} {:>6} header values rejected in {:.2} s; worst peak {:>7} B; largest allocation {:>7} B",
+                "{:<14} x{ext} {:<10} n=2^{log_n:<2} {:>6} header values rejected in {:.2} s; worst peak {:>7} B; largest allocation {:>7} B",
                 verifier.backend().name(),
                 hash.name(),
                 stats.cases,
@@ -430,5 +468,5 @@ fn every_header_value_of_every_backend_is_rejected_without_panic() {
         panics.len(),
         panics.join("\n")
     );
-    assert_eq!(report.len(), 3 * BackendId::ALL.len());
+    assert_eq!(report.len(), 3 * BackendId::ALL.len() + LARGER_FIELD_ROWS);
 }

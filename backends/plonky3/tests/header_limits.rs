@@ -115,3 +115,30 @@ fn another_backends_header_is_refused_not_asserted() {
     );
     assert_eq!(P3GoldilocksVerifier.check_supported(&h), Ok(()));
 }
+
+/// Every extension degree the envelope admits (1..=8): the backend's challenge fields are
+/// accepted, every other degree is refused as unsupported before any work.
+#[test]
+fn only_the_backends_challenge_fields_are_accepted() {
+    let verifiers: [(&dyn Verifier, BackendId, &[u8]); 3] = [
+        (&P3BabyBearVerifier, BackendId::P3BabyBear, &[4, 5, 8]),
+        (&P3GoldilocksVerifier, BackendId::P3Goldilocks, &[2, 3, 5]),
+        (&P3M31Verifier, BackendId::P3M31, &[3, 4]),
+    ];
+    for (v, backend, degrees) in verifiers {
+        for ext in 1..=8u8 {
+            let got = v.check_supported(&header(backend, ext, 10, PARAMS));
+            if degrees.contains(&ext) {
+                assert_eq!(got, Ok(()), "{backend} x{ext}");
+            } else {
+                assert_eq!(
+                    got,
+                    Err(VerifyError::Unsupported(
+                        "extension degree for this backend"
+                    )),
+                    "{backend} x{ext}"
+                );
+            }
+        }
+    }
+}
