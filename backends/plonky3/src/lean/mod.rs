@@ -80,7 +80,7 @@ use alloc::vec::Vec;
 
 use p3_baby_bear::BabyBear;
 use p3_challenger::{HashChallenger, SerializingChallenger32, SerializingChallenger64};
-use p3_field::extension::BinomialExtensionField;
+use p3_field::extension::{BinomialExtensionField, CubicTrinomialExtensionField};
 use p3_field::TwoAdicField;
 use p3_goldilocks::Goldilocks;
 use picostark_air::chain16::CubicChain16;
@@ -183,46 +183,69 @@ fn transcript_buffer(file: &ProofFile<'_>) -> Vec<u8> {
     v
 }
 
-fn verify_babybear4<H: ByteHash>(file: &ProofFile<'_>, hash: H) -> Result<(), VerifyError> {
+fn verify_babybear<EF: ExtensionField<BabyBear>, H: ByteHash>(
+    file: &ProofFile<'_>,
+    hash: H,
+) -> Result<(), VerifyError> {
     let ch = SerializingChallenger32::<BabyBear, _>::new(HashChallenger::<u8, H, 32>::new(
         transcript_buffer(file),
         hash,
     ));
-    verify_two_adic::<BabyBear, BinomialExtensionField<BabyBear, 4>, _, H>(file, ch, hash)
+    verify_two_adic::<BabyBear, EF, _, H>(file, ch, hash)
 }
 
-fn verify_goldilocks2<H: ByteHash>(file: &ProofFile<'_>, hash: H) -> Result<(), VerifyError> {
+fn verify_goldilocks<EF: ExtensionField<Goldilocks>, H: ByteHash>(
+    file: &ProofFile<'_>,
+    hash: H,
+) -> Result<(), VerifyError> {
     let ch = SerializingChallenger64::<Goldilocks, _>::new(HashChallenger::<u8, H, 32>::new(
         transcript_buffer(file),
         hash,
     ));
-    verify_two_adic::<Goldilocks, BinomialExtensionField<Goldilocks, 2>, _, H>(file, ch, hash)
+    verify_two_adic::<Goldilocks, EF, _, H>(file, ch, hash)
 }
 
-/// The lean verdict for a two-adic proof whose header passed the backend's checks, or `None`
+/// A `p3-babybear` proof with challenge field `EF`, by the header's hash.
+fn babybear<EF: ExtensionField<BabyBear>>(file: &ProofFile<'_>) -> Option<Result<(), VerifyError>> {
+    if !two_adic_within_bounds::<BabyBear, EF>(file) {
+        return None;
+    }
+    Some(match file.header.hash {
+        HashId::Blake3_256 => verify_babybear::<EF, _>(file, VERIFIER_HASH),
+        HashId::Sha256 => verify_babybear::<EF, _>(file, crate::hash::Sha256Lean),
+    })
+}
+
+/// A `p3-goldilocks` proof with challenge field `EF`, by the header's hash.
+fn goldilocks<EF: ExtensionField<Goldilocks>>(
+    file: &ProofFile<'_>,
+) -> Option<Result<(), VerifyError>> {
+    if !two_adic_within_bounds::<Goldilocks, EF>(file) {
+        return None;
+    }
+    Some(match file.header.hash {
+        HashId::Blake3_256 => verify_goldilocks::<EF, _>(file, VERIFIER_HASH),
+        HashId::Sha256 => verify_goldilocks::<EF, _>(file, crate::hash::Sha256Lean),
+    })
+}
+
+/// The lean verdict for a Plonky3 proof whose header passed the backend's checks, or `None`
 /// when its shape is outside the lean verifier's bounds or its configuration is not one the
-/// lean path dispatches (the caller then runs the stock verifier).
+/// lean path dispatches (the caller then runs the stock verifier). Two-adic challenge fields:
+/// BabyBear of degree 4, 5, 8 and Goldilocks of degree 2, 3, 5 (the configurations'
+/// extensions; the generic code takes any `ExtensionField` whose wire form is its
+/// coefficient tuple).
 pub fn verify(file: &ProofFile<'_>) -> Option<Result<(), VerifyError>> {
     let h = &file.header;
     match (h.backend, h.extension_degree) {
-        (BackendId::P3BabyBear, 4) => {
-            if !two_adic_within_bounds::<BabyBear, BinomialExtensionField<BabyBear, 4>>(file) {
-                return None;
-            }
-            Some(match h.hash {
-                HashId::Blake3_256 => verify_babybear4(file, VERIFIER_HASH),
-                HashId::Sha256 => verify_babybear4(file, crate::hash::Sha256Lean),
-            })
+        (BackendId::P3BabyBear, 4) => babybear::<BinomialExtensionField<BabyBear, 4>>(file),
+        (BackendId::P3BabyBear, 5) => babybear::<BinomialExtensionField<BabyBear, 5>>(file),
+        (BackendId::P3BabyBear, 8) => babybear::<BinomialExtensionField<BabyBear, 8>>(file),
+        (BackendId::P3Goldilocks, 2) => goldilocks::<BinomialExtensionField<Goldilocks, 2>>(file),
+        (BackendId::P3Goldilocks, 3) => {
+            goldilocks::<CubicTrinomialExtensionField<Goldilocks>>(file)
         }
-        (BackendId::P3Goldilocks, 2) => {
-            if !two_adic_within_bounds::<Goldilocks, BinomialExtensionField<Goldilocks, 2>>(file) {
-                return None;
-            }
-            Some(match h.hash {
-                HashId::Blake3_256 => verify_goldilocks2(file, VERIFIER_HASH),
-                HashId::Sha256 => verify_goldilocks2(file, crate::hash::Sha256Lean),
-            })
-        }
+        (BackendId::P3Goldilocks, 5) => goldilocks::<BinomialExtensionField<Goldilocks, 5>>(file),
         (BackendId::P3M31, _) => circle::verify_m31(file),
         _ => None,
     }
@@ -235,7 +258,6 @@ mod tests {
     use alloc::format;
     use alloc::string::String;
     use alloc::vec;
-    use p3_field::extension::CubicTrinomialExtensionField;
     use picostark_core::ProofParams;
     use std::println;
 
