@@ -186,6 +186,8 @@ fn device_run(log: &DeviceLog, meta: &LogMeta) -> Result<DeviceRun, String> {
             bss_bytes: m("bss"),
             estimate: None,
             security: None,
+            // A board build hashes SHA-256 on the engine (`sha256-engine`); older logs say nothing.
+            hash_impl: run.get("hash_impl").map(String::from),
             toolchain: meta.toolchain.clone().unwrap_or_else(not_in_log),
             profile: meta.profile.clone().unwrap_or_else(not_in_log),
             git_commit: meta.commit.clone().unwrap_or_else(not_in_log),
@@ -201,7 +203,7 @@ mod tests {
     use super::*;
 
     const LOG: &str = "boot
-pstk1 run backend=p3-m31 field=m31 ext=4 air=fib n=1024 core=rv32 board=rp2350 alloc=tlsf heap=262144 proof_bytes=50000 security=96 counter=cycles clock_hz=150000000 iterations=4
+pstk1 run backend=p3-m31 field=m31 ext=4 air=fib n=1024 core=rv32 board=rp2350 alloc=tlsf heap=262144 proof_bytes=50000 security=96 counter=cycles clock_hz=150000000 iterations=4 hash_impl=sha256-engine
 pstk1 iter i=0 count=300 result=accepted
 pstk1 iter i=1 count=100 result=accepted
 pstk1 iter i=2 count=200 result=accepted
@@ -230,6 +232,8 @@ pstk1 iter i=0 count=300 result=accepted
         assert_eq!(r.record.result, "accepted");
         assert_eq!(r.tampered.as_deref(), Some("rejected:rejected"));
         assert_eq!(r.record.toolchain, "not in the log");
+        assert_eq!(r.record.hash_impl.as_deref(), Some("sha256-engine"));
+        assert_eq!(crate::table::hash_of(&r.record), "sha256-engine");
         let e = runs[1].as_ref().unwrap_err();
         assert!(e.contains("1 of 4"), "{e}");
     }
