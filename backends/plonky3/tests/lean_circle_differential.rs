@@ -312,3 +312,22 @@ fn every_challenge_equals_upstream() {
         assert_ne!(up2[0], up[0]);
     }
 }
+
+/// The BLAKE3 compressions each path spends on the default Fib-1024 proof (host count,
+/// feature `hash-count`): the hash floor of `results/baseline/circle-gap.md`.
+#[cfg(feature = "hash-count")]
+#[test]
+fn count_compressions_of_the_default_proof() {
+    use picostark_plonky3::hash_count;
+    let bytes = prove(AirId::Fibonacci, 10, 4, HashId::Blake3_256);
+    let file = ProofFile::parse(&bytes).unwrap();
+    hash_count::reset();
+    assert!(circle::verify_m31(&file).unwrap().is_ok());
+    let lean = hash_count::compressions();
+    hash_count::reset();
+    assert!(stock(&file));
+    let stock = hash_count::compressions();
+    hash_count::stop();
+    println!("compressions: lean {lean}, stock {stock}");
+    assert_eq!(lean, stock);
+}

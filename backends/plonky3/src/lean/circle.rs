@@ -43,7 +43,7 @@ use picostark_air::{AirDef, AirId};
 use picostark_core::{HashId, ProofFile};
 
 use super::reader::Reader;
-use super::transcript::{LeanChallenger, PatternEntry, Transcript};
+use super::transcript::{pattern_hash, LeanChallenger, PatternEntry, Protocol, Transcript};
 use super::two_adic::{MAX_QUERIES, MAX_ROUNDS};
 use super::uni_stark::{self, log_quotient_chunks, MAX_CHUNKS, MAX_DEGREE, MAX_PUBLIC, MAX_WIDTH};
 use super::{LeanPcs, OpeningClaims};
@@ -243,70 +243,74 @@ fn ext_bytes<EF: ExtensionField<F>>(values: &[EF], out: &mut [u8]) -> usize {
     n
 }
 
-/// One opened leaf of a Merkle multi-opening: its index, its digest (the rows of the tallest
-/// matrices) and the digest of the rows of the shorter matrix injected higher up, if any.
-#[derive(Clone, Copy, Default)]
-struct Leaf {
-    index: usize,
-    digest: Digest,
-    injected: Digest,
-}
-
 /// Verifies a pruned binary Merkle multi-proof (upstream's `verify_batch_pruned` on a
-/// one-root cap) of `leaves` (in query order, possibly repeated) against `root`, reading its
-/// siblings from `r`. The tree has `2^depth` leaves; with `inject_after = Some(l)` the
-/// shorter matrix's row digest enters after compression level `l` as
-/// `compress(node, injected)`, and every leaf merged into that node must carry the same one.
+/// one-root cap) of the leaves at `index` (in query order, possibly repeated) against `root`,
+/// reading its siblings from `r`. The tree has `2^depth` leaves. `leaf(k)` hashes query
+/// `k`'s rows (the tallest matrices') and, with `inject_after = Some(l)`, the shorter
+/// matrix's rows, which enter after compression level `l` as `compress(node, injected)`;
+/// it is called once per distinct index, as upstream hashes. `same(a, b)` says whether two
+/// queries opened identical rows: repeated indices must (upstream compares them), and so must
+/// every query merged into a node before an injection.
+#[allow(clippy::too_many_arguments)]
 fn verify_multi<C: PseudoCompressionFunction<Digest, 2>>(
     compress: &C,
     root: &Digest,
     depth: usize,
     inject_after: Option<usize>,
-    leaves: &mut [Leaf],
+    index: &[usize],
+    mut leaf: impl FnMut(usize) -> (Digest, Digest),
+    same: impl Fn(usize, usize) -> bool,
     r: &mut Reader<'_>,
 ) -> Result<(), VerifyError> {
     let supplied = r.seq_len()?;
-    // Sorted by index; duplicates must agree on every row (upstream compares them) and
-    // collapse into one.
-    leaves.sort_unstable_by_key(|l| l.index);
-    let mut n = 0;
-    for i in 0..leaves.len() {
-        if n > 0 && leaves[n - 1].index == leaves[i].index {
-            if leaves[n - 1].digest != leaves[i].digest
-                || leaves[n - 1].injected != leaves[i].injected
-            {
-                return Err(REJECTED);
-            }
-            continue;
+    let q = index.len();
+    // Queries sorted by index (insertion sort of a permutation: no rows move).
+    let mut order = [0u8; MAX_QUERIES];
+    for k in 0..q {
+        let mut j = k;
+        while j > 0 && index[order[j - 1] as usize] > index[k] {
+            order[j] = order[j - 1];
+            j -= 1;
         }
-        leaves[n] = leaves[i];
-        n += 1;
+        order[j] = k as u8;
     }
-    if n == 0 || leaves[n - 1].index >> depth != 0 {
-        return Err(REJECTED);
-    }
-    let unique = n;
-    // Frontier nodes: index, digest, and the range of unique leaves below each.
+    // Frontier nodes: index, digest, and the first query below each (a node's queries are
+    // contiguous in `order`: `lo..hi`).
     let mut idx = [0usize; MAX_QUERIES];
     let mut dig = [[0u8; 32]; MAX_QUERIES];
-    let mut lo = [0usize; MAX_QUERIES];
-    let mut hi = [0usize; MAX_QUERIES];
-    for k in 0..n {
-        idx[k] = leaves[k].index;
-        dig[k] = leaves[k].digest;
-        lo[k] = k;
-        hi[k] = k + 1;
+    let mut inj = [[0u8; 32]; MAX_QUERIES];
+    let mut lo = [0u8; MAX_QUERIES];
+    let mut hi = [0u8; MAX_QUERIES];
+    let mut n = 0;
+    for s in 0..q {
+        let k = order[s] as usize;
+        if n > 0 && idx[n - 1] == index[k] {
+            if !same(order[lo[n - 1] as usize] as usize, k) {
+                return Err(REJECTED);
+            }
+            hi[n - 1] = s as u8 + 1;
+            continue;
+        }
+        idx[n] = index[k];
+        (dig[n], inj[n]) = leaf(k);
+        lo[n] = s as u8;
+        hi[n] = s as u8 + 1;
+        n += 1;
+    }
+    if n == 0 || idx[n - 1] >> depth != 0 {
+        return Err(REJECTED);
     }
     let mut used = 0usize;
     for level in 0..depth {
         let mut out = 0;
         let mut i = 0;
         while i < n {
-            let (node, d) = (idx[i], dig[i]);
+            let node = idx[i];
             let first = lo[i];
-            let (pair, last) = if i + 1 < n && idx[i + 1] == node ^ 1 {
+            let injected = inj[i];
+            let pair = if i + 1 < n && idx[i + 1] == node ^ 1 {
                 i += 2;
-                ([d, dig[i - 1]], hi[i - 1])
+                [dig[i - 2], dig[i - 1]]
             } else {
                 i += 1;
                 used += 1;
@@ -314,11 +318,16 @@ fn verify_multi<C: PseudoCompressionFunction<Digest, 2>>(
                     return Err(REJECTED);
                 }
                 let sib = *r.digest()?;
-                let pair = if node & 1 == 0 { [d, sib] } else { [sib, d] };
-                (pair, hi[i - 1])
+                if node & 1 == 0 {
+                    [dig[i - 1], sib]
+                } else {
+                    [sib, dig[i - 1]]
+                }
             };
+            let last = hi[i - 1];
             idx[out] = node >> 1;
             dig[out] = compress.compress(pair);
+            inj[out] = injected;
             lo[out] = first;
             hi[out] = last;
             out += 1;
@@ -326,19 +335,38 @@ fn verify_multi<C: PseudoCompressionFunction<Digest, 2>>(
         n = out;
         if inject_after == Some(level) {
             for k in 0..n {
-                let lead = leaves[lo[k]].injected;
-                if leaves[lo[k]..hi[k]].iter().any(|l| l.injected != lead) {
-                    return Err(REJECTED);
+                let lead = order[lo[k] as usize] as usize;
+                for s in lo[k] + 1..hi[k] {
+                    if !same(lead, order[s as usize] as usize) {
+                        return Err(REJECTED);
+                    }
                 }
-                dig[k] = compress.compress([dig[k], lead]);
+                dig[k] = compress.compress([dig[k], inj[k]]);
             }
         }
     }
-    debug_assert!(hi[0] <= unique);
     if used != supplied || n != 1 || dig[0] != *root {
         return Err(REJECTED);
     }
     Ok(())
+}
+
+/// An extension-field element read raw: `EF::DIMENSION` canonical little-endian words in
+/// upstream's serialization order (its basis order; `raw_extension_reads_match_serde`).
+fn read_ext<EF: ExtensionField<F>>(r: &mut Reader<'_>) -> Result<EF, VerifyError> {
+    let bytes = r.take(EF::DIMENSION * F_LEN)?;
+    let mut ok = true;
+    let v = EF::from_basis_coefficients_fn(|i| {
+        let w = &bytes[i * F_LEN..(i + 1) * F_LEN];
+        let x = u32::from_le_bytes([w[0], w[1], w[2], w[3]]);
+        ok &= x < F::ORDER_U32;
+        F::new(x)
+    });
+    if ok {
+        Ok(v)
+    } else {
+        Err(super::reader::MALFORMED)
+    }
 }
 
 /// The pattern-hash parameters of a circle PCS shape: `[rounds, query_pow_bits, index_bits,
@@ -365,17 +393,12 @@ fn pattern_params(
     6 + num_chunks
 }
 
-/// Upstream's circle pattern hash for `params` (see [`pattern_params`]): from
-/// [`CIRCLE_PATTERNS`] when listed, else computed by upstream (text rendering and Keccak).
+/// Upstream's circle pattern hash for `params` (see [`pattern_params`]): from the tables
+/// ([`CIRCLE_PATTERNS`] holds the circle shapes) when listed, else computed by upstream.
 pub fn circle_pattern<EF: ExtensionField<F>>(params: &[u32]) -> [u8; 32] {
-    let degree = EF::DIMENSION as u64;
-    if let Some(e) = CIRCLE_PATTERNS
-        .iter()
-        .find(|e| u64::from(e.degree) == degree && e.params == params)
-    {
-        return e.hash;
-    }
-    upstream_pattern::<EF>(params)
+    pattern_hash::<F, EF>(Protocol::Other(PROTOCOL), params, || {
+        upstream_pattern::<EF>(params)
+    })
 }
 
 /// The pattern hash as upstream computes it for `params`.
@@ -534,7 +557,7 @@ where
         r.expect_len(nh)?;
         let mut lambdas = [EF::ZERO; MAX_HEIGHTS];
         for l in &mut lambdas[..nh] {
-            *l = r.value::<EF>()?.0;
+            *l = read_ext::<EF>(r)?;
         }
         r.expect_len(rounds)?;
         let mut commits = [[0u8; 32]; MAX_ROUNDS];
@@ -581,7 +604,7 @@ where
             let s = r.seq_len()?;
             r.take(s.checked_mul(32).ok_or(REJECTED)?)?;
         }
-        let final_value = r.value::<EF>()?.0;
+        let final_value = read_ext::<EF>(r)?;
         let query_witness = r.value::<F>()?.0;
         if self.pow_bits == 0 && query_witness != F::ZERO {
             return Err(REJECTED);
@@ -678,14 +701,17 @@ where
         let compress = self.hash.compression();
         let mut ro = [[EF::ZERO; MAX_HEIGHTS]; MAX_QUERIES];
         let mut points = [[Point::<F>::generator(1); MAX_HEIGHTS]; MAX_QUERIES];
+        let mut reduced_idx = [[0usize; MAX_HEIGHTS]; MAX_QUERIES];
         for k in 0..q {
             for s in 0..nh {
                 let h = g.heights[s];
                 let reduced = indices[k] >> (g.max_h - h);
+                reduced_idx[k][s] = reduced;
                 points[k][s] = nth_point(h, cfft_permute_index(reduced, h));
             }
         }
-        let mut leaves = [Leaf::default(); MAX_QUERIES];
+        let mut digests = [[0u8; 32]; MAX_QUERIES];
+        let mut leaf_index = [0usize; MAX_QUERIES];
         let mut ri = inputs;
         let mut row = [F::ZERO; MAX_WIDTH];
         // The vanishing-part denominators of one query, inverted together.
@@ -720,12 +746,10 @@ where
                         at_x[2 + m] = reduced_x;
                     }
                 }
-                let leaf: Digest = field_hash.hash_iter_slices(slices[..mats].iter().copied());
-                leaves[k] = Leaf {
-                    index: indices[k] >> (g.max_h - h),
-                    digest: leaf,
-                    injected: [0; 32],
-                };
+                // Rows are compared through their digests (a repeated index in a tree of
+                // 2^h leaves is rare), so every query's leaf is hashed here.
+                digests[k] = field_hash.hash_iter_slices(slices[..mats].iter().copied());
+                leaf_index[k] = reduced_idx[k][slot];
                 // v_p(x, zeta) = (1 - dx, -dy) with (dx, dy) = x - zeta on the circle.
                 let x = points[k][slot];
                 for j in claims.clone() {
@@ -733,69 +757,71 @@ where
                     let dx = tm.zx * x.x + tm.zy * x.y;
                     let dy = tm.zx * x.y - tm.zy * x.x;
                     let re = EF::ONE - dx;
-                    let im = -dy;
-                    num[j] = re - tm.alpha_pow_width * im;
+                    num[j] = re + tm.alpha_pow_width * dy;
                     den[j] = re.double();
                 }
-                let range = claims.clone();
-                batch_invert(&mut den[range.clone()], &mut scratch[range.clone()])?;
-                for j in range {
+                batch_invert(&mut den[claims.clone()], &mut scratch[claims.clone()])?;
+                for j in claims.clone() {
                     let tm = &terms[j];
                     ro[k][slot] += tm.offset * num[j] * den[j] * (at_x[j] - tm.reduced);
                 }
             }
+            let root = if batch == 0 {
+                c.trace_root
+            } else {
+                c.quotient_root
+            };
             verify_multi(
                 &compress,
-                if batch == 0 {
-                    c.trace_root
-                } else {
-                    c.quotient_root
-                },
+                root,
                 h,
                 None,
-                &mut leaves[..q],
+                &leaf_index[..q],
+                |k| (digests[k], [0; 32]),
+                |a, b| digests[a] == digests[b],
                 &mut ri,
             )?;
         }
 
         // Pass 2b: the first layer. Per height: lambda-corrected value and its sibling, the
         // leaf of that height's matrix, and the fold by the y-coordinate.
-        let mut fri_inputs = [[EF::ZERO; MAX_HEIGHTS]; MAX_QUERIES];
+        let mut rows = [[[EF::ZERO; 2]; MAX_HEIGHTS]; MAX_QUERIES];
+        let mut ys = [F::ZERO; MAX_QUERIES * MAX_HEIGHTS];
+        let mut ys_scratch = [F::ZERO; MAX_QUERIES * MAX_HEIGHTS];
         let mut rf = first_layer;
         rf.expect_len(q)?;
-        let mut leaf_bytes = [0u8; 2 * MAX_DEGREE * F_LEN];
-        let tallest = nh - 1;
         for k in 0..q {
             rf.expect_len(nh)?;
-            let mut leaf = Leaf {
-                index: indices[k] >> 1,
-                ..Leaf::default()
-            };
+            leaf_index[k] = indices[k] >> 1;
             for s in 0..nh {
                 let h = g.heights[s];
-                let sibling = rf.value::<EF>()?.0;
-                let reduced = indices[k] >> (g.max_h - h);
-                let b = reduced & 1;
+                let sibling = read_ext::<EF>(&mut rf)?;
+                let b = reduced_idx[k][s] & 1;
                 let p = points[k][s];
                 let corrected = ro[k][s] - lambdas[s] * v_n(p.x, h - self.log_blowup);
-                let pair = if b == 0 {
+                rows[k][s] = if b == 0 {
                     [corrected, sibling]
                 } else {
                     [sibling, corrected]
                 };
-                let n = ext_bytes(&pair, &mut leaf_bytes);
-                let digest = field_hash.hash_slice(&leaf_bytes[..n]);
-                if s == tallest {
-                    leaf.digest = digest;
-                } else {
-                    leaf.injected = digest;
-                }
-                let y = if b == 0 { p.y } else { -p.y };
-                let y_inv = y.try_inverse().ok_or(REJECTED)?;
-                fri_inputs[k][s] = fold(y_inv, bivariate_beta, pair[0], pair[1]);
+                ys[k * nh + s] = if b == 0 { p.y } else { -p.y };
             }
-            leaves[k] = leaf;
         }
+        // One inversion for every y twiddle (upstream: one per query).
+        batch_invert(&mut ys[..q * nh], &mut ys_scratch[..q * nh])?;
+        let mut fri_inputs = [[EF::ZERO; MAX_HEIGHTS]; MAX_QUERIES];
+        for k in 0..q {
+            for s in 0..nh {
+                let [e0, e1] = rows[k][s];
+                fri_inputs[k][s] = fold(ys[k * nh + s], bivariate_beta, e0, e1);
+            }
+        }
+        let tallest = nh - 1;
+        let mut leaf_bytes = [0u8; 2 * MAX_DEGREE * F_LEN];
+        let mut hash_row = |row: &[EF; 2]| -> Digest {
+            let n = ext_bytes(row, &mut leaf_bytes);
+            field_hash.hash_slice(&leaf_bytes[..n])
+        };
         // The shorter matrix (height 2^(h - 1)) joins where the tree narrows to its height.
         let inject_after = (nh == 2).then(|| g.max_h - g.heights[0] - 1);
         verify_multi(
@@ -803,7 +829,16 @@ where
             &first_layer_root,
             g.max_h - 1,
             inject_after,
-            &mut leaves[..q],
+            &leaf_index[..q],
+            |k| {
+                let injected = if nh == 2 {
+                    hash_row(&rows[k][0])
+                } else {
+                    [0; 32]
+                };
+                (hash_row(&rows[k][tallest]), injected)
+            },
+            |a, b| rows[a][..nh] == rows[b][..nh],
             &mut rf,
         )?;
 
@@ -826,6 +861,7 @@ where
         let mut rc = commit_openings;
         let mut x_inv = [F::ZERO; MAX_QUERIES];
         let mut x_scratch = [F::ZERO; MAX_QUERIES];
+        let mut pairs = [[EF::ZERO; 2]; MAX_QUERIES];
         for round in 0..rounds {
             let log_cur = log_fri - round;
             // An input of this height enters before the fold.
@@ -851,27 +887,23 @@ where
             rc.expect_len(q)?;
             for k in 0..q {
                 rc.expect_len(1)?;
-                let sibling = rc.value::<EF>()?.0;
-                let pair = if idx[k] & 1 == 0 {
+                let sibling = read_ext::<EF>(&mut rc)?;
+                pairs[k] = if idx[k] & 1 == 0 {
                     [folded[k], sibling]
                 } else {
                     [sibling, folded[k]]
                 };
                 idx[k] >>= 1;
-                let n = ext_bytes(&pair, &mut leaf_bytes);
-                leaves[k] = Leaf {
-                    index: idx[k],
-                    digest: field_hash.hash_slice(&leaf_bytes[..n]),
-                    injected: [0; 32],
-                };
-                folded[k] = fold(x_inv[k], betas[round], pair[0], pair[1]);
+                folded[k] = fold(x_inv[k], betas[round], pairs[k][0], pairs[k][1]);
             }
             verify_multi(
                 &compress,
                 &commits[round],
                 log_cur - 1,
                 None,
-                &mut leaves[..q],
+                &idx[..q],
+                |k| (hash_row(&pairs[k]), [0; 32]),
+                |a, b| pairs[a] == pairs[b],
                 &mut rc,
             )?;
         }
@@ -913,10 +945,12 @@ pub fn verify_with<EF: ExtensionField<F>, H: ByteHash>(
     file: &ProofFile<'_>,
     hash: H,
 ) -> Result<(), VerifyError> {
-    let challenger = SerializingChallenger32::<F, _>::new(HashChallenger::<u8, H, 32>::new(
-        Vec::from(file.statement_bytes),
-        hash,
-    ));
+    // The challenger's buffer holds what is absorbed between two draws (at most the seeds
+    // and the opened values: well under 2 KB within bounds), allocated once.
+    let mut buffer = Vec::with_capacity(file.statement_bytes.len() + 2048);
+    buffer.extend_from_slice(file.statement_bytes);
+    let challenger =
+        SerializingChallenger32::<F, _>::new(HashChallenger::<u8, H, 32>::new(buffer, hash));
     let pcs = circle_pcs(file, hash);
     let log_n = usize::from(file.header.log_n);
     let mut public = [0u64; MAX_PUBLIC];
@@ -965,195 +999,206 @@ pub fn verify_m31(file: &ProofFile<'_>) -> Option<Result<(), VerifyError>> {
     }
 }
 
-/// Circle pattern hashes of the shapes our `p3-m31` proofs take (default and foundation
-/// parameters, Fibonacci and CubicChain16, QM31 and the cubic extension). Generated by
-/// `circle_pattern_table_is_current` from upstream's own rendering and Keccak.
+/// The uni-stark protocol name (its M31 shapes are listed here too).
+const STARK: &[u8] = b"p3-uni-stark";
+const M31: u64 = (1 << 31) - 1;
+
+/// Pattern hashes of the shapes our `p3-m31` proofs take: the circle PCS's (default and
+/// foundation parameters, Fibonacci and CubicChain16, QM31 and the cubic extension, every
+/// trace length the header allows) and the uni-stark's for M31. Generated by
+/// `circle_pattern_table_is_current` from upstream's own rendering and Keccak; the
+/// transcript's lookup searches it after `PATTERNS`.
+
 #[rustfmt::skip]
 pub static CIRCLE_PATTERNS: &[PatternEntry] = &[
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 4, params: &[3, 20, 10, 14, 2, 2, 4], hash: [44, 86, 176, 88, 148, 39, 254, 98, 107, 152, 251, 90, 150, 191, 247, 223, 207, 165, 60, 30, 9, 104, 225, 55, 225, 233, 205, 210, 153, 241, 211, 249] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 4, params: &[4, 20, 11, 14, 2, 2, 4], hash: [199, 148, 9, 79, 170, 169, 218, 189, 4, 178, 106, 89, 1, 61, 254, 188, 79, 184, 3, 156, 93, 90, 143, 127, 80, 241, 217, 170, 156, 234, 158, 43] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 4, params: &[5, 20, 12, 14, 2, 2, 4], hash: [70, 152, 236, 11, 227, 60, 203, 183, 125, 16, 142, 206, 45, 233, 141, 242, 57, 103, 17, 197, 113, 106, 224, 58, 166, 230, 174, 90, 202, 123, 97, 48] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 4, params: &[6, 20, 13, 14, 2, 2, 4], hash: [65, 54, 57, 252, 170, 38, 8, 32, 131, 80, 229, 30, 236, 179, 12, 193, 202, 19, 136, 86, 13, 90, 134, 118, 220, 44, 57, 154, 226, 98, 64, 32] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 4, params: &[7, 20, 14, 14, 2, 2, 4], hash: [36, 46, 105, 250, 162, 66, 190, 43, 201, 135, 89, 113, 100, 184, 227, 166, 6, 144, 172, 166, 210, 50, 140, 246, 208, 176, 27, 33, 74, 198, 136, 192] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 4, params: &[8, 20, 15, 14, 2, 2, 4], hash: [122, 140, 135, 129, 203, 197, 102, 88, 195, 234, 141, 58, 183, 94, 251, 212, 126, 169, 16, 153, 178, 53, 1, 190, 33, 58, 6, 246, 96, 182, 65, 161] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 4, params: &[9, 20, 16, 14, 2, 2, 4], hash: [89, 169, 57, 34, 200, 230, 94, 95, 155, 175, 39, 212, 89, 56, 227, 67, 188, 62, 65, 132, 48, 170, 117, 107, 91, 68, 96, 219, 218, 115, 220, 133] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 4, params: &[10, 20, 17, 14, 2, 2, 4], hash: [158, 142, 104, 223, 54, 29, 247, 250, 17, 86, 121, 78, 125, 225, 131, 52, 91, 38, 227, 57, 166, 203, 127, 22, 37, 22, 175, 54, 238, 224, 82, 142] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 4, params: &[11, 20, 18, 14, 2, 2, 4], hash: [143, 134, 18, 162, 140, 20, 189, 208, 216, 51, 238, 4, 40, 47, 16, 97, 128, 184, 126, 26, 159, 58, 190, 171, 185, 79, 226, 150, 178, 32, 9, 174] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 4, params: &[12, 20, 19, 14, 2, 2, 4], hash: [67, 100, 84, 54, 17, 232, 225, 220, 106, 251, 120, 11, 66, 151, 37, 233, 81, 246, 201, 139, 206, 179, 10, 113, 141, 191, 46, 38, 17, 108, 254, 116] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 4, params: &[13, 20, 20, 14, 2, 2, 4], hash: [228, 224, 83, 95, 161, 51, 7, 96, 111, 154, 129, 198, 166, 10, 144, 199, 101, 102, 58, 231, 220, 143, 215, 255, 165, 194, 60, 100, 244, 205, 82, 74] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 4, params: &[14, 20, 21, 14, 2, 2, 4], hash: [101, 210, 195, 214, 75, 94, 251, 166, 95, 79, 156, 158, 223, 103, 183, 104, 2, 113, 119, 137, 110, 74, 248, 211, 156, 87, 227, 165, 60, 22, 238, 236] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 4, params: &[15, 20, 22, 14, 2, 2, 4], hash: [57, 138, 9, 183, 15, 22, 216, 231, 241, 26, 244, 251, 69, 78, 190, 209, 82, 217, 120, 235, 97, 67, 232, 50, 106, 190, 8, 247, 176, 133, 249, 3] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 4, params: &[16, 20, 23, 14, 2, 2, 4], hash: [22, 216, 33, 115, 15, 241, 73, 139, 221, 56, 12, 197, 127, 176, 12, 150, 194, 224, 58, 200, 151, 173, 100, 16, 83, 42, 126, 109, 48, 213, 58, 6] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 4, params: &[17, 20, 24, 14, 2, 2, 4], hash: [82, 73, 198, 200, 57, 53, 99, 17, 104, 251, 201, 33, 74, 163, 0, 173, 114, 99, 190, 152, 187, 225, 148, 225, 22, 243, 204, 197, 155, 134, 28, 249] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 4, params: &[18, 20, 25, 14, 2, 2, 4], hash: [31, 68, 126, 99, 54, 193, 103, 250, 230, 47, 217, 198, 172, 211, 244, 187, 185, 196, 36, 132, 16, 138, 120, 189, 19, 190, 68, 184, 18, 109, 117, 118] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 4, params: &[19, 20, 26, 14, 2, 2, 4], hash: [191, 174, 35, 164, 69, 6, 149, 68, 221, 131, 195, 34, 195, 246, 134, 150, 251, 70, 83, 161, 217, 202, 26, 223, 142, 198, 235, 108, 30, 245, 244, 42] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 4, params: &[20, 20, 27, 14, 2, 2, 4], hash: [194, 89, 164, 47, 140, 19, 73, 215, 244, 203, 233, 214, 89, 86, 105, 115, 132, 39, 187, 206, 19, 22, 169, 36, 212, 144, 114, 2, 155, 80, 172, 190] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 4, params: &[21, 20, 28, 14, 2, 2, 4], hash: [133, 151, 139, 140, 29, 145, 249, 190, 229, 13, 11, 7, 99, 65, 85, 192, 67, 234, 96, 226, 202, 81, 150, 191, 104, 16, 250, 215, 104, 104, 204, 58] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 4, params: &[22, 20, 29, 14, 2, 2, 4], hash: [99, 252, 77, 30, 225, 86, 86, 94, 234, 14, 82, 242, 192, 10, 239, 168, 184, 199, 192, 233, 115, 243, 248, 138, 42, 148, 2, 107, 160, 125, 188, 13] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 4, params: &[23, 20, 30, 14, 2, 2, 4], hash: [25, 158, 8, 241, 87, 73, 120, 33, 234, 61, 167, 42, 156, 99, 160, 224, 142, 138, 33, 123, 236, 85, 16, 1, 39, 197, 210, 38, 195, 149, 42, 101] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 4, params: &[3, 16, 7, 27, 2, 2, 4], hash: [31, 144, 241, 170, 218, 217, 158, 146, 92, 44, 71, 238, 54, 107, 128, 181, 53, 102, 253, 70, 240, 252, 247, 110, 196, 144, 222, 152, 74, 149, 245, 4] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 4, params: &[4, 16, 8, 27, 2, 2, 4], hash: [215, 186, 2, 86, 43, 175, 131, 50, 161, 85, 224, 205, 233, 225, 122, 18, 243, 166, 249, 147, 41, 169, 179, 153, 221, 37, 204, 223, 148, 240, 82, 47] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 4, params: &[5, 16, 9, 27, 2, 2, 4], hash: [241, 168, 60, 180, 0, 87, 250, 183, 173, 130, 129, 251, 153, 63, 179, 227, 220, 183, 54, 93, 125, 168, 104, 150, 194, 79, 60, 155, 174, 59, 215, 222] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 4, params: &[6, 16, 10, 27, 2, 2, 4], hash: [89, 59, 210, 101, 112, 71, 2, 79, 177, 219, 43, 216, 5, 253, 251, 47, 215, 34, 236, 65, 180, 52, 186, 106, 62, 24, 175, 18, 110, 83, 46, 199] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 4, params: &[7, 16, 11, 27, 2, 2, 4], hash: [85, 172, 108, 182, 191, 40, 170, 192, 47, 225, 249, 27, 220, 212, 95, 68, 60, 137, 213, 143, 24, 27, 124, 225, 7, 84, 158, 253, 31, 178, 20, 88] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 4, params: &[8, 16, 12, 27, 2, 2, 4], hash: [240, 200, 239, 157, 62, 67, 24, 89, 149, 234, 189, 23, 173, 114, 21, 222, 208, 159, 235, 147, 226, 203, 3, 253, 28, 237, 74, 210, 57, 252, 91, 133] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 4, params: &[9, 16, 13, 27, 2, 2, 4], hash: [24, 104, 80, 86, 166, 99, 186, 90, 90, 55, 24, 230, 87, 33, 28, 226, 225, 218, 159, 168, 91, 62, 233, 219, 249, 241, 24, 204, 117, 149, 30, 77] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 4, params: &[10, 16, 14, 27, 2, 2, 4], hash: [176, 7, 102, 166, 51, 177, 35, 61, 189, 212, 96, 101, 1, 172, 101, 176, 77, 6, 79, 76, 251, 150, 120, 207, 113, 105, 213, 111, 51, 177, 123, 250] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 4, params: &[11, 16, 15, 27, 2, 2, 4], hash: [231, 173, 116, 159, 96, 20, 124, 114, 159, 50, 113, 162, 151, 215, 89, 92, 69, 83, 253, 200, 74, 111, 100, 249, 97, 139, 156, 6, 202, 140, 135, 149] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 4, params: &[12, 16, 16, 27, 2, 2, 4], hash: [202, 91, 46, 140, 149, 0, 174, 174, 93, 34, 243, 177, 169, 182, 85, 211, 94, 71, 32, 221, 183, 216, 117, 255, 26, 32, 17, 82, 19, 118, 0, 115] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 4, params: &[13, 16, 17, 27, 2, 2, 4], hash: [224, 29, 157, 202, 251, 87, 166, 76, 47, 207, 63, 192, 12, 144, 8, 195, 52, 252, 84, 113, 158, 231, 246, 58, 130, 96, 117, 50, 78, 153, 202, 225] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 4, params: &[14, 16, 18, 27, 2, 2, 4], hash: [225, 232, 90, 59, 43, 122, 155, 225, 173, 71, 147, 115, 199, 246, 108, 75, 179, 116, 132, 127, 241, 57, 234, 181, 60, 221, 78, 233, 68, 147, 179, 93] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 4, params: &[15, 16, 19, 27, 2, 2, 4], hash: [144, 252, 79, 133, 22, 57, 142, 80, 221, 208, 242, 114, 119, 150, 21, 102, 10, 16, 226, 140, 14, 47, 123, 179, 85, 29, 143, 137, 110, 65, 170, 64] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 4, params: &[16, 16, 20, 27, 2, 2, 4], hash: [179, 122, 243, 105, 203, 242, 148, 154, 229, 215, 76, 0, 23, 101, 253, 143, 16, 40, 178, 241, 196, 114, 1, 122, 137, 133, 248, 139, 94, 191, 25, 47] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 4, params: &[17, 16, 21, 27, 2, 2, 4], hash: [199, 231, 54, 121, 206, 106, 16, 202, 42, 113, 244, 97, 90, 174, 240, 0, 153, 56, 44, 211, 182, 116, 153, 86, 221, 84, 151, 89, 242, 43, 234, 240] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 4, params: &[18, 16, 22, 27, 2, 2, 4], hash: [68, 41, 86, 30, 1, 94, 73, 215, 63, 175, 98, 34, 127, 41, 13, 143, 30, 54, 95, 178, 193, 28, 237, 6, 32, 66, 97, 29, 187, 105, 106, 120] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 4, params: &[19, 16, 23, 27, 2, 2, 4], hash: [37, 253, 44, 59, 198, 134, 249, 170, 128, 214, 133, 140, 3, 240, 102, 154, 126, 124, 27, 86, 68, 199, 93, 242, 17, 166, 224, 61, 0, 40, 102, 20] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 4, params: &[20, 16, 24, 27, 2, 2, 4], hash: [146, 252, 227, 123, 239, 182, 21, 248, 53, 124, 125, 167, 199, 252, 198, 102, 217, 252, 77, 4, 28, 237, 10, 167, 99, 227, 138, 138, 9, 69, 204, 245] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 4, params: &[21, 16, 25, 27, 2, 2, 4], hash: [133, 65, 109, 150, 208, 123, 161, 175, 140, 65, 207, 196, 35, 182, 91, 89, 221, 14, 197, 42, 20, 67, 176, 73, 58, 240, 211, 129, 28, 241, 133, 254] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 4, params: &[22, 16, 26, 27, 2, 2, 4], hash: [26, 88, 134, 40, 179, 141, 197, 43, 179, 222, 29, 98, 50, 177, 55, 66, 118, 104, 88, 195, 111, 6, 144, 246, 46, 222, 197, 126, 112, 21, 139, 157] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 4, params: &[23, 16, 27, 27, 2, 2, 4], hash: [28, 29, 127, 178, 24, 64, 220, 140, 138, 80, 53, 86, 182, 47, 93, 240, 200, 135, 145, 54, 57, 192, 214, 87, 225, 109, 167, 38, 203, 195, 216, 239] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 4, params: &[24, 16, 28, 27, 2, 2, 4], hash: [7, 124, 15, 5, 44, 197, 75, 245, 237, 133, 222, 80, 49, 211, 12, 113, 231, 187, 192, 139, 51, 18, 124, 82, 3, 70, 226, 255, 63, 148, 40, 217] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 4, params: &[25, 16, 29, 27, 2, 2, 4], hash: [104, 219, 7, 97, 166, 102, 181, 126, 182, 140, 75, 113, 90, 22, 172, 214, 237, 96, 118, 205, 24, 158, 183, 25, 96, 148, 91, 43, 90, 49, 224, 44] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 4, params: &[26, 16, 30, 27, 2, 2, 4], hash: [122, 130, 1, 69, 69, 177, 11, 80, 33, 15, 164, 187, 145, 203, 174, 118, 99, 196, 153, 174, 190, 178, 19, 166, 0, 88, 146, 79, 219, 66, 36, 108] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 4, params: &[2, 20, 9, 14, 16, 16, 4, 4, 4, 4], hash: [70, 41, 189, 31, 145, 142, 117, 186, 187, 218, 140, 208, 243, 175, 174, 227, 135, 211, 112, 37, 89, 145, 186, 249, 18, 195, 58, 179, 131, 192, 166, 59] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 4, params: &[3, 20, 10, 14, 16, 16, 4, 4, 4, 4], hash: [12, 199, 167, 232, 226, 8, 98, 124, 225, 244, 226, 94, 96, 142, 167, 119, 39, 39, 159, 38, 12, 92, 163, 18, 184, 57, 175, 2, 50, 99, 210, 80] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 4, params: &[4, 20, 11, 14, 16, 16, 4, 4, 4, 4], hash: [73, 76, 61, 48, 212, 249, 6, 247, 52, 250, 106, 213, 133, 137, 47, 254, 156, 49, 148, 152, 76, 18, 28, 237, 201, 61, 190, 33, 235, 190, 16, 238] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 4, params: &[5, 20, 12, 14, 16, 16, 4, 4, 4, 4], hash: [31, 61, 99, 59, 36, 92, 8, 12, 154, 95, 244, 89, 250, 180, 22, 115, 84, 54, 32, 194, 110, 71, 250, 131, 89, 73, 89, 161, 127, 52, 252, 156] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 4, params: &[6, 20, 13, 14, 16, 16, 4, 4, 4, 4], hash: [251, 169, 125, 80, 147, 251, 179, 242, 143, 192, 231, 250, 14, 71, 59, 112, 77, 87, 42, 38, 12, 126, 84, 111, 62, 143, 62, 22, 78, 125, 87, 228] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 4, params: &[7, 20, 14, 14, 16, 16, 4, 4, 4, 4], hash: [209, 29, 86, 119, 249, 186, 237, 190, 16, 50, 102, 166, 141, 240, 52, 155, 178, 67, 165, 163, 124, 169, 220, 49, 228, 209, 6, 196, 127, 51, 171, 207] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 4, params: &[8, 20, 15, 14, 16, 16, 4, 4, 4, 4], hash: [218, 248, 22, 66, 196, 153, 231, 196, 204, 144, 213, 198, 145, 177, 235, 140, 191, 230, 189, 253, 168, 208, 77, 210, 36, 171, 91, 103, 15, 26, 162, 112] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 4, params: &[9, 20, 16, 14, 16, 16, 4, 4, 4, 4], hash: [172, 34, 12, 113, 39, 157, 42, 70, 183, 85, 212, 122, 10, 87, 180, 94, 141, 46, 98, 227, 192, 180, 243, 81, 138, 218, 103, 114, 211, 123, 72, 76] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 4, params: &[10, 20, 17, 14, 16, 16, 4, 4, 4, 4], hash: [36, 163, 47, 120, 131, 72, 220, 159, 20, 21, 82, 19, 133, 214, 247, 126, 253, 91, 73, 251, 59, 144, 38, 135, 95, 11, 185, 251, 87, 236, 30, 246] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 4, params: &[11, 20, 18, 14, 16, 16, 4, 4, 4, 4], hash: [248, 138, 252, 141, 167, 70, 196, 46, 241, 78, 154, 79, 15, 211, 117, 132, 220, 236, 71, 98, 250, 234, 110, 138, 213, 20, 252, 141, 180, 83, 222, 220] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 4, params: &[12, 20, 19, 14, 16, 16, 4, 4, 4, 4], hash: [65, 251, 239, 103, 130, 13, 156, 177, 58, 221, 146, 250, 36, 225, 251, 146, 179, 217, 156, 214, 164, 52, 160, 6, 22, 48, 72, 137, 228, 32, 113, 197] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 4, params: &[13, 20, 20, 14, 16, 16, 4, 4, 4, 4], hash: [147, 20, 46, 57, 133, 249, 170, 201, 152, 198, 187, 138, 82, 44, 92, 236, 250, 45, 41, 135, 120, 10, 46, 29, 67, 255, 4, 7, 4, 234, 172, 250] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 4, params: &[14, 20, 21, 14, 16, 16, 4, 4, 4, 4], hash: [58, 90, 167, 229, 254, 146, 240, 228, 47, 52, 156, 68, 11, 70, 195, 188, 10, 79, 135, 192, 171, 67, 16, 3, 149, 146, 213, 114, 195, 175, 69, 126] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 4, params: &[15, 20, 22, 14, 16, 16, 4, 4, 4, 4], hash: [4, 175, 103, 246, 9, 193, 137, 88, 252, 94, 145, 139, 49, 233, 11, 209, 217, 196, 165, 216, 135, 98, 239, 124, 253, 22, 114, 154, 4, 120, 107, 235] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 4, params: &[16, 20, 23, 14, 16, 16, 4, 4, 4, 4], hash: [110, 254, 84, 206, 100, 119, 178, 174, 240, 229, 243, 252, 102, 30, 92, 113, 6, 96, 207, 250, 123, 115, 132, 193, 84, 2, 228, 144, 156, 123, 69, 41] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 4, params: &[17, 20, 24, 14, 16, 16, 4, 4, 4, 4], hash: [160, 48, 50, 201, 86, 105, 8, 81, 74, 231, 9, 30, 132, 46, 192, 74, 52, 62, 247, 122, 151, 38, 104, 233, 31, 154, 127, 76, 41, 241, 105, 214] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 4, params: &[18, 20, 25, 14, 16, 16, 4, 4, 4, 4], hash: [154, 198, 106, 249, 240, 240, 194, 108, 33, 78, 213, 66, 35, 15, 44, 70, 210, 149, 109, 13, 163, 166, 124, 55, 72, 152, 29, 253, 245, 254, 16, 51] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 4, params: &[19, 20, 26, 14, 16, 16, 4, 4, 4, 4], hash: [62, 2, 159, 155, 113, 253, 11, 218, 48, 105, 16, 4, 19, 128, 122, 68, 145, 172, 201, 53, 46, 210, 77, 98, 100, 246, 107, 132, 171, 78, 21, 156] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 4, params: &[20, 20, 27, 14, 16, 16, 4, 4, 4, 4], hash: [175, 246, 230, 52, 67, 2, 76, 148, 95, 110, 107, 197, 130, 206, 113, 50, 140, 137, 72, 54, 44, 246, 159, 250, 211, 73, 119, 40, 46, 231, 144, 240] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 4, params: &[21, 20, 28, 14, 16, 16, 4, 4, 4, 4], hash: [134, 81, 255, 80, 12, 152, 146, 23, 162, 167, 153, 62, 100, 181, 217, 197, 156, 192, 119, 65, 29, 143, 196, 200, 93, 106, 214, 189, 209, 216, 191, 149] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 4, params: &[22, 20, 29, 14, 16, 16, 4, 4, 4, 4], hash: [120, 230, 73, 184, 170, 48, 105, 86, 139, 170, 114, 101, 177, 15, 82, 185, 245, 59, 97, 124, 31, 51, 231, 222, 245, 33, 99, 156, 18, 255, 253, 198] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 4, params: &[23, 20, 30, 14, 16, 16, 4, 4, 4, 4], hash: [78, 39, 101, 232, 236, 95, 62, 11, 160, 4, 28, 145, 201, 142, 207, 231, 178, 216, 214, 146, 169, 229, 13, 120, 129, 224, 13, 43, 89, 60, 249, 139] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 4, params: &[2, 16, 6, 27, 16, 16, 4, 4, 4, 4], hash: [200, 85, 11, 78, 254, 181, 228, 254, 59, 207, 103, 134, 65, 85, 46, 96, 250, 187, 39, 96, 227, 64, 254, 38, 139, 232, 189, 102, 55, 125, 127, 152] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 4, params: &[3, 16, 7, 27, 16, 16, 4, 4, 4, 4], hash: [142, 167, 8, 51, 43, 225, 76, 158, 191, 250, 16, 165, 19, 103, 180, 73, 55, 43, 37, 26, 73, 75, 44, 177, 94, 52, 161, 153, 77, 229, 230, 15] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 4, params: &[4, 16, 8, 27, 16, 16, 4, 4, 4, 4], hash: [109, 224, 1, 127, 63, 185, 141, 123, 230, 2, 162, 167, 185, 55, 71, 26, 114, 55, 7, 55, 214, 249, 250, 55, 222, 170, 181, 208, 124, 219, 213, 7] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 4, params: &[5, 16, 9, 27, 16, 16, 4, 4, 4, 4], hash: [46, 55, 39, 122, 91, 56, 96, 76, 47, 43, 44, 24, 190, 197, 246, 193, 221, 156, 14, 8, 12, 248, 253, 250, 99, 240, 223, 198, 65, 3, 105, 235] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 4, params: &[6, 16, 10, 27, 16, 16, 4, 4, 4, 4], hash: [52, 53, 202, 35, 170, 48, 111, 230, 41, 48, 31, 128, 91, 87, 188, 157, 65, 249, 120, 63, 181, 18, 184, 175, 155, 38, 218, 95, 69, 137, 15, 0] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 4, params: &[7, 16, 11, 27, 16, 16, 4, 4, 4, 4], hash: [75, 101, 55, 102, 52, 72, 23, 93, 98, 185, 130, 83, 101, 103, 162, 159, 235, 64, 91, 107, 185, 2, 60, 117, 211, 109, 166, 56, 13, 238, 255, 58] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 4, params: &[8, 16, 12, 27, 16, 16, 4, 4, 4, 4], hash: [120, 198, 45, 178, 111, 248, 72, 238, 35, 233, 148, 21, 97, 46, 42, 170, 150, 72, 215, 88, 85, 223, 78, 45, 143, 41, 229, 143, 150, 110, 92, 85] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 4, params: &[9, 16, 13, 27, 16, 16, 4, 4, 4, 4], hash: [174, 238, 228, 192, 162, 60, 186, 244, 124, 183, 43, 249, 122, 244, 175, 38, 231, 241, 48, 78, 249, 46, 186, 81, 167, 38, 254, 105, 172, 6, 150, 250] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 4, params: &[10, 16, 14, 27, 16, 16, 4, 4, 4, 4], hash: [149, 40, 159, 73, 216, 72, 60, 87, 38, 251, 94, 153, 203, 226, 176, 155, 205, 194, 22, 161, 151, 22, 70, 13, 254, 213, 52, 86, 230, 130, 193, 104] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 4, params: &[11, 16, 15, 27, 16, 16, 4, 4, 4, 4], hash: [142, 219, 35, 213, 39, 202, 255, 75, 40, 156, 130, 245, 57, 110, 123, 253, 69, 106, 179, 4, 194, 207, 146, 36, 98, 121, 177, 213, 213, 51, 66, 146] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 4, params: &[12, 16, 16, 27, 16, 16, 4, 4, 4, 4], hash: [174, 126, 240, 113, 150, 12, 205, 170, 34, 147, 163, 86, 68, 47, 49, 140, 15, 31, 68, 181, 255, 183, 121, 229, 45, 255, 50, 39, 172, 26, 7, 116] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 4, params: &[13, 16, 17, 27, 16, 16, 4, 4, 4, 4], hash: [115, 73, 46, 246, 176, 185, 72, 123, 114, 229, 254, 248, 113, 221, 137, 90, 246, 146, 135, 231, 35, 211, 9, 230, 225, 85, 205, 232, 65, 160, 149, 252] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 4, params: &[14, 16, 18, 27, 16, 16, 4, 4, 4, 4], hash: [167, 150, 95, 226, 238, 250, 227, 207, 133, 123, 243, 216, 148, 116, 126, 15, 122, 42, 172, 162, 125, 104, 33, 227, 30, 182, 124, 77, 224, 68, 168, 29] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 4, params: &[15, 16, 19, 27, 16, 16, 4, 4, 4, 4], hash: [95, 74, 251, 191, 235, 167, 173, 7, 18, 86, 98, 205, 224, 62, 154, 240, 221, 214, 9, 175, 143, 80, 145, 9, 142, 19, 16, 219, 118, 74, 248, 92] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 4, params: &[16, 16, 20, 27, 16, 16, 4, 4, 4, 4], hash: [28, 252, 130, 245, 64, 224, 203, 89, 208, 53, 119, 100, 170, 116, 227, 62, 166, 10, 43, 94, 150, 17, 78, 218, 33, 142, 182, 40, 102, 113, 243, 183] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 4, params: &[17, 16, 21, 27, 16, 16, 4, 4, 4, 4], hash: [30, 204, 58, 223, 212, 37, 124, 252, 70, 32, 174, 54, 204, 96, 26, 136, 84, 178, 34, 139, 67, 48, 108, 28, 108, 212, 28, 39, 175, 136, 212, 177] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 4, params: &[18, 16, 22, 27, 16, 16, 4, 4, 4, 4], hash: [222, 159, 199, 231, 210, 241, 3, 205, 241, 36, 171, 85, 238, 53, 240, 216, 194, 191, 197, 107, 99, 91, 28, 118, 204, 213, 251, 55, 179, 205, 2, 189] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 4, params: &[19, 16, 23, 27, 16, 16, 4, 4, 4, 4], hash: [59, 13, 243, 121, 33, 127, 188, 142, 15, 30, 141, 184, 221, 10, 225, 127, 254, 73, 148, 116, 5, 91, 140, 165, 90, 7, 35, 81, 78, 252, 16, 211] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 4, params: &[20, 16, 24, 27, 16, 16, 4, 4, 4, 4], hash: [36, 242, 63, 250, 169, 247, 244, 208, 52, 24, 92, 81, 204, 178, 171, 50, 228, 228, 17, 88, 59, 246, 246, 246, 115, 6, 50, 128, 10, 245, 228, 39] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 4, params: &[21, 16, 25, 27, 16, 16, 4, 4, 4, 4], hash: [32, 49, 182, 139, 174, 72, 64, 94, 36, 205, 54, 94, 110, 135, 22, 105, 43, 151, 198, 113, 65, 59, 36, 223, 31, 18, 30, 136, 173, 99, 237, 173] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 4, params: &[22, 16, 26, 27, 16, 16, 4, 4, 4, 4], hash: [101, 93, 149, 119, 48, 208, 24, 30, 13, 201, 84, 161, 58, 75, 235, 252, 188, 11, 196, 211, 90, 221, 158, 206, 232, 34, 236, 205, 79, 61, 61, 77] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 4, params: &[23, 16, 27, 27, 16, 16, 4, 4, 4, 4], hash: [161, 157, 194, 144, 89, 166, 180, 124, 251, 43, 240, 51, 50, 174, 54, 57, 177, 71, 149, 188, 173, 156, 172, 9, 59, 227, 23, 165, 203, 64, 109, 22] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 4, params: &[24, 16, 28, 27, 16, 16, 4, 4, 4, 4], hash: [21, 158, 9, 18, 4, 229, 162, 206, 159, 59, 55, 192, 179, 170, 165, 152, 96, 195, 112, 24, 176, 238, 52, 63, 32, 119, 12, 251, 89, 174, 76, 57] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 4, params: &[25, 16, 29, 27, 16, 16, 4, 4, 4, 4], hash: [219, 186, 110, 70, 198, 140, 196, 8, 199, 99, 106, 23, 205, 241, 177, 230, 16, 236, 190, 121, 138, 181, 33, 3, 250, 173, 139, 130, 6, 160, 153, 36] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 4, params: &[26, 16, 30, 27, 16, 16, 4, 4, 4, 4], hash: [61, 142, 249, 6, 121, 146, 67, 232, 88, 165, 236, 16, 103, 243, 140, 77, 112, 42, 138, 24, 172, 99, 200, 126, 73, 103, 128, 212, 122, 68, 104, 241] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 3, params: &[3, 20, 10, 14, 2, 2, 3], hash: [4, 41, 7, 88, 104, 62, 27, 160, 109, 205, 99, 248, 202, 204, 255, 188, 246, 144, 25, 214, 139, 226, 45, 100, 238, 77, 127, 132, 141, 148, 60, 46] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 3, params: &[4, 20, 11, 14, 2, 2, 3], hash: [58, 98, 250, 130, 192, 117, 190, 237, 76, 195, 162, 127, 123, 67, 151, 221, 96, 199, 173, 248, 47, 1, 70, 240, 207, 198, 254, 91, 75, 220, 213, 106] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 3, params: &[5, 20, 12, 14, 2, 2, 3], hash: [216, 154, 143, 49, 66, 25, 49, 58, 154, 24, 140, 209, 101, 151, 105, 87, 198, 145, 86, 11, 142, 227, 126, 216, 251, 84, 18, 67, 186, 250, 131, 67] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 3, params: &[6, 20, 13, 14, 2, 2, 3], hash: [197, 33, 2, 153, 78, 105, 17, 26, 88, 202, 118, 87, 218, 80, 138, 72, 128, 133, 36, 47, 191, 161, 22, 101, 2, 223, 17, 103, 161, 30, 197, 229] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 3, params: &[7, 20, 14, 14, 2, 2, 3], hash: [138, 158, 129, 100, 190, 101, 82, 141, 253, 124, 217, 229, 114, 225, 207, 60, 115, 246, 194, 238, 83, 79, 66, 182, 248, 43, 130, 205, 233, 219, 0, 83] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 3, params: &[8, 20, 15, 14, 2, 2, 3], hash: [80, 26, 53, 35, 249, 18, 8, 183, 73, 239, 74, 126, 206, 42, 117, 141, 235, 242, 91, 237, 24, 100, 32, 214, 88, 161, 197, 212, 211, 133, 77, 92] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 3, params: &[9, 20, 16, 14, 2, 2, 3], hash: [20, 226, 34, 184, 38, 112, 240, 54, 147, 152, 178, 168, 89, 229, 212, 210, 129, 95, 234, 157, 118, 54, 36, 64, 1, 66, 115, 62, 68, 40, 2, 89] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 3, params: &[10, 20, 17, 14, 2, 2, 3], hash: [228, 172, 212, 188, 254, 252, 64, 77, 163, 194, 146, 96, 124, 40, 251, 232, 57, 240, 66, 172, 159, 241, 18, 235, 89, 7, 174, 71, 59, 187, 47, 142] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 3, params: &[11, 20, 18, 14, 2, 2, 3], hash: [213, 168, 162, 163, 8, 234, 186, 226, 172, 4, 61, 73, 197, 34, 208, 240, 30, 237, 67, 121, 117, 24, 177, 129, 1, 234, 107, 101, 76, 57, 68, 121] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 3, params: &[12, 20, 19, 14, 2, 2, 3], hash: [204, 142, 37, 110, 18, 226, 96, 78, 161, 22, 253, 113, 111, 148, 34, 81, 121, 155, 31, 196, 44, 215, 89, 214, 89, 145, 197, 41, 62, 0, 145, 66] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 3, params: &[13, 20, 20, 14, 2, 2, 3], hash: [119, 174, 110, 172, 96, 93, 74, 226, 189, 182, 67, 205, 27, 184, 94, 235, 58, 92, 105, 123, 198, 99, 214, 3, 17, 210, 143, 35, 130, 186, 244, 179] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 3, params: &[14, 20, 21, 14, 2, 2, 3], hash: [187, 66, 194, 102, 227, 207, 212, 25, 14, 128, 144, 73, 168, 105, 80, 91, 52, 106, 73, 121, 247, 48, 169, 226, 253, 209, 98, 241, 251, 206, 133, 157] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 3, params: &[15, 20, 22, 14, 2, 2, 3], hash: [143, 244, 45, 113, 131, 189, 59, 211, 162, 101, 204, 196, 196, 145, 200, 177, 105, 189, 50, 148, 108, 171, 171, 61, 221, 232, 200, 223, 180, 188, 136, 186] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 3, params: &[16, 20, 23, 14, 2, 2, 3], hash: [154, 110, 227, 5, 74, 119, 70, 243, 114, 112, 161, 58, 24, 99, 157, 235, 200, 20, 200, 143, 12, 78, 207, 247, 151, 61, 86, 171, 51, 208, 13, 108] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 3, params: &[17, 20, 24, 14, 2, 2, 3], hash: [231, 244, 132, 77, 64, 178, 201, 191, 95, 233, 75, 99, 33, 240, 54, 26, 4, 199, 83, 112, 249, 69, 66, 228, 12, 120, 41, 99, 252, 69, 220, 46] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 3, params: &[18, 20, 25, 14, 2, 2, 3], hash: [46, 143, 210, 102, 225, 19, 44, 59, 53, 167, 222, 54, 217, 217, 41, 87, 254, 5, 141, 16, 47, 133, 252, 60, 22, 125, 201, 104, 163, 218, 43, 185] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 3, params: &[19, 20, 26, 14, 2, 2, 3], hash: [210, 37, 147, 1, 127, 176, 252, 238, 132, 69, 19, 50, 18, 176, 72, 60, 6, 12, 230, 50, 187, 74, 125, 16, 130, 242, 133, 12, 119, 253, 52, 148] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 3, params: &[20, 20, 27, 14, 2, 2, 3], hash: [17, 69, 222, 14, 143, 50, 74, 87, 172, 93, 5, 79, 149, 80, 198, 255, 86, 196, 245, 69, 91, 109, 60, 3, 132, 181, 13, 92, 204, 36, 178, 117] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 3, params: &[21, 20, 28, 14, 2, 2, 3], hash: [220, 5, 170, 195, 25, 206, 167, 198, 192, 91, 130, 181, 237, 97, 5, 212, 136, 81, 81, 209, 215, 142, 89, 192, 171, 106, 64, 77, 193, 248, 29, 4] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 3, params: &[22, 20, 29, 14, 2, 2, 3], hash: [61, 249, 61, 92, 190, 123, 234, 123, 33, 236, 205, 27, 210, 190, 198, 186, 227, 98, 155, 30, 224, 175, 51, 238, 20, 122, 39, 57, 197, 23, 16, 28] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 3, params: &[23, 20, 30, 14, 2, 2, 3], hash: [45, 73, 115, 136, 249, 151, 9, 67, 16, 105, 137, 165, 240, 105, 3, 245, 238, 177, 76, 58, 97, 146, 204, 102, 79, 233, 210, 163, 117, 151, 33, 36] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 3, params: &[3, 16, 7, 27, 2, 2, 3], hash: [43, 76, 73, 40, 226, 99, 26, 5, 183, 175, 202, 43, 39, 160, 77, 46, 172, 63, 24, 244, 54, 9, 108, 115, 97, 119, 104, 72, 166, 37, 220, 123] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 3, params: &[4, 16, 8, 27, 2, 2, 3], hash: [57, 178, 206, 232, 91, 1, 159, 151, 132, 137, 49, 194, 194, 50, 189, 216, 95, 156, 251, 101, 64, 232, 43, 152, 66, 166, 34, 177, 40, 21, 187, 50] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 3, params: &[5, 16, 9, 27, 2, 2, 3], hash: [76, 205, 78, 66, 170, 157, 239, 210, 53, 234, 176, 216, 179, 43, 73, 117, 194, 35, 172, 17, 199, 14, 11, 222, 150, 176, 252, 131, 32, 112, 117, 47] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 3, params: &[6, 16, 10, 27, 2, 2, 3], hash: [201, 142, 111, 181, 159, 51, 197, 10, 93, 150, 236, 191, 201, 3, 249, 21, 42, 175, 44, 2, 239, 28, 75, 30, 153, 38, 158, 145, 86, 114, 41, 116] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 3, params: &[7, 16, 11, 27, 2, 2, 3], hash: [139, 149, 98, 97, 21, 129, 16, 46, 156, 101, 58, 9, 246, 234, 158, 228, 102, 59, 238, 222, 101, 104, 102, 182, 180, 52, 189, 203, 211, 127, 226, 110] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 3, params: &[8, 16, 12, 27, 2, 2, 3], hash: [54, 4, 69, 98, 168, 196, 230, 11, 67, 214, 204, 78, 252, 213, 160, 148, 92, 112, 96, 10, 143, 64, 151, 203, 62, 125, 252, 111, 149, 209, 168, 105] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 3, params: &[9, 16, 13, 27, 2, 2, 3], hash: [93, 126, 248, 253, 189, 170, 164, 201, 34, 42, 3, 231, 5, 5, 194, 70, 30, 27, 2, 11, 93, 161, 168, 32, 183, 139, 219, 34, 24, 122, 219, 235] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 3, params: &[10, 16, 14, 27, 2, 2, 3], hash: [170, 71, 206, 214, 127, 252, 247, 129, 126, 100, 13, 115, 59, 25, 175, 62, 37, 223, 36, 194, 245, 48, 64, 130, 35, 170, 88, 199, 132, 111, 47, 80] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 3, params: &[11, 16, 15, 27, 2, 2, 3], hash: [105, 190, 182, 32, 204, 66, 56, 225, 185, 178, 115, 89, 101, 88, 138, 97, 220, 99, 222, 205, 176, 236, 168, 39, 129, 195, 173, 238, 18, 172, 89, 92] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 3, params: &[12, 16, 16, 27, 2, 2, 3], hash: [21, 123, 196, 61, 75, 0, 209, 171, 0, 7, 121, 17, 179, 61, 0, 63, 154, 25, 6, 56, 145, 110, 140, 139, 112, 76, 27, 20, 92, 147, 163, 78] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 3, params: &[13, 16, 17, 27, 2, 2, 3], hash: [245, 20, 244, 74, 208, 35, 63, 114, 60, 126, 243, 137, 179, 207, 4, 102, 159, 190, 234, 200, 65, 251, 47, 162, 19, 160, 125, 80, 131, 53, 56, 230] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 3, params: &[14, 16, 18, 27, 2, 2, 3], hash: [149, 223, 231, 94, 3, 37, 18, 243, 105, 11, 176, 78, 236, 155, 207, 23, 248, 87, 129, 98, 134, 180, 60, 172, 232, 78, 229, 238, 123, 105, 238, 185] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 3, params: &[15, 16, 19, 27, 2, 2, 3], hash: [180, 237, 177, 6, 175, 104, 3, 26, 10, 50, 128, 234, 2, 123, 177, 178, 44, 110, 221, 93, 131, 0, 168, 164, 47, 124, 159, 16, 104, 54, 33, 225] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 3, params: &[16, 16, 20, 27, 2, 2, 3], hash: [56, 65, 121, 23, 117, 68, 41, 191, 43, 220, 43, 230, 50, 198, 44, 144, 47, 199, 9, 111, 246, 228, 34, 77, 125, 56, 94, 231, 37, 29, 66, 197] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 3, params: &[17, 16, 21, 27, 2, 2, 3], hash: [28, 149, 66, 237, 247, 224, 109, 226, 235, 88, 122, 147, 83, 254, 126, 249, 74, 18, 113, 207, 220, 197, 62, 30, 61, 150, 177, 18, 86, 192, 94, 250] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 3, params: &[18, 16, 22, 27, 2, 2, 3], hash: [97, 99, 167, 231, 169, 58, 47, 150, 132, 110, 175, 236, 192, 213, 167, 198, 29, 106, 143, 24, 15, 26, 47, 144, 8, 50, 223, 171, 58, 29, 109, 52] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 3, params: &[19, 16, 23, 27, 2, 2, 3], hash: [2, 8, 94, 31, 143, 204, 18, 58, 12, 227, 79, 64, 84, 168, 137, 207, 190, 252, 211, 2, 221, 130, 103, 201, 102, 130, 135, 146, 190, 74, 244, 1] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 3, params: &[20, 16, 24, 27, 2, 2, 3], hash: [17, 107, 37, 239, 146, 25, 147, 248, 82, 5, 193, 164, 73, 7, 218, 225, 22, 38, 200, 62, 142, 216, 44, 102, 151, 149, 65, 78, 237, 112, 180, 184] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 3, params: &[21, 16, 25, 27, 2, 2, 3], hash: [6, 138, 154, 78, 84, 131, 208, 252, 68, 219, 232, 54, 209, 205, 20, 37, 125, 157, 46, 101, 222, 240, 135, 37, 22, 191, 253, 212, 26, 42, 53, 30] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 3, params: &[22, 16, 26, 27, 2, 2, 3], hash: [98, 244, 66, 6, 254, 196, 164, 24, 169, 106, 3, 223, 8, 128, 84, 29, 171, 189, 230, 206, 230, 68, 165, 101, 232, 220, 157, 144, 51, 14, 73, 48] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 3, params: &[23, 16, 27, 27, 2, 2, 3], hash: [155, 185, 45, 52, 237, 80, 240, 35, 72, 166, 246, 247, 97, 172, 217, 142, 249, 253, 83, 128, 33, 28, 49, 230, 57, 172, 144, 39, 38, 146, 216, 161] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 3, params: &[24, 16, 28, 27, 2, 2, 3], hash: [210, 15, 130, 127, 154, 254, 140, 188, 216, 194, 27, 12, 137, 78, 148, 56, 137, 212, 177, 3, 48, 170, 58, 189, 171, 12, 86, 238, 113, 250, 170, 185] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 3, params: &[25, 16, 29, 27, 2, 2, 3], hash: [112, 248, 119, 20, 39, 170, 174, 170, 241, 38, 5, 161, 54, 34, 217, 254, 59, 187, 108, 65, 47, 40, 97, 107, 28, 37, 184, 217, 103, 176, 1, 251] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 3, params: &[26, 16, 30, 27, 2, 2, 3], hash: [216, 135, 25, 55, 13, 136, 198, 140, 88, 50, 220, 38, 218, 218, 1, 77, 52, 93, 23, 3, 104, 13, 211, 238, 224, 155, 236, 75, 135, 153, 171, 70] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 3, params: &[2, 20, 9, 14, 16, 16, 3, 3, 3, 3], hash: [54, 21, 65, 174, 28, 39, 241, 148, 228, 92, 223, 47, 97, 120, 69, 205, 160, 73, 36, 226, 246, 12, 28, 143, 255, 220, 64, 212, 102, 0, 191, 109] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 3, params: &[3, 20, 10, 14, 16, 16, 3, 3, 3, 3], hash: [30, 204, 160, 1, 232, 93, 206, 71, 46, 9, 124, 178, 216, 240, 8, 243, 111, 185, 233, 57, 101, 242, 10, 91, 6, 50, 231, 127, 48, 254, 19, 151] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 3, params: &[4, 20, 11, 14, 16, 16, 3, 3, 3, 3], hash: [78, 148, 187, 145, 148, 167, 220, 226, 165, 6, 137, 154, 61, 52, 105, 58, 193, 66, 193, 125, 34, 147, 126, 246, 233, 198, 129, 226, 24, 179, 222, 9] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 3, params: &[5, 20, 12, 14, 16, 16, 3, 3, 3, 3], hash: [101, 199, 79, 235, 251, 211, 148, 94, 215, 121, 116, 180, 213, 208, 190, 191, 159, 45, 95, 5, 165, 58, 17, 228, 93, 95, 197, 127, 136, 141, 126, 139] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 3, params: &[6, 20, 13, 14, 16, 16, 3, 3, 3, 3], hash: [154, 13, 55, 159, 146, 22, 191, 131, 142, 158, 209, 8, 189, 94, 163, 165, 149, 183, 160, 251, 249, 138, 220, 70, 190, 139, 107, 115, 68, 236, 106, 72] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 3, params: &[7, 20, 14, 14, 16, 16, 3, 3, 3, 3], hash: [194, 242, 110, 196, 212, 17, 224, 179, 149, 64, 124, 33, 220, 40, 154, 119, 181, 214, 108, 185, 147, 250, 153, 203, 141, 28, 180, 167, 214, 189, 214, 252] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 3, params: &[8, 20, 15, 14, 16, 16, 3, 3, 3, 3], hash: [193, 118, 94, 250, 6, 86, 51, 142, 201, 50, 35, 223, 131, 15, 213, 195, 151, 82, 218, 121, 125, 100, 93, 158, 252, 196, 240, 254, 84, 164, 124, 25] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 3, params: &[9, 20, 16, 14, 16, 16, 3, 3, 3, 3], hash: [173, 209, 90, 142, 93, 111, 201, 152, 82, 76, 77, 229, 148, 115, 238, 237, 27, 73, 75, 139, 10, 41, 33, 34, 202, 103, 94, 255, 235, 242, 186, 171] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 3, params: &[10, 20, 17, 14, 16, 16, 3, 3, 3, 3], hash: [236, 178, 195, 116, 51, 141, 168, 240, 203, 49, 44, 13, 115, 47, 88, 137, 155, 15, 98, 214, 110, 216, 62, 124, 112, 207, 44, 41, 103, 16, 55, 254] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 3, params: &[11, 20, 18, 14, 16, 16, 3, 3, 3, 3], hash: [71, 66, 215, 143, 116, 158, 137, 43, 124, 228, 212, 165, 233, 171, 157, 175, 71, 31, 175, 152, 35, 194, 31, 155, 75, 5, 106, 5, 189, 193, 41, 138] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 3, params: &[12, 20, 19, 14, 16, 16, 3, 3, 3, 3], hash: [89, 210, 186, 225, 94, 130, 51, 42, 196, 179, 227, 89, 54, 51, 144, 242, 140, 89, 241, 244, 74, 20, 33, 222, 223, 71, 57, 54, 161, 139, 26, 71] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 3, params: &[13, 20, 20, 14, 16, 16, 3, 3, 3, 3], hash: [94, 74, 182, 214, 22, 163, 107, 19, 34, 8, 51, 221, 110, 154, 29, 27, 189, 240, 142, 62, 110, 207, 48, 16, 254, 212, 187, 228, 71, 155, 209, 5] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 3, params: &[14, 20, 21, 14, 16, 16, 3, 3, 3, 3], hash: [172, 0, 3, 167, 79, 241, 185, 125, 157, 219, 219, 80, 148, 105, 163, 140, 72, 36, 64, 60, 74, 65, 133, 9, 17, 230, 4, 79, 148, 91, 179, 240] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 3, params: &[15, 20, 22, 14, 16, 16, 3, 3, 3, 3], hash: [69, 216, 23, 180, 127, 242, 4, 98, 174, 24, 61, 156, 174, 169, 1, 176, 12, 15, 233, 54, 178, 156, 98, 240, 157, 40, 9, 200, 204, 69, 135, 247] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 3, params: &[16, 20, 23, 14, 16, 16, 3, 3, 3, 3], hash: [145, 204, 104, 115, 122, 33, 71, 93, 16, 202, 84, 47, 157, 128, 182, 94, 133, 198, 195, 213, 26, 247, 108, 0, 62, 219, 226, 117, 151, 224, 85, 69] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 3, params: &[17, 20, 24, 14, 16, 16, 3, 3, 3, 3], hash: [222, 90, 27, 83, 161, 154, 103, 177, 30, 157, 243, 152, 42, 232, 127, 221, 248, 47, 11, 59, 127, 170, 120, 118, 77, 21, 114, 28, 61, 225, 151, 75] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 3, params: &[18, 20, 25, 14, 16, 16, 3, 3, 3, 3], hash: [7, 223, 80, 33, 57, 10, 22, 123, 73, 96, 130, 184, 116, 47, 65, 243, 105, 34, 106, 22, 112, 31, 127, 69, 197, 221, 215, 76, 31, 201, 14, 158] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 3, params: &[19, 20, 26, 14, 16, 16, 3, 3, 3, 3], hash: [123, 141, 143, 90, 250, 76, 252, 118, 34, 9, 76, 92, 146, 99, 20, 205, 247, 225, 7, 218, 46, 110, 204, 68, 175, 148, 49, 193, 226, 201, 221, 192] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 3, params: &[20, 20, 27, 14, 16, 16, 3, 3, 3, 3], hash: [57, 190, 2, 60, 139, 33, 252, 185, 168, 89, 101, 121, 139, 32, 40, 149, 112, 195, 72, 144, 36, 126, 104, 213, 99, 44, 3, 22, 58, 96, 7, 207] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 3, params: &[21, 20, 28, 14, 16, 16, 3, 3, 3, 3], hash: [153, 179, 19, 90, 83, 245, 75, 113, 249, 37, 154, 66, 160, 169, 246, 16, 30, 247, 74, 167, 241, 76, 175, 140, 181, 230, 236, 203, 244, 165, 202, 71] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 3, params: &[22, 20, 29, 14, 16, 16, 3, 3, 3, 3], hash: [111, 2, 91, 29, 9, 169, 121, 116, 118, 109, 30, 126, 208, 142, 14, 167, 228, 147, 112, 212, 219, 58, 222, 47, 6, 25, 98, 89, 226, 56, 41, 197] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 3, params: &[23, 20, 30, 14, 16, 16, 3, 3, 3, 3], hash: [146, 40, 71, 35, 25, 46, 64, 174, 220, 13, 157, 227, 131, 237, 216, 143, 83, 96, 16, 166, 108, 218, 53, 168, 231, 101, 209, 44, 97, 137, 153, 249] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 3, params: &[2, 16, 6, 27, 16, 16, 3, 3, 3, 3], hash: [217, 255, 109, 204, 124, 0, 112, 17, 167, 97, 214, 96, 165, 136, 165, 127, 81, 208, 126, 79, 127, 67, 238, 1, 150, 121, 234, 222, 146, 201, 116, 158] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 3, params: &[3, 16, 7, 27, 16, 16, 3, 3, 3, 3], hash: [243, 36, 76, 249, 254, 38, 105, 163, 153, 159, 109, 71, 94, 170, 170, 31, 27, 202, 229, 189, 41, 45, 221, 210, 162, 61, 111, 147, 32, 212, 183, 43] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 3, params: &[4, 16, 8, 27, 16, 16, 3, 3, 3, 3], hash: [231, 31, 29, 39, 226, 29, 189, 237, 58, 136, 129, 198, 255, 168, 197, 87, 200, 125, 111, 3, 87, 69, 70, 94, 160, 193, 35, 202, 127, 255, 215, 3] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 3, params: &[5, 16, 9, 27, 16, 16, 3, 3, 3, 3], hash: [27, 126, 72, 113, 25, 84, 116, 119, 159, 252, 8, 116, 145, 52, 191, 7, 137, 245, 145, 8, 81, 7, 89, 122, 18, 217, 97, 237, 202, 52, 183, 66] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 3, params: &[6, 16, 10, 27, 16, 16, 3, 3, 3, 3], hash: [34, 86, 84, 124, 213, 198, 172, 217, 126, 9, 155, 132, 5, 71, 73, 24, 141, 116, 28, 7, 60, 92, 86, 206, 119, 144, 28, 111, 165, 13, 84, 216] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 3, params: &[7, 16, 11, 27, 16, 16, 3, 3, 3, 3], hash: [214, 239, 89, 150, 240, 64, 40, 57, 70, 59, 84, 176, 168, 54, 208, 138, 163, 48, 224, 218, 229, 122, 246, 251, 58, 175, 82, 172, 93, 135, 68, 47] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 3, params: &[8, 16, 12, 27, 16, 16, 3, 3, 3, 3], hash: [146, 208, 65, 241, 183, 111, 114, 242, 111, 80, 227, 48, 149, 1, 5, 32, 196, 86, 207, 188, 152, 243, 218, 88, 158, 29, 7, 25, 35, 31, 139, 56] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 3, params: &[9, 16, 13, 27, 16, 16, 3, 3, 3, 3], hash: [114, 155, 179, 132, 254, 192, 197, 71, 120, 166, 253, 92, 255, 49, 17, 104, 61, 87, 210, 55, 82, 100, 245, 221, 168, 135, 2, 149, 182, 98, 253, 202] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 3, params: &[10, 16, 14, 27, 16, 16, 3, 3, 3, 3], hash: [213, 69, 86, 252, 216, 131, 245, 224, 176, 12, 61, 94, 84, 41, 153, 41, 90, 158, 230, 208, 5, 243, 255, 68, 220, 33, 229, 132, 23, 139, 48, 55] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 3, params: &[11, 16, 15, 27, 16, 16, 3, 3, 3, 3], hash: [200, 163, 190, 222, 74, 53, 232, 18, 184, 167, 237, 14, 49, 96, 164, 104, 92, 137, 250, 27, 89, 210, 201, 124, 182, 86, 245, 50, 207, 61, 119, 43] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 3, params: &[12, 16, 16, 27, 16, 16, 3, 3, 3, 3], hash: [83, 133, 81, 232, 20, 137, 46, 98, 147, 238, 121, 88, 54, 51, 95, 240, 28, 189, 225, 89, 208, 248, 73, 121, 1, 21, 196, 141, 116, 18, 90, 194] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 3, params: &[13, 16, 17, 27, 16, 16, 3, 3, 3, 3], hash: [11, 106, 215, 131, 255, 196, 21, 33, 117, 26, 242, 246, 45, 118, 37, 66, 222, 86, 200, 229, 184, 19, 68, 163, 189, 47, 207, 148, 251, 240, 66, 34] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 3, params: &[14, 16, 18, 27, 16, 16, 3, 3, 3, 3], hash: [51, 101, 170, 221, 239, 150, 181, 230, 136, 225, 143, 230, 215, 161, 24, 57, 180, 194, 192, 191, 242, 185, 116, 188, 31, 227, 228, 241, 126, 13, 177, 20] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 3, params: &[15, 16, 19, 27, 16, 16, 3, 3, 3, 3], hash: [219, 202, 191, 111, 110, 121, 143, 152, 127, 81, 214, 54, 251, 225, 52, 172, 40, 224, 213, 210, 192, 242, 81, 152, 224, 78, 13, 50, 176, 229, 173, 215] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 3, params: &[16, 16, 20, 27, 16, 16, 3, 3, 3, 3], hash: [110, 144, 75, 77, 57, 131, 122, 209, 235, 75, 104, 94, 176, 218, 213, 15, 113, 61, 255, 2, 145, 72, 15, 129, 104, 57, 122, 162, 75, 161, 8, 10] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 3, params: &[17, 16, 21, 27, 16, 16, 3, 3, 3, 3], hash: [115, 185, 220, 153, 20, 63, 232, 159, 14, 94, 86, 183, 150, 78, 163, 231, 7, 198, 252, 155, 231, 80, 105, 151, 81, 16, 188, 175, 187, 56, 74, 175] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 3, params: &[18, 16, 22, 27, 16, 16, 3, 3, 3, 3], hash: [148, 81, 58, 81, 68, 138, 82, 127, 78, 115, 88, 112, 7, 2, 76, 194, 109, 198, 245, 206, 254, 210, 93, 58, 123, 153, 90, 178, 199, 205, 30, 173] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 3, params: &[19, 16, 23, 27, 16, 16, 3, 3, 3, 3], hash: [199, 237, 152, 178, 221, 200, 100, 11, 60, 250, 40, 185, 183, 173, 152, 76, 90, 91, 6, 104, 206, 26, 142, 212, 91, 43, 115, 48, 239, 75, 103, 203] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 3, params: &[20, 16, 24, 27, 16, 16, 3, 3, 3, 3], hash: [111, 1, 147, 171, 190, 119, 8, 98, 213, 113, 201, 172, 193, 250, 11, 3, 157, 76, 86, 190, 50, 142, 126, 206, 24, 92, 210, 192, 48, 50, 86, 142] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 3, params: &[21, 16, 25, 27, 16, 16, 3, 3, 3, 3], hash: [191, 18, 55, 77, 144, 95, 131, 55, 236, 70, 211, 1, 238, 109, 220, 227, 41, 163, 96, 55, 158, 134, 224, 80, 211, 86, 247, 222, 159, 83, 217, 60] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 3, params: &[22, 16, 26, 27, 16, 16, 3, 3, 3, 3], hash: [222, 233, 241, 60, 247, 73, 23, 181, 247, 10, 136, 56, 42, 212, 205, 7, 88, 129, 2, 58, 34, 165, 212, 161, 210, 125, 211, 63, 69, 146, 180, 74] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 3, params: &[23, 16, 27, 27, 16, 16, 3, 3, 3, 3], hash: [233, 142, 14, 95, 27, 18, 89, 85, 70, 31, 166, 198, 212, 103, 15, 18, 146, 58, 178, 44, 140, 200, 31, 95, 10, 237, 253, 226, 133, 142, 147, 91] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 3, params: &[24, 16, 28, 27, 16, 16, 3, 3, 3, 3], hash: [100, 80, 123, 97, 149, 137, 21, 238, 10, 22, 81, 15, 33, 9, 61, 124, 163, 162, 61, 25, 191, 45, 6, 239, 22, 30, 235, 171, 168, 56, 230, 146] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 3, params: &[25, 16, 29, 27, 16, 16, 3, 3, 3, 3], hash: [76, 122, 74, 63, 244, 121, 201, 33, 176, 164, 241, 212, 95, 62, 228, 223, 217, 87, 62, 108, 23, 234, 172, 204, 169, 65, 250, 135, 17, 41, 218, 24] },
-    PatternEntry { protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: 3, params: &[26, 16, 30, 27, 16, 16, 3, 3, 3, 3], hash: [161, 115, 8, 37, 125, 82, 127, 225, 1, 122, 2, 174, 92, 216, 124, 98, 172, 205, 16, 190, 24, 241, 19, 35, 147, 43, 197, 172, 223, 150, 60, 101] },
+    PatternEntry { protocol: STARK, modulus: M31, degree: 4, params: &[1], hash: [169, 106, 0, 75, 82, 157, 127, 220, 91, 181, 143, 160, 93, 97, 55, 226, 140, 255, 122, 228, 207, 207, 250, 124, 150, 245, 16, 11, 151, 82, 42, 89] },
+    PatternEntry { protocol: STARK, modulus: M31, degree: 4, params: &[8], hash: [118, 42, 216, 57, 164, 255, 197, 158, 249, 216, 210, 193, 253, 245, 6, 128, 93, 105, 239, 143, 99, 231, 181, 160, 91, 32, 111, 114, 77, 223, 83, 237] },
+    PatternEntry { protocol: STARK, modulus: M31, degree: 3, params: &[1], hash: [57, 191, 153, 94, 212, 186, 63, 58, 104, 249, 16, 51, 29, 22, 47, 60, 6, 197, 3, 199, 94, 87, 128, 171, 58, 208, 48, 71, 249, 79, 255, 164] },
+    PatternEntry { protocol: STARK, modulus: M31, degree: 3, params: &[8], hash: [177, 91, 4, 192, 116, 69, 133, 112, 207, 118, 195, 73, 181, 211, 97, 206, 80, 122, 32, 95, 154, 41, 35, 17, 189, 30, 239, 168, 177, 152, 189, 50] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 4, params: &[3, 20, 10, 14, 2, 2, 4], hash: [44, 86, 176, 88, 148, 39, 254, 98, 107, 152, 251, 90, 150, 191, 247, 223, 207, 165, 60, 30, 9, 104, 225, 55, 225, 233, 205, 210, 153, 241, 211, 249] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 4, params: &[4, 20, 11, 14, 2, 2, 4], hash: [199, 148, 9, 79, 170, 169, 218, 189, 4, 178, 106, 89, 1, 61, 254, 188, 79, 184, 3, 156, 93, 90, 143, 127, 80, 241, 217, 170, 156, 234, 158, 43] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 4, params: &[5, 20, 12, 14, 2, 2, 4], hash: [70, 152, 236, 11, 227, 60, 203, 183, 125, 16, 142, 206, 45, 233, 141, 242, 57, 103, 17, 197, 113, 106, 224, 58, 166, 230, 174, 90, 202, 123, 97, 48] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 4, params: &[6, 20, 13, 14, 2, 2, 4], hash: [65, 54, 57, 252, 170, 38, 8, 32, 131, 80, 229, 30, 236, 179, 12, 193, 202, 19, 136, 86, 13, 90, 134, 118, 220, 44, 57, 154, 226, 98, 64, 32] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 4, params: &[7, 20, 14, 14, 2, 2, 4], hash: [36, 46, 105, 250, 162, 66, 190, 43, 201, 135, 89, 113, 100, 184, 227, 166, 6, 144, 172, 166, 210, 50, 140, 246, 208, 176, 27, 33, 74, 198, 136, 192] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 4, params: &[8, 20, 15, 14, 2, 2, 4], hash: [122, 140, 135, 129, 203, 197, 102, 88, 195, 234, 141, 58, 183, 94, 251, 212, 126, 169, 16, 153, 178, 53, 1, 190, 33, 58, 6, 246, 96, 182, 65, 161] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 4, params: &[9, 20, 16, 14, 2, 2, 4], hash: [89, 169, 57, 34, 200, 230, 94, 95, 155, 175, 39, 212, 89, 56, 227, 67, 188, 62, 65, 132, 48, 170, 117, 107, 91, 68, 96, 219, 218, 115, 220, 133] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 4, params: &[10, 20, 17, 14, 2, 2, 4], hash: [158, 142, 104, 223, 54, 29, 247, 250, 17, 86, 121, 78, 125, 225, 131, 52, 91, 38, 227, 57, 166, 203, 127, 22, 37, 22, 175, 54, 238, 224, 82, 142] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 4, params: &[11, 20, 18, 14, 2, 2, 4], hash: [143, 134, 18, 162, 140, 20, 189, 208, 216, 51, 238, 4, 40, 47, 16, 97, 128, 184, 126, 26, 159, 58, 190, 171, 185, 79, 226, 150, 178, 32, 9, 174] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 4, params: &[12, 20, 19, 14, 2, 2, 4], hash: [67, 100, 84, 54, 17, 232, 225, 220, 106, 251, 120, 11, 66, 151, 37, 233, 81, 246, 201, 139, 206, 179, 10, 113, 141, 191, 46, 38, 17, 108, 254, 116] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 4, params: &[13, 20, 20, 14, 2, 2, 4], hash: [228, 224, 83, 95, 161, 51, 7, 96, 111, 154, 129, 198, 166, 10, 144, 199, 101, 102, 58, 231, 220, 143, 215, 255, 165, 194, 60, 100, 244, 205, 82, 74] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 4, params: &[14, 20, 21, 14, 2, 2, 4], hash: [101, 210, 195, 214, 75, 94, 251, 166, 95, 79, 156, 158, 223, 103, 183, 104, 2, 113, 119, 137, 110, 74, 248, 211, 156, 87, 227, 165, 60, 22, 238, 236] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 4, params: &[15, 20, 22, 14, 2, 2, 4], hash: [57, 138, 9, 183, 15, 22, 216, 231, 241, 26, 244, 251, 69, 78, 190, 209, 82, 217, 120, 235, 97, 67, 232, 50, 106, 190, 8, 247, 176, 133, 249, 3] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 4, params: &[16, 20, 23, 14, 2, 2, 4], hash: [22, 216, 33, 115, 15, 241, 73, 139, 221, 56, 12, 197, 127, 176, 12, 150, 194, 224, 58, 200, 151, 173, 100, 16, 83, 42, 126, 109, 48, 213, 58, 6] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 4, params: &[17, 20, 24, 14, 2, 2, 4], hash: [82, 73, 198, 200, 57, 53, 99, 17, 104, 251, 201, 33, 74, 163, 0, 173, 114, 99, 190, 152, 187, 225, 148, 225, 22, 243, 204, 197, 155, 134, 28, 249] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 4, params: &[18, 20, 25, 14, 2, 2, 4], hash: [31, 68, 126, 99, 54, 193, 103, 250, 230, 47, 217, 198, 172, 211, 244, 187, 185, 196, 36, 132, 16, 138, 120, 189, 19, 190, 68, 184, 18, 109, 117, 118] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 4, params: &[19, 20, 26, 14, 2, 2, 4], hash: [191, 174, 35, 164, 69, 6, 149, 68, 221, 131, 195, 34, 195, 246, 134, 150, 251, 70, 83, 161, 217, 202, 26, 223, 142, 198, 235, 108, 30, 245, 244, 42] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 4, params: &[20, 20, 27, 14, 2, 2, 4], hash: [194, 89, 164, 47, 140, 19, 73, 215, 244, 203, 233, 214, 89, 86, 105, 115, 132, 39, 187, 206, 19, 22, 169, 36, 212, 144, 114, 2, 155, 80, 172, 190] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 4, params: &[21, 20, 28, 14, 2, 2, 4], hash: [133, 151, 139, 140, 29, 145, 249, 190, 229, 13, 11, 7, 99, 65, 85, 192, 67, 234, 96, 226, 202, 81, 150, 191, 104, 16, 250, 215, 104, 104, 204, 58] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 4, params: &[22, 20, 29, 14, 2, 2, 4], hash: [99, 252, 77, 30, 225, 86, 86, 94, 234, 14, 82, 242, 192, 10, 239, 168, 184, 199, 192, 233, 115, 243, 248, 138, 42, 148, 2, 107, 160, 125, 188, 13] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 4, params: &[23, 20, 30, 14, 2, 2, 4], hash: [25, 158, 8, 241, 87, 73, 120, 33, 234, 61, 167, 42, 156, 99, 160, 224, 142, 138, 33, 123, 236, 85, 16, 1, 39, 197, 210, 38, 195, 149, 42, 101] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 4, params: &[3, 16, 7, 27, 2, 2, 4], hash: [31, 144, 241, 170, 218, 217, 158, 146, 92, 44, 71, 238, 54, 107, 128, 181, 53, 102, 253, 70, 240, 252, 247, 110, 196, 144, 222, 152, 74, 149, 245, 4] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 4, params: &[4, 16, 8, 27, 2, 2, 4], hash: [215, 186, 2, 86, 43, 175, 131, 50, 161, 85, 224, 205, 233, 225, 122, 18, 243, 166, 249, 147, 41, 169, 179, 153, 221, 37, 204, 223, 148, 240, 82, 47] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 4, params: &[5, 16, 9, 27, 2, 2, 4], hash: [241, 168, 60, 180, 0, 87, 250, 183, 173, 130, 129, 251, 153, 63, 179, 227, 220, 183, 54, 93, 125, 168, 104, 150, 194, 79, 60, 155, 174, 59, 215, 222] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 4, params: &[6, 16, 10, 27, 2, 2, 4], hash: [89, 59, 210, 101, 112, 71, 2, 79, 177, 219, 43, 216, 5, 253, 251, 47, 215, 34, 236, 65, 180, 52, 186, 106, 62, 24, 175, 18, 110, 83, 46, 199] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 4, params: &[7, 16, 11, 27, 2, 2, 4], hash: [85, 172, 108, 182, 191, 40, 170, 192, 47, 225, 249, 27, 220, 212, 95, 68, 60, 137, 213, 143, 24, 27, 124, 225, 7, 84, 158, 253, 31, 178, 20, 88] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 4, params: &[8, 16, 12, 27, 2, 2, 4], hash: [240, 200, 239, 157, 62, 67, 24, 89, 149, 234, 189, 23, 173, 114, 21, 222, 208, 159, 235, 147, 226, 203, 3, 253, 28, 237, 74, 210, 57, 252, 91, 133] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 4, params: &[9, 16, 13, 27, 2, 2, 4], hash: [24, 104, 80, 86, 166, 99, 186, 90, 90, 55, 24, 230, 87, 33, 28, 226, 225, 218, 159, 168, 91, 62, 233, 219, 249, 241, 24, 204, 117, 149, 30, 77] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 4, params: &[10, 16, 14, 27, 2, 2, 4], hash: [176, 7, 102, 166, 51, 177, 35, 61, 189, 212, 96, 101, 1, 172, 101, 176, 77, 6, 79, 76, 251, 150, 120, 207, 113, 105, 213, 111, 51, 177, 123, 250] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 4, params: &[11, 16, 15, 27, 2, 2, 4], hash: [231, 173, 116, 159, 96, 20, 124, 114, 159, 50, 113, 162, 151, 215, 89, 92, 69, 83, 253, 200, 74, 111, 100, 249, 97, 139, 156, 6, 202, 140, 135, 149] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 4, params: &[12, 16, 16, 27, 2, 2, 4], hash: [202, 91, 46, 140, 149, 0, 174, 174, 93, 34, 243, 177, 169, 182, 85, 211, 94, 71, 32, 221, 183, 216, 117, 255, 26, 32, 17, 82, 19, 118, 0, 115] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 4, params: &[13, 16, 17, 27, 2, 2, 4], hash: [224, 29, 157, 202, 251, 87, 166, 76, 47, 207, 63, 192, 12, 144, 8, 195, 52, 252, 84, 113, 158, 231, 246, 58, 130, 96, 117, 50, 78, 153, 202, 225] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 4, params: &[14, 16, 18, 27, 2, 2, 4], hash: [225, 232, 90, 59, 43, 122, 155, 225, 173, 71, 147, 115, 199, 246, 108, 75, 179, 116, 132, 127, 241, 57, 234, 181, 60, 221, 78, 233, 68, 147, 179, 93] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 4, params: &[15, 16, 19, 27, 2, 2, 4], hash: [144, 252, 79, 133, 22, 57, 142, 80, 221, 208, 242, 114, 119, 150, 21, 102, 10, 16, 226, 140, 14, 47, 123, 179, 85, 29, 143, 137, 110, 65, 170, 64] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 4, params: &[16, 16, 20, 27, 2, 2, 4], hash: [179, 122, 243, 105, 203, 242, 148, 154, 229, 215, 76, 0, 23, 101, 253, 143, 16, 40, 178, 241, 196, 114, 1, 122, 137, 133, 248, 139, 94, 191, 25, 47] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 4, params: &[17, 16, 21, 27, 2, 2, 4], hash: [199, 231, 54, 121, 206, 106, 16, 202, 42, 113, 244, 97, 90, 174, 240, 0, 153, 56, 44, 211, 182, 116, 153, 86, 221, 84, 151, 89, 242, 43, 234, 240] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 4, params: &[18, 16, 22, 27, 2, 2, 4], hash: [68, 41, 86, 30, 1, 94, 73, 215, 63, 175, 98, 34, 127, 41, 13, 143, 30, 54, 95, 178, 193, 28, 237, 6, 32, 66, 97, 29, 187, 105, 106, 120] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 4, params: &[19, 16, 23, 27, 2, 2, 4], hash: [37, 253, 44, 59, 198, 134, 249, 170, 128, 214, 133, 140, 3, 240, 102, 154, 126, 124, 27, 86, 68, 199, 93, 242, 17, 166, 224, 61, 0, 40, 102, 20] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 4, params: &[20, 16, 24, 27, 2, 2, 4], hash: [146, 252, 227, 123, 239, 182, 21, 248, 53, 124, 125, 167, 199, 252, 198, 102, 217, 252, 77, 4, 28, 237, 10, 167, 99, 227, 138, 138, 9, 69, 204, 245] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 4, params: &[21, 16, 25, 27, 2, 2, 4], hash: [133, 65, 109, 150, 208, 123, 161, 175, 140, 65, 207, 196, 35, 182, 91, 89, 221, 14, 197, 42, 20, 67, 176, 73, 58, 240, 211, 129, 28, 241, 133, 254] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 4, params: &[22, 16, 26, 27, 2, 2, 4], hash: [26, 88, 134, 40, 179, 141, 197, 43, 179, 222, 29, 98, 50, 177, 55, 66, 118, 104, 88, 195, 111, 6, 144, 246, 46, 222, 197, 126, 112, 21, 139, 157] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 4, params: &[23, 16, 27, 27, 2, 2, 4], hash: [28, 29, 127, 178, 24, 64, 220, 140, 138, 80, 53, 86, 182, 47, 93, 240, 200, 135, 145, 54, 57, 192, 214, 87, 225, 109, 167, 38, 203, 195, 216, 239] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 4, params: &[24, 16, 28, 27, 2, 2, 4], hash: [7, 124, 15, 5, 44, 197, 75, 245, 237, 133, 222, 80, 49, 211, 12, 113, 231, 187, 192, 139, 51, 18, 124, 82, 3, 70, 226, 255, 63, 148, 40, 217] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 4, params: &[25, 16, 29, 27, 2, 2, 4], hash: [104, 219, 7, 97, 166, 102, 181, 126, 182, 140, 75, 113, 90, 22, 172, 214, 237, 96, 118, 205, 24, 158, 183, 25, 96, 148, 91, 43, 90, 49, 224, 44] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 4, params: &[26, 16, 30, 27, 2, 2, 4], hash: [122, 130, 1, 69, 69, 177, 11, 80, 33, 15, 164, 187, 145, 203, 174, 118, 99, 196, 153, 174, 190, 178, 19, 166, 0, 88, 146, 79, 219, 66, 36, 108] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 4, params: &[2, 20, 9, 14, 16, 16, 4, 4, 4, 4], hash: [70, 41, 189, 31, 145, 142, 117, 186, 187, 218, 140, 208, 243, 175, 174, 227, 135, 211, 112, 37, 89, 145, 186, 249, 18, 195, 58, 179, 131, 192, 166, 59] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 4, params: &[3, 20, 10, 14, 16, 16, 4, 4, 4, 4], hash: [12, 199, 167, 232, 226, 8, 98, 124, 225, 244, 226, 94, 96, 142, 167, 119, 39, 39, 159, 38, 12, 92, 163, 18, 184, 57, 175, 2, 50, 99, 210, 80] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 4, params: &[4, 20, 11, 14, 16, 16, 4, 4, 4, 4], hash: [73, 76, 61, 48, 212, 249, 6, 247, 52, 250, 106, 213, 133, 137, 47, 254, 156, 49, 148, 152, 76, 18, 28, 237, 201, 61, 190, 33, 235, 190, 16, 238] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 4, params: &[5, 20, 12, 14, 16, 16, 4, 4, 4, 4], hash: [31, 61, 99, 59, 36, 92, 8, 12, 154, 95, 244, 89, 250, 180, 22, 115, 84, 54, 32, 194, 110, 71, 250, 131, 89, 73, 89, 161, 127, 52, 252, 156] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 4, params: &[6, 20, 13, 14, 16, 16, 4, 4, 4, 4], hash: [251, 169, 125, 80, 147, 251, 179, 242, 143, 192, 231, 250, 14, 71, 59, 112, 77, 87, 42, 38, 12, 126, 84, 111, 62, 143, 62, 22, 78, 125, 87, 228] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 4, params: &[7, 20, 14, 14, 16, 16, 4, 4, 4, 4], hash: [209, 29, 86, 119, 249, 186, 237, 190, 16, 50, 102, 166, 141, 240, 52, 155, 178, 67, 165, 163, 124, 169, 220, 49, 228, 209, 6, 196, 127, 51, 171, 207] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 4, params: &[8, 20, 15, 14, 16, 16, 4, 4, 4, 4], hash: [218, 248, 22, 66, 196, 153, 231, 196, 204, 144, 213, 198, 145, 177, 235, 140, 191, 230, 189, 253, 168, 208, 77, 210, 36, 171, 91, 103, 15, 26, 162, 112] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 4, params: &[9, 20, 16, 14, 16, 16, 4, 4, 4, 4], hash: [172, 34, 12, 113, 39, 157, 42, 70, 183, 85, 212, 122, 10, 87, 180, 94, 141, 46, 98, 227, 192, 180, 243, 81, 138, 218, 103, 114, 211, 123, 72, 76] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 4, params: &[10, 20, 17, 14, 16, 16, 4, 4, 4, 4], hash: [36, 163, 47, 120, 131, 72, 220, 159, 20, 21, 82, 19, 133, 214, 247, 126, 253, 91, 73, 251, 59, 144, 38, 135, 95, 11, 185, 251, 87, 236, 30, 246] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 4, params: &[11, 20, 18, 14, 16, 16, 4, 4, 4, 4], hash: [248, 138, 252, 141, 167, 70, 196, 46, 241, 78, 154, 79, 15, 211, 117, 132, 220, 236, 71, 98, 250, 234, 110, 138, 213, 20, 252, 141, 180, 83, 222, 220] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 4, params: &[12, 20, 19, 14, 16, 16, 4, 4, 4, 4], hash: [65, 251, 239, 103, 130, 13, 156, 177, 58, 221, 146, 250, 36, 225, 251, 146, 179, 217, 156, 214, 164, 52, 160, 6, 22, 48, 72, 137, 228, 32, 113, 197] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 4, params: &[13, 20, 20, 14, 16, 16, 4, 4, 4, 4], hash: [147, 20, 46, 57, 133, 249, 170, 201, 152, 198, 187, 138, 82, 44, 92, 236, 250, 45, 41, 135, 120, 10, 46, 29, 67, 255, 4, 7, 4, 234, 172, 250] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 4, params: &[14, 20, 21, 14, 16, 16, 4, 4, 4, 4], hash: [58, 90, 167, 229, 254, 146, 240, 228, 47, 52, 156, 68, 11, 70, 195, 188, 10, 79, 135, 192, 171, 67, 16, 3, 149, 146, 213, 114, 195, 175, 69, 126] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 4, params: &[15, 20, 22, 14, 16, 16, 4, 4, 4, 4], hash: [4, 175, 103, 246, 9, 193, 137, 88, 252, 94, 145, 139, 49, 233, 11, 209, 217, 196, 165, 216, 135, 98, 239, 124, 253, 22, 114, 154, 4, 120, 107, 235] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 4, params: &[16, 20, 23, 14, 16, 16, 4, 4, 4, 4], hash: [110, 254, 84, 206, 100, 119, 178, 174, 240, 229, 243, 252, 102, 30, 92, 113, 6, 96, 207, 250, 123, 115, 132, 193, 84, 2, 228, 144, 156, 123, 69, 41] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 4, params: &[17, 20, 24, 14, 16, 16, 4, 4, 4, 4], hash: [160, 48, 50, 201, 86, 105, 8, 81, 74, 231, 9, 30, 132, 46, 192, 74, 52, 62, 247, 122, 151, 38, 104, 233, 31, 154, 127, 76, 41, 241, 105, 214] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 4, params: &[18, 20, 25, 14, 16, 16, 4, 4, 4, 4], hash: [154, 198, 106, 249, 240, 240, 194, 108, 33, 78, 213, 66, 35, 15, 44, 70, 210, 149, 109, 13, 163, 166, 124, 55, 72, 152, 29, 253, 245, 254, 16, 51] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 4, params: &[19, 20, 26, 14, 16, 16, 4, 4, 4, 4], hash: [62, 2, 159, 155, 113, 253, 11, 218, 48, 105, 16, 4, 19, 128, 122, 68, 145, 172, 201, 53, 46, 210, 77, 98, 100, 246, 107, 132, 171, 78, 21, 156] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 4, params: &[20, 20, 27, 14, 16, 16, 4, 4, 4, 4], hash: [175, 246, 230, 52, 67, 2, 76, 148, 95, 110, 107, 197, 130, 206, 113, 50, 140, 137, 72, 54, 44, 246, 159, 250, 211, 73, 119, 40, 46, 231, 144, 240] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 4, params: &[21, 20, 28, 14, 16, 16, 4, 4, 4, 4], hash: [134, 81, 255, 80, 12, 152, 146, 23, 162, 167, 153, 62, 100, 181, 217, 197, 156, 192, 119, 65, 29, 143, 196, 200, 93, 106, 214, 189, 209, 216, 191, 149] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 4, params: &[22, 20, 29, 14, 16, 16, 4, 4, 4, 4], hash: [120, 230, 73, 184, 170, 48, 105, 86, 139, 170, 114, 101, 177, 15, 82, 185, 245, 59, 97, 124, 31, 51, 231, 222, 245, 33, 99, 156, 18, 255, 253, 198] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 4, params: &[23, 20, 30, 14, 16, 16, 4, 4, 4, 4], hash: [78, 39, 101, 232, 236, 95, 62, 11, 160, 4, 28, 145, 201, 142, 207, 231, 178, 216, 214, 146, 169, 229, 13, 120, 129, 224, 13, 43, 89, 60, 249, 139] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 4, params: &[2, 16, 6, 27, 16, 16, 4, 4, 4, 4], hash: [200, 85, 11, 78, 254, 181, 228, 254, 59, 207, 103, 134, 65, 85, 46, 96, 250, 187, 39, 96, 227, 64, 254, 38, 139, 232, 189, 102, 55, 125, 127, 152] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 4, params: &[3, 16, 7, 27, 16, 16, 4, 4, 4, 4], hash: [142, 167, 8, 51, 43, 225, 76, 158, 191, 250, 16, 165, 19, 103, 180, 73, 55, 43, 37, 26, 73, 75, 44, 177, 94, 52, 161, 153, 77, 229, 230, 15] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 4, params: &[4, 16, 8, 27, 16, 16, 4, 4, 4, 4], hash: [109, 224, 1, 127, 63, 185, 141, 123, 230, 2, 162, 167, 185, 55, 71, 26, 114, 55, 7, 55, 214, 249, 250, 55, 222, 170, 181, 208, 124, 219, 213, 7] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 4, params: &[5, 16, 9, 27, 16, 16, 4, 4, 4, 4], hash: [46, 55, 39, 122, 91, 56, 96, 76, 47, 43, 44, 24, 190, 197, 246, 193, 221, 156, 14, 8, 12, 248, 253, 250, 99, 240, 223, 198, 65, 3, 105, 235] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 4, params: &[6, 16, 10, 27, 16, 16, 4, 4, 4, 4], hash: [52, 53, 202, 35, 170, 48, 111, 230, 41, 48, 31, 128, 91, 87, 188, 157, 65, 249, 120, 63, 181, 18, 184, 175, 155, 38, 218, 95, 69, 137, 15, 0] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 4, params: &[7, 16, 11, 27, 16, 16, 4, 4, 4, 4], hash: [75, 101, 55, 102, 52, 72, 23, 93, 98, 185, 130, 83, 101, 103, 162, 159, 235, 64, 91, 107, 185, 2, 60, 117, 211, 109, 166, 56, 13, 238, 255, 58] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 4, params: &[8, 16, 12, 27, 16, 16, 4, 4, 4, 4], hash: [120, 198, 45, 178, 111, 248, 72, 238, 35, 233, 148, 21, 97, 46, 42, 170, 150, 72, 215, 88, 85, 223, 78, 45, 143, 41, 229, 143, 150, 110, 92, 85] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 4, params: &[9, 16, 13, 27, 16, 16, 4, 4, 4, 4], hash: [174, 238, 228, 192, 162, 60, 186, 244, 124, 183, 43, 249, 122, 244, 175, 38, 231, 241, 48, 78, 249, 46, 186, 81, 167, 38, 254, 105, 172, 6, 150, 250] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 4, params: &[10, 16, 14, 27, 16, 16, 4, 4, 4, 4], hash: [149, 40, 159, 73, 216, 72, 60, 87, 38, 251, 94, 153, 203, 226, 176, 155, 205, 194, 22, 161, 151, 22, 70, 13, 254, 213, 52, 86, 230, 130, 193, 104] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 4, params: &[11, 16, 15, 27, 16, 16, 4, 4, 4, 4], hash: [142, 219, 35, 213, 39, 202, 255, 75, 40, 156, 130, 245, 57, 110, 123, 253, 69, 106, 179, 4, 194, 207, 146, 36, 98, 121, 177, 213, 213, 51, 66, 146] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 4, params: &[12, 16, 16, 27, 16, 16, 4, 4, 4, 4], hash: [174, 126, 240, 113, 150, 12, 205, 170, 34, 147, 163, 86, 68, 47, 49, 140, 15, 31, 68, 181, 255, 183, 121, 229, 45, 255, 50, 39, 172, 26, 7, 116] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 4, params: &[13, 16, 17, 27, 16, 16, 4, 4, 4, 4], hash: [115, 73, 46, 246, 176, 185, 72, 123, 114, 229, 254, 248, 113, 221, 137, 90, 246, 146, 135, 231, 35, 211, 9, 230, 225, 85, 205, 232, 65, 160, 149, 252] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 4, params: &[14, 16, 18, 27, 16, 16, 4, 4, 4, 4], hash: [167, 150, 95, 226, 238, 250, 227, 207, 133, 123, 243, 216, 148, 116, 126, 15, 122, 42, 172, 162, 125, 104, 33, 227, 30, 182, 124, 77, 224, 68, 168, 29] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 4, params: &[15, 16, 19, 27, 16, 16, 4, 4, 4, 4], hash: [95, 74, 251, 191, 235, 167, 173, 7, 18, 86, 98, 205, 224, 62, 154, 240, 221, 214, 9, 175, 143, 80, 145, 9, 142, 19, 16, 219, 118, 74, 248, 92] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 4, params: &[16, 16, 20, 27, 16, 16, 4, 4, 4, 4], hash: [28, 252, 130, 245, 64, 224, 203, 89, 208, 53, 119, 100, 170, 116, 227, 62, 166, 10, 43, 94, 150, 17, 78, 218, 33, 142, 182, 40, 102, 113, 243, 183] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 4, params: &[17, 16, 21, 27, 16, 16, 4, 4, 4, 4], hash: [30, 204, 58, 223, 212, 37, 124, 252, 70, 32, 174, 54, 204, 96, 26, 136, 84, 178, 34, 139, 67, 48, 108, 28, 108, 212, 28, 39, 175, 136, 212, 177] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 4, params: &[18, 16, 22, 27, 16, 16, 4, 4, 4, 4], hash: [222, 159, 199, 231, 210, 241, 3, 205, 241, 36, 171, 85, 238, 53, 240, 216, 194, 191, 197, 107, 99, 91, 28, 118, 204, 213, 251, 55, 179, 205, 2, 189] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 4, params: &[19, 16, 23, 27, 16, 16, 4, 4, 4, 4], hash: [59, 13, 243, 121, 33, 127, 188, 142, 15, 30, 141, 184, 221, 10, 225, 127, 254, 73, 148, 116, 5, 91, 140, 165, 90, 7, 35, 81, 78, 252, 16, 211] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 4, params: &[20, 16, 24, 27, 16, 16, 4, 4, 4, 4], hash: [36, 242, 63, 250, 169, 247, 244, 208, 52, 24, 92, 81, 204, 178, 171, 50, 228, 228, 17, 88, 59, 246, 246, 246, 115, 6, 50, 128, 10, 245, 228, 39] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 4, params: &[21, 16, 25, 27, 16, 16, 4, 4, 4, 4], hash: [32, 49, 182, 139, 174, 72, 64, 94, 36, 205, 54, 94, 110, 135, 22, 105, 43, 151, 198, 113, 65, 59, 36, 223, 31, 18, 30, 136, 173, 99, 237, 173] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 4, params: &[22, 16, 26, 27, 16, 16, 4, 4, 4, 4], hash: [101, 93, 149, 119, 48, 208, 24, 30, 13, 201, 84, 161, 58, 75, 235, 252, 188, 11, 196, 211, 90, 221, 158, 206, 232, 34, 236, 205, 79, 61, 61, 77] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 4, params: &[23, 16, 27, 27, 16, 16, 4, 4, 4, 4], hash: [161, 157, 194, 144, 89, 166, 180, 124, 251, 43, 240, 51, 50, 174, 54, 57, 177, 71, 149, 188, 173, 156, 172, 9, 59, 227, 23, 165, 203, 64, 109, 22] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 4, params: &[24, 16, 28, 27, 16, 16, 4, 4, 4, 4], hash: [21, 158, 9, 18, 4, 229, 162, 206, 159, 59, 55, 192, 179, 170, 165, 152, 96, 195, 112, 24, 176, 238, 52, 63, 32, 119, 12, 251, 89, 174, 76, 57] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 4, params: &[25, 16, 29, 27, 16, 16, 4, 4, 4, 4], hash: [219, 186, 110, 70, 198, 140, 196, 8, 199, 99, 106, 23, 205, 241, 177, 230, 16, 236, 190, 121, 138, 181, 33, 3, 250, 173, 139, 130, 6, 160, 153, 36] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 4, params: &[26, 16, 30, 27, 16, 16, 4, 4, 4, 4], hash: [61, 142, 249, 6, 121, 146, 67, 232, 88, 165, 236, 16, 103, 243, 140, 77, 112, 42, 138, 24, 172, 99, 200, 126, 73, 103, 128, 212, 122, 68, 104, 241] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 3, params: &[3, 20, 10, 14, 2, 2, 3], hash: [4, 41, 7, 88, 104, 62, 27, 160, 109, 205, 99, 248, 202, 204, 255, 188, 246, 144, 25, 214, 139, 226, 45, 100, 238, 77, 127, 132, 141, 148, 60, 46] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 3, params: &[4, 20, 11, 14, 2, 2, 3], hash: [58, 98, 250, 130, 192, 117, 190, 237, 76, 195, 162, 127, 123, 67, 151, 221, 96, 199, 173, 248, 47, 1, 70, 240, 207, 198, 254, 91, 75, 220, 213, 106] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 3, params: &[5, 20, 12, 14, 2, 2, 3], hash: [216, 154, 143, 49, 66, 25, 49, 58, 154, 24, 140, 209, 101, 151, 105, 87, 198, 145, 86, 11, 142, 227, 126, 216, 251, 84, 18, 67, 186, 250, 131, 67] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 3, params: &[6, 20, 13, 14, 2, 2, 3], hash: [197, 33, 2, 153, 78, 105, 17, 26, 88, 202, 118, 87, 218, 80, 138, 72, 128, 133, 36, 47, 191, 161, 22, 101, 2, 223, 17, 103, 161, 30, 197, 229] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 3, params: &[7, 20, 14, 14, 2, 2, 3], hash: [138, 158, 129, 100, 190, 101, 82, 141, 253, 124, 217, 229, 114, 225, 207, 60, 115, 246, 194, 238, 83, 79, 66, 182, 248, 43, 130, 205, 233, 219, 0, 83] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 3, params: &[8, 20, 15, 14, 2, 2, 3], hash: [80, 26, 53, 35, 249, 18, 8, 183, 73, 239, 74, 126, 206, 42, 117, 141, 235, 242, 91, 237, 24, 100, 32, 214, 88, 161, 197, 212, 211, 133, 77, 92] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 3, params: &[9, 20, 16, 14, 2, 2, 3], hash: [20, 226, 34, 184, 38, 112, 240, 54, 147, 152, 178, 168, 89, 229, 212, 210, 129, 95, 234, 157, 118, 54, 36, 64, 1, 66, 115, 62, 68, 40, 2, 89] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 3, params: &[10, 20, 17, 14, 2, 2, 3], hash: [228, 172, 212, 188, 254, 252, 64, 77, 163, 194, 146, 96, 124, 40, 251, 232, 57, 240, 66, 172, 159, 241, 18, 235, 89, 7, 174, 71, 59, 187, 47, 142] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 3, params: &[11, 20, 18, 14, 2, 2, 3], hash: [213, 168, 162, 163, 8, 234, 186, 226, 172, 4, 61, 73, 197, 34, 208, 240, 30, 237, 67, 121, 117, 24, 177, 129, 1, 234, 107, 101, 76, 57, 68, 121] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 3, params: &[12, 20, 19, 14, 2, 2, 3], hash: [204, 142, 37, 110, 18, 226, 96, 78, 161, 22, 253, 113, 111, 148, 34, 81, 121, 155, 31, 196, 44, 215, 89, 214, 89, 145, 197, 41, 62, 0, 145, 66] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 3, params: &[13, 20, 20, 14, 2, 2, 3], hash: [119, 174, 110, 172, 96, 93, 74, 226, 189, 182, 67, 205, 27, 184, 94, 235, 58, 92, 105, 123, 198, 99, 214, 3, 17, 210, 143, 35, 130, 186, 244, 179] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 3, params: &[14, 20, 21, 14, 2, 2, 3], hash: [187, 66, 194, 102, 227, 207, 212, 25, 14, 128, 144, 73, 168, 105, 80, 91, 52, 106, 73, 121, 247, 48, 169, 226, 253, 209, 98, 241, 251, 206, 133, 157] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 3, params: &[15, 20, 22, 14, 2, 2, 3], hash: [143, 244, 45, 113, 131, 189, 59, 211, 162, 101, 204, 196, 196, 145, 200, 177, 105, 189, 50, 148, 108, 171, 171, 61, 221, 232, 200, 223, 180, 188, 136, 186] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 3, params: &[16, 20, 23, 14, 2, 2, 3], hash: [154, 110, 227, 5, 74, 119, 70, 243, 114, 112, 161, 58, 24, 99, 157, 235, 200, 20, 200, 143, 12, 78, 207, 247, 151, 61, 86, 171, 51, 208, 13, 108] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 3, params: &[17, 20, 24, 14, 2, 2, 3], hash: [231, 244, 132, 77, 64, 178, 201, 191, 95, 233, 75, 99, 33, 240, 54, 26, 4, 199, 83, 112, 249, 69, 66, 228, 12, 120, 41, 99, 252, 69, 220, 46] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 3, params: &[18, 20, 25, 14, 2, 2, 3], hash: [46, 143, 210, 102, 225, 19, 44, 59, 53, 167, 222, 54, 217, 217, 41, 87, 254, 5, 141, 16, 47, 133, 252, 60, 22, 125, 201, 104, 163, 218, 43, 185] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 3, params: &[19, 20, 26, 14, 2, 2, 3], hash: [210, 37, 147, 1, 127, 176, 252, 238, 132, 69, 19, 50, 18, 176, 72, 60, 6, 12, 230, 50, 187, 74, 125, 16, 130, 242, 133, 12, 119, 253, 52, 148] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 3, params: &[20, 20, 27, 14, 2, 2, 3], hash: [17, 69, 222, 14, 143, 50, 74, 87, 172, 93, 5, 79, 149, 80, 198, 255, 86, 196, 245, 69, 91, 109, 60, 3, 132, 181, 13, 92, 204, 36, 178, 117] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 3, params: &[21, 20, 28, 14, 2, 2, 3], hash: [220, 5, 170, 195, 25, 206, 167, 198, 192, 91, 130, 181, 237, 97, 5, 212, 136, 81, 81, 209, 215, 142, 89, 192, 171, 106, 64, 77, 193, 248, 29, 4] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 3, params: &[22, 20, 29, 14, 2, 2, 3], hash: [61, 249, 61, 92, 190, 123, 234, 123, 33, 236, 205, 27, 210, 190, 198, 186, 227, 98, 155, 30, 224, 175, 51, 238, 20, 122, 39, 57, 197, 23, 16, 28] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 3, params: &[23, 20, 30, 14, 2, 2, 3], hash: [45, 73, 115, 136, 249, 151, 9, 67, 16, 105, 137, 165, 240, 105, 3, 245, 238, 177, 76, 58, 97, 146, 204, 102, 79, 233, 210, 163, 117, 151, 33, 36] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 3, params: &[3, 16, 7, 27, 2, 2, 3], hash: [43, 76, 73, 40, 226, 99, 26, 5, 183, 175, 202, 43, 39, 160, 77, 46, 172, 63, 24, 244, 54, 9, 108, 115, 97, 119, 104, 72, 166, 37, 220, 123] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 3, params: &[4, 16, 8, 27, 2, 2, 3], hash: [57, 178, 206, 232, 91, 1, 159, 151, 132, 137, 49, 194, 194, 50, 189, 216, 95, 156, 251, 101, 64, 232, 43, 152, 66, 166, 34, 177, 40, 21, 187, 50] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 3, params: &[5, 16, 9, 27, 2, 2, 3], hash: [76, 205, 78, 66, 170, 157, 239, 210, 53, 234, 176, 216, 179, 43, 73, 117, 194, 35, 172, 17, 199, 14, 11, 222, 150, 176, 252, 131, 32, 112, 117, 47] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 3, params: &[6, 16, 10, 27, 2, 2, 3], hash: [201, 142, 111, 181, 159, 51, 197, 10, 93, 150, 236, 191, 201, 3, 249, 21, 42, 175, 44, 2, 239, 28, 75, 30, 153, 38, 158, 145, 86, 114, 41, 116] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 3, params: &[7, 16, 11, 27, 2, 2, 3], hash: [139, 149, 98, 97, 21, 129, 16, 46, 156, 101, 58, 9, 246, 234, 158, 228, 102, 59, 238, 222, 101, 104, 102, 182, 180, 52, 189, 203, 211, 127, 226, 110] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 3, params: &[8, 16, 12, 27, 2, 2, 3], hash: [54, 4, 69, 98, 168, 196, 230, 11, 67, 214, 204, 78, 252, 213, 160, 148, 92, 112, 96, 10, 143, 64, 151, 203, 62, 125, 252, 111, 149, 209, 168, 105] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 3, params: &[9, 16, 13, 27, 2, 2, 3], hash: [93, 126, 248, 253, 189, 170, 164, 201, 34, 42, 3, 231, 5, 5, 194, 70, 30, 27, 2, 11, 93, 161, 168, 32, 183, 139, 219, 34, 24, 122, 219, 235] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 3, params: &[10, 16, 14, 27, 2, 2, 3], hash: [170, 71, 206, 214, 127, 252, 247, 129, 126, 100, 13, 115, 59, 25, 175, 62, 37, 223, 36, 194, 245, 48, 64, 130, 35, 170, 88, 199, 132, 111, 47, 80] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 3, params: &[11, 16, 15, 27, 2, 2, 3], hash: [105, 190, 182, 32, 204, 66, 56, 225, 185, 178, 115, 89, 101, 88, 138, 97, 220, 99, 222, 205, 176, 236, 168, 39, 129, 195, 173, 238, 18, 172, 89, 92] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 3, params: &[12, 16, 16, 27, 2, 2, 3], hash: [21, 123, 196, 61, 75, 0, 209, 171, 0, 7, 121, 17, 179, 61, 0, 63, 154, 25, 6, 56, 145, 110, 140, 139, 112, 76, 27, 20, 92, 147, 163, 78] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 3, params: &[13, 16, 17, 27, 2, 2, 3], hash: [245, 20, 244, 74, 208, 35, 63, 114, 60, 126, 243, 137, 179, 207, 4, 102, 159, 190, 234, 200, 65, 251, 47, 162, 19, 160, 125, 80, 131, 53, 56, 230] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 3, params: &[14, 16, 18, 27, 2, 2, 3], hash: [149, 223, 231, 94, 3, 37, 18, 243, 105, 11, 176, 78, 236, 155, 207, 23, 248, 87, 129, 98, 134, 180, 60, 172, 232, 78, 229, 238, 123, 105, 238, 185] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 3, params: &[15, 16, 19, 27, 2, 2, 3], hash: [180, 237, 177, 6, 175, 104, 3, 26, 10, 50, 128, 234, 2, 123, 177, 178, 44, 110, 221, 93, 131, 0, 168, 164, 47, 124, 159, 16, 104, 54, 33, 225] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 3, params: &[16, 16, 20, 27, 2, 2, 3], hash: [56, 65, 121, 23, 117, 68, 41, 191, 43, 220, 43, 230, 50, 198, 44, 144, 47, 199, 9, 111, 246, 228, 34, 77, 125, 56, 94, 231, 37, 29, 66, 197] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 3, params: &[17, 16, 21, 27, 2, 2, 3], hash: [28, 149, 66, 237, 247, 224, 109, 226, 235, 88, 122, 147, 83, 254, 126, 249, 74, 18, 113, 207, 220, 197, 62, 30, 61, 150, 177, 18, 86, 192, 94, 250] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 3, params: &[18, 16, 22, 27, 2, 2, 3], hash: [97, 99, 167, 231, 169, 58, 47, 150, 132, 110, 175, 236, 192, 213, 167, 198, 29, 106, 143, 24, 15, 26, 47, 144, 8, 50, 223, 171, 58, 29, 109, 52] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 3, params: &[19, 16, 23, 27, 2, 2, 3], hash: [2, 8, 94, 31, 143, 204, 18, 58, 12, 227, 79, 64, 84, 168, 137, 207, 190, 252, 211, 2, 221, 130, 103, 201, 102, 130, 135, 146, 190, 74, 244, 1] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 3, params: &[20, 16, 24, 27, 2, 2, 3], hash: [17, 107, 37, 239, 146, 25, 147, 248, 82, 5, 193, 164, 73, 7, 218, 225, 22, 38, 200, 62, 142, 216, 44, 102, 151, 149, 65, 78, 237, 112, 180, 184] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 3, params: &[21, 16, 25, 27, 2, 2, 3], hash: [6, 138, 154, 78, 84, 131, 208, 252, 68, 219, 232, 54, 209, 205, 20, 37, 125, 157, 46, 101, 222, 240, 135, 37, 22, 191, 253, 212, 26, 42, 53, 30] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 3, params: &[22, 16, 26, 27, 2, 2, 3], hash: [98, 244, 66, 6, 254, 196, 164, 24, 169, 106, 3, 223, 8, 128, 84, 29, 171, 189, 230, 206, 230, 68, 165, 101, 232, 220, 157, 144, 51, 14, 73, 48] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 3, params: &[23, 16, 27, 27, 2, 2, 3], hash: [155, 185, 45, 52, 237, 80, 240, 35, 72, 166, 246, 247, 97, 172, 217, 142, 249, 253, 83, 128, 33, 28, 49, 230, 57, 172, 144, 39, 38, 146, 216, 161] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 3, params: &[24, 16, 28, 27, 2, 2, 3], hash: [210, 15, 130, 127, 154, 254, 140, 188, 216, 194, 27, 12, 137, 78, 148, 56, 137, 212, 177, 3, 48, 170, 58, 189, 171, 12, 86, 238, 113, 250, 170, 185] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 3, params: &[25, 16, 29, 27, 2, 2, 3], hash: [112, 248, 119, 20, 39, 170, 174, 170, 241, 38, 5, 161, 54, 34, 217, 254, 59, 187, 108, 65, 47, 40, 97, 107, 28, 37, 184, 217, 103, 176, 1, 251] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 3, params: &[26, 16, 30, 27, 2, 2, 3], hash: [216, 135, 25, 55, 13, 136, 198, 140, 88, 50, 220, 38, 218, 218, 1, 77, 52, 93, 23, 3, 104, 13, 211, 238, 224, 155, 236, 75, 135, 153, 171, 70] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 3, params: &[2, 20, 9, 14, 16, 16, 3, 3, 3, 3], hash: [54, 21, 65, 174, 28, 39, 241, 148, 228, 92, 223, 47, 97, 120, 69, 205, 160, 73, 36, 226, 246, 12, 28, 143, 255, 220, 64, 212, 102, 0, 191, 109] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 3, params: &[3, 20, 10, 14, 16, 16, 3, 3, 3, 3], hash: [30, 204, 160, 1, 232, 93, 206, 71, 46, 9, 124, 178, 216, 240, 8, 243, 111, 185, 233, 57, 101, 242, 10, 91, 6, 50, 231, 127, 48, 254, 19, 151] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 3, params: &[4, 20, 11, 14, 16, 16, 3, 3, 3, 3], hash: [78, 148, 187, 145, 148, 167, 220, 226, 165, 6, 137, 154, 61, 52, 105, 58, 193, 66, 193, 125, 34, 147, 126, 246, 233, 198, 129, 226, 24, 179, 222, 9] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 3, params: &[5, 20, 12, 14, 16, 16, 3, 3, 3, 3], hash: [101, 199, 79, 235, 251, 211, 148, 94, 215, 121, 116, 180, 213, 208, 190, 191, 159, 45, 95, 5, 165, 58, 17, 228, 93, 95, 197, 127, 136, 141, 126, 139] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 3, params: &[6, 20, 13, 14, 16, 16, 3, 3, 3, 3], hash: [154, 13, 55, 159, 146, 22, 191, 131, 142, 158, 209, 8, 189, 94, 163, 165, 149, 183, 160, 251, 249, 138, 220, 70, 190, 139, 107, 115, 68, 236, 106, 72] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 3, params: &[7, 20, 14, 14, 16, 16, 3, 3, 3, 3], hash: [194, 242, 110, 196, 212, 17, 224, 179, 149, 64, 124, 33, 220, 40, 154, 119, 181, 214, 108, 185, 147, 250, 153, 203, 141, 28, 180, 167, 214, 189, 214, 252] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 3, params: &[8, 20, 15, 14, 16, 16, 3, 3, 3, 3], hash: [193, 118, 94, 250, 6, 86, 51, 142, 201, 50, 35, 223, 131, 15, 213, 195, 151, 82, 218, 121, 125, 100, 93, 158, 252, 196, 240, 254, 84, 164, 124, 25] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 3, params: &[9, 20, 16, 14, 16, 16, 3, 3, 3, 3], hash: [173, 209, 90, 142, 93, 111, 201, 152, 82, 76, 77, 229, 148, 115, 238, 237, 27, 73, 75, 139, 10, 41, 33, 34, 202, 103, 94, 255, 235, 242, 186, 171] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 3, params: &[10, 20, 17, 14, 16, 16, 3, 3, 3, 3], hash: [236, 178, 195, 116, 51, 141, 168, 240, 203, 49, 44, 13, 115, 47, 88, 137, 155, 15, 98, 214, 110, 216, 62, 124, 112, 207, 44, 41, 103, 16, 55, 254] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 3, params: &[11, 20, 18, 14, 16, 16, 3, 3, 3, 3], hash: [71, 66, 215, 143, 116, 158, 137, 43, 124, 228, 212, 165, 233, 171, 157, 175, 71, 31, 175, 152, 35, 194, 31, 155, 75, 5, 106, 5, 189, 193, 41, 138] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 3, params: &[12, 20, 19, 14, 16, 16, 3, 3, 3, 3], hash: [89, 210, 186, 225, 94, 130, 51, 42, 196, 179, 227, 89, 54, 51, 144, 242, 140, 89, 241, 244, 74, 20, 33, 222, 223, 71, 57, 54, 161, 139, 26, 71] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 3, params: &[13, 20, 20, 14, 16, 16, 3, 3, 3, 3], hash: [94, 74, 182, 214, 22, 163, 107, 19, 34, 8, 51, 221, 110, 154, 29, 27, 189, 240, 142, 62, 110, 207, 48, 16, 254, 212, 187, 228, 71, 155, 209, 5] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 3, params: &[14, 20, 21, 14, 16, 16, 3, 3, 3, 3], hash: [172, 0, 3, 167, 79, 241, 185, 125, 157, 219, 219, 80, 148, 105, 163, 140, 72, 36, 64, 60, 74, 65, 133, 9, 17, 230, 4, 79, 148, 91, 179, 240] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 3, params: &[15, 20, 22, 14, 16, 16, 3, 3, 3, 3], hash: [69, 216, 23, 180, 127, 242, 4, 98, 174, 24, 61, 156, 174, 169, 1, 176, 12, 15, 233, 54, 178, 156, 98, 240, 157, 40, 9, 200, 204, 69, 135, 247] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 3, params: &[16, 20, 23, 14, 16, 16, 3, 3, 3, 3], hash: [145, 204, 104, 115, 122, 33, 71, 93, 16, 202, 84, 47, 157, 128, 182, 94, 133, 198, 195, 213, 26, 247, 108, 0, 62, 219, 226, 117, 151, 224, 85, 69] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 3, params: &[17, 20, 24, 14, 16, 16, 3, 3, 3, 3], hash: [222, 90, 27, 83, 161, 154, 103, 177, 30, 157, 243, 152, 42, 232, 127, 221, 248, 47, 11, 59, 127, 170, 120, 118, 77, 21, 114, 28, 61, 225, 151, 75] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 3, params: &[18, 20, 25, 14, 16, 16, 3, 3, 3, 3], hash: [7, 223, 80, 33, 57, 10, 22, 123, 73, 96, 130, 184, 116, 47, 65, 243, 105, 34, 106, 22, 112, 31, 127, 69, 197, 221, 215, 76, 31, 201, 14, 158] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 3, params: &[19, 20, 26, 14, 16, 16, 3, 3, 3, 3], hash: [123, 141, 143, 90, 250, 76, 252, 118, 34, 9, 76, 92, 146, 99, 20, 205, 247, 225, 7, 218, 46, 110, 204, 68, 175, 148, 49, 193, 226, 201, 221, 192] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 3, params: &[20, 20, 27, 14, 16, 16, 3, 3, 3, 3], hash: [57, 190, 2, 60, 139, 33, 252, 185, 168, 89, 101, 121, 139, 32, 40, 149, 112, 195, 72, 144, 36, 126, 104, 213, 99, 44, 3, 22, 58, 96, 7, 207] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 3, params: &[21, 20, 28, 14, 16, 16, 3, 3, 3, 3], hash: [153, 179, 19, 90, 83, 245, 75, 113, 249, 37, 154, 66, 160, 169, 246, 16, 30, 247, 74, 167, 241, 76, 175, 140, 181, 230, 236, 203, 244, 165, 202, 71] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 3, params: &[22, 20, 29, 14, 16, 16, 3, 3, 3, 3], hash: [111, 2, 91, 29, 9, 169, 121, 116, 118, 109, 30, 126, 208, 142, 14, 167, 228, 147, 112, 212, 219, 58, 222, 47, 6, 25, 98, 89, 226, 56, 41, 197] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 3, params: &[23, 20, 30, 14, 16, 16, 3, 3, 3, 3], hash: [146, 40, 71, 35, 25, 46, 64, 174, 220, 13, 157, 227, 131, 237, 216, 143, 83, 96, 16, 166, 108, 218, 53, 168, 231, 101, 209, 44, 97, 137, 153, 249] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 3, params: &[2, 16, 6, 27, 16, 16, 3, 3, 3, 3], hash: [217, 255, 109, 204, 124, 0, 112, 17, 167, 97, 214, 96, 165, 136, 165, 127, 81, 208, 126, 79, 127, 67, 238, 1, 150, 121, 234, 222, 146, 201, 116, 158] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 3, params: &[3, 16, 7, 27, 16, 16, 3, 3, 3, 3], hash: [243, 36, 76, 249, 254, 38, 105, 163, 153, 159, 109, 71, 94, 170, 170, 31, 27, 202, 229, 189, 41, 45, 221, 210, 162, 61, 111, 147, 32, 212, 183, 43] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 3, params: &[4, 16, 8, 27, 16, 16, 3, 3, 3, 3], hash: [231, 31, 29, 39, 226, 29, 189, 237, 58, 136, 129, 198, 255, 168, 197, 87, 200, 125, 111, 3, 87, 69, 70, 94, 160, 193, 35, 202, 127, 255, 215, 3] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 3, params: &[5, 16, 9, 27, 16, 16, 3, 3, 3, 3], hash: [27, 126, 72, 113, 25, 84, 116, 119, 159, 252, 8, 116, 145, 52, 191, 7, 137, 245, 145, 8, 81, 7, 89, 122, 18, 217, 97, 237, 202, 52, 183, 66] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 3, params: &[6, 16, 10, 27, 16, 16, 3, 3, 3, 3], hash: [34, 86, 84, 124, 213, 198, 172, 217, 126, 9, 155, 132, 5, 71, 73, 24, 141, 116, 28, 7, 60, 92, 86, 206, 119, 144, 28, 111, 165, 13, 84, 216] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 3, params: &[7, 16, 11, 27, 16, 16, 3, 3, 3, 3], hash: [214, 239, 89, 150, 240, 64, 40, 57, 70, 59, 84, 176, 168, 54, 208, 138, 163, 48, 224, 218, 229, 122, 246, 251, 58, 175, 82, 172, 93, 135, 68, 47] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 3, params: &[8, 16, 12, 27, 16, 16, 3, 3, 3, 3], hash: [146, 208, 65, 241, 183, 111, 114, 242, 111, 80, 227, 48, 149, 1, 5, 32, 196, 86, 207, 188, 152, 243, 218, 88, 158, 29, 7, 25, 35, 31, 139, 56] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 3, params: &[9, 16, 13, 27, 16, 16, 3, 3, 3, 3], hash: [114, 155, 179, 132, 254, 192, 197, 71, 120, 166, 253, 92, 255, 49, 17, 104, 61, 87, 210, 55, 82, 100, 245, 221, 168, 135, 2, 149, 182, 98, 253, 202] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 3, params: &[10, 16, 14, 27, 16, 16, 3, 3, 3, 3], hash: [213, 69, 86, 252, 216, 131, 245, 224, 176, 12, 61, 94, 84, 41, 153, 41, 90, 158, 230, 208, 5, 243, 255, 68, 220, 33, 229, 132, 23, 139, 48, 55] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 3, params: &[11, 16, 15, 27, 16, 16, 3, 3, 3, 3], hash: [200, 163, 190, 222, 74, 53, 232, 18, 184, 167, 237, 14, 49, 96, 164, 104, 92, 137, 250, 27, 89, 210, 201, 124, 182, 86, 245, 50, 207, 61, 119, 43] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 3, params: &[12, 16, 16, 27, 16, 16, 3, 3, 3, 3], hash: [83, 133, 81, 232, 20, 137, 46, 98, 147, 238, 121, 88, 54, 51, 95, 240, 28, 189, 225, 89, 208, 248, 73, 121, 1, 21, 196, 141, 116, 18, 90, 194] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 3, params: &[13, 16, 17, 27, 16, 16, 3, 3, 3, 3], hash: [11, 106, 215, 131, 255, 196, 21, 33, 117, 26, 242, 246, 45, 118, 37, 66, 222, 86, 200, 229, 184, 19, 68, 163, 189, 47, 207, 148, 251, 240, 66, 34] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 3, params: &[14, 16, 18, 27, 16, 16, 3, 3, 3, 3], hash: [51, 101, 170, 221, 239, 150, 181, 230, 136, 225, 143, 230, 215, 161, 24, 57, 180, 194, 192, 191, 242, 185, 116, 188, 31, 227, 228, 241, 126, 13, 177, 20] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 3, params: &[15, 16, 19, 27, 16, 16, 3, 3, 3, 3], hash: [219, 202, 191, 111, 110, 121, 143, 152, 127, 81, 214, 54, 251, 225, 52, 172, 40, 224, 213, 210, 192, 242, 81, 152, 224, 78, 13, 50, 176, 229, 173, 215] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 3, params: &[16, 16, 20, 27, 16, 16, 3, 3, 3, 3], hash: [110, 144, 75, 77, 57, 131, 122, 209, 235, 75, 104, 94, 176, 218, 213, 15, 113, 61, 255, 2, 145, 72, 15, 129, 104, 57, 122, 162, 75, 161, 8, 10] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 3, params: &[17, 16, 21, 27, 16, 16, 3, 3, 3, 3], hash: [115, 185, 220, 153, 20, 63, 232, 159, 14, 94, 86, 183, 150, 78, 163, 231, 7, 198, 252, 155, 231, 80, 105, 151, 81, 16, 188, 175, 187, 56, 74, 175] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 3, params: &[18, 16, 22, 27, 16, 16, 3, 3, 3, 3], hash: [148, 81, 58, 81, 68, 138, 82, 127, 78, 115, 88, 112, 7, 2, 76, 194, 109, 198, 245, 206, 254, 210, 93, 58, 123, 153, 90, 178, 199, 205, 30, 173] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 3, params: &[19, 16, 23, 27, 16, 16, 3, 3, 3, 3], hash: [199, 237, 152, 178, 221, 200, 100, 11, 60, 250, 40, 185, 183, 173, 152, 76, 90, 91, 6, 104, 206, 26, 142, 212, 91, 43, 115, 48, 239, 75, 103, 203] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 3, params: &[20, 16, 24, 27, 16, 16, 3, 3, 3, 3], hash: [111, 1, 147, 171, 190, 119, 8, 98, 213, 113, 201, 172, 193, 250, 11, 3, 157, 76, 86, 190, 50, 142, 126, 206, 24, 92, 210, 192, 48, 50, 86, 142] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 3, params: &[21, 16, 25, 27, 16, 16, 3, 3, 3, 3], hash: [191, 18, 55, 77, 144, 95, 131, 55, 236, 70, 211, 1, 238, 109, 220, 227, 41, 163, 96, 55, 158, 134, 224, 80, 211, 86, 247, 222, 159, 83, 217, 60] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 3, params: &[22, 16, 26, 27, 16, 16, 3, 3, 3, 3], hash: [222, 233, 241, 60, 247, 73, 23, 181, 247, 10, 136, 56, 42, 212, 205, 7, 88, 129, 2, 58, 34, 165, 212, 161, 210, 125, 211, 63, 69, 146, 180, 74] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 3, params: &[23, 16, 27, 27, 16, 16, 3, 3, 3, 3], hash: [233, 142, 14, 95, 27, 18, 89, 85, 70, 31, 166, 198, 212, 103, 15, 18, 146, 58, 178, 44, 140, 200, 31, 95, 10, 237, 253, 226, 133, 142, 147, 91] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 3, params: &[24, 16, 28, 27, 16, 16, 3, 3, 3, 3], hash: [100, 80, 123, 97, 149, 137, 21, 238, 10, 22, 81, 15, 33, 9, 61, 124, 163, 162, 61, 25, 191, 45, 6, 239, 22, 30, 235, 171, 168, 56, 230, 146] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 3, params: &[25, 16, 29, 27, 16, 16, 3, 3, 3, 3], hash: [76, 122, 74, 63, 244, 121, 201, 33, 176, 164, 241, 212, 95, 62, 228, 223, 217, 87, 62, 108, 23, 234, 172, 204, 169, 65, 250, 135, 17, 41, 218, 24] },
+    PatternEntry { protocol: PROTOCOL, modulus: M31, degree: 3, params: &[26, 16, 30, 27, 16, 16, 3, 3, 3, 3], hash: [161, 115, 8, 37, 125, 82, 127, 225, 1, 122, 2, 174, 92, 216, 124, 98, 172, 205, 16, 190, 24, 241, 19, 35, 147, 43, 197, 172, 223, 150, 60, 101] },
 ];
 
 #[cfg(test)]
@@ -1210,30 +1255,63 @@ mod tests {
 
     #[test]
     fn circle_pattern_table_is_current() {
-        // Every listed entry equals upstream's hash; on a mismatch or a missing default shape,
-        // print the table to paste into CIRCLE_PATTERNS.
+        // Every listed entry equals upstream's hash; on a mismatch or a missing shape, print
+        // the table to paste into CIRCLE_PATTERNS.
         let mut expected = alloc::string::String::new();
         let mut complete = true;
-        for (degree, params) in table_shapes() {
-            let hash = match degree {
-                4 => upstream_pattern::<QM31>(&params),
-                _ => upstream_pattern::<p3_field::extension::BinomialExtensionField<F, 3>>(&params),
+        for (protocol, degree, params) in table_shapes() {
+            type Cubic = BinomialExtensionField<F, 3>;
+            let hash = match (protocol == PROTOCOL, degree) {
+                (true, 4) => upstream_pattern::<QM31>(&params),
+                (true, _) => upstream_pattern::<Cubic>(&params),
+                (false, 4) => upstream_stark::<QM31>(params[0]),
+                (false, _) => upstream_stark::<Cubic>(params[0]),
             };
             let listed = CIRCLE_PATTERNS
                 .iter()
-                .find(|e| e.degree == degree && e.params == &params[..]);
+                .find(|e| e.protocol == protocol && e.degree == degree && e.params == &params[..]);
             match listed {
                 Some(e) => assert_eq!(e.hash, hash, "stale entry {params:?}"),
                 None => complete = false,
             }
+            let name = if protocol == PROTOCOL {
+                "PROTOCOL"
+            } else {
+                "STARK"
+            };
             expected.push_str(&alloc::format!(
-                "    PatternEntry {{ protocol: PROTOCOL, modulus: (1 << 31) - 1, degree: {degree}, params: &{params:?}, hash: {hash:?} }},\n"
+                "    PatternEntry {{ protocol: {name}, modulus: M31, degree: {degree}, params: &{params:?}, hash: {hash:?} }},\n"
             ));
         }
         if !complete {
             std::println!("{expected}");
             panic!("CIRCLE_PATTERNS is missing shapes: paste the table printed above");
         }
+        // The lookups the verifier makes return upstream's hash.
+        let p = [15u32, 20, 17, 14, 2, 2, 4];
+        assert_eq!(circle_pattern::<QM31>(&p), upstream_pattern::<QM31>(&p));
+        assert_eq!(
+            super::super::transcript::stark_pattern::<F, QM31>(&[1]),
+            upstream_stark::<QM31>(1)
+        );
+    }
+
+    fn upstream_stark<EF: ExtensionField<F>>(num_public: u32) -> [u8; 32] {
+        p3_uni_stark::StarkShape {
+            log_ext_degree: 0,
+            log_degree: 0,
+            main_width: 0,
+            preprocessed_width: 0,
+            num_public_values: num_public as usize,
+            num_periodic_columns: 0,
+            num_quotient_chunks: 0,
+            opens_main_next_row: true,
+            opens_preprocessed_next_row: false,
+            has_randomization: false,
+            ood_pow_bits: 0,
+        }
+        .pattern::<F, EF>()
+        .pattern_hash()
     }
 
     extern crate std;
@@ -1241,9 +1319,15 @@ mod tests {
     /// The shapes the table covers: both challenge fields, both AIRs (Fibonacci: width 2, one
     /// quotient chunk; CubicChain16: width 16, four chunks), default and foundation
     /// parameters, every trace length the header limits allow.
-    fn table_shapes() -> Vec<(u8, Vec<u32>)> {
+    fn table_shapes() -> Vec<(&'static [u8], u8, Vec<u32>)> {
         let mut out = Vec::new();
         for degree in [4u8, 3] {
+            for air_public in [
+                Fibonacci.num_public_inputs(),
+                CubicChain16.num_public_inputs(),
+            ] {
+                out.push((STARK, degree, alloc::vec![air_public as u32]));
+            }
             for (width, chunks) in [(2u32, 1usize), (16, 4)] {
                 for (log_blowup, queries, pow) in [(6u32, 14u32, 20u32), (3, 27, 16)] {
                     for log_n in 3..=(30 - log_blowup) {
@@ -1254,8 +1338,8 @@ mod tests {
                         }
                         let mut p =
                             alloc::vec![max_h - log_blowup - 1, pow, max_h, queries, width, width];
-                        p.extend(core::iter::repeat(u32::from(degree)).take(chunks));
-                        out.push((degree, p));
+                        p.extend(core::iter::repeat_n(u32::from(degree), chunks));
+                        out.push((PROTOCOL, degree, p));
                     }
                 }
             }
