@@ -234,7 +234,7 @@ fn transcripts<EF: ExtensionField<F>>(bytes: &[u8]) -> (Vec<Vec<u8>>, Vec<Vec<u8
         batch_proof_of_work_bits: 0,
         commit_proof_of_work_bits: 0,
         query_proof_of_work_bits: p.pow_bits.into(),
-        mmcs: ExtensionMmcs::new(mmcs.clone()),
+        mmcs: ExtensionMmcs::new(mmcs),
     };
     let config: RecordingConfig<EF> =
         StarkConfig::new(p3_circle::CirclePcs::new(mmcs, fri), challenger(&up_log));
