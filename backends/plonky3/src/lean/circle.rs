@@ -810,7 +810,8 @@ where
         }
         // One inversion for every y twiddle (upstream: one per query).
         batch_invert(&mut ys[..q * nh], &mut ys_scratch[..q * nh])?;
-        let mut fri_inputs = [[EF::ZERO; MAX_HEIGHTS]; MAX_QUERIES];
+        // The reduced openings are spent: their slots take the folded first-layer values.
+        let fri_inputs = &mut ro;
         for k in 0..q {
             for s in 0..nh {
                 let [e0, e1] = rows[k][s];
