@@ -21,10 +21,10 @@ extern crate std;
 mod air;
 pub mod config;
 mod decode;
-pub mod lean;
 pub mod hash;
 #[cfg(feature = "hash-count")]
 pub mod hash_count;
+pub mod lean;
 mod verifier;
 
 #[cfg(feature = "prover")]
