@@ -150,10 +150,13 @@ fn backends() -> Vec<Row> {
 /// Rows of the larger challenge fields (`backends` appends them).
 const LARGER_FIELD_ROWS: usize = 4;
 
-fn default_fields() -> Vec<(Box<dyn Prover>, Box<dyn Verifier>, HashId)> {
+/// One backend under test: its prover, its verifier and the hash its proofs use.
+type Backend = (Box<dyn Prover>, Box<dyn Verifier>, HashId);
+
+fn default_fields() -> Vec<Backend> {
     use picostark_plonky3 as p3;
     use picostark_winterfell as wf;
-    let mut rows: Vec<(Box<dyn Prover>, Box<dyn Verifier>, HashId)> = Vec::new();
+    let mut rows: Vec<Backend> = Vec::new();
     for hash in [HashId::Blake3_256, HashId::Sha256] {
         rows.push((
             Box::new(p3::P3BabyBearProver),
