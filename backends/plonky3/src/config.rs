@@ -1,7 +1,7 @@
 //! The three Plonky3 configurations as types, generic over the challenge field, and their
 //! construction from a proof file's parameters. Prover and verifier build the configuration
 //! the same way, from the header (its extension degree picks the challenge field: see
-//! [`BabyBearExt`], [`GoldilocksExt`] and the `p3-m31` dispatch in the verifier).
+//! `BabyBearExt`, `GoldilocksExt` and the `p3-m31` dispatch in the verifier).
 
 use alloc::vec::Vec;
 

@@ -394,7 +394,7 @@ fn pattern_params(
     6 + num_chunks
 }
 
-/// Upstream's circle pattern hash for `params` (see [`pattern_params`]): from the tables
+/// Upstream's circle pattern hash for `params` (see `pattern_params`): from the tables
 /// ([`CIRCLE_PATTERNS`] holds the circle shapes) when listed, else computed by upstream.
 pub fn circle_pattern<EF: ExtensionField<F>>(params: &[u32]) -> [u8; 32] {
     pattern_hash::<F, EF>(Protocol::Other(PROTOCOL), params, || {
