@@ -352,7 +352,12 @@ pub fn section(dir: &Path) -> Option<String> {
          a Plonky3 proof's stock counterpart is the stock verifier on the same backend's proof with the foundation's first defaults (blowup 8, 27 queries, 16 PoW bits, binary folding). \
          *ref* = stock `winterfell::verify` on the zkmcu reference Goldilocks proof. \
          Hash floor = BLAKE3 compressions the proof's verification needs (counted on the host) x one compression's instructions on that core (`hash-cal` firmware).\n",
-        dir.display()
+        // Relative to the working directory: the report must not name this machine's paths.
+        std::env::current_dir()
+            .ok()
+            .and_then(|cwd| dir.strip_prefix(cwd).ok())
+            .unwrap_or(dir)
+            .display()
     );
     compression_lines(&mut md, &cost);
     let _ = writeln!(md);
