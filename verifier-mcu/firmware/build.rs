@@ -7,6 +7,8 @@
 //!   loads proofs into the RAM proof slot instead); required on `rp2350`.
 //! - `PSTK_HEAP_SIZE`: heap bytes (default 262144; at most 393216 on the RP2350).
 //! - `PSTK_ITERATIONS`: measured verifications of the genuine proof (default 3, 1..=1000).
+//! - feature `code-in-ram`: code and read-only data linked to SRAM, loaded from flash at reset
+//!   (`link/code-in-ram-*.x`).
 //! - `PSTK_SECURITY_REGIME`, `PSTK_MIN_SECURITY`: the verifier policy (default `strictest`,
 //!   95 bits; regimes in `core/src/security.rs`).
 
@@ -152,22 +154,44 @@ fn main() {
     }
     fs::write(out.join("config.rs"), cfg).unwrap();
 
-    // Link scripts.
-    let script = match (qemu, rp2350, arm, riscv) {
-        (true, _, true, _) => Some(("memory-qemu-m33.x", "memory.x", "-Tlink.x")),
-        (true, _, _, true) => Some(("memory-qemu-rv32.x", "memory.x", "-Tmemory.x")),
-        (_, true, true, _) => Some(("memory-rp2350-arm.x", "memory.x", "-Tlink.x")),
-        (_, true, _, true) => Some(("rp2350-riscv.x", "rp2350-riscv.x", "-Trp2350-riscv.x")),
-        _ => None,
+    // Link scripts: the board's memory.x, then the runtime's link.x (cortex-m-rt, riscv-rt)
+    // or our riscv.x (the RP2350's boot block; and every RV32 code-in-ram build, whose
+    // placement script must come before the script it changes).
+    let code_in_ram = feature("code-in-ram");
+    let (memory, scripts): (&str, &[&str]) = match (qemu, arm, code_in_ram) {
+        (true, true, _) => ("memory-qemu-m33.x", &["link.x"]),
+        (true, false, false) => ("memory-qemu-rv32.x", &["memory.x", "link.x"]),
+        (true, false, true) => (
+            "memory-qemu-rv32.x",
+            &["memory.x", "code-in-ram-riscv.x", "riscv.x"],
+        ),
+        (false, true, _) => ("memory-rp2350-arm.x", &["link.x"]),
+        (false, false, false) => ("memory-rp2350-riscv.x", &["memory.x", "riscv.x"]),
+        (false, false, true) => (
+            "memory-rp2350-riscv.x",
+            &["memory.x", "code-in-ram-riscv.x", "riscv.x"],
+        ),
     };
-    if let Some((src, dst, arg)) = script {
-        let path = PathBuf::from("link").join(src);
-        println!("cargo:rerun-if-changed={}", path.display());
-        fs::copy(&path, out.join(dst)).unwrap();
+    if !host_check {
+        let link = PathBuf::from("link");
+        let read = |name: &str| {
+            let path = link.join(name);
+            println!("cargo:rerun-if-changed={}", path.display());
+            fs::read_to_string(&path).unwrap()
+        };
+        let mut memory_x = read(memory);
+        if code_in_ram && arm {
+            // link.x includes memory.x before its own SECTIONS, so these patterns take code
+            // and read-only data before link.x's do.
+            memory_x.push_str(&read("code-in-ram-arm.x"));
+        }
+        fs::write(out.join("memory.x"), memory_x).unwrap();
+        for name in scripts.iter().filter(|n| link.join(n).exists()) {
+            fs::write(out.join(name), read(name)).unwrap();
+        }
         println!("cargo:rustc-link-search={}", out.display());
-        println!("cargo:rustc-link-arg={arg}");
-        if qemu && riscv {
-            println!("cargo:rustc-link-arg=-Tlink.x");
+        for name in scripts {
+            println!("cargo:rustc-link-arg=-T{name}");
         }
     }
 }

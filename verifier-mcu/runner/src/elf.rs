@@ -99,8 +99,34 @@ impl<'a> Elf<'a> {
         Ok(out)
     }
 
+    /// The `PT_LOAD` segments with file bytes that run elsewhere than they load (copied to
+    /// SRAM at reset: `.data`, and code in the `code-in-ram` build), as
+    /// `(run address, load address, bytes)`.
+    pub fn copied_segments(&self) -> Result<Vec<(u32, u32, u32)>, ElfError> {
+        let b = self.bytes;
+        let (phoff, phentsize) = (u32_at(b, 28)? as usize, u16_at(b, 42)? as usize);
+        if phentsize < 32 {
+            return Err(ElfError("program header entry too small"));
+        }
+        let mut out = Vec::new();
+        for i in 0..u16_at(b, 44)? as usize {
+            let ph = phoff
+                .checked_add(i * phentsize)
+                .ok_or(ElfError("program header offset overflow"))?;
+            let (vaddr, paddr, filesz) =
+                (u32_at(b, ph + 8)?, u32_at(b, ph + 12)?, u32_at(b, ph + 16)?);
+            if u32_at(b, ph)? == 1 && filesz > 0 && vaddr != paddr {
+                out.push((vaddr, paddr, filesz));
+            }
+        }
+        out.sort_unstable();
+        Ok(out)
+    }
+
     /// The address ranges `[start, end)` of the non-writable `PT_LOAD` segments (code and
-    /// read-only data: what the RP2350 runs from flash), by run (virtual) address.
+    /// read-only data: what the RP2350 runs from flash), by run (virtual) address. A segment
+    /// loaded elsewhere than it runs (the `code-in-ram` build: copied from flash to SRAM at
+    /// reset) runs from SRAM and is left out.
     pub fn read_only_ranges(&self) -> Result<Vec<(u32, u32)>, ElfError> {
         let b = self.bytes;
         let (phoff, phentsize) = (u32_at(b, 28)? as usize, u16_at(b, 42)? as usize);
@@ -112,10 +138,14 @@ impl<'a> Elf<'a> {
             let ph = phoff
                 .checked_add(i * phentsize)
                 .ok_or(ElfError("program header offset overflow"))?;
-            let (vaddr, memsz, flags) =
-                (u32_at(b, ph + 8)?, u32_at(b, ph + 20)?, u32_at(b, ph + 24)?);
+            let (vaddr, paddr, memsz, flags) = (
+                u32_at(b, ph + 8)?,
+                u32_at(b, ph + 12)?,
+                u32_at(b, ph + 20)?,
+                u32_at(b, ph + 24)?,
+            );
             const PF_W: u32 = 2;
-            if u32_at(b, ph)? == 1 && flags & PF_W == 0 && memsz > 0 {
+            if u32_at(b, ph)? == 1 && flags & PF_W == 0 && memsz > 0 && vaddr == paddr {
                 let end = vaddr.checked_add(memsz).ok_or(ElfError("segment wraps"))?;
                 out.push((vaddr, end));
             }

@@ -8,6 +8,9 @@
 //! well-formed IMAGE_DEF block in its first 4 KB whose image type is the core's (Arm Secure
 //! EXE / RISC-V EXE, RP2350); on Arm the vector table's initial SP is the stack top and the
 //! reset handler a Thumb address inside the image, on RISC-V the entry is the image start.
+//! Every segment copied from flash to SRAM at reset (`.data`; code and read-only data in the
+//! `code-in-ram` build) loads from flash, runs in SRAM, and lies inside the range the
+//! start-up code copies (`[sdata, edata)` from `sidata`) at the same offset.
 //! UF2: the RP2350-E10 block first, then blocks numbered `0..N` of `N` with the core's family
 //! id, 256-byte payloads at contiguous addresses from the flash base, whose bytes are exactly
 //! the ELF's flash load image (zero-padded to the last page).
@@ -80,7 +83,7 @@ impl Family {
         match self {
             // cortex-m-rt's link.x
             Family::Arm => ["_stack_end", "__sdata", "__edata", "__sbss", "__ebss"],
-            // link/rp2350-riscv.x (riscv-rt's names)
+            // link/riscv.x (riscv-rt's names)
             Family::Riscv => ["_estack", "_sdata", "_edata", "_sbss", "_ebss"],
         }
     }
@@ -155,6 +158,7 @@ pub fn check(elf: &[u8], uf2: Option<&[u8]>, family: Family) -> Report {
     ));
     check_image_def(&image, family, &mut r);
     check_entry(&e, &image, family, &mut r);
+    check_copied(&e, family, &mut r);
     if let Some(uf2) = uf2 {
         check_uf2(uf2, &image, family, &mut r);
     }
@@ -232,6 +236,53 @@ fn check_layout(e: &Elf<'_>, family: Family, r: &mut Report) {
         edata.saturating_sub(sdata),
         ebss.saturating_sub(sbss),
         top.saturating_sub(bottom)
+    ));
+}
+
+/// Segments copied from flash to SRAM at reset lie inside the start-up code's copy.
+fn check_copied(e: &Elf<'_>, family: Family, r: &mut Report) {
+    let segments = match e.copied_segments() {
+        Ok(s) if s.is_empty() => return,
+        Ok(s) => s,
+        Err(err) => {
+            r.failures.push(err.to_string());
+            return;
+        }
+    };
+    let [_, sdata, edata, ..] = family.symbols();
+    let sidata = match family {
+        Family::Arm => "__sidata",
+        Family::Riscv => "_sidata",
+    };
+    let (Ok(Some(sdata)), Ok(Some(edata)), Ok(Some(sidata))) =
+        (e.symbol(sdata), e.symbol(edata), e.symbol(sidata))
+    else {
+        r.failures.push(format!(
+            "segments are copied to SRAM at reset, but there is no {sdata}, {edata} or {sidata}"
+        ));
+        return;
+    };
+    let mut copied = 0u64;
+    for (vaddr, paddr, len) in segments {
+        let end = vaddr as u64 + len as u64;
+        r.check(in_ram(vaddr) && end <= RAM_END as u64, || {
+            format!("segment loaded at {paddr:#010x} runs at {vaddr:#010x}, not in SRAM")
+        });
+        r.check(
+            vaddr >= sdata
+                && end <= edata as u64
+                && paddr.wrapping_sub(sidata) == vaddr.wrapping_sub(sdata),
+            || {
+                format!(
+                    "segment {vaddr:#010x}+{len} (loaded at {paddr:#010x}) is not what the start-up \
+                     code copies ({sdata:#010x}..{edata:#010x} from {sidata:#010x})"
+                )
+            },
+        );
+        copied += len as u64;
+    }
+    r.notes.push(format!(
+        "copied to SRAM at reset: {copied} B ({sdata:#010x}..{edata:#010x} from {sidata:#010x})"
     ));
 }
 
@@ -665,6 +716,61 @@ mod tests {
         let r = check(&elf, None, Family::Riscv);
         assert!(r.failures.iter().any(|f| f.contains("not in flash")), "{r}");
         assert!(r.failures.iter().any(|f| f.contains("no symbol")), "{r}");
+    }
+
+    /// A code-in-ram RV32 image: 300 bytes of flash at the base, then 64 bytes loaded at
+    /// flash + 0x200 that run at `run` (program header 1's run address patched), the copy
+    /// symbols `_sdata` = 0x20000000, `_edata` = 0x20000040, `_sidata` = flash + 0x200.
+    fn rv32_code_in_ram(run: u32) -> Vec<u8> {
+        let flash = flash_bytes(Family::Riscv, 300);
+        let code = [0x13u8; 64];
+        let mut elf = test_elf(
+            EM_RISCV,
+            FLASH_START,
+            &[(FLASH_START, &flash), (FLASH_START + 0x200, &code)],
+            &[
+                ("_estack", 0x2004_1000, 0),
+                ("_stack_start", 0x2008_0000, 0),
+                ("_sdata", 0x2000_0000, 0),
+                ("_edata", 0x2000_0040, 0),
+                ("_sidata", FLASH_START + 0x200, 0),
+                ("_sbss", 0x2000_0040, 0),
+                ("_ebss", 0x2004_0f00, 0),
+                (HEAP, 0x2000_0100, 0x4_0000),
+            ],
+        );
+        let ph1 = 52 + 32;
+        elf[ph1 + 8..ph1 + 12].copy_from_slice(&run.to_le_bytes());
+        elf
+    }
+
+    #[test]
+    fn code_copied_to_sram_must_be_inside_the_data_copy() {
+        let elf = rv32_code_in_ram(0x2000_0000);
+        let r = check(&elf, Some(&uf2_of(&elf, Family::Riscv)), Family::Riscv);
+        assert!(r.ok(), "{r}");
+        assert!(
+            r.notes
+                .iter()
+                .any(|n| n.contains("copied to SRAM at reset: 64 B")),
+            "{r}"
+        );
+        // The timing model charges XIP misses for what runs from flash only, not for the
+        // copied code (`mcu-run run` passes these ranges as the plugin's `flash=`).
+        let ro = |elf: &[u8]| Elf::parse(elf).unwrap().read_only_ranges().unwrap();
+        assert_eq!(ro(&elf), [(FLASH_START, FLASH_START + 300)]);
+        assert_eq!(ro(&rv32_code_in_ram(FLASH_START + 0x200)).len(), 2);
+        // Four bytes off: the start-up copy would put the code at the wrong place.
+        let r = check(&rv32_code_in_ram(0x2000_0004), None, Family::Riscv);
+        assert!(
+            r.failures
+                .iter()
+                .any(|f| f.contains("is not what the start-up code copies")),
+            "{r}"
+        );
+        // Loaded from flash but run from the XIP window's uncached alias: not SRAM.
+        let r = check(&rv32_code_in_ram(0x1400_0000), None, Family::Riscv);
+        assert!(r.failures.iter().any(|f| f.contains("not in SRAM")), "{r}");
     }
 
     #[test]

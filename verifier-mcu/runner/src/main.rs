@@ -275,6 +275,10 @@ fn cmd_run(args: &[String]) -> Result<(), String> {
             isa.target_features()
         ));
     }
+    // Where code and read-only data run from (issue 17): SRAM in the `code-in-ram` build.
+    if features.iter().any(|f| f == "code-in-ram") {
+        meta.profile.push_str(" code=sram");
+    }
     if let Some(board) = f.get("layout-elf") {
         let name = Path::new(board).file_name().unwrap_or_default();
         meta.profile.push_str(&format!(
