@@ -327,6 +327,7 @@ impl HasCallbacks for ICount {
         };
         let block_insns = tb.size() as u64;
         let mut timed = Vec::new();
+        let mut image_span: Option<(u32, u32)> = None;
         for insn in tb.instructions() {
             let data = insn.data();
             if let Some(o) = self.offload.filter(|o| o.contains(insn.vaddr() as u32)) {
@@ -356,6 +357,12 @@ impl HasCallbacks for ICount {
                         CallbackFlags::QEMU_PLUGIN_CB_NO_REGS,
                     );
                 }
+                // Fall-through is decided on the image QEMU runs: the board map may move
+                // neighbouring lines apart (a function spread over an inlined copy).
+                image_span = Some((
+                    image_span.map_or(insn.vaddr() as u32, |s| s.0),
+                    insn.vaddr() as u32 + u32::from(t.size),
+                ));
                 timed.push(t);
             }
             let class = match self.isa {
@@ -378,7 +385,11 @@ impl HasCallbacks for ICount {
         }
         if let (Some((core, flash)), false) = (&self.model, timed.is_empty()) {
             // Registered after the instructions' callbacks; QEMU runs block callbacks first.
-            let block: &'static _ = Box::leak(Box::new(build_block(*core, &timed, flash)));
+            let mut block = build_block(*core, &timed, flash);
+            if let Some((start, end)) = image_span {
+                (block.start, block.end) = (start, end);
+            }
+            let block: &'static _ = Box::leak(Box::new(block));
             tb.register_execute_callback(move |_| with_model(|m| m.enter(block)));
         }
         if let Some(counter) = block_counter {

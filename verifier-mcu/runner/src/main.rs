@@ -36,6 +36,7 @@
 //! cloned before the window, built with target-cpu=cortex-m33 on the M33 and as plain
 //! RV32IMAC on RV32; any winterfell Goldilocks proof file, any allocator.
 
+mod dwarf;
 mod elf;
 mod image_check;
 mod profile;
@@ -320,8 +321,11 @@ fn cmd_run(args: &[String]) -> Result<(), String> {
         if sha256_engine {
             model.push(qemu::sha256_offload_arg(&elf_bytes)?);
         }
+        let mut layout = None;
         if let Some(board) = f.get("layout-elf") {
-            model.push(qemu::layout_arg(&elf, Path::new(board), 0)?);
+            let (arg, l) = qemu::layout_arg(&elf, Path::new(board), 0)?;
+            model.push(arg);
+            layout = Some(l);
         }
         let plugin_args = qemu::Plugin {
             path: &plugin,
@@ -332,8 +336,9 @@ fn cmd_run(args: &[String]) -> Result<(), String> {
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_else(|| "proof".into());
-        let raw_profile =
-            profiling.then(|| out.join(format!("{name}.{}.profile.raw", core.name())));
+        // The layout's coverage is counted on the block profile, so a layout run takes one.
+        let raw_profile = (profiling || layout.is_some())
+            .then(|| out.join(format!("{name}.{}.profile.raw", core.name())));
         let mut first: Option<qemu::Outcome> = None;
         for r in 0..repeat {
             let p = raw_profile.as_deref().filter(|_| r == 0);
@@ -355,11 +360,7 @@ fn cmd_run(args: &[String]) -> Result<(), String> {
             o = median_placement(o, core, alloc, &meta, |k| {
                 let mut args = model.clone();
                 args.pop();
-                args.push(qemu::layout_arg(
-                    &elf,
-                    Path::new(board),
-                    qemu::layout_shift(k),
-                )?);
+                args.push(qemu::layout_arg(&elf, Path::new(board), qemu::layout_shift(k))?.0);
                 let plugin_args = qemu::Plugin {
                     path: &plugin,
                     markers,
@@ -368,7 +369,24 @@ fn cmd_run(args: &[String]) -> Result<(), String> {
                 qemu::run(core, isa, &elf, &plugin_args, slot, timeout, None)
             })?;
         }
-        if let Some(raw) = &raw_profile {
+        let mut meta = meta.clone();
+        if let (Some(l), Some(raw)) = (&layout, &raw_profile) {
+            let text =
+                std::fs::read_to_string(raw).map_err(|e| format!("{}: {e}", raw.display()))?;
+            let [by_symbol, by_copy, unplaced, outside] = l.coverage(&text);
+            let all = (by_symbol + by_copy + unplaced + outside).max(1) as f64;
+            let pc = |n: u64| 100.0 * n as f64 / all;
+            let cov = format!(
+                "layout-coverage=symbol:{:.1}%,inlined:{:.1}%,unplaced:{:.1}%,other:{:.1}%",
+                pc(by_symbol),
+                pc(by_copy),
+                pc(unplaced),
+                pc(outside)
+            );
+            eprintln!("mcu-run: executed instructions by layout placement: {cov}");
+            meta.profile.push_str(&format!(" {cov}"));
+        }
+        if let Some(raw) = raw_profile.as_ref().filter(|_| profiling) {
             write_profile(
                 raw,
                 &elf,
@@ -376,6 +394,8 @@ fn cmd_run(args: &[String]) -> Result<(), String> {
                 &out.join(format!("{name}.{}.{alloc}.profile.txt", core.name())),
                 &name,
             )?;
+        } else if let Some(raw) = &raw_profile {
+            let _ = std::fs::remove_file(raw);
         }
         match record::build(&o, core, alloc, &meta).map(|r| record::with_security(r, bytes)) {
             Ok(rec) => {

@@ -7,6 +7,7 @@ use std::time::{Duration, Instant};
 
 use picostark_core::record::{parse_log, DeviceLog, InstructionClasses};
 
+use crate::dwarf;
 use crate::elf::Elf;
 use crate::repo_root;
 
@@ -177,9 +178,19 @@ pub fn build_firmware(
     // CARGO_ENCODED_RUSTFLAGS replaces them), each in its own target dir so that switching
     // does not rebuild the other's cache.
     let target_dir = match (core, isa) {
-        (Core::Rv32, Isa::Rv32imac) => {
+        // The published window is built as the published runs were (no flags); every other
+        // plain-RV32IMAC build keeps the config's miscompilation workaround
+        // (firmware/.cargo/config.toml), so it gets a target dir of its own.
+        (Core::Rv32, Isa::Rv32imac) if backends.iter().any(|b| b == "stock-wf-window") => {
             cmd.env("CARGO_ENCODED_RUSTFLAGS", "");
             fw.join("target").join(isa.name())
+        }
+        (Core::Rv32, Isa::Rv32imac) => {
+            cmd.env(
+                "CARGO_ENCODED_RUSTFLAGS",
+                "-Cllvm-args=-disable-constant-hoisting",
+            );
+            fw.join("target").join("rv32imac-nohoist")
         }
         (Core::Rv32, Isa::Rp2350) => {
             cmd.env_remove("CARGO_ENCODED_RUSTFLAGS")
@@ -431,26 +442,117 @@ fn layout_key(name: &str) -> String {
 /// The timing model's address map (plugin `map=`, `QLO QHI BLO NAME` per line) from the
 /// QEMU image onto a board image of the same code: each function of `qemu_elf` moves to the
 /// address of the function of the same name (hashes and crate disambiguators aside) in
-/// `board_elf`; several of one name (generic instances) pair by closest size. The rest of
-/// the QEMU image's flash (functions the board image does not have, inlined there or not in
-/// it; read-only data) moves up by [`UNMATCHED_OFFSET`]: the same cache sets as before, but
-/// never the same lines as the board code placed there. Returns the map and the fraction of
-/// `qemu_elf`'s function bytes moved to a board function.
-pub fn layout_map(qemu_elf: &[u8], board_elf: &[u8], shift: u32) -> Result<(String, f64), String> {
+/// `board_elf`; several of one name (generic instances) pair by closest size. A function the
+/// board image has no symbol for but inlines (its DWARF names the inlined copies, ours names
+/// the function) is spread line by line over one inlined copy ([`dwarf::choose_copy`],
+/// [`dwarf::place_proportionally`]). The rest of the QEMU image's flash (functions the
+/// board image does not have, read-only data) moves up by [`UNMATCHED_OFFSET`]: the same
+/// cache sets as before, but never the same lines as the board code placed there.
+pub fn layout_map(qemu_elf: &[u8], board_elf: &[u8], shift: u32) -> Result<Layout, String> {
     let functions = |bytes: &[u8]| {
         Elf::parse(bytes)
             .and_then(|e| e.functions())
             .map_err(|e| e.to_string())
     };
-    let flash = Elf::parse(qemu_elf)
-        .and_then(|e| e.read_only_ranges())
-        .map_err(|e| e.to_string())?;
+    let q = Elf::parse(qemu_elf).map_err(|e| e.to_string())?;
+    let flash = q.read_only_ranges().map_err(|e| e.to_string())?;
+    let calls = q
+        .load_segments()
+        .map_err(|e| e.to_string())?
+        .iter()
+        .flat_map(|s| dwarf::direct_calls(&s.data, s.paddr, q.machine == crate::elf::EM_RISCV))
+        .collect();
+    let inline = InlineInfo {
+        qemu_names: dwarf::read(qemu_elf)?.functions,
+        calls,
+        board: dwarf::read(board_elf)?.inlined,
+    };
     Ok(map_functions(
         &functions(qemu_elf)?,
         &functions(board_elf)?,
         &flash,
+        &inline,
         shift,
     ))
+}
+
+/// What the two images' DWARF says, for placing what the board image inlines.
+#[derive(Default)]
+pub struct InlineInfo {
+    /// Our out-of-line functions' DWARF names, by address.
+    pub qemu_names: std::collections::HashMap<u32, String>,
+    /// Our direct calls, `(site, target)`: who calls a function, to prefer the board copy
+    /// inlined into the same caller.
+    pub calls: Vec<(u32, u32)>,
+    /// The board image's inlined copies.
+    pub board: Vec<dwarf::InlinedCopy>,
+}
+
+/// How [`layout_map`] placed a range of the QEMU image.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Placement {
+    /// At the board function of the same symbol.
+    Symbol,
+    /// Spread over an inlined copy in the board image (DWARF).
+    Inlined,
+    /// Moved by [`UNMATCHED_OFFSET`] plus the sample's shift.
+    Unplaced,
+}
+
+/// The map [`layout_map`] builds: `(qemu lo, qemu hi, board lo, how, name)`, sorted, disjoint.
+pub struct Layout {
+    pub pieces: Vec<(u32, u32, u32, Placement, String)>,
+    /// Bytes of the QEMU image's functions placed by symbol, by inlined copy, and in all.
+    pub function_bytes: (u64, u64, u64),
+}
+
+const UNPLACED_LABEL: &str = "(not placed: moved by UNMATCHED_OFFSET)";
+
+impl Layout {
+    /// The plugin's `map=` file.
+    pub fn text(&self) -> String {
+        let mut text =
+            String::from("# QEMU image function -> board image address (mcu-run --layout-elf)\n");
+        for (lo, hi, ba, how, name) in &self.pieces {
+            let name = match how {
+                Placement::Unplaced => UNPLACED_LABEL.to_string(),
+                Placement::Inlined => format!("(inlined copy) {name}"),
+                Placement::Symbol => name.clone(),
+            };
+            text.push_str(&format!("{lo:#010x} {hi:#010x} {ba:#010x} {name}\n"));
+        }
+        text
+    }
+
+    /// Executed instructions by placement: the plugin's block profile (`ADDR INSNS` lines,
+    /// each block charged at its start) split into (by symbol, by inlined copy, unplaced,
+    /// outside every map range).
+    pub fn coverage(&self, profile: &str) -> [u64; 4] {
+        let mut out = [0u64; 4];
+        for line in profile.lines() {
+            let mut w = line.split_whitespace();
+            let (Some(a), Some(n)) = (w.next(), w.next()) else {
+                continue;
+            };
+            let (Some(a), Ok(n)) = (
+                u32::from_str_radix(a.trim_start_matches("0x"), 16).ok(),
+                n.parse::<u64>(),
+            ) else {
+                continue;
+            };
+            let i = self.pieces.partition_point(|p| p.0 <= a);
+            let k = match i.checked_sub(1).map(|i| &self.pieces[i]) {
+                Some(p) if a < p.1 => match p.3 {
+                    Placement::Symbol => 0,
+                    Placement::Inlined => 1,
+                    Placement::Unplaced => 2,
+                },
+                _ => 3,
+            };
+            out[k] += n;
+        }
+        out
+    }
 }
 
 /// Where [`layout_map`] moves what it cannot place (plus a sample's shift): 16 MB up keeps
@@ -458,9 +560,8 @@ pub fn layout_map(qemu_elf: &[u8], board_elf: &[u8], shift: u32) -> Result<(Stri
 pub const UNMATCHED_OFFSET: u32 = 0x0100_0000;
 
 /// How many placements of the code [`layout_map`] cannot place `mcu-run --layout-elf` runs:
-/// the board image inlines those functions into callers at addresses the symbol table does
-/// not give, and their cache conflicts swing the estimate widely (TIMING.md), so the record
-/// takes the median over shifts spread evenly across one 8 KB cache way.
+/// its cache conflicts swing the estimate (TIMING.md), so the record takes the median over
+/// shifts spread evenly across one 8 KB cache way.
 pub const LAYOUT_SAMPLES: u32 = 7;
 
 /// The shift of placement `k` of [`LAYOUT_SAMPLES`]: `k` sevenths of the 8 KB way, in whole
@@ -469,14 +570,15 @@ pub fn layout_shift(k: u32) -> u32 {
     (8192 * k / LAYOUT_SAMPLES) & !7
 }
 
-/// [`layout_map`] on two function lists (address, size, symbol name) and the QEMU image's
-/// flash ranges.
+/// [`layout_map`] on two function lists (address, size, symbol name), the QEMU image's
+/// flash ranges and the DWARF facts.
 fn map_functions(
     qemu: &[(u32, u32, String)],
     board: &[(u32, u32, String)],
     flash: &[(u32, u32)],
+    inline: &InlineInfo,
     shift: u32,
-) -> (String, f64) {
+) -> Layout {
     use std::collections::BTreeMap;
     let group = |fs: &[(u32, u32, String)]| {
         let mut g: BTreeMap<String, Vec<(u32, u32)>> = BTreeMap::new();
@@ -491,6 +593,7 @@ fn map_functions(
     };
     let (q, mut b) = (group(qemu), group(board));
     let mut pairs = Vec::new();
+    let mut unpaired = Vec::new();
     let (mut total, mut moved) = (0u64, 0u64);
     for (name, qs) in &q {
         let mut qs = qs.clone();
@@ -499,22 +602,52 @@ fn map_functions(
         for (qa, qsz) in qs {
             total += u64::from(qsz);
             let Some(j) = (0..bs.len()).min_by_key(|&j| (bs[j].1.abs_diff(qsz), bs[j].0)) else {
+                unpaired.push((qa, qa + qsz));
                 continue;
             };
             let (ba, _) = bs.remove(j);
             moved += u64::from(qsz);
-            pairs.push((qa, qa + qsz, ba, name.clone()));
+            pairs.push((qa, qa + qsz, ba, Placement::Symbol, name.clone()));
         }
     }
-    pairs.sort_unstable();
+    // Functions the board inlines: spread over the chosen copy. Our callers of each, by
+    // the function enclosing each call site.
+    let mut starts: Vec<(u32, u32)> = unpaired.clone();
+    starts.extend(pairs.iter().map(|p| (p.0, p.1)));
+    starts.sort_unstable();
+    let caller_of = |site: u32| -> Option<&String> {
+        let i = starts.partition_point(|f| f.0 <= site).checked_sub(1)?;
+        let (lo, hi) = starts[i];
+        (site < hi).then(|| inline.qemu_names.get(&lo)).flatten()
+    };
+    let mut inlined_bytes = 0u64;
+    for &(lo, hi) in &unpaired {
+        let Some(name) = inline.qemu_names.get(&lo) else {
+            continue;
+        };
+        let callers: Vec<String> = inline
+            .calls
+            .iter()
+            .filter(|c| c.1 & !1 == lo)
+            .filter_map(|c| caller_of(c.0).cloned())
+            .collect();
+        let Some(copy) = dwarf::choose_copy(&inline.board, name, &callers) else {
+            continue;
+        };
+        inlined_bytes += u64::from(hi - lo);
+        for (a, z, to) in dwarf::place_proportionally(lo, hi, &copy.ranges) {
+            pairs.push((a, z, to, Placement::Inlined, name.clone()));
+        }
+    }
+    pairs.sort_unstable_by_key(|p| (p.0, p.1));
     // Aliases and overlapping symbols: the first of each address range.
-    let mut kept: Vec<(u32, u32, u32, String)> = Vec::new();
+    let mut kept: Vec<(u32, u32, u32, Placement, String)> = Vec::new();
     for p in pairs {
         if kept.last().is_none_or(|k| p.0 >= k.1) {
             kept.push(p);
         }
     }
-    // The flash between the moved functions.
+    // The flash between the placed functions.
     let mut rest = Vec::new();
     for &(lo, hi) in flash {
         let mut at = lo;
@@ -530,48 +663,43 @@ fn map_functions(
     }
     kept.extend(rest.into_iter().filter_map(|(lo, hi)| {
         let to = lo.checked_add(UNMATCHED_OFFSET + shift)?;
-        Some((
-            lo,
-            hi,
-            to,
-            "(not placed: moved by UNMATCHED_OFFSET)".to_string(),
-        ))
+        Some((lo, hi, to, Placement::Unplaced, String::new()))
     }));
-    kept.sort_unstable();
-    let mut text =
-        String::from("# QEMU image function -> board image address (mcu-run --layout-elf)\n");
-    for (lo, hi, ba, name) in kept {
-        text.push_str(&format!("{lo:#010x} {hi:#010x} {ba:#010x} {name}\n"));
+    kept.sort_unstable_by_key(|p| (p.0, p.1));
+    Layout {
+        pieces: kept,
+        function_bytes: (moved, inlined_bytes, total),
     }
-    let frac = if total == 0 {
-        0.0
-    } else {
-        moved as f64 / total as f64
-    };
-    (text, frac)
 }
 
 /// Writes [`layout_map`] (placement `shift`) next to the QEMU ELF and returns the plugin
-/// argument naming it.
-pub fn layout_arg(qemu_elf: &Path, board_elf: &Path, shift: u32) -> Result<String, String> {
+/// argument naming it, and the layout.
+pub fn layout_arg(
+    qemu_elf: &Path,
+    board_elf: &Path,
+    shift: u32,
+) -> Result<(String, Layout), String> {
     let read = |p: &Path| std::fs::read(p).map_err(|e| format!("{}: {e}", p.display()));
-    let (text, frac) = layout_map(&read(qemu_elf)?, &read(board_elf)?, shift)?;
-    if frac == 0.0 {
+    let layout = layout_map(&read(qemu_elf)?, &read(board_elf)?, shift)?;
+    let (by_symbol, by_copy, total) = layout.function_bytes;
+    if by_symbol == 0 {
         return Err(format!(
             "--layout-elf {}: no function of the QEMU image found there",
             board_elf.display()
         ));
     }
     let path = qemu_elf.with_extension(format!("layout{shift}.map"));
-    std::fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()))?;
+    std::fs::write(&path, layout.text()).map_err(|e| format!("{}: {e}", path.display()))?;
     if shift == 0 {
+        let pc = |n: u64| 100.0 * n as f64 / total.max(1) as f64;
         eprintln!(
-            "mcu-run: layout of {} ({:.1} % of the QEMU image's function bytes moved)",
+            "mcu-run: layout of {}: {:.1} % of the QEMU image's function bytes placed by symbol, {:.1} % in inlined copies (DWARF)",
             board_elf.display(),
-            100.0 * frac
+            pc(by_symbol),
+            pc(by_copy)
         );
     }
-    Ok(format!("map={}", path.display()))
+    Ok((format!("map={}", path.display()), layout))
 }
 
 /// Cycles the timing model charges per call of the offloaded SHA-256 compression: one
@@ -796,7 +924,9 @@ mod tests {
             f(0x1000_0010, 0x10, "only_on_board"),
         ];
         let flash = [(0x8000_0000, 0x8000_0180)];
-        let (text, frac) = map_functions(&qemu, &board, &flash, 0);
+        let none = InlineInfo::default();
+        let layout = map_functions(&qemu, &board, &flash, &none, 0);
+        let text = layout.text();
         let lines: Vec<&str> = text.lines().skip(1).collect();
         let rest = "(not placed: moved by UNMATCHED_OFFSET)";
         assert_eq!(
@@ -809,15 +939,74 @@ mod tests {
                 format!("0x80000170 0x80000180 0x81000170 {rest}"),
             ]
         );
-        assert!((frac - 0x150 as f64 / 0x170 as f64).abs() < 1e-9);
-        let (text, none) = map_functions(&qemu, &[], &flash, layout_shift(1));
-        assert_eq!(none, 0.0);
+        assert_eq!(layout.function_bytes, (0x150, 0, 0x170));
+        let nothing = map_functions(&qemu, &[], &flash, &none, layout_shift(1));
+        assert_eq!(nothing.function_bytes.0, 0);
         assert_eq!(
-            text.lines().nth(1),
+            nothing.text().lines().nth(1),
             Some(format!("0x80000000 0x80000180 0x81000490 {rest}").as_str())
         );
+        // Blocks at 0x80000000 (by symbol), 0x80000150 (unplaced), 0x90000000 (no range).
+        let profile = "0x80000000 7\n0x80000150 5\n0x90000000 1\nbad line\n";
+        assert_eq!(layout.coverage(profile), [7, 0, 5, 1]);
         let shifts: Vec<u32> = (0..LAYOUT_SAMPLES).map(layout_shift).collect();
         assert_eq!(shifts, [0, 1168, 2336, 3504, 4680, 5848, 7016]);
+    }
+
+    #[test]
+    fn functions_the_board_inlines_go_to_the_copy_in_their_caller() {
+        let f = |a: u32, s: u32, n: &str| (a, s, n.to_string());
+        // Ours: `caller` calls `eval` (out of line here); the board has `caller` only, with
+        // two inlined copies of `eval`: a small one in `caller`, a larger one elsewhere.
+        let qemu = [
+            f(0x8000_0000, 0x20, "caller"),
+            f(0x8000_0020, 0x20, "eval_sym"),
+        ];
+        let board = [f(0x1000_0000, 0x100, "caller")];
+        let copy = |caller: &str, lo: u32, len: u32| dwarf::InlinedCopy {
+            name: "m::eval<u8>".into(),
+            callers: vec![caller.into()],
+            ranges: vec![(lo, lo + len)],
+        };
+        let inline = InlineInfo {
+            qemu_names: [
+                (0x8000_0000, "m::caller".to_string()),
+                (0x8000_0020, "m::eval<u8>".to_string()),
+            ]
+            .into_iter()
+            .collect(),
+            calls: vec![(0x8000_0004, 0x8000_0020)],
+            board: vec![
+                copy("m::caller", 0x1000_0040, 0x20),
+                copy("m::other", 0x1000_0400, 0x80),
+            ],
+        };
+        let flash = [(0x8000_0000, 0x8000_0040)];
+        let layout = map_functions(&qemu, &board, &flash, &inline, 0);
+        let placed: Vec<(u32, u32, u32, Placement)> =
+            layout.pieces.iter().map(|p| (p.0, p.1, p.2, p.3)).collect();
+        assert_eq!(
+            placed,
+            [
+                (0x8000_0000, 0x8000_0020, 0x1000_0000, Placement::Symbol),
+                (0x8000_0020, 0x8000_0040, 0x1000_0040, Placement::Inlined),
+            ]
+        );
+        assert_eq!(layout.function_bytes, (0x20, 0x20, 0x40));
+        // Without the call, the larger copy; without our DWARF name, the fallback.
+        let no_call = InlineInfo {
+            calls: vec![],
+            ..inline
+        };
+        let layout = map_functions(&qemu, &board, &flash, &no_call, 0);
+        assert_eq!(layout.pieces[1].2, 0x1000_0400);
+        let no_name = InlineInfo {
+            qemu_names: Default::default(),
+            ..no_call
+        };
+        let layout = map_functions(&qemu, &board, &flash, &no_name, 0);
+        assert_eq!(layout.pieces[1].3, Placement::Unplaced);
+        assert_eq!(layout.pieces[1].2, 0x8100_0020);
     }
 
     #[test]

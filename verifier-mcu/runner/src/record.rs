@@ -13,6 +13,7 @@ use crate::qemu::{Core, Outcome, Region};
 use crate::repo_root;
 
 /// Build facts written into every record.
+#[derive(Clone)]
 pub struct BuildMeta {
     pub toolchain: String,
     pub profile: String,

@@ -333,6 +333,44 @@ mod tests {
     }
 
     #[test]
+    fn fall_through_is_judged_on_the_image_not_the_board_addresses() {
+        // beq a0, a1, +8 at 0x100, then the next instruction (0x104) falls through. The map
+        // spread the function over an inlined copy: the board addresses are apart, the
+        // image's are not, so the branch was not taken and costs nothing extra.
+        let mut br = build_block(
+            Core::Hazard3,
+            &seq(0x1000_0100, &[0x00B50463]),
+            &FlashRanges::default(),
+        );
+        let mut next = build_block(
+            Core::Hazard3,
+            &seq(0x1000_0180, &[0x00000013]),
+            &FlashRanges::default(),
+        );
+        (br.start, br.end) = (0x100, 0x104);
+        (next.start, next.end) = (0x104, 0x108);
+        let (br, next): (&'static _, &'static _) =
+            (Box::leak(Box::new(br)), Box::leak(Box::new(next)));
+        let mut m = model();
+        m.enter(br);
+        m.enter(next);
+        assert_eq!(m.stall, 0, "not taken");
+        let mut far = build_block(
+            Core::Hazard3,
+            &seq(0x1000_0104, &[0x00000013]),
+            &FlashRanges::default(),
+        );
+        (far.start, far.end) = (0x108, 0x10c);
+        let mut m = model();
+        m.enter(br);
+        m.enter(Box::leak(Box::new(far)));
+        assert_eq!(
+            m.stall, 1,
+            "taken (unpredicted) though the board addresses are adjacent"
+        );
+    }
+
+    #[test]
     fn forward_branch_is_never_predicted_and_misaligned_target_costs_one() {
         // beq a0, a1, +8 at 0x100 (forward)
         let br = block(0x100, &[0x00B50463]);

@@ -42,8 +42,10 @@ impl Core {
 /// Bumped whenever a rule or a parameter changes what the model estimates (2: the calibrated
 /// XIP miss cost, `qemu.rs` `CALIBRATED_XIP_MISS`; 3: Hazard3 fetches the line past a taken
 /// jump or unpredicted branch, [`hazard3::wrong_path_line`]; 4: the board layout map
-/// [`AddrMap`] and the miss cost recalibrated with it, 151).
-pub const MODEL_VERSION: u32 = 4;
+/// [`AddrMap`] and the miss cost recalibrated with it, 151; 5: taken branches told from the
+/// image QEMU runs, not the mapped addresses, for maps that spread a function over an
+/// inlined copy in the board image).
+pub const MODEL_VERSION: u32 = 5;
 
 /// What an instruction does to control flow.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -119,8 +121,9 @@ pub enum Exit {
 /// What is fixed about one translation block.
 #[derive(Debug)]
 pub struct Block {
+    /// Where the block starts and falls through to in the image QEMU runs (not the board
+    /// address the map gives: a taken branch is a next block that does not start at `end`).
     pub start: u32,
-    /// The fall-through address (after the last instruction).
     pub end: u32,
     pub insns: u32,
     /// Cycles beyond one per instruction on the fall-through path (may be negative).
