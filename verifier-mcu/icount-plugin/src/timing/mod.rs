@@ -44,7 +44,7 @@ impl Core {
 /// jump or unpredicted branch, [`hazard3::wrong_path_line`]; 4: the board layout map
 /// [`AddrMap`] and the miss cost recalibrated with it, 151; 5: taken branches told from the
 /// image QEMU runs, not the mapped addresses, for maps that spread a function over an
-/// inlined copy in the board image).
+/// inlined copy in the board image, and the miss cost recalibrated with those maps, 171).
 pub const MODEL_VERSION: u32 = 5;
 
 /// What an instruction does to control flow.
