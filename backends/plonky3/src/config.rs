@@ -117,6 +117,9 @@ pub type Goldilocks3 = CubicTrinomialExtensionField<Goldilocks>;
 /// Goldilocks' degree-5 extension (`x^5 - 3`, 320 bits).
 pub type Goldilocks5 = BinomialExtensionField<Goldilocks, 5>;
 
+/// Mersenne-31's degree-6 extension (CM31 cubed, 186 bits): `p3-m31`'s proven track.
+pub use crate::m31_sextic::M31Sextic;
+
 /// BabyBear, two-adic FRI, challenge field `EF` (default [`BabyBear4`]).
 pub type BabyBearConfig<H = VerifierHash, EF = BabyBear4> = StarkConfig<
     TwoAdicFriPcs<
@@ -141,7 +144,8 @@ pub type GoldilocksConfig<H = VerifierHash, EF = Goldilocks2> = StarkConfig<
     SerializingChallenger64<Goldilocks, Transcript<H>>,
 >;
 
-/// Mersenne-31 circle STARK with challenge field `EF` (QM31 or the cubic extension), BLAKE3.
+/// Mersenne-31 circle STARK with challenge field `EF` (QM31, the cubic extension or
+/// [`M31Sextic`]), BLAKE3.
 pub type M31Config<EF, H = VerifierHash> = StarkConfig<
     CirclePcs<Mersenne31, ValMmcs<Mersenne31, H>, ChallengeMmcs<Mersenne31, EF, H>>,
     EF,

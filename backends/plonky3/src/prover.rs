@@ -177,7 +177,7 @@ p3_prover!(
 );
 
 p3_prover!(
-    /// Proves `p3-m31` proof files (QM31 challenges, or the cubic extension).
+    /// Proves `p3-m31` proof files (QM31 challenges, the cubic extension or the sextic).
     P3M31Prover,
     P3M31Verifier,
     BackendId::P3M31,
@@ -185,6 +185,9 @@ p3_prover!(
     |req, h, progress| match req.extension_degree {
         4 => dispatch_hash!(req, h, progress, |s, hash| {
             config::m31::<QM31, _>(&req.params, s, hash)
+        }),
+        6 => dispatch_hash!(req, h, progress, |s, hash| {
+            config::m31::<config::M31Sextic, _>(&req.params, s, hash)
         }),
         _ => dispatch_hash!(req, h, progress, |s, hash| {
             config::m31::<BinomialExtensionField<Mersenne31, 3>, _>(&req.params, s, hash)

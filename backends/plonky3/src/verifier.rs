@@ -137,6 +137,7 @@ fn verify_m31<H: config::ByteHash>(file: &ProofFile<'_>, hash: H) -> Result<(), 
             &config::m31::<BinomialExtensionField<Mersenne31, 3>, _>(p, s, hash),
             file,
         ),
+        6 => verify_with(&config::m31::<config::M31Sextic, _>(p, s, hash), file),
         _ => Err(VerifyError::Unsupported(
             "extension degree for this backend",
         )),
@@ -169,10 +170,10 @@ verifier!(
     &[2, 3, 5]
 );
 verifier!(
-    /// Verifies `p3-m31` proofs (Mersenne-31 circle STARK, QM31 or cubic challenges).
+    /// Verifies `p3-m31` proofs (Mersenne-31 circle STARK, QM31, cubic or sextic challenges).
     P3M31Verifier,
     BackendId::P3M31,
-    &[4, 3]
+    &[4, 3, 6]
 );
 
 impl Verifier for P3BabyBearVerifier {
@@ -265,9 +266,26 @@ impl P3M31Verifier {
 fn lean_verdict(file: &ProofFile<'_>) -> Option<Result<(), VerifyError>> {
     if cfg!(feature = "p3-stock") {
         None
+    } else if (file.header.backend, file.header.extension_degree) == (BackendId::P3M31, 6) {
+        lean_m31_sextic(file)
     } else {
         crate::lean::verify(file)
     }
+}
+
+/// The lean circle verifier over [`config::M31Sextic`] (its generic entry points; the
+/// sextic is dispatched here rather than in `lean`, which knows upstream's fields only).
+fn lean_m31_sextic(file: &ProofFile<'_>) -> Option<Result<(), VerifyError>> {
+    use crate::lean::circle;
+    if !circle::within_bounds::<config::M31Sextic>(file) {
+        return None;
+    }
+    Some(match file.header.hash {
+        HashId::Blake3_256 => {
+            circle::verify_with::<config::M31Sextic, _>(file, config::VERIFIER_HASH)
+        }
+        HashId::Sha256 => circle::verify_with::<config::M31Sextic, _>(file, Sha256),
+    })
 }
 
 /// Plonky3's own verifier for any Plonky3 proof file, whatever the lean path would do.

@@ -123,7 +123,7 @@ fn only_the_backends_challenge_fields_are_accepted() {
     let verifiers: [(&dyn Verifier, BackendId, &[u8]); 3] = [
         (&P3BabyBearVerifier, BackendId::P3BabyBear, &[4, 5, 8]),
         (&P3GoldilocksVerifier, BackendId::P3Goldilocks, &[2, 3, 5]),
-        (&P3M31Verifier, BackendId::P3M31, &[3, 4]),
+        (&P3M31Verifier, BackendId::P3M31, &[3, 4, 6]),
     ];
     for (v, backend, degrees) in verifiers {
         for ext in 1..=8u8 {

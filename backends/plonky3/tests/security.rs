@@ -92,6 +92,12 @@ fn library(
         (BackendId::P3Goldilocks, 2) => with_air!(Goldilocks, Goldilocks2, gl(), two_adic),
         (BackendId::P3Goldilocks, 3) => with_air!(Goldilocks, Goldilocks3, gl(), two_adic),
         (BackendId::P3Goldilocks, _) => with_air!(Goldilocks, Goldilocks5, gl(), two_adic),
+        (BackendId::P3M31, 6) => with_air!(
+            Mersenne31,
+            picostark_plonky3::config::M31Sextic,
+            CircleDomain::<Mersenne31>::standard(n),
+            OpeningShape::Circle
+        ),
         (_, 4) => with_air!(
             Mersenne31,
             QM31,
@@ -223,9 +229,9 @@ fn default_parameters_are_not_proven_secure_in_either_analysis() {
 
 /// The proven-100 configurations of the Plonky3 backends at Fib-1024 under both proven
 /// analyses: the unique-decoding one over the default field (blowup 128, 77 queries, 24 PoW
-/// bits; `prover-host --preset proven100` for p3-m31) and the list-decoding ones over the
-/// larger fields (the presets of p3-babybear and p3-goldilocks, and BabyBear^8 and
-/// Goldilocks^5 at the fewest queries). The core's figure (winterfell's analysis) is 100 or
+/// bits) and the list-decoding ones over the larger fields (the presets of p3-babybear,
+/// p3-goldilocks and p3-m31 (the sextic, circle openings), and BabyBear^8 and Goldilocks^5 at
+/// the fewest queries). The core's figure (winterfell's analysis) is 100 or
 /// more; Plonky3's own `ProvenSecurity` is printed for `results/proven/README.md` and must
 /// agree that it reaches 100.
 #[test]
@@ -280,6 +286,7 @@ fn proven100_configurations_under_plonky3s_own_analysis() {
             params(7, 22, 4, 2),
             Regime::ProvenList,
         ),
+        (BackendId::P3M31, 6, params(8, 20, 1, 0), Regime::ProvenList),
     ] {
         let h = header(backend, ext, AirId::Fibonacci, 10, p);
         assert!(bits(&h, regime) >= 100, "{backend} x{ext}");
