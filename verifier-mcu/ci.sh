@@ -10,13 +10,15 @@
 # 3. per core (m33, rv32): one firmware build with every backend, every proof verified under
 #    QEMU twice (counts must be identical), every hostile file rejected; rv32 is built for
 #    the RP2350's Hazard3 (Zba/Zbb/Zbs/Zbkb, firmware/.cargo/config.toml), and once more as
-#    plain RV32IMAC (`--isa rv32imac`), every genuine proof verified once;
+#    plain RV32IMAC (`--isa rv32imac`), every genuine proof verified once; a wf-babybear image
+#    with code in SRAM (`code-in-ram`): one proof verified, one tampered copy rejected;
 # 4. per core, stock upstream `winterfell::verify` in the published silicon runs' window and
 #    build (`mcu-run run --window stock-wf`: target-cpu=cortex-m33, plain RV32IMAC) on the
 #    zkmcu reference proof and on our Goldilocks proof: both must be accepted (a guard against
 #    the RV32 miscompilation described in results/baseline/NOTES.md), with a cycle estimate;
 # 5. the rp2350 firmware for both cores built with an embedded proof (every backend,
-#    wf-goldilocks alone, and the published window's stock-wf-window build), its UF2
+#    wf-goldilocks alone, wf-babybear with code in SRAM, and the published window's
+#    stock-wf-window build), its UF2
 #    files, each image checked by `mcu-run check-image`.
 #
 # Records go to $OUT (default out/mcu), UF2 files to $OUT/uf2.
@@ -74,6 +76,18 @@ echo "== verifier-mcu: QEMU rv32, plain RV32IMAC (--isa rv32imac)"
 
 if [[ " ${BACKENDS[*]} " == *" wf-goldilocks "* ]]; then
   "$PH" tune --reference-out "$PROOFS/stock/wf-goldilocks-ref-zkmcu.proof"
+# Code in SRAM (issue 17, feature code-in-ram): a one-backend image (the five-backend one has
+# about 1 MB of code, more than the SRAM), one genuine proof with the engine charge and one
+# tampered copy per core.
+if [[ " ${BACKENDS[*]} " == *" wf-babybear "* ]]; then
+  for core in m33 rv32; do
+    echo "== verifier-mcu: QEMU $core, code in SRAM"
+    "$MCU" run --core "$core" --features wf-babybear,code-in-ram --sha256-engine \
+      --out "$OUT/code-in-ram" "$PROOFS/wf-babybear-fib-1024-sha256.proof"
+    "$MCU" run --core "$core" --features wf-babybear,code-in-ram --expect rejected \
+      --out "$OUT/code-in-ram/tampered" "$PROOFS/wf-babybear-fib-1024-sha256.flip.tampered"
+  done
+fi
   for core in m33 rv32; do
     echo "== verifier-mcu: stock winterfell::verify on $core"
     "$MCU" run --core "$core" --window stock-wf --iterations 1 --out "$OUT/stock" \
@@ -109,6 +123,10 @@ for pair in thumbv8m.main-none-eabihf:rp2350-arm riscv32imac-unknown-none-elf:rp
     suffix=$([ "$name" = all ] && echo "" || echo "-$name")
     elf="verifier-mcu/firmware/target/$target/release/picostark-verifier-fw"
     uf2="$OUT/uf2/picostark-verifier-$family$suffix.uf2"
+# Code in SRAM: check-image checks the copied code runs in SRAM inside the start-up copy.
+if [[ " ${BACKENDS[*]} " == *" wf-babybear "* ]]; then
+  SETS+=("wf-babybear-code-in-ram:wf-babybear,code-in-ram:$(realpath "$PROOFS/wf-babybear-fib-1024-sha256.proof")")
+fi
     echo "== verifier-mcu: rp2350 $family, backends $features"
     (cd verifier-mcu/firmware &&
       PSTK_PROOF="$proof" cargo build --release --target "$target" --features "rp2350,$features")
