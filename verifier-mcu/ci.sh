@@ -6,7 +6,8 @@
 # 2. Fib-1024 proofs for every backend prover-host can make, plus a hostile set of each
 #    (flipped byte, truncated, low-security header, wrong backend, zeroed payload, and a
 #    sampled header sweep: `mcu-run tamper --kind header-sweep`); the same with SHA-256
-#    (flipped, truncated, zeroed payload), also run once with `--sha256-engine`;
+#    (flipped, truncated, zeroed payload), also run once with `--sha256-engine`; a
+#    BabyBear^5 p3-babybear proof and a flipped copy (the RV32 miscompilation of issue 15);
 # 3. per core (m33, rv32): one firmware build with every backend, every proof verified under
 #    QEMU twice (counts must be identical), every hostile file rejected; rv32 is built for
 #    the RP2350's Hazard3 (Zba/Zbb/Zbs/Zbkb, firmware/.cargo/config.toml), and once more as
@@ -59,6 +60,13 @@ for b in p3-babybear p3-goldilocks p3-m31 wf-goldilocks wf-babybear; do
     "$MCU" tamper --kind "$kind" "$PROOFS/$b-fib-1024-sha256.proof" "$PROOFS/$b-fib-1024-sha256.$kind.tampered"
   done
 done
+# BabyBear^5 (issue 15): RV32 builds once rejected every valid one (an LLVM miscompilation of
+# the x^5 - 2 extension's constant, worked around in firmware/.cargo/config.toml); its proof
+# and a flipped copy run with the rest on both cores and on plain RV32IMAC.
+if [[ " ${BACKENDS[*]} " == *" p3-babybear "* ]]; then
+  "$PH" --backend p3-babybear --ext 5 --air fib --n 1024 --out "$PROOFS/p3-babybear-x5-fib-1024.proof"
+  "$MCU" tamper --kind flip "$PROOFS/p3-babybear-x5-fib-1024.proof" "$PROOFS/p3-babybear-x5-fib-1024.flip.tampered"
+fi
 FEATURES=$(IFS=,; echo "${BACKENDS[*]}")
 
 for core in m33 rv32; do
