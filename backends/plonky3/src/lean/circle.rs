@@ -24,35 +24,27 @@
 //! (generated from upstream, checked by `circle_pattern_table_is_current`), computed by
 //! upstream only for a shape outside it.
 
-use p3_challenger::CanObserve;
 use p3_circle::{CircleDomain, CirclePcsShape, Point};
 use p3_commit::PolynomialSpace;
-use p3_field::{ExtensionField, Field, PrimeCharacteristicRing, PrimeField32};
+use p3_field::{ExtensionField, PrimeCharacteristicRing, PrimeField32};
 use p3_mersenne_31::Mersenne31;
 use p3_symmetric::PseudoCompressionFunction;
 use picostark_core::VerifyError;
 
-use alloc::vec::Vec;
-
 use p3_challenger::{HashChallenger, SerializingChallenger32};
 use p3_field::extension::BinomialExtensionField;
 use p3_mersenne_31::QM31;
-use picostark_air::chain16::CubicChain16;
-use picostark_air::fibonacci::Fibonacci;
-use picostark_air::{AirDef, AirId};
 use picostark_core::{HashId, ProofFile};
 
-use super::reader::Reader;
+use super::reader::{Reader, WireField, REJECTED};
 use super::transcript::{pattern_hash, LeanChallenger, PatternEntry, Protocol, Transcript};
-use super::two_adic::{MAX_QUERIES, MAX_ROUNDS};
-use super::uni_stark::{self, log_quotient_chunks, MAX_CHUNKS, MAX_DEGREE, MAX_PUBLIC, MAX_WIDTH};
+use super::two_adic::{batch_invert, reverse_bits, MAX_QUERIES, MAX_ROUNDS};
+use super::uni_stark::{MAX_CHUNKS, MAX_DEGREE, MAX_PUBLIC, MAX_WIDTH};
 use super::{LeanPcs, OpeningClaims};
 use crate::config::{ByteHash, VERIFIER_HASH};
 
 type F = Mersenne31;
 type Digest = [u8; 32];
-
-const REJECTED: VerifyError = VerifyError::Rejected("Plonky3 verification failed");
 
 /// The circle PCS's protocol name, as upstream binds it into the separator.
 pub const PROTOCOL: &[u8] = b"p3-circle-pcs";
@@ -63,7 +55,7 @@ const MAX_HEIGHTS: usize = 2;
 /// The circle group of M31 has order 2^31; a query index must be narrower.
 const CIRCLE_TWO_ADICITY: usize = 31;
 /// Bytes of one serialized base element.
-const F_LEN: usize = 4;
+const F_LEN: usize = <F as WireField>::WIRE_LEN;
 
 /// The circle PCS with the header's parameters over byte hash `H` (binary folding to a
 /// constant; no batch or commit-phase grinding).
@@ -158,14 +150,6 @@ fn cfft_permute_index(index: usize, log_n: usize) -> usize {
     reverse_bits(i, log_n)
 }
 
-fn reverse_bits(x: usize, bits: usize) -> usize {
-    if bits == 0 {
-        0
-    } else {
-        x.reverse_bits() >> (usize::BITS as usize - bits)
-    }
-}
-
 /// The `idx`-th point of the standard twin coset of size `2^log_n` (upstream's
 /// `CircleDomain::standard(log_n).nth_point(idx)`).
 fn nth_point(log_n: usize, idx: usize) -> Point<F> {
@@ -198,36 +182,6 @@ fn point_from_line<EF: ExtensionField<F>>(t: EF) -> Result<(EF, EF), VerifyError
     let t2 = t.square();
     let inv = (EF::ONE + t2).try_inverse().ok_or(REJECTED)?;
     Ok(((EF::ONE - t2) * inv, t.double() * inv))
-}
-
-/// Montgomery's batch inversion in place; fails on a zero.
-fn batch_invert<T: Field>(values: &mut [T], scratch: &mut [T]) -> Result<(), VerifyError> {
-    let mut acc = T::ONE;
-    for (v, s) in values.iter().zip(scratch.iter_mut()) {
-        *s = acc;
-        acc *= *v;
-    }
-    let mut inv = acc.try_inverse().ok_or(REJECTED)?;
-    for (v, s) in values.iter_mut().zip(scratch.iter()).rev() {
-        let next = inv * *v;
-        *v = inv * *s;
-        inv = next;
-    }
-    Ok(())
-}
-
-/// A row of base elements read raw: `width` canonical little-endian words (upstream's
-/// deserializer rejects a word `>= p`), returned as bytes (the leaf hash input) and values.
-fn read_row<'a>(r: &mut Reader<'a>, out: &mut [F]) -> Result<&'a [u8], VerifyError> {
-    let bytes = r.take(out.len() * F_LEN)?;
-    for (v, w) in out.iter_mut().zip(bytes.chunks_exact(F_LEN)) {
-        let x = u32::from_le_bytes([w[0], w[1], w[2], w[3]]);
-        if x >= F::ORDER_U32 {
-            return Err(super::reader::MALFORMED);
-        }
-        *v = F::new_checked(x).ok_or(super::reader::MALFORMED)?;
-    }
-    Ok(bytes)
 }
 
 /// The leaf hash input of extension-field values: their base coefficients as bytes, in
@@ -351,24 +305,6 @@ fn verify_multi<C: PseudoCompressionFunction<Digest, 2>>(
     Ok(())
 }
 
-/// An extension-field element read raw: `EF::DIMENSION` canonical little-endian words in
-/// upstream's serialization order (its basis order; `raw_extension_reads_match_serde`).
-fn read_ext<EF: ExtensionField<F>>(r: &mut Reader<'_>) -> Result<EF, VerifyError> {
-    let bytes = r.take(EF::DIMENSION * F_LEN)?;
-    let mut ok = true;
-    let v = EF::from_basis_coefficients_fn(|i| {
-        let w = &bytes[i * F_LEN..(i + 1) * F_LEN];
-        let x = u32::from_le_bytes([w[0], w[1], w[2], w[3]]);
-        ok &= x < F::ORDER_U32;
-        F::new(x)
-    });
-    if ok {
-        Ok(v)
-    } else {
-        Err(super::reader::MALFORMED)
-    }
-}
-
 /// The pattern-hash parameters of a circle PCS shape: `[rounds, query_pow_bits, index_bits,
 /// num_queries, widths of every claim...]` (no batch or commit-phase grinding).
 #[allow(clippy::too_many_arguments)]
@@ -421,69 +357,6 @@ pub fn upstream_pattern<EF: ExtensionField<F>>(params: &[u32]) -> [u8; 32] {
     }
     .pattern::<F, EF>()
     .pattern_hash()
-}
-
-/// Absorbs upstream's circle domain separator: protocol id, pattern hash, and the instance
-/// label (`log_blowup`, then the opening layout: batch count, per batch its matrix count, per
-/// matrix its point count, each a big-endian `u64`), packed three bytes per element as
-/// upstream's field alphabet packs it.
-fn seed<C: CanObserve<F>>(
-    ch: &mut C,
-    pattern_hash: &[u8; 32],
-    log_blowup: usize,
-    num_chunks: usize,
-) {
-    let layout_len = 8 * (1 + 2 + 1 + num_chunks);
-    let label_len = 4 + 8 + 4 + layout_len;
-    let total = 64 + 32 + 4 + label_len + 1;
-    let mut p = Packer {
-        ch,
-        acc: 0,
-        filled: 0,
-    };
-    p.ch.observe(F::from_u32(total as u32));
-    let mut id = [0u8; 64];
-    id[0] = 1;
-    id[1..1 + PROTOCOL.len()].copy_from_slice(PROTOCOL);
-    id[63] = PROTOCOL.len() as u8;
-    p.push(&id);
-    p.push(pattern_hash);
-    p.push(&(label_len as u32).to_be_bytes());
-    p.push(&8u32.to_be_bytes());
-    p.push(&(log_blowup as u64).to_be_bytes());
-    p.push(&(layout_len as u32).to_be_bytes());
-    p.push(&2u64.to_be_bytes());
-    p.push(&1u64.to_be_bytes());
-    p.push(&2u64.to_be_bytes());
-    p.push(&(num_chunks as u64).to_be_bytes());
-    for _ in 0..num_chunks {
-        p.push(&1u64.to_be_bytes());
-    }
-    p.push(&[0x80]);
-    if p.filled > 0 {
-        p.ch.observe(F::from_u32(p.acc));
-    }
-}
-
-/// Little-endian three-byte chunks into field elements (31-bit modulus).
-struct Packer<'c, C> {
-    ch: &'c mut C,
-    acc: u32,
-    filled: usize,
-}
-
-impl<C: CanObserve<F>> Packer<'_, C> {
-    fn push(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.acc |= u32::from(b) << (8 * self.filled);
-            self.filled += 1;
-            if self.filled == 3 {
-                self.ch.observe(F::from_u32(self.acc));
-                self.acc = 0;
-                self.filled = 0;
-            }
-        }
-    }
 }
 
 /// One claim of the batch: an opening point with its values, and what its DEEP quotient
@@ -550,28 +423,16 @@ where
         let ef_len = core::mem::size_of::<EF>();
 
         // Pass 1: the fixed-position fields, remembering where the query openings start.
-        if r.value::<F>()?.0 != F::ZERO {
-            return Err(REJECTED); // batch witness, no batch grinding
-        }
+        r.zero_witness::<F>()?; // no batch grinding
         r.expect_len(1)?;
         let first_layer_root = *r.digest()?;
         r.expect_len(nh)?;
         let mut lambdas = [EF::ZERO; MAX_HEIGHTS];
         for l in &mut lambdas[..nh] {
-            *l = read_ext::<EF>(r)?;
+            *l = r.ext()?;
         }
-        r.expect_len(rounds)?;
         let mut commits = [[0u8; 32]; MAX_ROUNDS];
-        for d in &mut commits[..rounds] {
-            r.expect_len(1)?;
-            *d = *r.digest()?;
-        }
-        r.expect_len(rounds)?;
-        for _ in 0..rounds {
-            if r.value::<F>()?.0 != F::ZERO {
-                return Err(REJECTED); // commit-phase witnesses, no grinding
-            }
-        }
+        r.commit_phase::<F>(&mut commits[..rounds])?;
         r.expect_len(2)?;
         let inputs = r.clone();
         for (mats, cols) in [(1usize, width), (nc, dim)] {
@@ -605,8 +466,8 @@ where
             let s = r.seq_len()?;
             r.take(s.checked_mul(32).ok_or(REJECTED)?)?;
         }
-        let final_value = read_ext::<EF>(r)?;
-        let query_witness = r.value::<F>()?.0;
+        let final_value = r.ext()?;
+        let query_witness = r.elem::<F>()?;
         if self.pow_bits == 0 && query_witness != F::ZERO {
             return Err(REJECTED);
         }
@@ -626,7 +487,16 @@ where
             &mut params,
         );
         let hash = circle_pattern::<EF>(&params[..np]);
-        seed(t.challenger(), &hash, self.log_blowup, nc);
+        // The instance label: `log_blowup`, then the opening layout (batch count, per batch
+        // its matrix count, per matrix its point count).
+        let mut layout = [1u64; 4 + MAX_CHUNKS];
+        layout[..4].copy_from_slice(&[2, 1, 2, nc as u64]);
+        t.seed(
+            Protocol::Other(PROTOCOL),
+            &hash,
+            &[self.log_blowup as u64],
+            &layout[..4 + nc],
+        );
         let mut terms = [ClaimTerm {
             zx: EF::ZERO,
             zy: EF::ZERO,
@@ -735,7 +605,7 @@ where
                 let mut slices: [&[u8]; MAX_CHUNKS] = [&[]; MAX_CHUNKS];
                 for m in 0..mats {
                     ri.expect_len(cols)?;
-                    slices[m] = read_row(&mut ri, &mut row[..cols])?;
+                    slices[m] = ri.elems(&mut row[..cols])?;
                     let reduced_x = row[..cols]
                         .iter()
                         .zip(&alpha_pows)
@@ -796,7 +666,7 @@ where
             leaf_index[k] = indices[k] >> 1;
             for s in 0..nh {
                 let h = g.heights[s];
-                let sibling = read_ext::<EF>(&mut rf)?;
+                let sibling = rf.ext()?;
                 let b = reduced_idx[k][s] & 1;
                 let p = points[k][s];
                 let corrected = ro[k][s] - lambdas[s] * v_n(p.x, h - self.log_blowup);
@@ -889,7 +759,7 @@ where
             rc.expect_len(q)?;
             for k in 0..q {
                 rc.expect_len(1)?;
-                let sibling = read_ext::<EF>(&mut rc)?;
+                let sibling = rc.ext()?;
                 pairs[k] = if idx[k] & 1 == 0 {
                     [folded[k], sibling]
                 } else {
@@ -932,10 +802,7 @@ pub fn circle_pcs<H>(file: &ProofFile<'_>, hash: H) -> CirclePcs<H> {
 /// Whether the lean verifier takes this `p3-m31` proof's shape: the header's parameters and
 /// the AIR within the fixed bounds (else the caller runs the stock verifier).
 pub fn within_bounds<EF: ExtensionField<F>>(file: &ProofFile<'_>) -> bool {
-    let (width, log_chunks) = match file.header.air {
-        AirId::Fibonacci => (Fibonacci.width(), log_quotient_chunks(&Fibonacci)),
-        AirId::CubicChain16 => (CubicChain16.width(), log_quotient_chunks(&CubicChain16)),
-    };
+    let (width, log_chunks) = super::air_shape(file.header.air);
     circle_pcs(file, ()).within_bounds(usize::from(file.header.log_n), 1 << log_chunks)
         && width <= MAX_WIDTH
         && EF::DIMENSION <= MAX_DEGREE
@@ -947,38 +814,11 @@ pub fn verify_with<EF: ExtensionField<F>, H: ByteHash>(
     file: &ProofFile<'_>,
     hash: H,
 ) -> Result<(), VerifyError> {
-    // The challenger's buffer holds what is absorbed between two draws (at most the seeds
-    // and the opened values: well under 2 KB within bounds), allocated once.
-    let mut buffer = Vec::with_capacity(file.statement_bytes.len() + 2048);
-    buffer.extend_from_slice(file.statement_bytes);
-    let challenger =
-        SerializingChallenger32::<F, _>::new(HashChallenger::<u8, H, 32>::new(buffer, hash));
-    let pcs = circle_pcs(file, hash);
-    let log_n = usize::from(file.header.log_n);
-    let mut public = [0u64; MAX_PUBLIC];
-    let count = file.public_inputs.len().min(MAX_PUBLIC);
-    for (slot, v) in public.iter_mut().zip(file.public_inputs.iter()) {
-        *slot = v;
-    }
-    let public = &public[..count];
-    match file.header.air {
-        AirId::Fibonacci => uni_stark::verify::<F, EF, _, _, _>(
-            &pcs,
-            &Fibonacci,
-            challenger,
-            log_n,
-            public,
-            file.payload,
-        ),
-        AirId::CubicChain16 => uni_stark::verify::<F, EF, _, _, _>(
-            &pcs,
-            &CubicChain16,
-            challenger,
-            log_n,
-            public,
-            file.payload,
-        ),
-    }
+    let challenger = SerializingChallenger32::<F, _>::new(HashChallenger::<u8, H, 32>::new(
+        super::transcript_buffer(file),
+        hash,
+    ));
+    super::verify_air::<F, EF, _, _>(file, &circle_pcs(file, hash), challenger)
 }
 
 fn verify_ext<EF: ExtensionField<F>>(file: &ProofFile<'_>) -> Option<Result<(), VerifyError>> {
@@ -1205,6 +1045,10 @@ pub static CIRCLE_PATTERNS: &[PatternEntry] = &[
 #[cfg(test)]
 mod tests {
     use super::*;
+    use alloc::vec::Vec;
+    use picostark_air::chain16::CubicChain16;
+    use picostark_air::fibonacci::Fibonacci;
+    use picostark_air::AirDef;
 
     #[test]
     fn points_and_permutation_match_upstream_domain() {

@@ -14,7 +14,7 @@ use p3_commit::PolynomialSpace;
 use p3_field::{ExtensionField, PrimeField64};
 use picostark_core::VerifyError;
 
-use reader::Reader;
+use reader::{Reader, WireField};
 use transcript::{LeanChallenger, Transcript};
 
 /// What the STARK asks its PCS to check: the trace opened at `zeta` and `zeta_next`, each
@@ -47,7 +47,7 @@ pub struct OpeningClaims<'a, EF> {
 /// `opening_proof` field and the transcript right after `zeta` was drawn; the PCS seeds and
 /// replays its own part of the transcript, reads exactly its own bytes, and leaves the reader
 /// at the `degree_bits` field that follows.
-pub trait LeanPcs<F: PrimeField64, EF: ExtensionField<F>> {
+pub trait LeanPcs<F: WireField, EF: ExtensionField<F>> {
     /// The domain type (upstream's, for its vanishing polynomial and selectors).
     type Domain: PolynomialSpace<Val = F> + Copy;
 
@@ -104,13 +104,9 @@ pub fn two_adic_pcs<H>(file: &ProofFile<'_>, hash: H) -> TwoAdicPcs<H> {
     }
 }
 
-/// Whether the lean verifier takes this two-adic proof's shape (else the caller runs the
-/// stock verifier): the header's parameters and the AIR within the fixed bounds.
-pub fn two_adic_within_bounds<F: PrimeField64, EF: ExtensionField<F>>(
-    file: &ProofFile<'_>,
-) -> bool {
-    let log_n = usize::from(file.header.log_n);
-    let (width, log_chunks) = match file.header.air {
+/// The header's AIR: its trace width and log2 of its quotient chunk count.
+pub fn air_shape(air: AirId) -> (usize, usize) {
+    match air {
         AirId::Fibonacci => (
             Fibonacci.width(),
             uni_stark::log_quotient_chunks(&Fibonacci),
@@ -119,7 +115,16 @@ pub fn two_adic_within_bounds<F: PrimeField64, EF: ExtensionField<F>>(
             CubicChain16.width(),
             uni_stark::log_quotient_chunks(&CubicChain16),
         ),
-    };
+    }
+}
+
+/// Whether the lean verifier takes this two-adic proof's shape (else the caller runs the
+/// stock verifier): the header's parameters and the AIR within the fixed bounds.
+pub fn two_adic_within_bounds<F: PrimeField64, EF: ExtensionField<F>>(
+    file: &ProofFile<'_>,
+) -> bool {
+    let log_n = usize::from(file.header.log_n);
+    let (width, log_chunks) = air_shape(file.header.air);
     two_adic_pcs(file, ()).within_bounds(log_n)
         && width <= uni_stark::MAX_WIDTH
         && (1usize << log_chunks) <= uni_stark::MAX_CHUNKS
@@ -134,12 +139,27 @@ pub fn verify_two_adic<F, EF, C, H>(
     hash: H,
 ) -> Result<(), VerifyError>
 where
-    F: TwoAdicField + PrimeField64,
+    F: TwoAdicField + WireField,
     EF: ExtensionField<F>,
     C: LeanChallenger<F>,
     H: ByteHash,
 {
-    let pcs = two_adic_pcs(file, hash);
+    verify_air::<F, EF, C, _>(file, &two_adic_pcs(file, hash), challenger)
+}
+
+/// Verifies the header's AIR over `pcs` (either PCS), the statement's public inputs copied
+/// to the stack.
+pub fn verify_air<F, EF, C, P>(
+    file: &ProofFile<'_>,
+    pcs: &P,
+    challenger: C,
+) -> Result<(), VerifyError>
+where
+    F: WireField,
+    EF: ExtensionField<F>,
+    C: LeanChallenger<F>,
+    P: LeanPcs<F, EF>,
+{
     let log_n = usize::from(file.header.log_n);
     let mut public = [0u64; uni_stark::MAX_PUBLIC];
     let count = file.public_inputs.len();
@@ -154,7 +174,7 @@ where
     let public = &public[..count];
     match file.header.air {
         AirId::Fibonacci => uni_stark::verify::<F, EF, C, _, _>(
-            &pcs,
+            pcs,
             &Fibonacci,
             challenger,
             log_n,
@@ -162,7 +182,7 @@ where
             file.payload,
         ),
         AirId::CubicChain16 => uni_stark::verify::<F, EF, C, _, _>(
-            &pcs,
+            pcs,
             &CubicChain16,
             challenger,
             log_n,
@@ -177,7 +197,7 @@ where
 const TRANSCRIPT_CAPACITY: usize = 2048;
 
 /// The challenger's input buffer: the statement bytes, with room for what follows them.
-fn transcript_buffer(file: &ProofFile<'_>) -> Vec<u8> {
+pub(crate) fn transcript_buffer(file: &ProofFile<'_>) -> Vec<u8> {
     let mut v = Vec::with_capacity(file.statement_bytes.len() + TRANSCRIPT_CAPACITY);
     v.extend_from_slice(file.statement_bytes);
     v

@@ -4,16 +4,92 @@
 //! It reproduces exactly what `postcard::from_bytes` accepts for the types in a proof (so a
 //! verdict never depends on which decoder ran): varints as postcard reads them (non-minimal
 //! encodings included, the last byte range-checked), `Option` tags 0/1, raw `u8`s, and field
-//! elements through the field's own `Deserialize` (which rejects values `>= p`). Every length
-//! the caller reads is compared with the value the header implies ([`Reader::expect_len`])
-//! before anything is read under it, and nothing is ever allocated: slices borrow the payload.
+//! elements in their fixed-width wire form ([`WireField`]: little-endian words, refused when
+//! `>= p` as the fields' own `Deserialize` refuses them). Every length the caller reads is
+//! compared with the value the header implies ([`Reader::expect_len`]) before anything is read
+//! under it, and nothing is ever allocated: slices borrow the payload.
 
+use p3_baby_bear::BabyBear;
+use p3_field::{BasedVectorSpace, PrimeCharacteristicRing, PrimeField32, PrimeField64};
+use p3_goldilocks::Goldilocks;
+use p3_mersenne_31::Mersenne31;
 use picostark_core::VerifyError;
-use serde::de::{self, DeserializeSeed, Deserializer, SeqAccess, Visitor};
-use serde::Deserialize;
 
 /// The error of every malformed payload.
 pub const MALFORMED: VerifyError = VerifyError::MalformedProof("payload is not a Plonky3 proof");
+/// The error of every well-formed proof that fails a check.
+pub const REJECTED: VerifyError = VerifyError::Rejected("Plonky3 verification failed");
+
+/// A base field whose binary serde form is its fixed-width little-endian word: what
+/// upstream writes (`serialize` of a non-human-readable format) and what a Merkle leaf hashes
+/// (`into_bytes`), the same bytes for our three fields. Read straight from the payload,
+/// without serde's visitor machinery or a conversion.
+pub trait WireField: PrimeField64 {
+    /// Bytes of one element on the wire.
+    const WIRE_LEN: usize;
+
+    /// The element whose wire form is `word` (its low `WIRE_LEN` bytes), or `None` for a
+    /// non-canonical word (`>= p`), as the field's `Deserialize` decides.
+    fn from_wire(word: u64) -> Option<Self>;
+
+    /// The element of canonical value `v < 2^24` without a 64-bit reduction (a software
+    /// division on 32-bit cores): the transcript's seed chunks.
+    fn from_small(v: u32) -> Self;
+}
+
+/// `2^32 mod p` as a BabyBear element (a compile-time constant).
+const BABYBEAR_R: BabyBear = BabyBear::new(((1u64 << 32) % 0x7800_0001) as u32);
+
+impl WireField for BabyBear {
+    const WIRE_LEN: usize = 4;
+
+    /// BabyBear is serialized in Montgomery form (`w = v * 2^32 mod p`), its internal word.
+    fn from_wire(word: u64) -> Option<Self> {
+        let w = word as u32;
+        if w >= Self::ORDER_U32 {
+            return None;
+        }
+        // SAFETY: `MontyField31` is `#[repr(transparent)]` over its `u32` Montgomery word (the
+        // other field is a `PhantomData`), and `w < p` is the word invariant upstream's own
+        // `Deserialize` checks before building the element from the same word (`new_monty`,
+        // crate-private). The safe constructors take a canonical value and reduce it with a
+        // 64-bit division (a library call on 32-bit cores), once per element read.
+        Some(unsafe { core::mem::transmute::<u32, BabyBear>(w) })
+    }
+
+    fn from_small(v: u32) -> Self {
+        // The element with Montgomery word `v` has value `v / 2^32`; times `2^32`, it is `v`.
+        Self::from_wire(u64::from(v)).unwrap_or(Self::ZERO) * BABYBEAR_R
+    }
+}
+
+impl WireField for Goldilocks {
+    const WIRE_LEN: usize = 8;
+
+    fn from_wire(word: u64) -> Option<Self> {
+        (word < Self::ORDER_U64).then(|| Goldilocks::new(word))
+    }
+
+    fn from_small(v: u32) -> Self {
+        Goldilocks::new(u64::from(v))
+    }
+}
+
+impl WireField for Mersenne31 {
+    const WIRE_LEN: usize = 4;
+
+    fn from_wire(word: u64) -> Option<Self> {
+        let w = word as u32;
+        if w >= Self::ORDER_U32 {
+            return None;
+        }
+        Mersenne31::new_checked(w)
+    }
+
+    fn from_small(v: u32) -> Self {
+        Mersenne31::new_checked(v).unwrap_or(Self::ZERO)
+    }
+}
 
 /// A cursor over a borrowed postcard payload.
 #[derive(Clone, Debug)]
@@ -111,31 +187,33 @@ impl<'a> Reader<'a> {
         s.try_into().map_err(|_| MALFORMED)
     }
 
-    /// A value through its own `Deserialize` (a field or extension-field element), with the
-    /// bytes it was read from. Only fixed-layout values are supported: tuples, arrays,
-    /// structs and raw bytes; anything else is malformed.
-    pub fn value<T: Deserialize<'a>>(&mut self) -> Result<(T, &'a [u8]), VerifyError> {
-        let start = self.pos;
-        let v = T::deserialize(Fixed { r: self }).map_err(|_| MALFORMED)?;
-        Ok((v, &self.bytes[start..self.pos]))
+    /// One base-field element in its wire form.
+    pub fn elem<F: WireField>(&mut self) -> Result<F, VerifyError> {
+        let bytes = self.take(F::WIRE_LEN)?;
+        F::from_wire(word(bytes)).ok_or(MALFORMED)
+    }
+
+    /// `out.len()` base-field elements into `out`; returns the bytes they were read from
+    /// (a Merkle leaf's hash input, see [`WireField`]).
+    pub fn elems<F: WireField>(&mut self, out: &mut [F]) -> Result<&'a [u8], VerifyError> {
+        let bytes = self.take(out.len() * F::WIRE_LEN)?;
+        for (v, w) in out.iter_mut().zip(bytes.chunks_exact(F::WIRE_LEN)) {
+            *v = F::from_wire(word(w)).ok_or(MALFORMED)?;
+        }
+        Ok(bytes)
     }
 
     /// A challenge-field element in the wire form of upstream's extension fields (`ExtField`
-    /// serializes its coefficient array as a tuple): `EF::DIMENSION` base elements, each
-    /// through `F`'s `Deserialize`. Unlike `EF`'s own `Deserialize` (which collects the array
-    /// through a `Vec`), this allocates nothing.
-    pub fn ext<F, EF>(&mut self) -> Result<EF, VerifyError>
-    where
-        F: Deserialize<'a> + p3_field::PrimeCharacteristicRing,
-        EF: p3_field::BasedVectorSpace<F>,
-    {
+    /// serializes its coefficient array as a tuple): `EF::DIMENSION` base elements.
+    pub fn ext<F: WireField, EF: BasedVectorSpace<F>>(&mut self) -> Result<EF, VerifyError> {
+        let bytes = self.take(EF::DIMENSION * F::WIRE_LEN)?;
         let mut ok = true;
-        let v = EF::from_basis_coefficients_fn(|_| match self.value::<F>() {
-            Ok((f, _)) => f,
-            Err(_) => {
+        let v = EF::from_basis_coefficients_fn(|i| {
+            let w = &bytes[i * F::WIRE_LEN..(i + 1) * F::WIRE_LEN];
+            F::from_wire(word(w)).unwrap_or_else(|| {
                 ok = false;
                 F::ZERO
-            }
+            })
         });
         if ok {
             Ok(v)
@@ -144,13 +222,31 @@ impl<'a> Reader<'a> {
         }
     }
 
-    /// `n` values of type `T`, checked and discarded; returns the bytes they span.
-    pub fn skip_values<T: Deserialize<'a>>(&mut self, n: usize) -> Result<&'a [u8], VerifyError> {
-        let start = self.pos;
-        for _ in 0..n {
-            self.value::<T>()?;
+    /// A proof-of-work witness that must be zero (a step without grinding).
+    pub fn zero_witness<F: WireField>(&mut self) -> Result<(), VerifyError> {
+        if self.elem::<F>()? == F::ZERO {
+            Ok(())
+        } else {
+            Err(REJECTED)
         }
-        Ok(&self.bytes[start..self.pos])
+    }
+
+    /// The commit phase's fixed fields, as both PCSs lay them out: `rounds` one-root
+    /// commitments into `roots`, then `rounds` grinding witnesses, each zero.
+    pub fn commit_phase<F: WireField>(
+        &mut self,
+        roots: &mut [[u8; 32]],
+    ) -> Result<(), VerifyError> {
+        self.expect_len(roots.len())?;
+        for d in roots.iter_mut() {
+            self.expect_len(1)?;
+            *d = *self.digest()?;
+        }
+        self.expect_len(roots.len())?;
+        for _ in 0..roots.len() {
+            self.zero_witness::<F>()?;
+        }
+        Ok(())
     }
 
     /// Succeeds only if every byte was consumed.
@@ -163,114 +259,12 @@ impl<'a> Reader<'a> {
     }
 }
 
-/// The decode error: its message is dropped (formatting costs code and time on the MCU).
-#[derive(Debug)]
-pub struct FixedError;
-
-impl core::fmt::Display for FixedError {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.write_str("malformed fixed-layout value")
-    }
-}
-
-impl de::StdError for FixedError {}
-
-impl de::Error for FixedError {
-    fn custom<T: core::fmt::Display>(_msg: T) -> Self {
-        FixedError
-    }
-}
-
-/// A serde deserializer for fixed-layout values in postcard's binary encoding.
-struct Fixed<'r, 'a> {
-    r: &'r mut Reader<'a>,
-}
-
-/// The `len` elements of a tuple, array or struct, in order.
-struct FixedSeq<'r, 'a> {
-    r: &'r mut Reader<'a>,
-    left: usize,
-}
-
-impl<'de, 'r> SeqAccess<'de> for FixedSeq<'r, 'de> {
-    type Error = FixedError;
-
-    fn next_element_seed<S: DeserializeSeed<'de>>(
-        &mut self,
-        seed: S,
-    ) -> Result<Option<S::Value>, FixedError> {
-        if self.left == 0 {
-            return Ok(None);
-        }
-        self.left -= 1;
-        seed.deserialize(Fixed { r: self.r }).map(Some)
-    }
-
-    fn size_hint(&self) -> Option<usize> {
-        Some(self.left)
-    }
-}
-
-impl<'de, 'r> Deserializer<'de> for Fixed<'r, 'de> {
-    type Error = FixedError;
-
-    fn deserialize_any<V: Visitor<'de>>(self, _v: V) -> Result<V::Value, FixedError> {
-        Err(FixedError)
-    }
-
-    fn deserialize_u8<V: Visitor<'de>>(self, v: V) -> Result<V::Value, FixedError> {
-        let b = self.r.byte().map_err(|_| FixedError)?;
-        v.visit_u8(b)
-    }
-
-    fn deserialize_tuple<V: Visitor<'de>>(self, len: usize, v: V) -> Result<V::Value, FixedError> {
-        v.visit_seq(FixedSeq {
-            r: self.r,
-            left: len,
-        })
-    }
-
-    fn deserialize_tuple_struct<V: Visitor<'de>>(
-        self,
-        _name: &'static str,
-        len: usize,
-        v: V,
-    ) -> Result<V::Value, FixedError> {
-        self.deserialize_tuple(len, v)
-    }
-
-    fn deserialize_struct<V: Visitor<'de>>(
-        self,
-        _name: &'static str,
-        fields: &'static [&'static str],
-        v: V,
-    ) -> Result<V::Value, FixedError> {
-        self.deserialize_tuple(fields.len(), v)
-    }
-
-    fn deserialize_newtype_struct<V: Visitor<'de>>(
-        self,
-        _name: &'static str,
-        v: V,
-    ) -> Result<V::Value, FixedError> {
-        v.visit_newtype_struct(self)
-    }
-
-    fn deserialize_unit_struct<V: Visitor<'de>>(
-        self,
-        _name: &'static str,
-        v: V,
-    ) -> Result<V::Value, FixedError> {
-        v.visit_unit()
-    }
-
-    fn is_human_readable(&self) -> bool {
-        false
-    }
-
-    serde::forward_to_deserialize_any! {
-        bool i8 i16 i32 i64 i128 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf
-        option unit seq map enum identifier ignored_any
+/// A little-endian word of 4 or 8 bytes.
+fn word(bytes: &[u8]) -> u64 {
+    match *bytes {
+        [a, b, c, d] => u64::from(u32::from_le_bytes([a, b, c, d])),
+        [a, b, c, d, e, f, g, h] => u64::from_le_bytes([a, b, c, d, e, f, g, h]),
+        _ => u64::MAX,
     }
 }
 
@@ -281,8 +275,6 @@ mod tests {
     use alloc::vec::Vec;
     use p3_baby_bear::BabyBear;
     use p3_field::extension::BinomialExtensionField;
-    use p3_field::PrimeCharacteristicRing;
-    use p3_goldilocks::Goldilocks;
 
     type Ef4 = BinomialExtensionField<BabyBear, 4>;
 
@@ -315,33 +307,52 @@ mod tests {
         assert!(Reader::new(&huge).expect_len(3).is_err());
     }
 
+    /// `from_wire` decides every word as the field's `Deserialize` does, and returns the same
+    /// element: the boundary words and a spread of others.
+    fn wire_matches_serde<F: WireField + serde::de::DeserializeOwned>(modulus: u64) {
+        let mut words = alloc::vec![0, 1, 2, modulus - 1, modulus, modulus + 1];
+        let top = if F::WIRE_LEN == 4 {
+            u64::from(u32::MAX)
+        } else {
+            u64::MAX
+        };
+        words.push(top);
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        for _ in 0..2000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            words.push(x & top);
+        }
+        for w in words {
+            let bytes = &w.to_le_bytes()[..F::WIRE_LEN];
+            let serde = postcard::from_bytes::<F>(bytes).ok();
+            let mut r = Reader::new(bytes);
+            assert_eq!(r.elem::<F>().ok(), serde, "word {w:#x}");
+            assert_eq!(F::from_wire(w), serde, "word {w:#x}");
+            if let Some(v) = serde {
+                // And the element's own bytes (serialized and hashed) are the word.
+                assert_eq!(postcard::to_allocvec(&v).unwrap(), bytes);
+                assert_eq!(v.into_bytes().into_iter().collect::<Vec<u8>>(), bytes);
+            }
+        }
+        for v in [0u32, 1, 2, 255, 65_536, (1 << 24) - 1] {
+            assert_eq!(F::from_small(v), F::from_u32(v));
+        }
+    }
+
     #[test]
     fn field_elements_match_postcard_and_reject_non_canonical() {
-        let vals = [
-            BabyBear::ZERO,
-            BabyBear::ONE,
-            BabyBear::from_u32(123_456_789),
-        ];
-        for v in vals {
-            let bytes = postcard::to_allocvec(&v).unwrap();
-            let (got, raw) = Reader::new(&bytes).value::<BabyBear>().unwrap();
-            assert_eq!(got, v);
-            assert_eq!(raw, &bytes[..]);
-        }
-        // 0x78000001 = p (BabyBear), and 0xffffffff: both >= p.
-        for bad in [0x7800_0001u32, u32::MAX] {
-            let bytes = bad.to_le_bytes();
-            assert!(postcard::from_bytes::<BabyBear>(&bytes).is_err());
-            assert_eq!(
-                Reader::new(&bytes).value::<BabyBear>().err(),
-                Some(MALFORMED)
-            );
-        }
-        let g = Goldilocks::from_u64(0xffff_ffff_0000_0000);
-        let bytes = postcard::to_allocvec(&g).unwrap();
-        assert_eq!(Reader::new(&bytes).value::<Goldilocks>().unwrap().0, g);
-        let p = 0xffff_ffff_0000_0001u64.to_le_bytes();
-        assert!(Reader::new(&p).value::<Goldilocks>().is_err());
+        wire_matches_serde::<BabyBear>(0x7800_0001);
+        wire_matches_serde::<Goldilocks>(0xffff_ffff_0000_0001);
+        wire_matches_serde::<Mersenne31>(0x7fff_ffff);
+        // A row read in place returns its bytes; a short one is malformed.
+        let row = [BabyBear::ONE, BabyBear::from_u32(77)];
+        let bytes = postcard::to_allocvec(&row).unwrap();
+        let mut out = [BabyBear::ZERO; 2];
+        assert_eq!(Reader::new(&bytes).elems(&mut out).unwrap(), &bytes[..]);
+        assert_eq!(out, row);
+        assert_eq!(Reader::new(&bytes[..7]).elems(&mut out), Err(MALFORMED));
     }
 
     #[test]
@@ -350,15 +361,9 @@ mod tests {
         let bytes = postcard::to_allocvec(&vec![e, e]).unwrap();
         let mut r = Reader::new(&bytes);
         r.expect_len(2).unwrap();
-        assert_eq!(r.value::<Ef4>().unwrap().0, e);
-        let raw = r.skip_values::<Ef4>(1).unwrap();
-        assert_eq!(raw.len(), 16);
+        assert_eq!(r.ext::<BabyBear, Ef4>().unwrap(), e);
+        assert_eq!(r.ext::<BabyBear, Ef4>().unwrap(), e);
         r.finish().unwrap();
-        assert_eq!(
-            Reader::new(&bytes[1..]).ext::<BabyBear, Ef4>().unwrap(),
-            e,
-            "ext reads what EF's Deserialize reads"
-        );
         let g5 = p3_field::extension::BinomialExtensionField::<Goldilocks, 5>::from_basis_coefficients_fn(|i| {
             Goldilocks::from_u64(u64::MAX - 3 * i as u64 - 1_000_000_000)
         });
@@ -378,11 +383,39 @@ mod tests {
         bad[12..16].copy_from_slice(&u32::MAX.to_le_bytes());
         assert!(postcard::from_bytes::<Ef4>(&bad).is_err());
         assert!(Reader::new(&bad).ext::<BabyBear, Ef4>().is_err());
-        // One truncated byte short.
+        // One byte short.
         let mut r = Reader::new(&bytes[..bytes.len() - 1]);
         r.expect_len(2).unwrap();
-        assert_eq!(r.value::<Ef4>().unwrap().0, e);
-        assert!(r.value::<Ef4>().is_err());
+        assert_eq!(r.ext::<BabyBear, Ef4>().unwrap(), e);
+        assert!(r.ext::<BabyBear, Ef4>().is_err());
+    }
+
+    #[test]
+    fn commit_phase_reads_roots_and_refuses_a_nonzero_witness() {
+        let roots = [[3u8; 32], [4u8; 32]];
+        let ok = postcard::to_allocvec(&(
+            vec![vec![roots[0]], vec![roots[1]]],
+            vec![BabyBear::ZERO, BabyBear::ZERO],
+        ))
+        .unwrap();
+        let mut got = [[0u8; 32]; 2];
+        let mut r = Reader::new(&ok);
+        r.commit_phase::<BabyBear>(&mut got).unwrap();
+        r.finish().unwrap();
+        assert_eq!(got, roots);
+        let bad = postcard::to_allocvec(&(
+            vec![vec![roots[0]], vec![roots[1]]],
+            vec![BabyBear::ZERO, BabyBear::ONE],
+        ))
+        .unwrap();
+        assert_eq!(
+            Reader::new(&bad).commit_phase::<BabyBear>(&mut got),
+            Err(REJECTED)
+        );
+        // A round count other than the header's is malformed.
+        assert!(Reader::new(&ok)
+            .commit_phase::<BabyBear>(&mut got[..1])
+            .is_err());
     }
 
     #[test]
@@ -402,6 +435,4 @@ mod tests {
         r.take(bytes.len()).unwrap();
         assert!(r.finish().is_err());
     }
-
-    use p3_field::BasedVectorSpace;
 }

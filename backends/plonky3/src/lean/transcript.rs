@@ -21,6 +21,8 @@ use p3_challenger::{CanObserve, FieldChallenger, GrindingChallenger};
 use p3_field::{ExtensionField, PrimeField64};
 use p3_symmetric::Hash;
 
+use super::reader::WireField;
+
 pub use super::patterns::PATTERNS;
 
 /// The challenger bounds every lean verifier needs: upstream's own challengers meet them.
@@ -166,7 +168,7 @@ struct SeedPacker<'c, F, C> {
     _f: PhantomData<F>,
 }
 
-impl<'c, F: PrimeField64, C: CanObserve<F>> SeedPacker<'c, F, C> {
+impl<'c, F: WireField, C: CanObserve<F>> SeedPacker<'c, F, C> {
     const CHUNK: usize = ((u64::BITS - F::ORDER_U64.leading_zeros()) as usize - 1) / 8;
 
     fn new(ch: &'c mut C, total_len: usize) -> Self {
@@ -191,11 +193,11 @@ impl<'c, F: PrimeField64, C: CanObserve<F>> SeedPacker<'c, F, C> {
         }
     }
 
-    /// A chunk as a field element: it is below the modulus, and a 32-bit conversion avoids
-    /// the 64-bit reduction (a software division on 32-bit cores) for 31-bit fields.
+    /// A chunk as a field element: it is below the modulus; a 31-bit field's three-byte chunk
+    /// is converted without a 64-bit reduction (a software division on 32-bit cores).
     fn element(acc: u64) -> F {
         if Self::CHUNK <= 3 {
-            F::from_u32(acc as u32)
+            F::from_small(acc as u32)
         } else {
             F::from_u64(acc)
         }
@@ -223,7 +225,7 @@ pub struct Transcript<F, EF, C> {
 
 impl<F, EF, C> Transcript<F, EF, C>
 where
-    F: PrimeField64,
+    F: WireField,
     EF: ExtensionField<F>,
     C: LeanChallenger<F>,
 {
@@ -241,11 +243,24 @@ where
     }
 
     /// Absorbs a domain separator: `protocol`'s id, `pattern_hash`, and the instance label
-    /// made of `instance` (each value as upstream's `instance(&(v as u64).to_be_bytes())`).
-    pub fn seed(&mut self, protocol: Protocol, pattern_hash: &[u8; 32], instance: &[u64]) {
+    /// made of `instance` (each value as upstream's `instance(&(v as u64).to_be_bytes())`),
+    /// then, when `layout` is not empty, one more instance entry holding all its values (each
+    /// a big-endian `u64`: the circle PCS's opening layout).
+    pub fn seed(
+        &mut self,
+        protocol: Protocol,
+        pattern_hash: &[u8; 32],
+        instance: &[u64],
+        layout: &[u64],
+    ) {
         let name = protocol.name();
         debug_assert!(!name.is_empty() && name.len() <= PROTOCOL_ID_LEN - 2);
-        let label_len = instance.len() * 12;
+        let layout_len = if layout.is_empty() {
+            0
+        } else {
+            4 + 8 * layout.len()
+        };
+        let label_len = instance.len() * 12 + layout_len;
         let total = PROTOCOL_ID_LEN + 32 + 4 + label_len + 1;
         let mut p = SeedPacker::<F, C>::new(&mut self.ch, total);
         let mut id = [0u8; PROTOCOL_ID_LEN];
@@ -258,6 +273,12 @@ where
         for v in instance {
             p.push(&8u32.to_be_bytes());
             p.push(&v.to_be_bytes());
+        }
+        if !layout.is_empty() {
+            p.push(&((8 * layout.len()) as u32).to_be_bytes());
+            for v in layout {
+                p.push(&v.to_be_bytes());
+            }
         }
         p.push(&[DOMAIN_TAG]);
         p.finish();
@@ -314,7 +335,7 @@ mod tests {
         }
     }
 
-    fn upstream_seed<F: PrimeField64>(
+    fn upstream_seed<F: WireField>(
         name: &[u8],
         pattern: InteractionPattern,
         instance: &[u64],
@@ -328,7 +349,7 @@ mod tests {
         rec.0
     }
 
-    fn lean_seed<F: PrimeField64>(name: &'static [u8], hash: [u8; 32], instance: &[u64]) -> Vec<F> {
+    fn lean_seed<F: WireField>(name: &'static [u8], hash: [u8; 32], instance: &[u64]) -> Vec<F> {
         let mut rec = Recorder::<F>::default();
         let total = PROTOCOL_ID_LEN + 32 + 4 + instance.len() * 12 + 1;
         let mut p = SeedPacker::<F, _>::new(&mut rec, total);
@@ -348,7 +369,7 @@ mod tests {
         rec.0
     }
 
-    fn seeds_agree<F: PrimeField64, EF: ExtensionField<F>>() {
+    fn seeds_agree<F: WireField, EF: ExtensionField<F>>() {
         let fri = p3_fri::FriShape {
             log_arities: alloc::vec![4, 4],
             final_poly_len: 4,

@@ -9,11 +9,11 @@
 //! which the encoding places after the query openings).
 
 use p3_field::coset::TwoAdicMultiplicativeCoset;
-use p3_field::{ExtensionField, Field, PrimeField64, TwoAdicField};
+use p3_field::{ExtensionField, Field, TwoAdicField};
 use p3_symmetric::PseudoCompressionFunction;
 use picostark_core::VerifyError;
 
-use super::reader::Reader;
+use super::reader::{Reader, WireField, REJECTED};
 use super::transcript::{fri_pattern, pcs_pattern, LeanChallenger, Protocol, Transcript};
 use super::uni_stark::{MAX_CHUNKS, MAX_DEGREE, MAX_WIDTH};
 use super::{LeanPcs, OpeningClaims};
@@ -27,10 +27,6 @@ pub const MAX_ROUNDS: usize = 32;
 pub const MAX_LOG_ARITY: usize = 4;
 /// The longest final polynomial (log2).
 pub const MAX_LOG_FINAL_POLY_LEN: usize = 6;
-/// The longest Merkle leaf (bytes): a fold row of `2^MAX_LOG_ARITY` challenge-field values.
-const MAX_LEAF_BYTES: usize = (1 << MAX_LOG_ARITY) * MAX_DEGREE * 8;
-
-const REJECTED: VerifyError = VerifyError::Rejected("Plonky3 verification failed");
 
 type Digest = [u8; 32];
 
@@ -140,60 +136,11 @@ fn verify_multi<H: ByteHash>(
     Ok(())
 }
 
-/// A Merkle leaf's bytes as upstream's `SerializingHasher` feeds them to the byte hash
-/// (each base element's `into_bytes`, extension elements coefficient by coefficient),
-/// gathered on the stack and hashed in one call instead of byte by byte.
-struct LeafBytes<const N: usize> {
-    buf: [u8; N],
-}
-
-impl<const N: usize> LeafBytes<N> {
-    fn new() -> Self {
-        Self { buf: [0; N] }
-    }
-
-    fn hash_base<F: Field, H: ByteHash>(&mut self, hash: &H, row: &[F]) -> Digest {
-        let mut len = 0;
-        for v in row {
-            for b in v.into_bytes() {
-                self.buf[len] = b;
-                len += 1;
-            }
-        }
-        hash.hash_slice(&self.buf[..len])
-    }
-
-    fn hash_ext<F: Field, EF: ExtensionField<F>, H: ByteHash>(
-        &mut self,
-        hash: &H,
-        row: &[EF],
-    ) -> Digest {
-        let mut len = 0;
-        for e in row {
-            for v in e.as_basis_coefficients_slice() {
-                for b in v.into_bytes() {
-                    self.buf[len] = b;
-                    len += 1;
-                }
-            }
-        }
-        hash.hash_slice(&self.buf[..len])
-    }
-}
-
-/// `n` values of `T` from `r` into `out`.
-fn read_into<'a, T: serde::Deserialize<'a>>(
-    r: &mut Reader<'a>,
-    out: &mut [T],
-) -> Result<(), VerifyError> {
-    for v in out {
-        *v = r.value::<T>()?.0;
-    }
-    Ok(())
-}
-
 /// Montgomery's batch inversion in place; fails on a zero.
-fn batch_invert<EF: Field>(values: &mut [EF], scratch: &mut [EF]) -> Result<(), VerifyError> {
+pub(super) fn batch_invert<EF: Field>(
+    values: &mut [EF],
+    scratch: &mut [EF],
+) -> Result<(), VerifyError> {
     let mut acc = EF::ONE;
     for (v, s) in values.iter().zip(scratch.iter_mut()) {
         *s = acc;
@@ -280,7 +227,8 @@ impl<F: TwoAdicField, EF: ExtensionField<F>> FoldRound<F, EF> {
     }
 }
 
-fn reverse_bits(x: usize, bits: usize) -> usize {
+/// `x`'s low `bits` bits reversed.
+pub(super) fn reverse_bits(x: usize, bits: usize) -> usize {
     if bits == 0 {
         0
     } else {
@@ -290,7 +238,7 @@ fn reverse_bits(x: usize, bits: usize) -> usize {
 
 impl<F, EF, H> LeanPcs<F, EF> for TwoAdicPcs<H>
 where
-    F: TwoAdicField + PrimeField64,
+    F: TwoAdicField + WireField,
     EF: ExtensionField<F>,
     H: ByteHash,
 {
@@ -334,27 +282,15 @@ where
         let final_len = 1usize << self.log_final_poly_len;
 
         // Pass 1: the fixed-position fields, remembering where the query openings start.
-        if r.value::<F>()?.0 != F::ZERO {
-            return Err(REJECTED); // batch witness, no batch grinding
-        }
-        r.expect_len(rounds)?;
+        r.zero_witness::<F>()?; // no batch grinding
         let mut commits = [[0u8; 32]; MAX_ROUNDS];
-        for d in &mut commits[..rounds] {
-            r.expect_len(1)?;
-            *d = *r.digest()?;
-        }
-        r.expect_len(rounds)?;
-        for _ in 0..rounds {
-            if r.value::<F>()?.0 != F::ZERO {
-                return Err(REJECTED); // commit-phase witnesses, no grinding
-            }
-        }
+        r.commit_phase::<F>(&mut commits[..rounds])?;
         r.expect_len(2)?;
         let inputs = r.clone();
         // Skip the two batch openings and the commit-phase openings (structure checked here,
         // values in pass 2).
-        let f_len = core::mem::size_of::<F>();
-        let ef_len = core::mem::size_of::<EF>();
+        let f_len = F::WIRE_LEN;
+        let ef_len = dim * F::WIRE_LEN;
         for widths in [(1usize, width), (c.num_chunks, dim)] {
             r.expect_len(q)?;
             for _ in 0..q {
@@ -389,7 +325,7 @@ where
         for v in &mut final_poly[..final_len] {
             *v = r.ext::<F, EF>()?;
         }
-        let query_witness = r.value::<F>()?.0;
+        let query_witness = r.elem::<F>()?;
         if self.pow_bits == 0 && query_witness != F::ZERO {
             return Err(REJECTED);
         }
@@ -411,7 +347,7 @@ where
         for v in &mut inst[4..4 + c.num_chunks] {
             *v = 1;
         }
-        t.seed(Protocol::FriPcs, &hash, &inst[..4 + c.num_chunks]);
+        t.seed(Protocol::FriPcs, &hash, &inst[..4 + c.num_chunks], &[]);
         for v in c
             .trace_local
             .iter()
@@ -437,7 +373,7 @@ where
         for (round, v) in inst[2..2 + rounds].iter_mut().enumerate() {
             *v = self.log_arity(c.log_n, round) as u64;
         }
-        t.seed(Protocol::Fri, &hash, &inst[..2 + rounds]);
+        t.seed(Protocol::Fri, &hash, &inst[..2 + rounds], &[]);
         let mut betas = [EF::ZERO; MAX_ROUNDS];
         for (d, beta) in commits[..rounds].iter().zip(&mut betas) {
             t.observe_digest(d);
@@ -486,8 +422,9 @@ where
         }
         batch_invert(&mut inv[..2 * q], &mut scratch[..2 * q])?;
 
-        // Pass 2a: the trace batch, then the quotient batch, each with its Merkle proof.
-        let mut leaf_bytes = LeafBytes::<MAX_LEAF_BYTES>::new();
+        // Pass 2a: the trace batch, then the quotient batch, each with its Merkle proof. A
+        // leaf hashes its rows' wire bytes (what upstream's `into_bytes` gives), straight from
+        // the payload.
         let compress = self.hash.compression();
         let mut folded = [EF::ZERO; MAX_QUERIES];
         let mut leaves = [(0usize, [0u8; 32]); MAX_QUERIES];
@@ -497,10 +434,9 @@ where
         for k in 0..q {
             ri.expect_len(1)?;
             ri.expect_len(width)?;
-            read_into(&mut ri, &mut row[..width])?;
+            let bytes = ri.elems(&mut row[..width])?;
             let row = &row[..width];
-            let leaf = leaf_bytes.hash_base(&self.hash, row);
-            leaves[k] = (indices[k], leaf);
+            leaves[k] = (indices[k], self.hash.hash_slice(bytes));
             let at_local = row
                 .iter()
                 .zip(&alpha_pows[..width])
@@ -516,12 +452,18 @@ where
         let mut qrows = [F::ZERO; MAX_CHUNKS * MAX_DEGREE];
         for k in 0..q {
             ri.expect_len(c.num_chunks)?;
-            for chunk in qrows[..c.num_chunks * dim].chunks_exact_mut(dim) {
+            let mut slices: [&[u8]; MAX_CHUNKS] = [&[]; MAX_CHUNKS];
+            for (chunk, slice) in qrows[..c.num_chunks * dim]
+                .chunks_exact_mut(dim)
+                .zip(&mut slices)
+            {
                 ri.expect_len(dim)?;
-                read_into(&mut ri, chunk)?;
+                *slice = ri.elems(chunk)?;
             }
             let rows = &qrows[..c.num_chunks * dim];
-            let leaf = leaf_bytes.hash_base(&self.hash, rows);
+            let leaf = self
+                .hash
+                .hash_iter_slices(slices[..c.num_chunks].iter().copied());
             leaves[k] = (indices[k], leaf);
             let at_x = rows
                 .iter()
@@ -537,10 +479,12 @@ where
             &mut ri,
         )?;
 
-        // Pass 2b: fold every query round by round, checking each round's Merkle proof.
+        // Pass 2b: fold every query round by round, checking each round's Merkle proof. A
+        // leaf is the row's siblings from the payload with the query's own value in its slot.
         let mut rc = commit_openings;
         let mut idx = indices;
         let mut log_h = log_max;
+        let mut own_bytes = [0u8; MAX_DEGREE * 8];
         for round in 0..rounds {
             let log_arity = self.log_arity(c.log_n, round);
             let arity = 1usize << log_arity;
@@ -549,20 +493,25 @@ where
             rc.expect_len(q)?;
             for k in 0..q {
                 rc.expect_len(arity - 1)?;
-                let mut evals = [EF::ZERO; 1 << MAX_LOG_ARITY];
+                let siblings = rc.take((arity - 1) * ef_len)?;
                 let own = idx[k] % arity;
+                let mut sr = Reader::new(siblings);
+                let mut evals = [EF::ZERO; 1 << MAX_LOG_ARITY];
                 for (j, e) in evals[..arity].iter_mut().enumerate() {
-                    *e = if j == own {
-                        folded[k]
-                    } else {
-                        rc.ext::<F, EF>()?
-                    };
+                    *e = if j == own { folded[k] } else { sr.ext()? };
                 }
-                let evals = &mut evals[..arity];
+                let mut n = 0;
+                for v in folded[k].as_basis_coefficients_slice() {
+                    for b in v.into_bytes() {
+                        own_bytes[n] = b;
+                        n += 1;
+                    }
+                }
+                let (before, after) = siblings.split_at(own * ef_len);
+                let leaf = self.hash.hash_iter_slices([before, &own_bytes[..n], after]);
                 idx[k] >>= log_arity;
-                let leaf = leaf_bytes.hash_ext::<F, EF, H>(&self.hash, evals);
                 leaves[k] = (idx[k], leaf);
-                folded[k] = fold.fold(idx[k], evals);
+                folded[k] = fold.fold(idx[k], &mut evals[..arity]);
             }
             verify_multi::<H>(
                 &compress,
@@ -600,17 +549,17 @@ mod tests {
     type Ef = BinomialExtensionField<BabyBear, 4>;
 
     #[test]
-    fn wire_sizes_are_in_memory_sizes() {
-        // Pass 1 skips values by their in-memory size: equal to the postcard size for our fields.
+    fn wire_sizes_are_postcard_sizes() {
+        // Pass 1 skips values by their wire size: equal to the postcard size for our fields.
         let e = Ef::from_basis_coefficients_fn(|i| BabyBear::from_u32(i as u32 + 5));
         assert_eq!(
             postcard::to_allocvec(&e).unwrap().len(),
-            core::mem::size_of::<Ef>()
+            4 * BabyBear::WIRE_LEN
         );
         let g = p3_goldilocks::Goldilocks::from_u64(7);
         assert_eq!(
             postcard::to_allocvec(&g).unwrap().len(),
-            core::mem::size_of::<p3_goldilocks::Goldilocks>()
+            p3_goldilocks::Goldilocks::WIRE_LEN
         );
     }
 

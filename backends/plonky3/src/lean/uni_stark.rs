@@ -9,11 +9,11 @@
 //! with upstream's folding rule `acc = acc * alpha + c`.
 
 use p3_commit::PolynomialSpace;
-use p3_field::{ExtensionField, PrimeField64};
+use p3_field::ExtensionField;
 use picostark_air::{AirDef, BoundaryValue, Row};
 use picostark_core::VerifyError;
 
-use super::reader::Reader;
+use super::reader::{Reader, WireField, REJECTED};
 use super::transcript::{stark_pattern, LeanChallenger, Transcript};
 use super::{LeanPcs, OpeningClaims};
 
@@ -25,8 +25,6 @@ pub const MAX_CHUNKS: usize = 8;
 pub const MAX_DEGREE: usize = 8;
 /// The most public inputs it takes.
 pub const MAX_PUBLIC: usize = 16;
-
-const REJECTED: VerifyError = VerifyError::Rejected("Plonky3 verification failed");
 
 /// log2 of the number of quotient chunks: upstream's rule on the AIR's constraint degree
 /// (transitions times a degree-1 selector, boundaries degree 2), with no zero knowledge.
@@ -48,7 +46,7 @@ pub fn verify<F, EF, C, P, A>(
     payload: &[u8],
 ) -> Result<(), VerifyError>
 where
-    F: PrimeField64,
+    F: WireField,
     EF: ExtensionField<F>,
     C: LeanChallenger<F>,
     P: LeanPcs<F, EF>,
@@ -118,6 +116,7 @@ where
         super::transcript::Protocol::UniStark,
         &hash,
         &[ln, ln, width as u64, 0, 0, num_chunks as u64, 1, 0],
+        &[],
     );
     t.observe_digest(trace_root);
     for &p in public {
@@ -152,9 +151,7 @@ where
             "proof is for another trace length",
         ));
     }
-    if r.value::<F>()?.0 != F::ZERO {
-        return Err(REJECTED);
-    }
+    r.zero_witness::<F>()?;
     r.finish()?;
 
     // quotient(zeta) from its chunks: chunk i weighted by the product over the other chunk
