@@ -387,6 +387,116 @@ mod tests {
         );
     }
 
+    /// A 32-bit Arm ELF with only section headers: `.shstrtab`, then `sections`.
+    fn elf_with_sections(sections: &[(&str, &[u8])]) -> Vec<u8> {
+        let mut names = vec![0u8];
+        let mut name_at = Vec::new();
+        for n in std::iter::once(".shstrtab").chain(sections.iter().map(|s| s.0)) {
+            name_at.push(names.len() as u32);
+            names.extend_from_slice(n.as_bytes());
+            names.push(0);
+        }
+        let mut f = vec![0u8; 52];
+        f[0..4].copy_from_slice(b"\x7fELF");
+        (f[4], f[5], f[6]) = (1, 1, 1);
+        f[16..18].copy_from_slice(&2u16.to_le_bytes()); // ET_EXEC
+        f[18..20].copy_from_slice(&crate::elf::EM_ARM.to_le_bytes());
+        f[20..24].copy_from_slice(&1u32.to_le_bytes());
+        f[40..42].copy_from_slice(&52u16.to_le_bytes());
+        f[46..48].copy_from_slice(&40u16.to_le_bytes());
+        f[48..50].copy_from_slice(&(sections.len() as u16 + 2).to_le_bytes());
+        f[50..52].copy_from_slice(&1u16.to_le_bytes());
+        let mut placed = Vec::new();
+        for data in std::iter::once(names.as_slice()).chain(sections.iter().map(|s| s.1)) {
+            placed.push((f.len() as u32, data.len() as u32));
+            f.extend_from_slice(data);
+        }
+        while !f.len().is_multiple_of(4) {
+            f.push(0);
+        }
+        let shoff = f.len() as u32;
+        f[32..36].copy_from_slice(&shoff.to_le_bytes());
+        f.extend_from_slice(&[0u8; 40]);
+        for (k, (off, len)) in placed.iter().enumerate() {
+            let mut sh = [0u8; 40];
+            sh[0..4].copy_from_slice(&name_at[k].to_le_bytes());
+            let kind: u32 = if k == 0 { 3 } else { 1 }; // SHT_STRTAB, SHT_PROGBITS
+            sh[4..8].copy_from_slice(&kind.to_le_bytes());
+            sh[16..20].copy_from_slice(&off.to_le_bytes());
+            sh[20..24].copy_from_slice(&len.to_le_bytes());
+            sh[32..36].copy_from_slice(&1u32.to_le_bytes());
+            f.extend_from_slice(&sh);
+        }
+        f
+    }
+
+    #[test]
+    fn inlined_copies_and_functions_are_read_from_dwarf() {
+        // Abbreviations: 1 compile unit, 2 namespace, 3 abstract subprogram, 4 concrete
+        // subprogram with a name, 5 inlined copy, 6 concrete subprogram named by its origin.
+        #[rustfmt::skip]
+        let abbrev: &[u8] = &[
+            1, 0x11, 1, 0, 0,
+            2, 0x39, 1, 0x03, 0x08, 0, 0,
+            3, 0x2e, 0, 0x03, 0x08, 0x20, 0x0b, 0, 0,
+            4, 0x2e, 1, 0x03, 0x08, 0x11, 0x01, 0x12, 0x06, 0, 0,
+            5, 0x1d, 0, 0x31, 0x13, 0x11, 0x01, 0x12, 0x06, 0, 0,
+            6, 0x2e, 0, 0x31, 0x13, 0x11, 0x01, 0x12, 0x06, 0, 0,
+            0,
+        ];
+        let mut dies = vec![1u8, 2, b'm', 0];
+        let eval = 11 + dies.len() as u32; // unit-relative offset (the header is 11 bytes)
+        dies.extend_from_slice(b"\x03eval<u8>\0\x01");
+        dies.extend_from_slice(b"\x04caller\0");
+        dies.extend_from_slice(&0x1000u32.to_le_bytes());
+        dies.extend_from_slice(&0x40u32.to_le_bytes());
+        dies.push(5);
+        dies.extend_from_slice(&eval.to_le_bytes());
+        dies.extend_from_slice(&0x1010u32.to_le_bytes());
+        dies.extend_from_slice(&0x10u32.to_le_bytes());
+        dies.push(0); // end of caller's children
+        dies.push(6);
+        dies.extend_from_slice(&eval.to_le_bytes());
+        dies.extend_from_slice(&0x2000u32.to_le_bytes());
+        dies.extend_from_slice(&0x20u32.to_le_bytes());
+        dies.extend_from_slice(&[0, 0]); // end of the namespace's and the unit's children
+        let mut info = ((7 + dies.len()) as u32).to_le_bytes().to_vec();
+        info.extend_from_slice(&4u16.to_le_bytes());
+        info.extend_from_slice(&0u32.to_le_bytes());
+        info.push(4);
+        info.extend_from_slice(&dies);
+        let elf = elf_with_sections(&[(".debug_abbrev", abbrev), (".debug_info", &info)]);
+        let d = read(&elf).expect("the hand-made DWARF reads");
+        assert_eq!(
+            d.functions,
+            [
+                (0x1000, "m::caller".to_string()),
+                (0x2000, "m::eval<u8>".to_string())
+            ]
+            .into_iter()
+            .collect()
+        );
+        assert_eq!(
+            d.inlined,
+            [InlinedCopy {
+                name: "m::eval<u8>".into(),
+                callers: vec!["m::caller".into()],
+                ranges: vec![(0x1010, 0x1020)],
+            }]
+        );
+        // A reference past the unit: the copy has no name and is left out, no panic.
+        let mut bad = info.clone();
+        let at = 11 + dies.iter().position(|&b| b == 5).unwrap() + 1;
+        bad[at..at + 4].copy_from_slice(&0xffffu32.to_le_bytes());
+        let elf = elf_with_sections(&[(".debug_abbrev", abbrev), (".debug_info", &bad)]);
+        if let Ok(d) = read(&elf) {
+            assert!(d.inlined.is_empty());
+        }
+        // A truncated unit is an error.
+        let elf = elf_with_sections(&[(".debug_abbrev", abbrev), (".debug_info", &info[..20])]);
+        assert!(read(&elf).is_err());
+    }
+
     #[test]
     fn no_debug_info_is_empty_and_garbage_is_an_error() {
         let mut elf =

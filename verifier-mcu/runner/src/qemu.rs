@@ -602,7 +602,7 @@ fn map_functions(
         for (qa, qsz) in qs {
             total += u64::from(qsz);
             let Some(j) = (0..bs.len()).min_by_key(|&j| (bs[j].1.abs_diff(qsz), bs[j].0)) else {
-                unpaired.push((qa, qa + qsz));
+                unpaired.push((qa, qa.saturating_add(qsz)));
                 continue;
             };
             let (ba, _) = bs.remove(j);
