@@ -35,7 +35,7 @@ use winter_prover::{
 };
 
 use crate::air::{felt_from_u64, PublicInputs, WfAir};
-use crate::field::{BabyBear, Quartic};
+use crate::field::{BabyBear, Quartic, Quintic};
 use crate::hash::Sha256;
 
 /// The default parameters: blowup 64, 14 queries, 20 grinding bits, folding 8, remainder
@@ -260,8 +260,9 @@ where
 #[derive(Clone, Copy, Debug, Default)]
 pub struct WfGoldilocksProver;
 
-/// `wf-babybear`: BabyBear with the project's quartic extension `x^4 - 11`. The proof's
-/// options byte says "none" (upstream has no quartic tag); the verifier knows the degree.
+/// `wf-babybear`: BabyBear with the project's quartic extension `x^4 - 11`, or its quintic
+/// one `x^5 - 2` (the proven-security track). The proof's options byte says "none" (upstream
+/// has no tag for either); the verifier takes the degree from the header.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct WfBabyBearProver;
 
@@ -311,7 +312,7 @@ impl Prover for WfBabyBearProver {
     }
 
     fn extension_degrees(&self) -> &'static [u8] {
-        &[4]
+        &[4, 5]
     }
 
     fn default_params(&self) -> ProofParams {
@@ -325,6 +326,9 @@ impl Prover for WfBabyBearProver {
     ) -> Result<Vec<u8>, ProveError> {
         let n = check_request(request, self.backend(), self.extension_degrees())?;
         let options = proof_options(&request.params, FieldExtension::None)?;
+        if request.extension_degree == 5 {
+            return prove_file::<BabyBear, Quintic>(self.backend(), request, options, n, progress);
+        }
         prove_file::<BabyBear, Quartic>(self.backend(), request, options, n, progress)
     }
 }

@@ -140,3 +140,32 @@ fn another_backends_header_is_refused() {
     );
     assert_eq!(WfBabyBearVerifier::default().check_supported(&h), Ok(()));
 }
+
+/// Every envelope extension degree (1..=8) is accepted exactly when the backend has that
+/// challenge field (wf-goldilocks: 2, 3; wf-babybear: 4, and 5 for the proven track), else
+/// `Unsupported`.
+#[test]
+fn extension_degrees_are_exactly_the_backends_fields() {
+    for (v, backend, _) in verifiers() {
+        let fields: &[u8] = if backend == BackendId::WfBabyBear {
+            &[4, 5]
+        } else {
+            &[2, 3]
+        };
+        for degree in 1..=8u8 {
+            let h = ProofHeader {
+                extension_degree: degree,
+                ..header(backend, 10, PARAMS)
+            };
+            let got = v.check_supported(&h);
+            if fields.contains(&degree) {
+                assert_eq!(got, Ok(()), "{backend} degree {degree}");
+            } else {
+                assert!(
+                    matches!(got, Err(VerifyError::Unsupported(_))),
+                    "{backend} degree {degree}: {got:?}"
+                );
+            }
+        }
+    }
+}

@@ -1,5 +1,5 @@
-//! Our provers (upstream winterfell prover) through our verifier: Goldilocks x 2 and
-//! BabyBear x 4 proofs are accepted, land on the reference proofs' public results, and are
+//! Our provers (upstream winterfell prover) through our verifier: Goldilocks x 2, BabyBear x 5
+//! and BabyBear x 4 proofs are accepted, land on the reference proofs' public results, and are
 //! rejected when tampered with or claimed for another result.
 
 mod common;
@@ -129,6 +129,60 @@ fn babybear_quartic_round_trip() {
         Err(VerifyError::Rejected(_))
     ));
     flips_rejected(&file, &v, &Policy::default());
+}
+
+/// The proven-security track (issue 15): BabyBear^5 at the `proven100` preset's parameters
+/// (blowup 64, 27 queries, 24 PoW bits) reaches 100 proven bits by list decoding, is
+/// accepted, and a flipped byte, a wrong public input, and the quartic's degree in the header
+/// are rejected.
+#[test]
+fn babybear_quintic_proven_round_trip() {
+    let p = WfBabyBearProver;
+    let params = ProofParams {
+        log_blowup: 6,
+        num_queries: 27,
+        pow_bits: 24,
+        log_fold_arity: 3,
+        log_final_poly_len: 5,
+    };
+    let req = ProveRequest {
+        extension_degree: 5,
+        ..request(&p, 10, params)
+    };
+    let file = p.prove(&req, &mut |_| {}).unwrap();
+    let parsed = ProofFile::parse(&file).unwrap();
+    assert_eq!(parsed.header.extension_degree, 5);
+    assert_eq!(file[common::PAYLOAD_OFFSET + 14], EXTENSION_TAG_NONE);
+    let policy = Policy {
+        regime: Regime::ProvenList,
+        min_security_bits: 100,
+        ..Policy::default()
+    };
+    let v = WfBabyBearVerifier::default();
+    let stmt = Statement {
+        air: AirId::Fibonacci,
+        log_n: 10,
+        public_inputs: &[1_369_371_767],
+    };
+    assert_eq!(
+        verify(&v, &file, Some(&stmt), &policy)
+            .unwrap()
+            .security_bits,
+        100
+    );
+    let wrong = Statement {
+        public_inputs: &[1_369_371_767 ^ 1],
+        ..stmt
+    };
+    assert_eq!(
+        verify(&v, &file, Some(&wrong), &policy).unwrap_err(),
+        VerifyError::StatementMismatch("public inputs")
+    );
+    // The same payload claimed as a quartic proof: its elements do not parse as such.
+    let mut as_quartic = file.clone();
+    as_quartic[8] = 4; // the envelope's extension-degree byte (magic, version, backend, field)
+    assert!(verify(&v, &as_quartic, None, &Policy::default()).is_err());
+    flips_rejected(&file, &v, &policy);
 }
 
 #[test]

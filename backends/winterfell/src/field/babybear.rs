@@ -58,7 +58,7 @@ const fn mont_reduce(t: u64) -> u32 {
 }
 
 /// `base^exp mod p` on canonical values, for compile-time constants.
-const fn const_pow(base: u64, mut exp: u64) -> u64 {
+pub(crate) const fn const_pow(base: u64, mut exp: u64) -> u64 {
     let mut acc = 1u64;
     let mut b = base % P;
     while exp > 0 {
@@ -101,7 +101,7 @@ impl BabyBear {
         }
     }
 
-    const fn const_from(value: u64) -> Self {
+    pub(crate) const fn const_from(value: u64) -> Self {
         Self::new((value % P) as u32)
     }
 }

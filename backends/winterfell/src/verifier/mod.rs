@@ -50,7 +50,7 @@ use winter_math::fields::{CubeExtension, QuadExtension};
 use winter_math::{ExtensibleField, FieldElement, StarkField};
 
 use crate::air::{felt_from_u64, PublicInputs, WfAir};
-use crate::field::{BabyBear, Quartic};
+use crate::field::{BabyBear, Quartic, Quintic};
 use composer::{check_ood_constraints, deep_evaluations, DeepInputs};
 use fri::{element_at, verify_queries, FriInputs, FriShape};
 use merkle::{read_digest, verify_batch, MerkleScratch, DIGEST_BYTES};
@@ -70,7 +70,7 @@ pub struct WfGoldilocksVerifier {
     pub min_security_bits: u32,
 }
 
-/// Verifier for `wf-babybear` proof files (quartic extension `x^4 - 11`).
+/// Verifier for `wf-babybear` proof files (quartic extension `x^4 - 11` or quintic `x^5 - 2`).
 #[derive(Clone, Copy, Debug)]
 pub struct WfBabyBearVerifier {
     /// As for [`WfGoldilocksVerifier::min_security_bits`].
@@ -185,16 +185,25 @@ impl Verifier for WfBabyBearVerifier {
     }
 
     fn check_supported(&self, header: &ProofHeader) -> Result<(), VerifyError> {
-        check_common(self.backend(), header, &[4], BabyBear::TWO_ADICITY)
+        check_common(self.backend(), header, &[4, 5], BabyBear::TWO_ADICITY)
     }
 
     fn verify_payload(&self, proof: &ProofFile<'_>) -> Result<(), VerifyError> {
         self.check_supported(&proof.header)?;
-        verify_hashed::<BabyBear, Quartic>(
-            proof,
-            &[EXTENSION_TAG_NONE, EXTENSION_TAG_QUARTIC],
-            self.min_security_bits,
-        )
+        match proof.header.extension_degree {
+            4 => verify_hashed::<BabyBear, Quartic>(
+                proof,
+                &[EXTENSION_TAG_NONE, EXTENSION_TAG_QUARTIC],
+                self.min_security_bits,
+            ),
+            // Our own field (no fork wrote it): only the tag the upstream prover writes.
+            5 => verify_hashed::<BabyBear, Quintic>(
+                proof,
+                &[EXTENSION_TAG_NONE],
+                self.min_security_bits,
+            ),
+            _ => Err(VerifyError::Unsupported("extension degree")),
+        }
     }
 }
 
