@@ -10,7 +10,7 @@
 # WORK (scratch dir, default /tmp/field-order), OUT (records, default this folder),
 # ZKMCU_GIT / WINTERFELL_GIT (clone URLs or local mirrors of github Niek-Kamer/zkmcu and
 # Niek-Kamer/winterfell). Needs rustc with the thumbv8m.main-none-eabihf and
-# riscv32imac-unknown-none-elf targets, QEMU 7.2 (as mcu-run), python3. About 15 min of
+# riscv32imac-unknown-none-elf targets, QEMU 7.2 (as mcu-run), python3. About 20 min of
 # builds on a 2-core machine.
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
