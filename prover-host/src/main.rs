@@ -151,9 +151,10 @@ pub(crate) fn parse_regime(name: &str) -> Result<Regime, String> {
 /// preset uses it, with the blowup and query count that verified cheapest on the M33
 /// emulator at 24 PoW bits (`results/proven/README.md`): Goldilocks^3 (wf-goldilocks,
 /// p3-goldilocks), BabyBear^8 (p3-babybear: ^5 needs 33 queries and verifies on the M33, but
-/// the RV32 firmware rejects valid BabyBear^5 proofs, an open defect). wf-babybear (BabyBear^4 is its largest field) and p3-m31 (QM31: the
-/// circle PCS takes no larger challenge field in Plonky3 0.8) reach 100 only by unique
-/// decoding, at about 4x the queries.
+/// the RV32 firmware rejects valid BabyBear^5 proofs, an open defect), our own M31 sextic
+/// (p3-m31, `picostark_plonky3::m31_sextic`: blowup 256 and 20 queries, as Goldilocks^3).
+/// wf-babybear (BabyBear^4 is its largest field) reaches 100 only by unique decoding, at about
+/// 4x the queries.
 pub(crate) fn preset(name: &str, backend: BackendId) -> Option<(u8, ProofParams)> {
     if name != "proven100" {
         return None;
@@ -171,10 +172,10 @@ pub(crate) fn preset(name: &str, backend: BackendId) -> Option<(u8, ProofParams)
         BackendId::WfGoldilocks => (3, params(7, 23, 20, 3, 5)),
         // Unique decoding: 100 bits (list decoding 64-68).
         BackendId::WfBabyBear => (4, params(7, 77, 24, 3, 5)),
-        BackendId::P3M31 => (4, params(7, 77, 24, 1, 0)),
-        // List decoding: 100 and 103 bits.
+        // List decoding: 100, 103 and 103 bits.
         BackendId::P3BabyBear => (8, params(7, 22, 24, 4, 2)),
         BackendId::P3Goldilocks => (3, params(8, 20, 24, 4, 2)),
+        BackendId::P3M31 => (6, params(8, 20, 24, 1, 0)),
     })
 }
 
@@ -605,7 +606,7 @@ mod tests {
             let h = header_of(backend, &req);
             let f = picostark_core::Figures::of(&h);
             assert!(f.get(Regime::Proven) >= 100, "{backend}: {f:?}");
-            let by_list = !matches!(backend, BackendId::WfBabyBear | BackendId::P3M31);
+            let by_list = !matches!(backend, BackendId::WfBabyBear);
             assert_eq!(f.proven_list >= 100, by_list, "{backend}: {f:?}");
             if let Some(v) = registry::verifier(backend) {
                 assert_eq!(v.check_supported(&h), Ok(()), "{backend}");
