@@ -67,6 +67,12 @@ if [[ " ${BACKENDS[*]} " == *" p3-babybear "* ]]; then
   "$PH" --backend p3-babybear --ext 5 --air fib --n 1024 --out "$PROOFS/p3-babybear-x5-fib-1024.proof"
   "$MCU" tamper --kind flip "$PROOFS/p3-babybear-x5-fib-1024.proof" "$PROOFS/p3-babybear-x5-fib-1024.flip.tampered"
 fi
+# wf-babybear over our own BabyBear^5 (backends/winterfell/src/field/quintic.rs, issue 15's
+# proven track), the same way.
+if [[ " ${BACKENDS[*]} " == *" wf-babybear "* ]]; then
+  "$PH" --backend wf-babybear --ext 5 --air fib --n 1024 --out "$PROOFS/wf-babybear-x5-fib-1024.proof"
+  "$MCU" tamper --kind flip "$PROOFS/wf-babybear-x5-fib-1024.proof" "$PROOFS/wf-babybear-x5-fib-1024.flip.tampered"
+fi
 # p3-m31 over our own Mersenne-31 sextic (issue 15's proven track, backends/plonky3/src/
 # m31_sextic.rs): the proven100 preset's proof and a flipped copy, on both cores (about 2 s
 # to prove on the host, under 1 s of QEMU per core).
