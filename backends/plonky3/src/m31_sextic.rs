@@ -8,8 +8,8 @@
 //! `CM31[u]/(u^3 - 5)`. 5 is not a cube in `F_p` (p - 1 = 2 * 3^2 * ...), hence not in
 //! `F_{p^2}` either (a cube root of unity `z` has `z^(p+1) = z^2 != 1` since `3 | p - 1` but
 //! not `p + 1`), so `u^3 - 5` is irreducible over CM31 (tested). Multiplying by 5 is two
-//! additions, a CM31 product 3-4 base products: both cheap on 32-bit cores with no 64-bit
-//! multiplier beyond 32x32.
+//! doublings and an addition, a CM31 product 3-4 base products: both cheap on 32-bit cores
+//! with no multiplier beyond 32x32.
 //!
 //! The basis over `Mersenne31`, in order: `1, i, u, i*u, u^2, i*u^2`, i.e. the coefficient
 //! array is three CM31 values (real, imaginary). The wire form (serde, hence postcard) is
