@@ -5,10 +5,12 @@
 //! buffer, the AIR's boundary list and CubicChain16's transition scratch; none is sized by
 //! the proof. Asserted bound: at most 4 allocations and 4 KB.
 
+mod common;
+
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
-use picostark_core::prove::{ProveRequest, Prover};
+use picostark_core::prove::Prover;
 use picostark_core::{AirId, HashId, ProofFile};
 use picostark_plonky3::*;
 
@@ -62,14 +64,7 @@ fn verify_path_allocates_a_small_fixed_amount() {
         (&P3GoldilocksProver as &dyn Prover, 2u8),
     ] {
         for air in [AirId::Fibonacci, AirId::CubicChain16] {
-            let req = ProveRequest {
-                air,
-                log_n: 10,
-                extension_degree: ext,
-                params: prover.default_params(),
-                hash: HashId::Blake3_256,
-            };
-            let bytes = prover.prove(&req, &mut |_| {}).unwrap();
+            let bytes = common::prove_default(prover, air, 10, ext, HashId::Blake3_256).unwrap();
             let (count, peak, ok) = measure(&bytes);
             assert!(ok);
             println!("{air:?} ext {ext}: {count} allocations, peak {peak} bytes");

@@ -7,7 +7,11 @@
 //!
 //! Run with `--release` (the byte sweep verifies tens of thousands of proofs both ways).
 
+mod common;
+
 use std::sync::{Arc, Mutex};
+
+use common::payload_at;
 
 use p3_challenger::{HashChallenger, SerializingChallenger32};
 use p3_commit::ExtensionMmcs;
@@ -22,7 +26,6 @@ use picostark_air::chain16::CubicChain16;
 use picostark_air::fibonacci::Fibonacci;
 use picostark_air::AirDef;
 use picostark_core::proof_file::FIXED_HEADER_LEN;
-use picostark_core::prove::{ProveRequest, Prover};
 use picostark_core::{AirId, HashId, ProofFile, Verifier};
 use picostark_plonky3::config::{self, ByteHash, M31Config};
 use picostark_plonky3::hash::{Blake3Lean, Blake3LeanCompress};
@@ -33,16 +36,7 @@ type F = Mersenne31;
 type Cubic = BinomialExtensionField<F, 3>;
 
 fn prove(air: AirId, log_n: u8, ext: u8, hash: HashId) -> Vec<u8> {
-    let req = ProveRequest {
-        air,
-        log_n,
-        extension_degree: ext,
-        params: P3M31Prover.default_params(),
-        hash,
-    };
-    P3M31Prover
-        .prove(&req, &mut |_| {})
-        .expect("proving succeeds")
+    common::prove_default(&P3M31Prover, air, log_n, ext, hash).expect("proving succeeds")
 }
 
 /// The stock verdict: the payload decoded by postcard (nothing may follow), the trace length
@@ -104,11 +98,6 @@ fn verdicts(bytes: &[u8]) -> (bool, bool, bool) {
         Some(got) => (got.is_ok(), want, true),
         None => (want, want, false),
     }
-}
-
-fn payload_at(bytes: &[u8]) -> usize {
-    let file = ProofFile::parse(bytes).unwrap();
-    bytes.len() - file.payload.len()
 }
 
 #[test]

@@ -4,7 +4,11 @@
 //! payloads, on wrong public inputs and on every header byte changed; and every Fiat-Shamir
 //! draw identical (a recording challenger driven by both verifiers on the same proof).
 
+mod common;
+
 use std::sync::{Arc, Mutex};
+
+use common::payload_at;
 
 use p3_baby_bear::BabyBear;
 use p3_challenger::{
@@ -20,7 +24,7 @@ use p3_merkle_tree::MerkleTreeMmcs;
 use p3_symmetric::{Hash, MerkleCap, SerializingHasher};
 use p3_uni_stark::{Proof, StarkConfig};
 use picostark_air::fibonacci::Fibonacci;
-use picostark_core::prove::{ProveRequest, Prover};
+use picostark_core::prove::Prover;
 use picostark_core::{AirId, HashId, ProofFile, Verifier};
 use picostark_plonky3::config::ByteHash;
 use picostark_plonky3::hash::Blake3Lean;
@@ -42,16 +46,9 @@ fn prove_ext(backend: &str, ext: u8, air: AirId, log_n: u8, hash: HashId) -> Opt
         "bb" => &P3BabyBearProver,
         _ => &P3GoldilocksProver,
     };
-    let req = ProveRequest {
-        air,
-        log_n,
-        extension_degree: ext,
-        params: prover.default_params(),
-        hash,
-    };
     Some(Proved {
         name: format!("{backend} x{ext} {air:?} 2^{log_n} {hash:?}"),
-        bytes: prover.prove(&req, &mut |_| {}).ok()?,
+        bytes: common::prove_default(prover, air, log_n, ext, hash)?,
     })
 }
 
@@ -102,12 +99,6 @@ fn proofs() -> Vec<Proved> {
         }
     }
     out
-}
-
-/// The payload offset in a proof file with `k` public inputs.
-fn payload_at(bytes: &[u8]) -> usize {
-    let file = ProofFile::parse(bytes).unwrap();
-    bytes.len() - file.payload.len()
 }
 
 #[test]

@@ -1142,21 +1142,7 @@ mod tests {
     }
 
     fn upstream_stark<EF: ExtensionField<F>>(num_public: u32) -> [u8; 32] {
-        p3_uni_stark::StarkShape {
-            log_ext_degree: 0,
-            log_degree: 0,
-            main_width: 0,
-            preprocessed_width: 0,
-            num_public_values: num_public as usize,
-            num_periodic_columns: 0,
-            num_quotient_chunks: 0,
-            opens_main_next_row: true,
-            opens_preprocessed_next_row: false,
-            has_randomization: false,
-            ood_pow_bits: 0,
-        }
-        .pattern::<F, EF>()
-        .pattern_hash()
+        super::super::transcript::upstream_stark_pattern::<F, EF>(num_public)
     }
 
     extern crate std;

@@ -288,21 +288,7 @@ mod tests {
     ) -> [u8; 32] {
         let u = |i: usize| params[i] as usize;
         match protocol {
-            b"p3-uni-stark" => p3_uni_stark::StarkShape {
-                log_ext_degree: 0,
-                log_degree: 0,
-                main_width: 0,
-                preprocessed_width: 0,
-                num_public_values: u(0),
-                num_periodic_columns: 0,
-                num_quotient_chunks: 0,
-                opens_main_next_row: true,
-                opens_preprocessed_next_row: false,
-                has_randomization: false,
-                ood_pow_bits: 0,
-            }
-            .pattern::<F, EF>()
-            .pattern_hash(),
+            b"p3-uni-stark" => super::transcript::upstream_stark_pattern::<F, EF>(params[0]),
             b"p3-fri-pcs" => p3_fri::PcsShape {
                 claimed_evaluation_counts: vec![params.iter().map(|&w| vec![w as usize]).collect()],
                 batch_pow_bits: 0,

@@ -105,22 +105,30 @@ fn usize_param(v: u32) -> usize {
 /// randomization, no out-of-domain grinding: what our configurations use).
 pub fn stark_pattern<F: PrimeField64, EF: ExtensionField<F>>(params: &[u32; 1]) -> [u8; 32] {
     pattern_hash::<F, EF>(Protocol::UniStark, params, || {
-        p3_uni_stark::StarkShape {
-            log_ext_degree: 0,
-            log_degree: 0,
-            main_width: 0,
-            preprocessed_width: 0,
-            num_public_values: usize_param(params[0]),
-            num_periodic_columns: 0,
-            num_quotient_chunks: 0,
-            opens_main_next_row: true,
-            opens_preprocessed_next_row: false,
-            has_randomization: false,
-            ood_pow_bits: 0,
-        }
-        .pattern::<F, EF>()
-        .pattern_hash()
+        upstream_stark_pattern::<F, EF>(params[0])
     })
+}
+
+/// The uni-stark pattern hash as upstream computes it (rendered text, Keccak).
+#[cold]
+pub fn upstream_stark_pattern<F: PrimeField64, EF: ExtensionField<F>>(
+    num_public_values: u32,
+) -> [u8; 32] {
+    p3_uni_stark::StarkShape {
+        log_ext_degree: 0,
+        log_degree: 0,
+        main_width: 0,
+        preprocessed_width: 0,
+        num_public_values: usize_param(num_public_values),
+        num_periodic_columns: 0,
+        num_quotient_chunks: 0,
+        opens_main_next_row: true,
+        opens_preprocessed_next_row: false,
+        has_randomization: false,
+        ood_pow_bits: 0,
+    }
+    .pattern::<F, EF>()
+    .pattern_hash()
 }
 
 /// The PCS pattern hash; `params` = the number of values claimed at each opening point, in
@@ -172,7 +180,7 @@ impl<'c, F: WireField, C: CanObserve<F>> SeedPacker<'c, F, C> {
     const CHUNK: usize = ((u64::BITS - F::ORDER_U64.leading_zeros()) as usize - 1) / 8;
 
     fn new(ch: &'c mut C, total_len: usize) -> Self {
-        ch.observe(F::from_u64(total_len as u64));
+        ch.observe(Self::element(total_len as u64));
         Self {
             ch,
             acc: 0,
@@ -182,14 +190,28 @@ impl<'c, F: WireField, C: CanObserve<F>> SeedPacker<'c, F, C> {
     }
 
     fn push(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.acc |= u64::from(b) << (8 * self.filled);
-            self.filled += 1;
-            if self.filled == Self::CHUNK {
-                self.ch.observe(Self::element(self.acc));
-                self.acc = 0;
-                self.filled = 0;
-            }
+        // Top up a partial chunk, then take whole chunks straight from the input.
+        let split = ((Self::CHUNK - self.filled) % Self::CHUNK).min(bytes.len());
+        let (head, rest) = bytes.split_at(split);
+        for &b in head {
+            self.push_byte(b);
+        }
+        let mut chunks = rest.chunks_exact(Self::CHUNK);
+        for c in &mut chunks {
+            self.ch.observe(Self::element(le_word(c)));
+        }
+        for &b in chunks.remainder() {
+            self.push_byte(b);
+        }
+    }
+
+    fn push_byte(&mut self, b: u8) {
+        self.acc |= u64::from(b) << (8 * self.filled);
+        self.filled += 1;
+        if self.filled == Self::CHUNK {
+            self.ch.observe(Self::element(self.acc));
+            self.acc = 0;
+            self.filled = 0;
         }
     }
 
@@ -207,6 +229,23 @@ impl<'c, F: WireField, C: CanObserve<F>> SeedPacker<'c, F, C> {
         if self.filled > 0 {
             self.ch.observe(Self::element(self.acc));
         }
+    }
+}
+
+/// Up to eight bytes as a little-endian word (32-bit arithmetic for a 31-bit field's chunk).
+fn le_word(c: &[u8]) -> u64 {
+    if c.len() <= 4 {
+        let mut w = 0u32;
+        for (i, &b) in c.iter().enumerate() {
+            w |= u32::from(b) << (8 * i);
+        }
+        u64::from(w)
+    } else {
+        let mut w = 0u64;
+        for (i, &b) in c.iter().enumerate() {
+            w |= u64::from(b) << (8 * i);
+        }
+        w
     }
 }
 
