@@ -89,14 +89,6 @@ for core in m33 rv32; do
   # The timing model's engine charge must find its marker (one call per SHA-256 block).
   "$MCU" run --core "$core" --features "$FEATURES" --sha256-engine --out "$OUT/sha256-engine" "$PROOFS"/*-sha256.proof
 done
-# The rv32 runs above use the RP2350's ISA (RV32IMAC + Zba/Zbb/Zbs/Zbkb, the default); the
-# plain RV32IMAC build for other chips is checked once, on the genuine proofs (QEMU with the
-# bit-manipulation extensions off, so a stray Zb* instruction would trap).
-echo "== verifier-mcu: QEMU rv32, plain RV32IMAC (--isa rv32imac)"
-"$MCU" run --core rv32 --isa rv32imac --features "$FEATURES" --out "$OUT/rv32imac" "$PROOFS"/*.proof
-
-if [[ " ${BACKENDS[*]} " == *" wf-goldilocks "* ]]; then
-  "$PH" tune --reference-out "$PROOFS/stock/wf-goldilocks-ref-zkmcu.proof"
 # Code in SRAM (issue 17, feature code-in-ram): a one-backend image (the five-backend one has
 # about 1 MB of code, more than the SRAM), one genuine proof with the engine charge and one
 # tampered copy per core.
@@ -109,6 +101,14 @@ if [[ " ${BACKENDS[*]} " == *" wf-babybear "* ]]; then
       --out "$OUT/code-in-ram/tampered" "$PROOFS/wf-babybear-fib-1024-sha256.flip.tampered"
   done
 fi
+# The rv32 runs above use the RP2350's ISA (RV32IMAC + Zba/Zbb/Zbs/Zbkb, the default); the
+# plain RV32IMAC build for other chips is checked once, on the genuine proofs (QEMU with the
+# bit-manipulation extensions off, so a stray Zb* instruction would trap).
+echo "== verifier-mcu: QEMU rv32, plain RV32IMAC (--isa rv32imac)"
+"$MCU" run --core rv32 --isa rv32imac --features "$FEATURES" --out "$OUT/rv32imac" "$PROOFS"/*.proof
+
+if [[ " ${BACKENDS[*]} " == *" wf-goldilocks "* ]]; then
+  "$PH" tune --reference-out "$PROOFS/stock/wf-goldilocks-ref-zkmcu.proof"
   for core in m33 rv32; do
     echo "== verifier-mcu: stock winterfell::verify on $core"
     "$MCU" run --core "$core" --window stock-wf --iterations 1 --out "$OUT/stock" \
@@ -136,6 +136,10 @@ SETS=("all:$FEATURES:$FIRST")
 if [[ " ${BACKENDS[*]} " == *" wf-goldilocks "* ]]; then
   SETS+=("wf-goldilocks:wf-goldilocks:$(realpath "$PROOFS/wf-goldilocks-fib-1024.proof")")
 fi
+# Code in SRAM: check-image checks the copied code runs in SRAM inside the start-up copy.
+if [[ " ${BACKENDS[*]} " == *" wf-babybear "* ]]; then
+  SETS+=("wf-babybear-code-in-ram:wf-babybear,code-in-ram:$(realpath "$PROOFS/wf-babybear-fib-1024-sha256.proof")")
+fi
 for pair in thumbv8m.main-none-eabihf:rp2350-arm riscv32imac-unknown-none-elf:rp2350-riscv; do
   target=${pair%%:*}
   family=${pair##*:}
@@ -144,10 +148,6 @@ for pair in thumbv8m.main-none-eabihf:rp2350-arm riscv32imac-unknown-none-elf:rp
     suffix=$([ "$name" = all ] && echo "" || echo "-$name")
     elf="verifier-mcu/firmware/target/$target/release/picostark-verifier-fw"
     uf2="$OUT/uf2/picostark-verifier-$family$suffix.uf2"
-# Code in SRAM: check-image checks the copied code runs in SRAM inside the start-up copy.
-if [[ " ${BACKENDS[*]} " == *" wf-babybear "* ]]; then
-  SETS+=("wf-babybear-code-in-ram:wf-babybear,code-in-ram:$(realpath "$PROOFS/wf-babybear-fib-1024-sha256.proof")")
-fi
     echo "== verifier-mcu: rp2350 $family, backends $features"
     (cd verifier-mcu/firmware &&
       PSTK_PROOF="$proof" cargo build --release --target "$target" --features "rp2350,$features")
