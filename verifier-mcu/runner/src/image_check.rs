@@ -4,7 +4,9 @@
 //!
 //! ELF: the layout symbols put the stack (bottom and initial stack pointer), `.data`, `.bss`
 //! and the heap inside the RP2350's 520 KB SRAM, the heap inside `.bss` and below the stack,
-//! at least [`MIN_STACK`] of stack; the flash load image starts at the flash base and holds a
+//! at least `_pstk_min_stack` of stack (the image's own minimum, which `firmware/build.rs`
+//! derives from the measured stack peaks of the enabled backends; never below
+//! [`MIN_STACK`]); the flash load image starts at the flash base and holds a
 //! well-formed IMAGE_DEF block in its first 4 KB whose image type is the core's (Arm Secure
 //! EXE / RISC-V EXE, RP2350); on Arm the vector table's initial SP is the stack top and the
 //! reset handler a Thumb address inside the image, on RISC-V the entry is the image start.
@@ -28,9 +30,11 @@ pub const RAM_END: u32 = RAM_START + 520 * 1024;
 /// Flash (XIP) base and the window the boot ROM searches for the IMAGE_DEF block.
 pub const FLASH_START: u32 = uf2::FLASH_START;
 pub const IMAGE_DEF_WINDOW: u32 = 4096;
-/// Least stack above `.bss`: the link scripts' `_pstk_min_stack` (twice the largest stack
-/// peak measured so far, 8,360 B, QEMU emulator records).
+/// The floor under an image's `_pstk_min_stack` (`firmware/build.rs`, `MIN_STACK_FLOOR`): a
+/// smaller value in an image means its minimum was not set by our build.
 pub const MIN_STACK: u32 = 16 * 1024;
+/// The symbol holding the least stack the image's verifiers need (bytes).
+pub const MIN_STACK_SYMBOL: &str = "_pstk_min_stack";
 
 const BLOCK_MARKER_START: u32 = 0xffff_ded3;
 const BLOCK_MARKER_END: u32 = 0xab12_3579;
@@ -183,6 +187,22 @@ fn check_layout(e: &Elf<'_>, family: Family, r: &mut Report) {
             None
         }
     };
+    // Without the image's own minimum the floor is still checked.
+    let min_stack = match e.symbol(MIN_STACK_SYMBOL) {
+        Ok(Some(v)) if v >= MIN_STACK => v,
+        Ok(Some(v)) => {
+            r.failures.push(format!(
+                "{MIN_STACK_SYMBOL} is {v}, below the {MIN_STACK}-byte floor: not set by firmware/build.rs"
+            ));
+            MIN_STACK
+        }
+        _ => {
+            r.failures.push(format!(
+                "no symbol {MIN_STACK_SYMBOL} (the least stack of the image's verifiers, set by firmware/build.rs)"
+            ));
+            MIN_STACK
+        }
+    };
     let (Some(bottom), Some(top), Some(sdata), Some(edata), Some(sbss), Some(ebss), Some(heap)) =
         (bottom, top, sdata, edata, sbss, ebss, heap)
     else {
@@ -197,9 +217,9 @@ fn check_layout(e: &Elf<'_>, family: Family, r: &mut Report) {
     r.check(top % 8 == 0, || {
         format!("initial stack pointer {top:#010x} is not 8-byte aligned")
     });
-    r.check(top >= bottom && top - bottom >= MIN_STACK, || {
+    r.check(top >= bottom && top - bottom >= min_stack, || {
         format!(
-            "stack {bottom:#010x}..{top:#010x} is {} bytes, less than {MIN_STACK}",
+            "stack {bottom:#010x}..{top:#010x} is {} bytes, less than {min_stack} ({MIN_STACK_SYMBOL})",
             top as i64 - bottom as i64
         )
     });
@@ -232,7 +252,7 @@ fn check_layout(e: &Elf<'_>, family: Family, r: &mut Report) {
         format!("data + bss (heap) + stack take {used} bytes, more than the 520 KB of SRAM")
     });
     r.notes.push(format!(
-        "RAM: data {} B, bss {} B (heap {heap_size} B), stack {bottom:#010x}..{top:#010x} ({} B)",
+        "RAM: data {} B, bss {} B (heap {heap_size} B), stack {bottom:#010x}..{top:#010x} ({} B, at least {min_stack} B)",
         edata.saturating_sub(sdata),
         ebss.saturating_sub(sbss),
         top.saturating_sub(bottom)
@@ -581,21 +601,23 @@ mod tests {
     /// An M33 image with the layout symbols of the image built at 0d2ec73 (before the fix:
     /// `_stack_end` = 0x1002b940, a flash address), or with the fixed stack bottom.
     fn m33_elf(stack_bottom: u32) -> Vec<u8> {
+        m33_elf_needing(stack_bottom, Some(MIN_STACK))
+    }
+
+    /// The same with `_pstk_min_stack` = `min_stack`, or without that symbol.
+    fn m33_elf_needing(stack_bottom: u32, min_stack: Option<u32>) -> Vec<u8> {
         let flash = flash_bytes(Family::Arm, 700);
-        test_elf(
-            EM_ARM,
-            0x1000_0139,
-            &[(FLASH_START, &flash)],
-            &[
-                ("_stack_end", stack_bottom, 0),
-                ("_stack_start", 0x2008_0000, 0),
-                ("__sdata", 0x2000_0000, 0),
-                ("__edata", 0x2000_0000, 0),
-                ("__sbss", 0x2000_0000, 0),
-                ("__ebss", 0x2004_10b4, 0),
-                (HEAP, 0x2000_0000, 0x4_0000),
-            ],
-        )
+        let mut symbols = vec![
+            ("_stack_end", stack_bottom, 0),
+            ("_stack_start", 0x2008_0000, 0),
+            ("__sdata", 0x2000_0000, 0),
+            ("__edata", 0x2000_0000, 0),
+            ("__sbss", 0x2000_0000, 0),
+            ("__ebss", 0x2004_10b4, 0),
+            (HEAP, 0x2000_0000, 0x4_0000),
+        ];
+        symbols.extend(min_stack.map(|v| (MIN_STACK_SYMBOL, v, 0)));
+        test_elf(EM_ARM, 0x1000_0139, &[(FLASH_START, &flash)], &symbols)
     }
 
     fn rv32_elf() -> Vec<u8> {
@@ -612,6 +634,7 @@ mod tests {
                 ("_sbss", 0x2000_0010, 0),
                 ("_ebss", 0x2004_0f00, 0),
                 (HEAP, 0x2000_0100, 0x4_0000),
+                (MIN_STACK_SYMBOL, MIN_STACK, 0),
             ],
         )
     }
@@ -651,6 +674,52 @@ mod tests {
     }
 
     #[test]
+    fn the_stack_is_checked_against_the_images_own_minimum() {
+        // 0x2004_10b4..0x2008_0000: 257,868 bytes of stack.
+        let stack = 0x2008_0000 - 0x2004_10b4;
+        // What an all-backend build asks (64 KiB, twice p3-goldilocks' peak) fits.
+        let elf = m33_elf_needing(0x2004_10b4, Some(64 * 1024));
+        let r = check(&elf, Some(&uf2_of(&elf, Family::Arm)), Family::Arm);
+        assert!(r.ok(), "{r}");
+        assert!(
+            r.notes.iter().any(|n| n.contains("at least 65536 B")),
+            "{r}"
+        );
+        // One byte more than the stack: rejected, though far above the 16 KiB floor.
+        let r = check(
+            &m33_elf_needing(0x2004_10b4, Some(stack + 1)),
+            None,
+            Family::Arm,
+        );
+        let needle = format!(
+            "is {stack} bytes, less than {} (_pstk_min_stack)",
+            stack + 1
+        );
+        assert!(r.failures.iter().any(|f| f.contains(&needle)), "{r}");
+        assert_eq!(r.failures.len(), 1, "{r}");
+        // An image without the symbol, or with one below the floor, was not built by our
+        // build.rs: rejected even though its stack is large.
+        let r = check(&m33_elf_needing(0x2004_10b4, None), None, Family::Arm);
+        assert!(
+            r.failures
+                .iter()
+                .any(|f| f.contains("no symbol _pstk_min_stack")),
+            "{r}"
+        );
+        let r = check(
+            &m33_elf_needing(0x2004_10b4, Some(8 * 1024)),
+            None,
+            Family::Arm,
+        );
+        assert!(
+            r.failures
+                .iter()
+                .any(|f| f.contains("below the 16384-byte floor")),
+            "{r}"
+        );
+    }
+
+    #[test]
     fn layout_and_boot_block_mistakes_fail() {
         // The wrong core's image type, and an M33 image checked as RISC-V.
         let rv = flash_bytes(Family::Riscv, 300);
@@ -666,6 +735,7 @@ mod tests {
                 ("__sbss", 0x2000_0000, 0),
                 ("__ebss", 0x2004_10b4, 0),
                 (HEAP, 0x2000_0000, 0x4_0000),
+                (MIN_STACK_SYMBOL, MIN_STACK, 0),
             ],
         );
         let r = check(&elf, None, Family::Arm);
@@ -691,6 +761,7 @@ mod tests {
                 ("__sbss", 0x2000_0000, 0),
                 ("__ebss", 0x2004_10b4, 0),
                 (HEAP, 0x2004_0000, 0x4_0000),
+                (MIN_STACK_SYMBOL, MIN_STACK, 0),
             ],
         );
         let r = check(&elf, None, Family::Arm);
@@ -737,6 +808,7 @@ mod tests {
                 ("_sbss", 0x2000_0040, 0),
                 ("_ebss", 0x2004_0f00, 0),
                 (HEAP, 0x2000_0100, 0x4_0000),
+                (MIN_STACK_SYMBOL, MIN_STACK, 0),
             ],
         );
         let ph1 = 52 + 32;
