@@ -212,6 +212,9 @@ struct ICount {
     /// QEMU image addresses to board image addresses (`map=FILE`); the model sees only
     /// board addresses, the markers, profile and offload stay in QEMU addresses.
     map: &'static AddrMap,
+    /// QEMU addresses a load may reach flash through (`flash=` ranges and what the map
+    /// moves): loads elsewhere (SRAM) skip the model's lock.
+    image_flash: &'static FlashRanges,
 }
 
 /// The new-transfer XIP miss cost (cycles) the model uses unless `xip_miss=` is given: the
@@ -273,13 +276,16 @@ impl Register for ICount {
                     .push(parse_range(v).ok_or_else(|| fail("flash=0xLO-0xHI"))?);
             }
         }
+        let mut image_flash = flash.clone();
         if let Some(path) = arg_str(args, "map") {
             let text =
                 std::fs::read_to_string(path).map_err(|_| fail("map: cannot read the file"))?;
             let map = AddrMap::parse(&text).map_err(|e| fail(&e))?;
             flash.0.extend(map.targets());
+            image_flash.0.extend(map.sources());
             self.map = Box::leak(Box::new(map));
         }
+        self.image_flash = Box::leak(Box::new(image_flash));
         let mut timing = QmiTiming::bootrom_default();
         match args.parsed.get("xip_miss") {
             None => timing.new_transfer = CALIBRATED_XIP_MISS,
@@ -349,10 +355,17 @@ impl HasCallbacks for ICount {
                 };
                 // Only loads that may reach flash need their address at run time.
                 if t.dyn_load && !flash.is_empty() {
-                    let map = self.map;
+                    let (map, image_flash) = (self.map, self.image_flash);
                     insn.register_memory_access_callback_flags(
-                        move |_, _, vaddr| with_model(|m| m.load(map.board(vaddr as u32))),
-                        MemRW::QEMU_PLUGIN_MEM_R,
+                        move |_, info, vaddr| {
+                            if !info.is_store() && image_flash.contains(vaddr as u32) {
+                                with_model(|m| m.load(map.board(vaddr as u32)))
+                            }
+                        },
+                        // Registered for reads only (MEM_R), the callback never ran under
+                        // QEMU 7.2 (model_version 5 and before: no flash data load reached
+                        // the cache); registered for both, it runs for these loads.
+                        MemRW::QEMU_PLUGIN_MEM_RW,
                         CallbackFlags::QEMU_PLUGIN_CB_NO_REGS,
                     );
                 }
@@ -410,6 +423,8 @@ register!(ICount {
     model: None,
     offload: None,
     map: &EMPTY_MAP,
+    image_flash: &NO_FLASH,
 });
 
 static EMPTY_MAP: AddrMap = AddrMap::EMPTY;
+static NO_FLASH: FlashRanges = FlashRanges(Vec::new());

@@ -44,8 +44,10 @@ impl Core {
 /// jump or unpredicted branch, [`hazard3::wrong_path_line`]; 4: the board layout map
 /// [`AddrMap`] and the miss cost recalibrated with it, 151; 5: taken branches told from the
 /// image QEMU runs, not the mapped addresses, for maps that spread a function over an
-/// inlined copy in the board image, and the miss cost recalibrated with those maps, 171).
-pub const MODEL_VERSION: u32 = 5;
+/// inlined copy in the board image, and the miss cost recalibrated with those maps, 171;
+/// 6: loads from flash whose address only the run knows reach the cache, which the
+/// plugin's read-only memory callback never did under QEMU 7.2).
+pub const MODEL_VERSION: u32 = 6;
 
 /// What an instruction does to control flow.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -222,6 +224,11 @@ impl AddrMap {
     /// The board ranges the map moves code and data to (flash on the board).
     pub fn targets(&self) -> impl Iterator<Item = (u32, u32)> + '_ {
         self.0.iter().map(|&(lo, hi, b)| (b, b + (hi - lo)))
+    }
+
+    /// The QEMU image ranges the map moves.
+    pub fn sources(&self) -> impl Iterator<Item = (u32, u32)> + '_ {
+        self.0.iter().map(|&(lo, hi, _)| (lo, hi))
     }
 
     pub fn is_empty(&self) -> bool {
@@ -455,6 +462,11 @@ mod tests {
         assert_eq!(
             t,
             vec![(0x1000_0000, 0x1000_0100), (0x1000_4000, 0x1000_4080)]
+        );
+        let q: Vec<_> = m.sources().collect();
+        assert_eq!(
+            q,
+            vec![(0x8000_0000, 0x8000_0100), (0x8000_0100, 0x8000_0180)]
         );
         assert!(AddrMap::parse("80000000 80000100 10000000\n800000f0 80000200 10001000").is_err());
         assert!(AddrMap::parse("80000100 80000000 10000000").is_err());
