@@ -58,6 +58,15 @@ impl Deserializable for ByteDigest {
     fn read_from<R: ByteReader>(source: &mut R) -> Result<Self, DeserializationError> {
         Ok(ByteDigest(source.read_array()?))
     }
+
+    /// As the default (the first 32 bytes), but copied once, without a reader and an array
+    /// in between: the verifier reads every Merkle sibling from the proof this way.
+    fn read_from_bytes(bytes: &[u8]) -> Result<Self, DeserializationError> {
+        match bytes.first_chunk::<32>() {
+            Some(digest) => Ok(ByteDigest(*digest)),
+            None => Err(DeserializationError::UnexpectedEOF),
+        }
+    }
 }
 
 /// SHA-256 over the base field `B` (which only fixes `ElementHasher::BaseField`).
@@ -194,6 +203,23 @@ mod tests {
             hex(H::merge_with_int(l, 7)),
             <[u8; 32]>::from(Sha2::digest(data))
         );
+    }
+
+    #[test]
+    fn digest_bytes_read_as_through_a_reader() {
+        let bytes: [u8; 40] = core::array::from_fn(|i| i as u8);
+        let through_reader =
+            |b: &[u8]| ByteDigest::read_from(&mut winter_utils::SliceReader::new(b));
+        for len in [32, 40] {
+            let d = ByteDigest::read_from_bytes(&bytes[..len]).unwrap();
+            assert_eq!(d, through_reader(&bytes[..len]).unwrap());
+            assert_eq!(d.as_bytes()[..], bytes[..32]);
+        }
+        // Short input: an error, as the reader gives, not a panic.
+        for len in [0, 1, 31] {
+            assert!(ByteDigest::read_from_bytes(&bytes[..len]).is_err());
+            assert!(through_reader(&bytes[..len]).is_err());
+        }
     }
 
     #[test]
