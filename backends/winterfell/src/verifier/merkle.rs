@@ -119,13 +119,14 @@ pub fn verify_batch<H: Hasher>(
     if r.remaining() != 0 {
         return Err(malformed("trailing bytes in Merkle opening"));
     }
-    let node = |vectors: &[(usize, usize)], i: usize, j: usize| -> Result<H::Digest, VerifyError> {
+    // A node's bytes; decoded where the pair to hash is built, not moved through a `Result`.
+    let node = |vectors: &[(usize, usize)], i: usize, j: usize| -> Result<&[u8], VerifyError> {
         let (offset, count) = vectors[i];
         if j >= count {
             return Err(malformed("Merkle opening is missing a node"));
         }
         let at = offset + j * DIGEST_BYTES;
-        read_digest::<H>(&proof[at..at + DIGEST_BYTES])
+        Ok(&proof[at..at + DIGEST_BYTES])
     };
 
     // Leaf level: hash each sibling pair, taking the missing sibling from the proof.
@@ -144,11 +145,11 @@ pub fn verify_batch<H: Hasher>(
                 (leaves[pos], right, 0)
             } else {
                 k += 1;
-                (leaves[pos], node(&s.vectors, i, 0)?, 1)
+                (leaves[pos], read_digest::<H>(node(&s.vectors, i, 0)?)?, 1)
             }
         } else {
             k += 1;
-            (node(&s.vectors, i, 0)?, leaves[pos], 1)
+            (read_digest::<H>(node(&s.vectors, i, 0)?)?, leaves[pos], 1)
         };
         s.level_index.push((num_leaves + pair) >> 1);
         s.level.push(H::merge(&[left, right]));
@@ -171,11 +172,12 @@ pub fn verify_batch<H: Hasher>(
                 let p = *s.pointers.get(k).ok_or(bad)?;
                 let sibling = node(&s.vectors, k, p)?;
                 s.pointers[k] += 1;
-                if index & 1 == 0 {
-                    H::merge(&[s.level[k], sibling])
+                let pair = if index & 1 == 0 {
+                    [s.level[k], read_digest::<H>(sibling)?]
                 } else {
-                    H::merge(&[sibling, s.level[k]])
-                }
+                    [read_digest::<H>(sibling)?, s.level[k]]
+                };
+                H::merge(&pair)
             };
             s.next_index.push(index >> 1);
             s.next.push(parent);
