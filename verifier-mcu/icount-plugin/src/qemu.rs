@@ -212,8 +212,8 @@ struct ICount {
     /// QEMU image addresses to board image addresses (`map=FILE`); the model sees only
     /// board addresses, the markers, profile and offload stay in QEMU addresses.
     map: &'static AddrMap,
-    /// QEMU addresses a load may reach flash through (`flash=` ranges and what the map
-    /// moves): loads elsewhere (SRAM) skip the model's lock.
+    /// QEMU addresses a load may reach flash through (the `flash=` ranges, which hold all
+    /// the map moves; a few ranges, cheap to scan): loads elsewhere (SRAM) skip the model.
     image_flash: &'static FlashRanges,
 }
 
@@ -276,13 +276,12 @@ impl Register for ICount {
                     .push(parse_range(v).ok_or_else(|| fail("flash=0xLO-0xHI"))?);
             }
         }
-        let mut image_flash = flash.clone();
+        let image_flash = flash.clone();
         if let Some(path) = arg_str(args, "map") {
             let text =
                 std::fs::read_to_string(path).map_err(|_| fail("map: cannot read the file"))?;
             let map = AddrMap::parse(&text).map_err(|e| fail(&e))?;
             flash.0.extend(map.targets());
-            image_flash.0.extend(map.sources());
             self.map = Box::leak(Box::new(map));
         }
         self.image_flash = Box::leak(Box::new(image_flash));

@@ -226,11 +226,6 @@ impl AddrMap {
         self.0.iter().map(|&(lo, hi, b)| (b, b + (hi - lo)))
     }
 
-    /// The QEMU image ranges the map moves.
-    pub fn sources(&self) -> impl Iterator<Item = (u32, u32)> + '_ {
-        self.0.iter().map(|&(lo, hi, _)| (lo, hi))
-    }
-
     pub fn is_empty(&self) -> bool {
         self.0.is_empty()
     }
@@ -462,11 +457,6 @@ mod tests {
         assert_eq!(
             t,
             vec![(0x1000_0000, 0x1000_0100), (0x1000_4000, 0x1000_4080)]
-        );
-        let q: Vec<_> = m.sources().collect();
-        assert_eq!(
-            q,
-            vec![(0x8000_0000, 0x8000_0100), (0x8000_0100, 0x8000_0180)]
         );
         assert!(AddrMap::parse("80000000 80000100 10000000\n800000f0 80000200 10001000").is_err());
         assert!(AddrMap::parse("80000100 80000000 10000000").is_err());
