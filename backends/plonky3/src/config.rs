@@ -34,6 +34,12 @@ pub trait ByteHash: CryptographicHasher<u8, [u8; 32]> + Copy + Send + Sync + 'st
     type Compress: PseudoCompressionFunction<[u8; 32], 2> + Clone + Send + Sync + 'static;
     /// The compression for this hasher value.
     fn compression(self) -> Self::Compress;
+    /// `compress.compress(*pair)` from a pair held in place: the by-value API makes callers
+    /// copy both digests (a library `memcpy` each on the MCU), hashers that can read the pair
+    /// where it is override this.
+    fn compress_pair(compress: &Self::Compress, pair: &[[u8; 32]; 2]) -> [u8; 32] {
+        compress.compress(*pair)
+    }
 }
 
 impl ByteHash for p3_blake3::Blake3 {
@@ -47,6 +53,9 @@ impl ByteHash for crate::hash::Blake3Lean {
     type Compress = crate::hash::Blake3LeanCompress;
     fn compression(self) -> Self::Compress {
         crate::hash::Blake3LeanCompress
+    }
+    fn compress_pair(_: &Self::Compress, pair: &[[u8; 32]; 2]) -> [u8; 32] {
+        crate::hash::Blake3LeanCompress::compress_in_place(pair)
     }
 }
 

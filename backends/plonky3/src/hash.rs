@@ -66,16 +66,21 @@ impl CryptographicHasher<u8, [u8; 32]> for Blake3Lean {
 }
 
 /// The Merkle node compression `BLAKE3(left || right)` (as `p3_symmetric`'s
-/// `CompressionFunctionFromHasher` computes it), from one 64-byte block on the stack.
+/// `CompressionFunctionFromHasher` computes it), hashing the pair where it lies (the two
+/// digests are contiguous: no block is assembled).
 #[derive(Copy, Clone, Debug, Default)]
 pub struct Blake3LeanCompress;
 
+impl Blake3LeanCompress {
+    /// `BLAKE3(left || right)` of a borrowed pair.
+    pub fn compress_in_place(input: &[[u8; 32]; 2]) -> [u8; 32] {
+        blake3::hash(input.as_flattened()).into()
+    }
+}
+
 impl PseudoCompressionFunction<[u8; 32], 2> for Blake3LeanCompress {
     fn compress(&self, input: [[u8; 32]; 2]) -> [u8; 32] {
-        let mut block = [0u8; 64];
-        block[..32].copy_from_slice(&input[0]);
-        block[32..].copy_from_slice(&input[1]);
-        blake3::hash(&block).into()
+        Self::compress_in_place(&input)
     }
 }
 
@@ -187,6 +192,15 @@ mod tests {
         assert_ne!(
             Blake3LeanCompress.compress([l, r]),
             upstream.compress([r, l])
+        );
+        use crate::config::ByteHash;
+        assert_eq!(
+            Blake3Lean::compress_pair(&Blake3LeanCompress, &[l, r]),
+            upstream.compress([l, r])
+        );
+        assert_ne!(
+            Blake3Lean::compress_pair(&Blake3LeanCompress, &[r, l]),
+            upstream.compress([l, r])
         );
     }
 

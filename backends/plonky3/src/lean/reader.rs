@@ -203,6 +203,32 @@ impl<'a> Reader<'a> {
         Ok(bytes)
     }
 
+    /// `out.len()` challenge-field elements (each as [`Self::ext`] reads it) written in place:
+    /// a returned `Result<EF, _>` was copied twice per element by library `memcpy` calls in
+    /// the MCU build (`mcu-run --profile`).
+    pub fn exts<F: WireField, EF: BasedVectorSpace<F>>(
+        &mut self,
+        out: &mut [EF],
+    ) -> Result<(), VerifyError> {
+        let len = EF::DIMENSION * F::WIRE_LEN;
+        let bytes = self.take(out.len() * len)?;
+        let mut ok = true;
+        for (v, e) in out.iter_mut().zip(bytes.chunks_exact(len)) {
+            *v = EF::from_basis_coefficients_fn(|i| {
+                let w = &e[i * F::WIRE_LEN..(i + 1) * F::WIRE_LEN];
+                F::from_wire(word(w)).unwrap_or_else(|| {
+                    ok = false;
+                    F::ZERO
+                })
+            });
+        }
+        if ok {
+            Ok(())
+        } else {
+            Err(MALFORMED)
+        }
+    }
+
     /// A challenge-field element in the wire form of upstream's extension fields (`ExtField`
     /// serializes its coefficient array as a tuple): `EF::DIMENSION` base elements.
     pub fn ext<F: WireField, EF: BasedVectorSpace<F>>(&mut self) -> Result<EF, VerifyError> {

@@ -10,7 +10,6 @@
 
 use p3_field::coset::TwoAdicMultiplicativeCoset;
 use p3_field::{ExtensionField, Field, TwoAdicField};
-use p3_symmetric::PseudoCompressionFunction;
 use picostark_core::VerifyError;
 
 use super::reader::{Reader, WireField, REJECTED};
@@ -77,8 +76,8 @@ impl<H> TwoAdicPcs<H> {
     }
 }
 
-/// Verifies a pruned binary Merkle multi-proof of `leaves` (`(index, digest)`, in query
-/// order, possibly repeated) against `root`, reading its siblings from `r`.
+/// Verifies a pruned binary Merkle multi-proof of `leaves` (`(index, digest)`, sorted by
+/// index, possibly repeated) against `root`, reading its siblings from `r`.
 fn verify_multi<H: ByteHash>(
     compress: &H::Compress,
     root: &Digest,
@@ -87,45 +86,49 @@ fn verify_multi<H: ByteHash>(
     r: &mut Reader<'_>,
 ) -> Result<(), VerifyError> {
     let supplied = r.seq_len()?;
-    // Sorted by index, duplicates must agree and collapse (upstream compares their rows).
-    leaves.sort_unstable_by_key(|l| l.0);
+    // Duplicates must agree and collapse (upstream compares their rows).
     let mut n = 0;
     for i in 0..leaves.len() {
-        if n > 0 && leaves[n - 1].0 == leaves[i].0 {
-            if leaves[n - 1].1 != leaves[i].1 {
+        if n > 0 && leaves[n - 1].0 >= leaves[i].0 {
+            if leaves[n - 1].0 > leaves[i].0 || leaves[n - 1].1 != leaves[i].1 {
                 return Err(REJECTED);
             }
             continue;
         }
-        leaves[n] = leaves[i];
+        if n != i {
+            leaves[n] = leaves[i];
+        }
         n += 1;
     }
     if n == 0 || leaves[n - 1].0 >> log_height != 0 {
         return Err(REJECTED);
     }
     let mut used = 0usize;
+    // Each node is hashed from this pair in place (digests are copied in, never passed by
+    // value); word-aligned like `leaves`, so the copies between them are word moves rather
+    // than library `memcpy` calls on the MCU.
+    let mut pair = Pair([[0u8; 32]; 2]);
     for _ in 0..log_height {
         let mut out = 0;
         let mut i = 0;
         while i < n {
-            let (idx, d) = leaves[i];
-            let pair = if i + 1 < n && leaves[i + 1].0 == idx ^ 1 {
+            let idx = leaves[i].0;
+            if i + 1 < n && leaves[i + 1].0 == idx ^ 1 {
+                pair.0[0] = leaves[i].1;
+                pair.0[1] = leaves[i + 1].1;
                 i += 2;
-                [d, leaves[i - 1].1]
             } else {
-                i += 1;
                 used += 1;
                 if used > supplied {
                     return Err(REJECTED);
                 }
-                let sib = *r.digest()?;
-                if idx & 1 == 0 {
-                    [d, sib]
-                } else {
-                    [sib, d]
-                }
-            };
-            leaves[out] = (idx >> 1, compress.compress(pair));
+                let side = idx & 1;
+                pair.0[side] = leaves[i].1;
+                copy_words(&mut pair.0[side ^ 1], r.digest()?);
+                i += 1;
+            }
+            leaves[out].0 = idx >> 1;
+            leaves[out].1 = H::compress_pair(compress, &pair.0);
             out += 1;
         }
         n = out;
@@ -134,6 +137,55 @@ fn verify_multi<H: ByteHash>(
         return Err(REJECTED);
     }
     Ok(())
+}
+
+/// A Merkle node's two children.
+#[repr(C, align(4))]
+struct Pair([Digest; 2]);
+
+/// `*dst = *src` for a digest at any byte offset (a sibling in the payload) as eight word
+/// moves: a 32-byte copy from an unaligned source is a library `memcpy` call on the MCU.
+#[inline(always)]
+fn copy_words(dst: &mut Digest, src: &Digest) {
+    let (d, s) = (dst.as_chunks_mut::<4>().0, src.as_chunks::<4>().0);
+    d[0] = s[0];
+    d[1] = s[1];
+    d[2] = s[2];
+    d[3] = s[3];
+    d[4] = s[4];
+    d[5] = s[5];
+    d[6] = s[6];
+    d[7] = s[7];
+}
+
+/// The position of each query in index order (ties in query order): folding shifts every
+/// index right by the same amount, so one order serves every tree.
+fn sorted_positions(indices: &[usize]) -> [u8; MAX_QUERIES] {
+    let mut pos = [0u8; MAX_QUERIES];
+    for (k, p) in pos[..indices.len()].iter_mut().enumerate() {
+        let before = indices
+            .iter()
+            .enumerate()
+            .filter(|&(j, &x)| x < indices[k] || (x == indices[k] && j < k))
+            .count();
+        *p = before as u8;
+    }
+    pos
+}
+
+/// The hash of `parts` concatenated, gathered in `buf` (zeroed once by the caller, not per
+/// leaf as the hasher's own buffer is); longer inputs go through `hash_iter_slices`.
+fn hash_parts<H: ByteHash>(hash: &H, buf: &mut [u8], parts: &[&[u8]]) -> Digest {
+    let total: usize = parts.iter().map(|p| p.len()).sum();
+    if total > buf.len() {
+        return hash.hash_iter_slices(parts.iter().copied());
+    }
+    let mut n = 0;
+    for p in parts {
+        buf[n..n + p.len()].copy_from_slice(p);
+        n += p.len();
+    }
+    hash.hash_slice(&buf[..n])
 }
 
 /// Montgomery's batch inversion in place; fails on a zero.
@@ -159,7 +211,8 @@ pub(super) fn batch_invert<EF: Field>(
 /// evaluations on the coset `start * <w>` (listed in bit-reversed order), computed as
 /// `log_arity` binary folds with `beta, beta^2, beta^4, ...` (the same polynomial identity
 /// upstream's Lagrange interpolation evaluates, without its inversions): adjacent entries sit
-/// at `x` and `-x`, and fold to `(lo + hi + b (lo - hi) / x) / 2` at `x^2`.
+/// at `x` and `-x`, and fold to `(lo + hi + b (lo - hi) / x) / 2` at `x^2`. The halvings are
+/// left out of the binary folds (the fold is linear) and applied once, as `2^-log_arity`.
 struct FoldRound<F, EF> {
     log_arity: usize,
     log_height: usize,
@@ -169,6 +222,8 @@ struct FoldRound<F, EF> {
     w_inv: [F; 1 << (MAX_LOG_ARITY - 1)],
     /// `beta^(2^l)` for binary fold `l`.
     betas: [EF; MAX_LOG_ARITY],
+    /// `2^-log_arity`.
+    scale: F,
 }
 
 impl<F: TwoAdicField, EF: ExtensionField<F>> FoldRound<F, EF> {
@@ -193,12 +248,17 @@ impl<F: TwoAdicField, EF: ExtensionField<F>> FoldRound<F, EF> {
             *slot = b;
             b = b.square();
         }
+        let mut scale = F::ONE;
+        for _ in 0..log_arity {
+            scale = scale.halve();
+        }
         Ok(Self {
             log_arity,
             log_height,
             g_inv,
             w_inv: table,
             betas,
+            scale,
         })
     }
 
@@ -216,14 +276,14 @@ impl<F: TwoAdicField, EF: ExtensionField<F>> FoldRound<F, EF> {
             let half = m / 2;
             for j in 0..half {
                 let (lo, hi) = (row[2 * j], row[2 * j + 1]);
-                row[j] = (lo + hi + (lo - hi) * beta * inv_x[j]).halve();
+                row[j] = lo + hi + (lo - hi) * beta * inv_x[j];
             }
             for j in 0..half / 2 {
                 inv_x[j] = inv_x[2 * j].square();
             }
             m = half;
         }
-        row[0]
+        row[0] * self.scale
     }
 }
 
@@ -389,6 +449,7 @@ where
         for i in &mut indices[..q] {
             *i = t.sample_bits(log_max);
         }
+        let pos = sorted_positions(&indices[..q]);
 
         // Reduced openings: sum over the opened (point, column) pairs of
         // alpha^k (p(z) - p(x)) / (z - x), one alpha ladder over every column at this height.
@@ -428,6 +489,7 @@ where
         let compress = self.hash.compression();
         let mut folded = [EF::ZERO; MAX_QUERIES];
         let mut leaves = [(0usize, [0u8; 32]); MAX_QUERIES];
+        let mut leaf_buf = [0u8; crate::hash::BUFFER];
         let mut ri = inputs;
         ri.expect_len(q)?;
         let mut row = [F::ZERO; MAX_WIDTH];
@@ -436,7 +498,7 @@ where
             ri.expect_len(width)?;
             let bytes = ri.elems(&mut row[..width])?;
             let row = &row[..width];
-            leaves[k] = (indices[k], self.hash.hash_slice(bytes));
+            leaves[pos[k] as usize] = (indices[k], self.hash.hash_slice(bytes));
             let at_local = row
                 .iter()
                 .zip(&alpha_pows[..width])
@@ -461,10 +523,8 @@ where
                 *slice = ri.elems(chunk)?;
             }
             let rows = &qrows[..c.num_chunks * dim];
-            let leaf = self
-                .hash
-                .hash_iter_slices(slices[..c.num_chunks].iter().copied());
-            leaves[k] = (indices[k], leaf);
+            let leaf = hash_parts(&self.hash, &mut leaf_buf, &slices[..c.num_chunks]);
+            leaves[pos[k] as usize] = (indices[k], leaf);
             let at_x = rows
                 .iter()
                 .zip(&alpha_pows[2 * width..])
@@ -485,6 +545,7 @@ where
         let mut idx = indices;
         let mut log_h = log_max;
         let mut own_bytes = [0u8; MAX_DEGREE * 8];
+        let mut evals = [EF::ZERO; 1 << MAX_LOG_ARITY];
         for round in 0..rounds {
             let log_arity = self.log_arity(c.log_n, round);
             let arity = 1usize << log_arity;
@@ -496,10 +557,9 @@ where
                 let siblings = rc.take((arity - 1) * ef_len)?;
                 let own = idx[k] % arity;
                 let mut sr = Reader::new(siblings);
-                let mut evals = [EF::ZERO; 1 << MAX_LOG_ARITY];
-                for (j, e) in evals[..arity].iter_mut().enumerate() {
-                    *e = if j == own { folded[k] } else { sr.ext()? };
-                }
+                sr.exts::<F, EF>(&mut evals[..own])?;
+                evals[own] = folded[k];
+                sr.exts::<F, EF>(&mut evals[own + 1..arity])?;
                 let mut n = 0;
                 for v in folded[k].as_basis_coefficients_slice() {
                     for b in v.into_bytes() {
@@ -508,9 +568,9 @@ where
                     }
                 }
                 let (before, after) = siblings.split_at(own * ef_len);
-                let leaf = self.hash.hash_iter_slices([before, &own_bytes[..n], after]);
+                let leaf = hash_parts(&self.hash, &mut leaf_buf, &[before, &own_bytes[..n], after]);
                 idx[k] >>= log_arity;
-                leaves[k] = (idx[k], leaf);
+                leaves[pos[k] as usize] = (idx[k], leaf);
                 folded[k] = fold.fold(idx[k], &mut evals[..arity]);
             }
             verify_multi::<H>(
