@@ -266,26 +266,9 @@ impl P3M31Verifier {
 fn lean_verdict(file: &ProofFile<'_>) -> Option<Result<(), VerifyError>> {
     if cfg!(feature = "p3-stock") {
         None
-    } else if (file.header.backend, file.header.extension_degree) == (BackendId::P3M31, 6) {
-        lean_m31_sextic(file)
     } else {
         crate::lean::verify(file)
     }
-}
-
-/// The lean circle verifier over [`config::M31Sextic`] (its generic entry points; the
-/// sextic is dispatched here rather than in `lean`, which knows upstream's fields only).
-fn lean_m31_sextic(file: &ProofFile<'_>) -> Option<Result<(), VerifyError>> {
-    use crate::lean::circle;
-    if !circle::within_bounds::<config::M31Sextic>(file) {
-        return None;
-    }
-    Some(match file.header.hash {
-        HashId::Blake3_256 => {
-            circle::verify_with::<config::M31Sextic, _>(file, config::VERIFIER_HASH)
-        }
-        HashId::Sha256 => circle::verify_with::<config::M31Sextic, _>(file, Sha256),
-    })
 }
 
 /// Plonky3's own verifier for any Plonky3 proof file, whatever the lean path would do.
