@@ -32,15 +32,15 @@ const MAX_HEAP_RP2350: usize = 384 * 1024;
 fn stack_peak(b: BackendId) -> (u32, &'static str) {
     match b {
         BackendId::P3Goldilocks => (
-            32_544,
-            "results/raw/emulator/s2/p3-goldilocks-fib-n1024-ext5.proof.m33.tlsf.json",
+            35_792,
+            "results/raw/emulator/s2/p3-goldilocks-fib-n65536-ext5.proof.m33.tlsf.json",
         ),
         BackendId::P3BabyBear => (
-            27_728,
-            "results/raw/emulator/s2/p3-babybear-fib-n1024-ext8.proof.m33.tlsf.json",
+            30_920,
+            "results/proven/records/p3-babybear-fib-1024-proven100.proof.m33.tlsf.json",
         ),
         BackendId::P3M31 => (
-            24_176,
+            24_264,
             "results/proven/records/p3-m31-fib-1024-proven100.proof.m33.tlsf.json",
         ),
         BackendId::WfGoldilocks => (
