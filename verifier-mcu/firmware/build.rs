@@ -244,18 +244,20 @@ fn main() {
 /// backend's, so they get the largest), rounded up to 1 KiB, at least [`MIN_STACK_FLOOR`];
 /// and where that came from, for the generated script's comment.
 fn min_stack() -> (u32, String) {
-    let largest = BackendId::ALL
+    BackendId::ALL
         .iter()
         .filter(|b| backend_enabled(**b))
         .map(|&b| (b, stack_peak(b)))
-        .max_by_key(|(_, (peak, _))| *peak);
-    match largest {
-        Some((b, (peak, record))) if (2 * peak).div_ceil(1024) * 1024 > MIN_STACK_FLOOR => (
-            (2 * peak).div_ceil(1024) * 1024,
-            format!("{b} peak {peak} B (QEMU emulator, {record})"),
-        ),
-        _ => (MIN_STACK_FLOOR, "the floor".into()),
-    }
+        .max_by_key(|(_, (peak, _))| *peak)
+        .map(|(b, (peak, record))| {
+            let twice = (2 * peak).div_ceil(1024) * 1024;
+            (
+                twice,
+                format!("{b} peak {peak} B (QEMU emulator, {record})"),
+            )
+        })
+        .filter(|(twice, _)| *twice > MIN_STACK_FLOOR)
+        .unwrap_or_else(|| (MIN_STACK_FLOOR, "the floor".into()))
 }
 
 /// Whether a path in this build verifies `b` proofs: its backend feature, or a reference

@@ -107,7 +107,7 @@ impl<B: StarkField> Hasher for Sha256<B> {
     fn merge(values: &[Self::Digest; 2]) -> Self::Digest {
         // The two digests side by side are the block: compressed where they lie.
         // SAFETY: two `ByteDigest`s are 64 initialised bytes without padding (see
-        // `digests_as_bytes`, and the size check below), alignment 1 suffices for bytes.
+        // `digests_as_bytes`, and the size check after the struct), alignment 1 suffices for bytes.
         let block = unsafe { &*values.as_ptr().cast::<[u8; 64]>() };
         ByteDigest::new(compress_block(block))
     }
