@@ -11,14 +11,15 @@
 # 3. per core (m33, rv32): one firmware build with every backend, every proof verified under
 #    QEMU twice (counts must be identical), every hostile file rejected; rv32 is built for
 #    the RP2350's Hazard3 (Zba/Zbb/Zbs/Zbkb, firmware/.cargo/config.toml), and once more as
-#    plain RV32IMAC (`--isa rv32imac`), every genuine proof verified once; a wf-babybear image
-#    with code in SRAM (`code-in-ram`): one proof verified, one tampered copy rejected;
+#    plain RV32IMAC (`--isa rv32imac`), every genuine proof verified once; a wf-goldilocks
+#    image with code in SRAM (`code-in-ram`, the hardware-hash configuration of issue 17,
+#    heap 128 KiB as its board image needs): one proof verified, one tampered copy rejected;
 # 4. per core, stock upstream `winterfell::verify` in the published silicon runs' window and
 #    build (`mcu-run run --window stock-wf`: target-cpu=cortex-m33, plain RV32IMAC) on the
 #    zkmcu reference proof and on our Goldilocks proof: both must be accepted (a guard against
 #    the RV32 miscompilation described in results/baseline/NOTES.md), with a cycle estimate;
 # 5. the rp2350 firmware for both cores built with an embedded proof (every backend,
-#    wf-goldilocks alone, wf-babybear with code in SRAM, and the published window's
+#    wf-goldilocks alone, wf-goldilocks with code in SRAM, and the published window's
 #    stock-wf-window build), its UF2
 #    files, each image checked by `mcu-run check-image`.
 #
@@ -91,14 +92,17 @@ for core in m33 rv32; do
 done
 # Code in SRAM (issue 17, feature code-in-ram): a one-backend image (the five-backend one has
 # about 1 MB of code, more than the SRAM), one genuine proof with the engine charge and one
-# tampered copy per core.
-if [[ " ${BACKENDS[*]} " == *" wf-babybear "* ]]; then
+# tampered copy per core. Heap 128 KiB: with 256 KiB the Hazard3 board image of wf-goldilocks
+# and its embedded proof do not fit the SRAM (its heap peak is under 4 KB).
+RAM_CODE_HEAP=131072
+if [[ " ${BACKENDS[*]} " == *" wf-goldilocks "* ]]; then
   for core in m33 rv32; do
     echo "== verifier-mcu: QEMU $core, code in SRAM"
-    "$MCU" run --core "$core" --features wf-babybear,code-in-ram --sha256-engine \
-      --out "$OUT/code-in-ram" "$PROOFS/wf-babybear-fib-1024-sha256.proof"
-    "$MCU" run --core "$core" --features wf-babybear,code-in-ram --expect rejected \
-      --out "$OUT/code-in-ram/tampered" "$PROOFS/wf-babybear-fib-1024-sha256.flip.tampered"
+    "$MCU" run --core "$core" --features wf-goldilocks,code-in-ram --heap $RAM_CODE_HEAP \
+      --sha256-engine --out "$OUT/code-in-ram" "$PROOFS/wf-goldilocks-fib-1024-sha256.proof"
+    "$MCU" run --core "$core" --features wf-goldilocks,code-in-ram --heap $RAM_CODE_HEAP \
+      --expect rejected --out "$OUT/code-in-ram/tampered" \
+      "$PROOFS/wf-goldilocks-fib-1024-sha256.flip.tampered"
   done
 fi
 # The rv32 runs above use the RP2350's ISA (RV32IMAC + Zba/Zbb/Zbs/Zbkb, the default); the
@@ -132,25 +136,23 @@ fi
 # reads the ELF and its UF2 (layout in SRAM, IMAGE_DEF, vector table or entry, E10 block,
 # family, numbering, contiguity, payload = ELF load image). Backend sets: every backend (with
 # the first proof), and wf-goldilocks alone, as verifier-mcu/README.md builds it for a board.
-SETS=("all:$FEATURES:$FIRST")
+SETS=("all:$FEATURES:262144:$FIRST")
 if [[ " ${BACKENDS[*]} " == *" wf-goldilocks "* ]]; then
-  SETS+=("wf-goldilocks:wf-goldilocks:$(realpath "$PROOFS/wf-goldilocks-fib-1024.proof")")
-fi
-# Code in SRAM: check-image checks the copied code runs in SRAM inside the start-up copy.
-if [[ " ${BACKENDS[*]} " == *" wf-babybear "* ]]; then
-  SETS+=("wf-babybear-code-in-ram:wf-babybear,code-in-ram:$(realpath "$PROOFS/wf-babybear-fib-1024-sha256.proof")")
+  SETS+=("wf-goldilocks:wf-goldilocks:262144:$(realpath "$PROOFS/wf-goldilocks-fib-1024.proof")")
+  # Code in SRAM: check-image checks the copied code runs in SRAM inside the start-up copy.
+  SETS+=("wf-goldilocks-code-in-ram:wf-goldilocks,code-in-ram:$RAM_CODE_HEAP:$(realpath "$PROOFS/wf-goldilocks-fib-1024-sha256.proof")")
 fi
 for pair in thumbv8m.main-none-eabihf:rp2350-arm riscv32imac-unknown-none-elf:rp2350-riscv; do
   target=${pair%%:*}
   family=${pair##*:}
   for set in "${SETS[@]}"; do
-    IFS=: read -r name features proof <<<"$set"
+    IFS=: read -r name features heap proof <<<"$set"
     suffix=$([ "$name" = all ] && echo "" || echo "-$name")
     elf="verifier-mcu/firmware/target/$target/release/picostark-verifier-fw"
     uf2="$OUT/uf2/picostark-verifier-$family$suffix.uf2"
     echo "== verifier-mcu: rp2350 $family, backends $features"
     (cd verifier-mcu/firmware &&
-      PSTK_PROOF="$proof" cargo build --release --target "$target" --features "rp2350,$features")
+      PSTK_HEAP_SIZE="$heap" PSTK_PROOF="$proof" cargo build --release --target "$target" --features "rp2350,$features")
     "$MCU" uf2 "$elf" "$uf2" --family "$family"
     "$MCU" check-image "$elf" "$uf2" --family "$family"
   done

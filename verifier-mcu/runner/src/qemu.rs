@@ -368,6 +368,9 @@ impl Outcome {
     }
 }
 
+/// The symbol a `code-in-ram` image defines at the start of what it copies to SRAM.
+const RAM_CODE_START: &str = "__pstk_ram_code_start";
+
 /// The plugin's timing-model arguments for `core` running `elf` (see `verifier-mcu/TIMING.md`):
 /// `model=m33|hazard3`, one `flash=0xLO-0xHI` (half-open) per range that sits in flash
 /// behind the XIP cache on the RP2350, and `xip_miss=N` when `xip_miss` overrides the
@@ -381,6 +384,10 @@ impl Outcome {
 /// board firmware embeds the proof as a `static` in flash, so a verifier that reads the
 /// proof in place reads it through the cache there. Everything else (`.data`, `.bss`, heap,
 /// stack) is SRAM, as on the board.
+///
+/// A `code-in-ram` image (it defines `__pstk_ram_code_start`) copies all of `.rodata`, the
+/// embedded proof with it, into SRAM at reset (`firmware/link/code-in-ram-*.x`), so its
+/// slot stands for SRAM: only what stays in flash (the boot path) goes through the cache.
 pub fn model_args(
     core: Core,
     elf: &[u8],
@@ -392,7 +399,11 @@ pub fn model_args(
     if flash.is_empty() {
         return Err("the firmware ELF has no read-only loadable segment".into());
     }
-    if let Some(len) = slot_len {
+    let proof_in_flash = e
+        .symbol(RAM_CODE_START)
+        .map_err(|e| e.to_string())?
+        .is_none();
+    if let (Some(len), true) = (slot_len, proof_in_flash) {
         let end = u32::try_from(len + 8)
             .ok()
             .and_then(|n| core.slot_addr().checked_add(n))
@@ -887,6 +898,18 @@ mod tests {
                 "flash=0x80000000-0x80000010",
                 "xip_miss=40"
             ]
+        );
+        // A code-in-ram image copies the embedded proof to SRAM with its .rodata: the slot
+        // is not flash; what stays in flash still is.
+        let in_ram = crate::elf::tests::tiny_elf(
+            crate::elf::EM_ARM,
+            0x1000_0000,
+            &[0; 64],
+            (RAM_CODE_START, 0x2000_0000),
+        );
+        assert_eq!(
+            model_args(Core::M33, &in_ram, Some(100), None).unwrap(),
+            ["model=m33", "flash=0x10000000-0x10000040"]
         );
         // A writable segment (PF_W in p_flags) is SRAM, not flash.
         let mut writable = elf.clone();
