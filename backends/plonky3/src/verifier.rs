@@ -145,7 +145,7 @@ fn verify_m31<H: config::ByteHash>(file: &ProofFile<'_>, hash: H) -> Result<(), 
 }
 
 macro_rules! verifier {
-    ($(#[$m:meta])* $name:ident, $backend:expr, $degrees:expr) => {
+    ($(#[$m:meta])* $name:ident, $backend:expr, $degrees:expr, $stock:ident) => {
         $(#[$m])*
         #[derive(Clone, Copy, Debug, Default)]
         pub struct $name;
@@ -153,6 +153,32 @@ macro_rules! verifier {
         impl $name {
             /// The challenge-field degrees this backend verifies.
             pub const EXTENSION_DEGREES: &'static [u8] = $degrees;
+
+            /// Plonky3's own verifier (`p3_uni_stark::verify` on the decoded proof), bypassing
+            /// the lean one: the reference its verdicts are tested against.
+            pub fn verify_payload_stock(&self, file: &ProofFile<'_>) -> Result<(), VerifyError> {
+                self.check_supported(&file.header)?;
+                match file.header.hash {
+                    HashId::Sha256 => $stock(file, Sha256),
+                    HashId::Blake3_256 => $stock(file, config::VERIFIER_HASH),
+                }
+            }
+        }
+
+        impl Verifier for $name {
+            fn backend(&self) -> BackendId {
+                $backend
+            }
+            fn check_supported(&self, header: &ProofHeader) -> Result<(), VerifyError> {
+                check_common(self.backend(), header, Self::EXTENSION_DEGREES)
+            }
+            fn verify_payload(&self, file: &ProofFile<'_>) -> Result<(), VerifyError> {
+                self.check_supported(&file.header)?;
+                if let Some(verdict) = lean_verdict(file) {
+                    return verdict;
+                }
+                self.verify_payload_stock(file)
+            }
         }
     };
 }
@@ -161,104 +187,24 @@ verifier!(
     /// Verifies `p3-babybear` proofs (BabyBear x degree 4, 5 or 8, two-adic FRI).
     P3BabyBearVerifier,
     BackendId::P3BabyBear,
-    &[4, 5, 8]
+    &[4, 5, 8],
+    verify_babybear
 );
 verifier!(
     /// Verifies `p3-goldilocks` proofs (Goldilocks x degree 2, 3 or 5, two-adic FRI).
     P3GoldilocksVerifier,
     BackendId::P3Goldilocks,
-    &[2, 3, 5]
+    &[2, 3, 5],
+    verify_goldilocks
 );
 verifier!(
-    /// Verifies `p3-m31` proofs (Mersenne-31 circle STARK, QM31, cubic or sextic challenges).
+    /// Verifies `p3-m31` proofs (Mersenne-31 circle STARK over `CirclePcs`; QM31, cubic or
+    /// sextic challenges).
     P3M31Verifier,
     BackendId::P3M31,
-    &[4, 3, 6]
+    &[4, 3, 6],
+    verify_m31
 );
-
-impl Verifier for P3BabyBearVerifier {
-    fn backend(&self) -> BackendId {
-        BackendId::P3BabyBear
-    }
-    fn check_supported(&self, header: &ProofHeader) -> Result<(), VerifyError> {
-        check_common(self.backend(), header, Self::EXTENSION_DEGREES)
-    }
-    fn verify_payload(&self, file: &ProofFile<'_>) -> Result<(), VerifyError> {
-        self.check_supported(&file.header)?;
-        if let Some(verdict) = lean_verdict(file) {
-            return verdict;
-        }
-        self.verify_payload_stock(file)
-    }
-}
-
-impl P3BabyBearVerifier {
-    /// Plonky3's own verifier (`p3_uni_stark::verify` on the decoded proof), bypassing the
-    /// lean one: the reference its verdicts are tested against.
-    pub fn verify_payload_stock(&self, file: &ProofFile<'_>) -> Result<(), VerifyError> {
-        self.check_supported(&file.header)?;
-        match file.header.hash {
-            HashId::Sha256 => verify_babybear(file, Sha256),
-            HashId::Blake3_256 => verify_babybear(file, config::VERIFIER_HASH),
-        }
-    }
-}
-
-impl Verifier for P3GoldilocksVerifier {
-    fn backend(&self) -> BackendId {
-        BackendId::P3Goldilocks
-    }
-    fn check_supported(&self, header: &ProofHeader) -> Result<(), VerifyError> {
-        check_common(self.backend(), header, Self::EXTENSION_DEGREES)
-    }
-    fn verify_payload(&self, file: &ProofFile<'_>) -> Result<(), VerifyError> {
-        self.check_supported(&file.header)?;
-        if let Some(verdict) = lean_verdict(file) {
-            return verdict;
-        }
-        self.verify_payload_stock(file)
-    }
-}
-
-impl P3GoldilocksVerifier {
-    /// Plonky3's own verifier (`p3_uni_stark::verify` on the decoded proof), bypassing the
-    /// lean one: the reference its verdicts are tested against.
-    pub fn verify_payload_stock(&self, file: &ProofFile<'_>) -> Result<(), VerifyError> {
-        self.check_supported(&file.header)?;
-        match file.header.hash {
-            HashId::Sha256 => verify_goldilocks(file, Sha256),
-            HashId::Blake3_256 => verify_goldilocks(file, config::VERIFIER_HASH),
-        }
-    }
-}
-
-impl Verifier for P3M31Verifier {
-    fn backend(&self) -> BackendId {
-        BackendId::P3M31
-    }
-    fn check_supported(&self, header: &ProofHeader) -> Result<(), VerifyError> {
-        check_common(self.backend(), header, Self::EXTENSION_DEGREES)
-    }
-    fn verify_payload(&self, file: &ProofFile<'_>) -> Result<(), VerifyError> {
-        self.check_supported(&file.header)?;
-        if let Some(verdict) = lean_verdict(file) {
-            return verdict;
-        }
-        self.verify_payload_stock(file)
-    }
-}
-
-impl P3M31Verifier {
-    /// Plonky3's own verifier (`p3_uni_stark::verify` over `CirclePcs` on the decoded proof),
-    /// bypassing the lean one: the reference its verdicts are tested against.
-    pub fn verify_payload_stock(&self, file: &ProofFile<'_>) -> Result<(), VerifyError> {
-        self.check_supported(&file.header)?;
-        match file.header.hash {
-            HashId::Sha256 => verify_m31(file, Sha256),
-            HashId::Blake3_256 => verify_m31(file, config::VERIFIER_HASH),
-        }
-    }
-}
 
 /// The lean verifier's verdict (`crate::lean`) when it takes the proof's configuration and
 /// shape; `None` (or the `p3-stock` feature, the firmware's reference row) sends the caller
