@@ -10,19 +10,21 @@
 
 use core::marker::PhantomData;
 
-use rp2350_sha256::Sha256 as Stream;
+use rp2350_sha256::{DigestWords, Sha256 as Stream};
 use winter_crypto::{Digest, ElementHasher, Hasher};
 use winter_math::{FieldElement, StarkField};
 use winter_utils::{ByteReader, ByteWriter, Deserializable, DeserializationError, Serializable};
 
-/// A SHA-256 digest (winter-crypto keeps its `ByteDigest` private).
+/// A SHA-256 digest (winter-crypto keeps its `ByteDigest` private): its 32 bytes, held as
+/// `rp2350_sha256`'s [`DigestWords`] (the bytes in memory order).
 ///
-/// Word-aligned: the verifier moves digests around (Merkle levels, openings, the coin), and
-/// a 32-byte copy of a byte-aligned value is a call to the byte-wise `memcpy` (about 100
-/// instructions on the M33), of a word-aligned one eight loads and stores.
+/// Words: the verifier moves digests around (Merkle levels, openings, the coin), and a
+/// 32-byte copy of a byte-aligned value is a call to the byte-wise `memcpy` (about 100
+/// instructions on the M33), of a word-aligned one eight loads and stores; the hash writes
+/// its digest straight into one (no `[u8; 32]` moved out of it), and equality compares words.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-#[repr(C, align(4))]
-pub struct ByteDigest([u8; 32]);
+#[repr(transparent)]
+pub struct ByteDigest(DigestWords);
 
 // `digests_as_bytes` and `merge` read digests as plain bytes.
 const _: () = assert!(core::mem::size_of::<[ByteDigest; 2]>() == 64);
@@ -30,40 +32,47 @@ const _: () = assert!(core::mem::size_of::<[ByteDigest; 2]>() == 64);
 impl ByteDigest {
     /// The digest of these bytes.
     pub fn new(bytes: [u8; 32]) -> Self {
-        ByteDigest(bytes)
+        // SAFETY: `[u8; 32]` and `[u32; 8]` are 32 bytes, every bit pattern valid.
+        ByteDigest(unsafe { core::mem::transmute::<[u8; 32], DigestWords>(bytes) })
+    }
+
+    /// The digest `write` puts into its words.
+    fn written(write: impl FnOnce(&mut DigestWords)) -> Self {
+        let mut d = ByteDigest::default();
+        write(&mut d.0);
+        d
     }
 
     /// Digests laid out one after another.
     fn digests_as_bytes(digests: &[ByteDigest]) -> &[u8] {
-        // SAFETY: `ByteDigest` is `[u8; 32]` in a single-field `repr(C)` struct whose size
-        // is 32 (an alignment of 4 adds no padding), so a slice of them is `32 * len`
-        // initialised bytes.
+        // SAFETY: `ByteDigest` is a transparent `[u32; 8]`, 32 initialised bytes without
+        // padding, so a slice of them is `32 * len` initialised bytes.
         unsafe { core::slice::from_raw_parts(digests.as_ptr().cast::<u8>(), digests.len() * 32) }
     }
 }
 
 impl Digest for ByteDigest {
     fn as_bytes(&self) -> [u8; 32] {
-        self.0
+        rp2350_sha256::blocks::digest_bytes(&self.0)
     }
 }
 
 impl Serializable for ByteDigest {
     fn write_into<W: ByteWriter>(&self, target: &mut W) {
-        target.write_bytes(&self.0);
+        target.write_bytes(&self.as_bytes());
     }
 }
 
 impl Deserializable for ByteDigest {
     fn read_from<R: ByteReader>(source: &mut R) -> Result<Self, DeserializationError> {
-        Ok(ByteDigest(source.read_array()?))
+        Ok(ByteDigest::new(source.read_array()?))
     }
 
     /// As the default (the first 32 bytes), but copied once, without a reader and an array
     /// in between: the verifier reads every Merkle sibling from the proof this way.
     fn read_from_bytes(bytes: &[u8]) -> Result<Self, DeserializationError> {
         match bytes.first_chunk::<32>() {
-            Some(digest) => Ok(ByteDigest(*digest)),
+            Some(digest) => Ok(ByteDigest::new(*digest)),
             None => Err(DeserializationError::UnexpectedEOF),
         }
     }
@@ -73,13 +82,8 @@ impl Deserializable for ByteDigest {
 #[derive(Debug, PartialEq, Eq)]
 pub struct Sha256<B: StarkField>(PhantomData<B>);
 
-/// One SHA-256 compression of a 64-byte block from the initial state, digest big-endian.
-pub fn compress_block(block: &[u8; 64]) -> [u8; 32] {
-    rp2350_sha256::compress_from_iv(block)
-}
-
 fn digest(bytes: &[u8]) -> ByteDigest {
-    ByteDigest::new(rp2350_sha256::sha256(bytes))
+    ByteDigest::written(|out| rp2350_sha256::sha256_into(bytes, out))
 }
 
 /// Streams serialised elements into SHA-256 (for fields stored in a non-canonical form).
@@ -109,7 +113,7 @@ impl<B: StarkField> Hasher for Sha256<B> {
         // SAFETY: two `ByteDigest`s are 64 initialised bytes without padding (see
         // `digests_as_bytes`, and the size check after the struct), alignment 1 suffices for bytes.
         let block = unsafe { &*values.as_ptr().cast::<[u8; 64]>() };
-        ByteDigest::new(compress_block(block))
+        ByteDigest::written(|out| rp2350_sha256::compress_from_iv_into(block, out))
     }
 
     fn merge_many(values: &[Self::Digest]) -> Self::Digest {
@@ -135,7 +139,7 @@ impl<B: StarkField> ElementHasher for Sha256<B> {
             for e in elements {
                 e.write_into(&mut w);
             }
-            ByteDigest::new(w.0.finalize())
+            ByteDigest::written(|out| w.0.finalize_into(out))
         }
     }
 }

@@ -102,10 +102,38 @@ pub extern "C" fn pstk_sha256_compress(state: &mut [u32; 8], block: &[u8; 64]) {
     }
 }
 
+/// A digest as eight words in memory order: word `i` is `H_i.to_be()`, so the words' bytes
+/// are the digest's 32 bytes on either core. The `_into` functions write one in place: a
+/// `[u8; 32]` returned by value is moved with a `memcpy` call (byte-wise on the M33), and the
+/// verifiers make one digest per Merkle node.
+pub type DigestWords = [u32; 8];
+
+/// The digest's 32 bytes.
+pub fn digest_bytes(words: &DigestWords) -> [u8; 32] {
+    // SAFETY: `[u32; 8]` is 32 initialised bytes; `[u8; 32]` has no alignment requirement.
+    unsafe { core::mem::transmute::<DigestWords, [u8; 32]>(*words) }
+}
+
+/// A finished state, in place, as [`DigestWords`].
+fn state_to_digest(state: &mut [u32; 8]) {
+    for w in state.iter_mut() {
+        *w = w.to_be();
+    }
+}
+
 /// Where a hash's blocks go: one call per 64-byte block, then the digest.
 pub trait BlockSink {
     fn block(&mut self, block: &[u8; 64]);
-    fn digest(self) -> [u8; 32];
+    fn digest_into(self, out: &mut DigestWords);
+
+    fn digest(self) -> [u8; 32]
+    where
+        Self: Sized,
+    {
+        let mut out = [0; 8];
+        self.digest_into(&mut out);
+        digest_bytes(&out)
+    }
 }
 
 /// The software compression from the initial state.
@@ -121,12 +149,9 @@ impl BlockSink for Software {
     fn block(&mut self, block: &[u8; 64]) {
         pstk_sha256_compress(&mut self.0, block);
     }
-    fn digest(self) -> [u8; 32] {
-        // Built from the words rather than into a zeroed buffer: one Merkle node each, and
-        // the buffer cost a memset and a memcpy call per node.
-        let words = self.0.map(u32::to_be_bytes);
-        // SAFETY: `[[u8; 4]; 8]` and `[u8; 32]` are the same 32 bytes, alignment 1.
-        unsafe { core::mem::transmute::<[[u8; 4]; 8], [u8; 32]>(words) }
+    fn digest_into(mut self, out: &mut DigestWords) {
+        state_to_digest(&mut self.0);
+        *out = self.0;
     }
 }
 
@@ -135,17 +160,17 @@ impl<R: crate::Regs> BlockSink for crate::Sha256Engine<R> {
     fn block(&mut self, block: &[u8; 64]) {
         self.write_block(block);
     }
-    fn digest(mut self) -> [u8; 32] {
-        engine_digest(&mut self)
+    fn digest_into(mut self, out: &mut DigestWords) {
+        engine_digest(&mut self, out)
     }
 }
 
 /// The engine's digest. A WDATA write while busy cannot come from the data hashed (the
 /// driver polls WDATA_RDY before every block): it is a driver or hardware fault, not a
 /// verdict on a proof, so it halts rather than returning a digest nobody can trust.
-fn engine_digest<R: crate::Regs>(engine: &mut crate::Sha256Engine<R>) -> [u8; 32] {
+fn engine_digest<R: crate::Regs>(engine: &mut crate::Sha256Engine<R>, out: &mut DigestWords) {
     engine
-        .finish()
+        .finish_into(out)
         .expect("RP2350 SHA-256 engine: WDATA written while not ready")
 }
 
@@ -205,6 +230,11 @@ impl<S: BlockSink> Stream<S> {
         self.pad().digest()
     }
 
+    /// The digest of the bytes given, written into `out`.
+    pub fn finalize_into(self, out: &mut DigestWords) {
+        self.pad().digest_into(out)
+    }
+
     /// Writes the padding blocks and gives the sink back, before its digest.
     pub fn pad(mut self) -> S {
         let bits = self.len.wrapping_mul(8);
@@ -251,8 +281,8 @@ mod lease {
             self.0.block(block);
         }
         // `self` (and so the lease) is dropped after the digest is read.
-        fn digest(mut self) -> [u8; 32] {
-            super::engine_digest(&mut self.0)
+        fn digest_into(mut self, out: &mut super::DigestWords) {
+            super::engine_digest(&mut self.0, out)
         }
     }
 
@@ -289,11 +319,11 @@ impl BlockSink for Selected {
             Selected::Engine(l) => l.block(block),
         }
     }
-    fn digest(self) -> [u8; 32] {
+    fn digest_into(self, out: &mut DigestWords) {
         match self {
-            Selected::Software(s) => s.digest(),
+            Selected::Software(s) => s.digest_into(out),
             #[cfg(feature = "engine")]
-            Selected::Engine(l) => l.digest(),
+            Selected::Engine(l) => l.digest_into(out),
         }
     }
 }
@@ -315,15 +345,60 @@ impl Default for Sha256 {
 
 /// SHA-256 of `bytes` (padded), with this build's implementation.
 pub fn sha256(bytes: &[u8]) -> [u8; 32] {
-    let mut h = Sha256::new();
-    h.update(bytes);
-    h.finalize()
+    let mut out = [0; 8];
+    sha256_into(bytes, &mut out);
+    digest_bytes(&out)
+}
+
+/// SHA-256 of `bytes` (padded) into `out`. One message at once: the full blocks are
+/// compressed where they lie and only the tail is copied, into the one padding buffer
+/// (a [`Stream`] zeroes its own buffer, copies the tail there and zeroes it again to pad).
+pub fn sha256_into(bytes: &[u8], out: &mut DigestWords) {
+    #[cfg(feature = "engine")]
+    if let Some(mut lease) = lease::Lease::take() {
+        padded_blocks(bytes, |block| lease.block(block));
+        return lease.digest_into(out);
+    }
+    *out = IV;
+    padded_blocks(bytes, |block| pstk_sha256_compress(out, block));
+    state_to_digest(out);
+}
+
+/// Gives `put` the blocks of the padded message `bytes` (FIPS 180-4, 5.1.1).
+fn padded_blocks(bytes: &[u8], mut put: impl FnMut(&[u8; 64])) {
+    let mut blocks = bytes.chunks_exact(64);
+    for block in &mut blocks {
+        put(block.try_into().expect("64-byte chunk"));
+    }
+    let tail = blocks.remainder();
+    let mut last = [0u8; 64];
+    last[..tail.len()].copy_from_slice(tail);
+    last[tail.len()] = 0x80;
+    if tail.len() >= 56 {
+        put(&last);
+        last = [0; 64];
+    }
+    let bits = (bytes.len() as u64).wrapping_mul(8);
+    last[56..].copy_from_slice(&bits.to_be_bytes());
+    put(&last);
 }
 
 /// The compression function on the initial state and one unpadded block (a Merkle node
 /// of two 32-byte digests), with this build's implementation: one block, one call.
 pub fn compress_from_iv(block: &[u8; 64]) -> [u8; 32] {
-    let mut sink = Selected::default();
-    sink.block(block);
-    sink.digest()
+    let mut out = [0; 8];
+    compress_from_iv_into(block, &mut out);
+    digest_bytes(&out)
+}
+
+/// As [`compress_from_iv`], into `out`: the state is compressed where the digest goes.
+pub fn compress_from_iv_into(block: &[u8; 64], out: &mut DigestWords) {
+    #[cfg(feature = "engine")]
+    if let Some(mut lease) = lease::Lease::take() {
+        lease.block(block);
+        return lease.digest_into(out);
+    }
+    *out = IV;
+    pstk_sha256_compress(out, block);
+    state_to_digest(out);
 }

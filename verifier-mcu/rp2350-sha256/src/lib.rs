@@ -167,6 +167,16 @@ impl<R: Regs> Sha256Engine<R> {
     /// Polls SUM_VLD (the read that sees it also carries the error bit), then
     /// reads SUM0..SUM7; SUMn is the digest word H_n.
     pub(crate) fn finish(&mut self) -> Result<[u8; 32], WdataNotReady> {
+        let mut out = [0; 8];
+        self.finish_into(&mut out)?;
+        Ok(blocks::digest_bytes(&out))
+    }
+
+    /// As [`Self::finish`], into `out` ([`blocks::DigestWords`]: word `i` is `SUMi.to_be()`).
+    pub(crate) fn finish_into(
+        &mut self,
+        out: &mut blocks::DigestWords,
+    ) -> Result<(), WdataNotReady> {
         let csr = loop {
             let csr = self.regs.read(CSR);
             if csr & CSR_SUM_VLD != 0 {
@@ -176,17 +186,18 @@ impl<R: Regs> Sha256Engine<R> {
         if csr & CSR_ERR_WDATA_NOT_RDY != 0 {
             return Err(WdataNotReady);
         }
-        let mut out = [0u8; 32];
-        for (i, chunk) in out.chunks_exact_mut(4).enumerate() {
-            let word = self.regs.read(SUM0 + 4 * i as u32);
-            chunk.copy_from_slice(&word.to_be_bytes());
+        for (i, o) in out.iter_mut().enumerate() {
+            *o = self.regs.read(SUM0 + 4 * i as u32).to_be();
         }
-        Ok(out)
+        Ok(())
     }
 }
 
 pub mod blocks;
-pub use blocks::{compress_from_iv, pstk_sha256_compress, sha256, Sha256, IMPLEMENTATION};
+pub use blocks::{
+    compress_from_iv, compress_from_iv_into, pstk_sha256_compress, sha256, sha256_into,
+    DigestWords, Sha256, IMPLEMENTATION,
+};
 
 #[cfg(test)]
 mod model;

@@ -187,8 +187,8 @@ mod interface {
             self.1 += 1;
             self.0.block(block);
         }
-        fn digest(self) -> [u8; 32] {
-            self.0.digest()
+        fn digest_into(self, out: &mut crate::DigestWords) {
+            self.0.digest_into(out)
         }
     }
 
