@@ -560,6 +560,12 @@ pub fn run(a: &AllArgs, invocation: &str) -> Result<(), String> {
     if proven.is_dir() {
         inputs.push(proven);
     }
+    // So is the best hardware-hash configuration (code in SRAM, its own FRI parameters;
+    // results/hash/README.md).
+    let best_hash = out.join("hash/best");
+    if best_hash.is_dir() {
+        inputs.push(best_hash);
+    }
     let dev_dir = raw.join("device");
     if !a.device_logs.is_empty() {
         std::fs::create_dir_all(&dev_dir).map_err(|e| e.to_string())?;

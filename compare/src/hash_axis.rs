@@ -7,7 +7,7 @@ use std::fmt::Write;
 
 use crate::human::grouped;
 use crate::render::{dash, md_table, Table};
-use crate::table::{Row, BLAKE3, ESTIMATE};
+use crate::table::{Row, BLAKE3, CODE_IN_SRAM, ESTIMATE};
 
 const NOTE: &str = "Estimate rows (timing model over the emulator's instruction stream, 150 MHz) of the same backend, AIR, n, core and allocator with each hash. \
 *SHA-256 engine* runs the software compression under QEMU and charges the RP2350 SHA-256 engine's cost per 64-byte block in its place (`mcu-run run --sha256-engine`, `estimate.sha256_engine` in the record; a model of the peripheral, verifier-mcu/TIMING.md). \
@@ -15,17 +15,20 @@ const NOTE: &str = "Estimate rows (timing model over the emulator's instruction 
 *software floor* = blocks x one software compression's instructions (the software row's instructions less the engine row's, per block) and its share of the software row; \
 *engine floor* = blocks x the engine's cycles per block, in ms, and its share of the engine row.";
 
+const SRAM_NOTE: &str = "Rows marked *code in SRAM* are one-backend images whose code and read-only data (the embedded proof with them) are copied to SRAM at reset (firmware feature `code-in-ram`), with FRI parameters chosen for the engine; their commands, parameters and heap are in `results/hash/README.md` (section \"Best configuration\").\n\n";
+
 fn policy(r: &Row) -> Option<&str> {
     r.security.as_ref().map(|s| s.policy_regime.as_str())
 }
 
-/// The estimate row of `r`'s configuration with hash `hash`.
+/// The estimate row of `r`'s configuration (code placement included) with hash `hash`.
 fn with_hash<'a>(rows: &'a [Row], r: &Row, hash: &str) -> Option<&'a Row> {
     rows.iter().find(|o| {
         o.source == ESTIMATE
             && o.accepted()
             && o.hash == hash
             && policy(o) == policy(r)
+            && o.profile.contains(CODE_IN_SRAM) == r.profile.contains(CODE_IN_SRAM)
             && (&o.backend, o.extension, &o.air, o.n, &o.core, &o.allocator)
                 == (&r.backend, r.extension, &r.air, r.n, &r.core, &r.allocator)
     })
@@ -81,7 +84,7 @@ pub fn section(rows: &[Row]) -> String {
             format!("{floor_ms:.2} ({})", percent(cycles, x.cycles as f64))
         });
         t.rows.push(vec![
-            b3.map_or_else(|| e.backend.clone(), |r| r.config_label()),
+            b3.map_or_else(|| e.config_label(), |r| r.config_label()),
             e.core.clone(),
             crate::human::pow2(e.n),
             dash(ms(b3), |v| format!("{v:.2}")),
@@ -98,6 +101,9 @@ pub fn section(rows: &[Row]) -> String {
         ]);
     }
     let mut md = format!("## Hash axis\n\n{NOTE}\n\n");
+    if engine_rows.iter().any(|r| r.profile.contains(CODE_IN_SRAM)) {
+        md.push_str(SRAM_NOTE);
+    }
     md.push_str(&md_table(&t));
     md.push('\n');
     // The winner per core and n: fastest engine row against the fastest BLAKE3 row.
@@ -179,5 +185,23 @@ mod tests {
         );
         // Without engine rows there is no section.
         assert_eq!(section(&build_rows(&no_engine)), "");
+        assert!(!md.contains("code in SRAM"), "{md}");
+
+        // A code-in-ram image is its own configuration: labelled, explained, and it can win.
+        let mut sram = sha("wf-goldilocks", 600_000, 750_000, Some(570));
+        sram.record.profile = "release opt-level=s lto=fat code=sram".into();
+        entries.push(sram);
+        let md = section(&build_rows(&entries));
+        assert!(md.contains(SRAM_NOTE), "{md}");
+        assert!(
+            md.contains(
+                "| wf-goldilocks^2 sha256-engine code in SRAM | m33 | 2^10 | – | – | 5.00 | 570 |"
+            ),
+            "{md}"
+        );
+        assert!(
+            md.contains("with the engine, wf-goldilocks^2 sha256-engine code in SRAM (goldilocks) is fastest at 5.00 ms estimated"),
+            "{md}"
+        );
     }
 }

@@ -132,7 +132,8 @@ impl Row {
 
     /// `backend ^ext`, e.g. `p3-babybear^4`, followed by the AIR unless it is Fibonacci
     /// (`p3-babybear^4 chain16`), by the hash unless it is BLAKE3 (`p3-babybear^4 sha256`)
-    /// and by the policy when it is not the default one (`p3-babybear^4 (proven ≥ 100)`, a
+    /// by `code in SRAM` for a `code-in-ram` image, and by the policy when it is not the
+    /// default one (`p3-babybear^4 (proven ≥ 100)`, a
     /// parameter set of its own): the label of a configuration, and what rows are paired and
     /// merged on.
     pub fn config_label(&self) -> String {
@@ -143,6 +144,9 @@ impl Row {
         if self.hash != BLAKE3 {
             label = format!("{label} {}", self.hash);
         }
+        if self.profile.contains(CODE_IN_SRAM) {
+            label = format!("{label} code in SRAM");
+        }
         match &self.security {
             Some(s) if s.policy_regime != Policy::default().regime.name() => {
                 format!("{label} ({} ≥ {})", s.policy_regime, s.policy_min_bits)
@@ -151,6 +155,10 @@ impl Row {
         }
     }
 }
+
+/// What a record's profile says when its firmware ran code and read-only data from SRAM
+/// (feature `code-in-ram`).
+pub const CODE_IN_SRAM: &str = "code=sram";
 
 /// The hash of the default rows (and of records written before `hash_impl` existed).
 pub const BLAKE3: &str = "blake3";
