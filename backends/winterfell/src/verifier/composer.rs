@@ -14,7 +14,7 @@ use winter_air::{
 };
 use winter_math::FieldElement;
 
-use super::fri::element_at;
+use super::fri::{element_at, Powers};
 
 /// Checks `C(z) == sum_i H_i(z) z^(i n)`: the AIR's constraints combined at the OOD trace
 /// frame against the committed composition columns at `z`.
@@ -67,7 +67,8 @@ pub struct DeepInputs<'p, E: FieldElement> {
 
 /// The DEEP composition polynomial at each queried position:
 /// `sum_i a_i (T_i(x) - T_i(z)) / (x - z) + a_i (T_i(x) - T_i(z g)) / (x - z g)` over the
-/// trace columns and likewise over the composition columns, with `x = offset * g_lde^p`.
+/// trace columns and likewise over the composition columns, with `x = offset * g_lde^p`
+/// (`lde_powers`: the powers of `g_lde`).
 /// `trace_rows` and `quotient_rows` are the checked query values (row-major, canonical).
 pub fn deep_evaluations<A, E>(
     air: &A,
@@ -75,6 +76,7 @@ pub fn deep_evaluations<A, E>(
     positions: &[usize],
     trace_rows: &[u8],
     quotient_rows: &[u8],
+    lde_powers: &Powers<A::BaseField>,
 ) -> Result<Vec<E>, VerifyError>
 where
     A: Air,
@@ -86,14 +88,13 @@ where
     if cc_trace.len() != width || cc_quot.len() != columns {
         return Err(VerifyError::MalformedProof("DEEP coefficient count"));
     }
-    let g_lde = air.lde_domain_generator();
     let offset = air.domain_offset();
     let z = inputs.z;
     let zg = z.mul_base(air.trace_domain_generator());
     let mut out = Vec::with_capacity(positions.len());
     let mut denominators = Vec::with_capacity(positions.len());
     for (k, &p) in positions.iter().enumerate() {
-        let x = E::from(g_lde.exp_vartime((p as u64).into()) * offset);
+        let x = E::from(lde_powers.pow(p) * offset);
         let (mut t1, mut t2) = (E::ZERO, E::ZERO);
         let trace = inputs
             .trace_current

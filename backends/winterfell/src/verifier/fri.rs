@@ -33,6 +33,45 @@ pub fn element_at<E: FieldElement>(bytes: &[u8], i: usize) -> Result<E, VerifyEr
     E::read_from(&mut SliceReader::new(slice)).map_err(|_| malformed("non-canonical field element"))
 }
 
+/// The powers `g^(2^i)` of a domain generator `g` of order `2^log_size`: a power `g^e` is
+/// the product of the entries of `e`'s set bits, with no squarings (`exp_vartime` squares
+/// once per bit of every exponent, and the verifier takes a power of the LDE generator for
+/// every query at every layer and in the DEEP composition).
+pub struct Powers<B> {
+    table: [B; 32],
+    log_size: u32,
+}
+
+impl<B: StarkField> Powers<B> {
+    /// The table of `g`, of order `2^log_size` (`log_size` at most 31: the checked LDE size).
+    pub fn new(g: B, log_size: u32) -> Self {
+        let log_size = log_size.min(31);
+        let mut table = [B::ONE; 32];
+        let mut p = g;
+        for t in table.iter_mut().take(log_size as usize) {
+            *t = p;
+            p = p.square();
+        }
+        Powers { table, log_size }
+    }
+
+    /// `g^e`, the exponent taken modulo the order.
+    pub fn pow(&self, e: usize) -> B {
+        let mut e = (e as u64 & ((1u64 << self.log_size) - 1)) as u32;
+        let mut acc = B::ONE;
+        while e != 0 {
+            acc *= self.table[e.trailing_zeros() as usize];
+            e &= e - 1;
+        }
+        acc
+    }
+
+    /// `g^-e`.
+    pub fn pow_inv(&self, e: usize) -> B {
+        self.pow((1usize << self.log_size).wrapping_sub(e))
+    }
+}
+
 /// The fixed shape of a FRI proof, from the (checked) proof options.
 pub struct FriShape {
     pub folding: usize,
@@ -45,7 +84,8 @@ pub struct FriShape {
 /// Everything the query phase consumes.
 pub struct FriInputs<'p, B: StarkField, E, D> {
     pub shape: FriShape,
-    pub lde_generator: B,
+    /// Powers of the LDE domain's generator; layer `k`'s generator is its `N^k`-th power.
+    pub lde_powers: &'p Powers<B>,
     pub domain_offset: B,
     /// Layer commitments followed by the remainder commitment.
     pub commitments: &'p [D],
@@ -81,16 +121,21 @@ where
     }
     let row_bytes = n * E::ELEMENT_BYTES;
     let mut domain_size = inp.shape.lde_domain_size;
-    let mut g = inp.lde_generator;
+    let log_n = n.trailing_zeros();
+    // Layer k's generator is g^(N^k): its powers are the table's at exponents shifted by k log N.
+    let mut shift = 0;
     let mut max_degree_plus_1 = inp.shape.max_degree_plus_1;
-    let offset_inv = inp.domain_offset.inv();
-    // w = g^(D/N) is a primitive N-th root of unity; its inverse powers drive the folding.
-    let w_inv = g.exp_vartime(((domain_size / n) as u64).into()).inv();
+    // One inversion for both: 1 / offset, 1 / N.
+    let mut inverses = [inp.domain_offset, B::from(n as u32)];
+    super::composer::invert_in_place(&mut inverses);
+    let [offset_inv, n_inv] = inverses;
+    // w = g^(D/N) is a primitive N-th root of unity (the same at every layer); its inverse
+    // powers drive the folding.
+    let w_inv = inp.lde_powers.pow_inv(domain_size / n);
     let mut w_inv_pows = [B::ONE; 16];
     for t in 1..n {
         w_inv_pows[t] = w_inv_pows[t - 1] * w_inv;
     }
-    let n_inv = B::from(n as u32).inv();
 
     let mut folded: Vec<usize> = Vec::with_capacity(positions.len());
     let mut leaves: Vec<H::Digest> = Vec::with_capacity(positions.len());
@@ -149,11 +194,10 @@ where
         // value costs N - 1 extension multiplications instead of an N-point transform; the
         // halvings are applied at the end as 1/N.
         let alpha = inp.alphas[depth];
-        let g_inv = g.inv();
         next_evaluations.clear();
         for (k, &j) in folded.iter().enumerate() {
             let row = &layer.values[k * row_bytes..(k + 1) * row_bytes];
-            let xe_inv = g_inv.exp_vartime((j as u64).into()) * offset_inv;
+            let xe_inv = inp.lde_powers.pow_inv(j << shift) * offset_inv;
             let mut y = alpha.mul_base(xe_inv);
             let mut values = [E::ZERO; 16];
             for (i, v) in values.iter_mut().enumerate().take(n) {
@@ -185,7 +229,7 @@ where
             ));
         }
         max_degree_plus_1 /= n;
-        g = g.exp_vartime((n as u64).into());
+        shift += log_n;
         domain_size = row_len;
         core::mem::swap(&mut positions, &mut folded);
         core::mem::swap(&mut evaluations, &mut next_evaluations);
@@ -210,7 +254,7 @@ where
         coeffs.push(element_at(inp.remainder, i)?);
     }
     for (&p, &e) in positions.iter().zip(evaluations.iter()) {
-        let x = inp.domain_offset * g.exp_vartime((p as u64).into());
+        let x = inp.domain_offset * inp.lde_powers.pow(p << shift);
         let value = coeffs.iter().fold(E::ZERO, |acc, &c| acc.mul_base(x) + c);
         if value != e {
             return Err(VerifyError::Rejected(
@@ -219,4 +263,27 @@ where
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Powers;
+    use winter_math::fields::f64::BaseElement as F;
+    use winter_math::{FieldElement, StarkField};
+
+    #[test]
+    fn table_powers_are_the_generators_powers() {
+        for log_size in [1u32, 5, 17] {
+            let g = F::get_root_of_unity(log_size);
+            let powers = Powers::new(g, log_size);
+            let size = 1usize << log_size;
+            for e in [0, 1, 2, 3, size / 2, size - 1, 12345 % size] {
+                assert_eq!(powers.pow(e), g.exp_vartime(e as u64), "g^{e}");
+                assert_eq!(powers.pow(e) * powers.pow_inv(e), F::ONE, "g^{e} g^-{e}");
+                // The exponent is taken modulo the order.
+                assert_eq!(powers.pow(e + size), powers.pow(e));
+            }
+            assert_ne!(powers.pow(1), powers.pow(2));
+        }
+    }
 }

@@ -52,7 +52,7 @@ use winter_math::{ExtensibleField, FieldElement, StarkField};
 use crate::air::{felt_from_u64, PublicInputs, WfAir};
 use crate::field::{BabyBear, Quartic, Quintic};
 use composer::{check_ood_constraints, deep_evaluations, DeepInputs};
-use fri::{element_at, verify_queries, FriInputs, FriShape};
+use fri::{element_at, verify_queries, FriInputs, FriShape, Powers};
 use merkle::{read_digest, verify_batch, MerkleScratch, DIGEST_BYTES};
 use parse::{RawOptions, RawProof};
 
@@ -585,6 +585,7 @@ where
     drop(leaves);
 
     // 6. DEEP composition at the positions, then FRI on it.
+    let lde_powers = Powers::new(air.lde_domain_generator(), log_lde);
     let deep = deep_evaluations(
         &air,
         &DeepInputs {
@@ -598,6 +599,7 @@ where
         &positions,
         raw.trace_values,
         raw.constraint_values,
+        &lde_powers,
     )?;
     let inputs = FriInputs {
         shape: FriShape {
@@ -606,7 +608,7 @@ where
             max_degree_plus_1: n,
             num_layers: num_fri_layers,
         },
-        lde_generator: air.lde_domain_generator(),
+        lde_powers: &lde_powers,
         domain_offset: air.domain_offset(),
         commitments: fri_roots,
         alphas: &alphas,
