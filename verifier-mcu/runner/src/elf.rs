@@ -63,36 +63,49 @@ impl<'a> Elf<'a> {
         })
     }
 
-    /// The `PT_LOAD` segments with file bytes, by load address.
-    pub fn load_segments(&self) -> Result<Vec<Segment>, ElfError> {
+    /// The `PT_LOAD` entries of the program header table.
+    fn loads(&self) -> Result<Vec<Load>, ElfError> {
         let b = self.bytes;
-        let phoff = u32_at(b, 28)? as usize;
-        let phentsize = u16_at(b, 42)? as usize;
-        let phnum = u16_at(b, 44)? as usize;
+        let (phoff, phentsize) = (u32_at(b, 28)? as usize, u16_at(b, 42)? as usize);
         if phentsize < 32 {
             return Err(ElfError("program header entry too small"));
         }
         let mut out = Vec::new();
-        for i in 0..phnum {
+        for i in 0..u16_at(b, 44)? as usize {
             let ph = phoff
                 .checked_add(i * phentsize)
                 .ok_or(ElfError("program header offset overflow"))?;
             if u32_at(b, ph)? != 1 {
                 continue; // not PT_LOAD
             }
-            let offset = u32_at(b, ph + 4)? as usize;
-            let paddr = u32_at(b, ph + 12)?;
-            let filesz = u32_at(b, ph + 16)? as usize;
-            if filesz == 0 {
-                continue;
-            }
-            let data = offset
-                .checked_add(filesz)
-                .and_then(|end| b.get(offset..end))
-                .ok_or(ElfError("segment outside the file"))?;
+            out.push(Load {
+                offset: u32_at(b, ph + 4)? as usize,
+                vaddr: u32_at(b, ph + 8)?,
+                paddr: u32_at(b, ph + 12)?,
+                filesz: u32_at(b, ph + 16)? as usize,
+                memsz: u32_at(b, ph + 20)?,
+                flags: u32_at(b, ph + 24)?,
+            });
+        }
+        Ok(out)
+    }
+
+    /// A segment's file bytes.
+    fn file_bytes(&self, l: &Load) -> Result<Vec<u8>, ElfError> {
+        l.offset
+            .checked_add(l.filesz)
+            .and_then(|end| self.bytes.get(l.offset..end))
+            .map(<[u8]>::to_vec)
+            .ok_or(ElfError("segment outside the file"))
+    }
+
+    /// The `PT_LOAD` segments with file bytes, by load address.
+    pub fn load_segments(&self) -> Result<Vec<Segment>, ElfError> {
+        let mut out = Vec::new();
+        for l in self.loads()?.iter().filter(|l| l.filesz > 0) {
             out.push(Segment {
-                paddr,
-                data: data.to_vec(),
+                paddr: l.paddr,
+                data: self.file_bytes(l)?,
             });
         }
         out.sort_by_key(|s| s.paddr);
@@ -103,22 +116,12 @@ impl<'a> Elf<'a> {
     /// SRAM at reset: `.data`, and code in the `code-in-ram` build), as
     /// `(run address, load address, bytes)`.
     pub fn copied_segments(&self) -> Result<Vec<(u32, u32, u32)>, ElfError> {
-        let b = self.bytes;
-        let (phoff, phentsize) = (u32_at(b, 28)? as usize, u16_at(b, 42)? as usize);
-        if phentsize < 32 {
-            return Err(ElfError("program header entry too small"));
-        }
-        let mut out = Vec::new();
-        for i in 0..u16_at(b, 44)? as usize {
-            let ph = phoff
-                .checked_add(i * phentsize)
-                .ok_or(ElfError("program header offset overflow"))?;
-            let (vaddr, paddr, filesz) =
-                (u32_at(b, ph + 8)?, u32_at(b, ph + 12)?, u32_at(b, ph + 16)?);
-            if u32_at(b, ph)? == 1 && filesz > 0 && vaddr != paddr {
-                out.push((vaddr, paddr, filesz));
-            }
-        }
+        let mut out: Vec<(u32, u32, u32)> = self
+            .loads()?
+            .iter()
+            .filter(|l| l.filesz > 0 && l.vaddr != l.paddr)
+            .map(|l| (l.vaddr, l.paddr, l.filesz as u32))
+            .collect();
         out.sort_unstable();
         Ok(out)
     }
@@ -128,29 +131,32 @@ impl<'a> Elf<'a> {
     /// loaded elsewhere than it runs (the `code-in-ram` build: copied from flash to SRAM at
     /// reset) runs from SRAM and is left out.
     pub fn read_only_ranges(&self) -> Result<Vec<(u32, u32)>, ElfError> {
-        let b = self.bytes;
-        let (phoff, phentsize) = (u32_at(b, 28)? as usize, u16_at(b, 42)? as usize);
-        if phentsize < 32 {
-            return Err(ElfError("program header entry too small"));
-        }
         let mut out = Vec::new();
-        for i in 0..u16_at(b, 44)? as usize {
-            let ph = phoff
-                .checked_add(i * phentsize)
-                .ok_or(ElfError("program header offset overflow"))?;
-            let (vaddr, paddr, memsz, flags) = (
-                u32_at(b, ph + 8)?,
-                u32_at(b, ph + 12)?,
-                u32_at(b, ph + 20)?,
-                u32_at(b, ph + 24)?,
-            );
-            const PF_W: u32 = 2;
-            if u32_at(b, ph)? == 1 && flags & PF_W == 0 && memsz > 0 && vaddr == paddr {
-                let end = vaddr.checked_add(memsz).ok_or(ElfError("segment wraps"))?;
-                out.push((vaddr, end));
-            }
+        for l in self.loads()?.iter().filter(|l| l.in_flash()) {
+            let end = l
+                .vaddr
+                .checked_add(l.memsz)
+                .ok_or(ElfError("segment wraps"))?;
+            out.push((l.vaddr, end));
         }
         out.sort_unstable();
+        Ok(out)
+    }
+
+    /// The read-only data the board reads through the XIP cache: the non-writable,
+    /// non-executable segments of [`Elf::read_only_ranges`] with their bytes, by address.
+    pub fn read_only_data(&self) -> Result<Vec<Segment>, ElfError> {
+        const PF_X: u32 = 1;
+        let mut out = Vec::new();
+        for l in self.loads()?.iter() {
+            if l.in_flash() && l.flags & PF_X == 0 && l.filesz > 0 {
+                out.push(Segment {
+                    paddr: l.vaddr,
+                    data: self.file_bytes(l)?,
+                });
+            }
+        }
+        out.sort_by_key(|s| s.paddr);
         Ok(out)
     }
 
@@ -185,6 +191,36 @@ impl<'a> Elf<'a> {
                 (s.value & !1, s.size, name)
             })
             .collect())
+    }
+
+    /// Data object symbols (`STT_OBJECT`) with their address and size.
+    pub fn objects(&self) -> Result<Vec<(u32, u32, String)>, ElfError> {
+        Ok(self
+            .symbols()?
+            .into_iter()
+            .filter(|s| s.info & 0xF == 1)
+            .map(|s| {
+                (
+                    s.value,
+                    s.size,
+                    String::from_utf8_lossy(s.name).into_owned(),
+                )
+            })
+            .collect())
+    }
+
+    /// Addresses of the symbols that label data (`STT_NOTYPE`, e.g. the `$d` mapping
+    /// symbols at each piece of data, and `STT_OBJECT`), sorted.
+    pub fn data_labels(&self) -> Result<Vec<u32>, ElfError> {
+        let mut out: Vec<u32> = self
+            .symbols()?
+            .into_iter()
+            .filter(|s| s.info & 0xF <= 1 && !s.name.is_empty())
+            .map(|s| s.value)
+            .collect();
+        out.sort_unstable();
+        out.dedup();
+        Ok(out)
     }
 
     /// Every entry of `.symtab`.
@@ -239,6 +275,24 @@ impl<'a> Elf<'a> {
     }
 }
 
+/// One `PT_LOAD` program header.
+struct Load {
+    offset: usize,
+    vaddr: u32,
+    paddr: u32,
+    filesz: usize,
+    memsz: u32,
+    flags: u32,
+}
+
+impl Load {
+    /// Read-only and run where it loads: fetched through the XIP cache on the board.
+    fn in_flash(&self) -> bool {
+        const PF_W: u32 = 2;
+        self.flags & PF_W == 0 && self.memsz > 0 && self.vaddr == self.paddr
+    }
+}
+
 /// One `.symtab` entry.
 struct Symbol<'a> {
     name: &'a [u8],
@@ -263,6 +317,19 @@ pub(crate) mod tests {
         entry: u32,
         segments: &[(u32, &[u8])],
         symbols: &[(&str, u32, u32)],
+    ) -> Vec<u8> {
+        let typed: Vec<(&str, u32, u32, u8)> =
+            symbols.iter().map(|&(n, v, s)| (n, v, s, 0)).collect();
+        typed_elf(machine, entry, segments, &typed)
+    }
+
+    /// [`test_elf`] with each symbol's `st_info` (type in the low nibble: 1 object, 2
+    /// function).
+    pub(crate) fn typed_elf(
+        machine: u16,
+        entry: u32,
+        segments: &[(u32, &[u8])],
+        symbols: &[(&str, u32, u32, u8)],
     ) -> Vec<u8> {
         let mut f = vec![0u8; 52];
         f[0..4].copy_from_slice(b"\x7fELF");
@@ -294,7 +361,7 @@ pub(crate) mod tests {
         // string table and symbol table
         let mut strtab = vec![0u8];
         let mut name_offsets = Vec::new();
-        for (name, _, _) in symbols {
+        for (name, _, _, _) in symbols {
             name_offsets.push(strtab.len() as u32);
             strtab.extend_from_slice(name.as_bytes());
             strtab.push(0);
@@ -306,11 +373,12 @@ pub(crate) mod tests {
         }
         let sym_off = f.len();
         f.extend_from_slice(&[0u8; 16]); // null symbol
-        for ((_, value, size), name_off) in symbols.iter().zip(&name_offsets) {
+        for ((_, value, size, info), name_off) in symbols.iter().zip(&name_offsets) {
             let mut s = vec![0u8; 16];
             s[0..4].copy_from_slice(&name_off.to_le_bytes());
             s[4..8].copy_from_slice(&value.to_le_bytes());
             s[8..12].copy_from_slice(&size.to_le_bytes());
+            s[12] = *info;
             f.extend_from_slice(&s);
         }
         let symtab_size = 16 * (symbols.len() as u32 + 1);
@@ -376,12 +444,54 @@ pub(crate) mod tests {
     }
 
     #[test]
+    fn read_only_data_and_its_labels() {
+        let mut elf = typed_elf(
+            EM_ARM,
+            0x1000_0000,
+            &[
+                (0x1000_0000, &[1; 8]),
+                (0x1000_0008, &[2; 4]),
+                (0x2000_0000, &[3; 4]),
+            ],
+            &[
+                ("code", 0x1000_0001, 8, 2),
+                ("TABLE", 0x1000_0008, 4, 1),
+                ("$d", 0x1000_000a, 0, 0),
+            ],
+        );
+        // p_flags: code R+X, data R, .data R+W.
+        for (i, f) in [5u8, 4, 6].into_iter().enumerate() {
+            elf[52 + 32 * i + 24] = f;
+        }
+        let e = Elf::parse(&elf).unwrap();
+        let data = e.read_only_data().unwrap();
+        assert_eq!(
+            data,
+            vec![Segment {
+                paddr: 0x1000_0008,
+                data: vec![2; 4]
+            }]
+        );
+        assert_eq!(
+            e.read_only_ranges().unwrap(),
+            [(0x1000_0000, 0x1000_0008), (0x1000_0008, 0x1000_000c)]
+        );
+        assert_eq!(
+            e.objects().unwrap(),
+            [(0x1000_0008, 4, "TABLE".to_string())]
+        );
+        assert_eq!(e.data_labels().unwrap(), [0x1000_0008, 0x1000_000a]);
+    }
+
+    #[test]
     fn truncated_files_are_errors_not_panics() {
         let elf = tiny_elf(EM_RISCV, 0x8000_0000, &[9; 10], ("x", 4));
         for len in 0..elf.len() {
             if let Ok(e) = Elf::parse(&elf[..len]) {
                 let _ = e.load_segments();
+                let _ = e.read_only_data();
                 let _ = e.symbol("x");
+                let _ = e.data_labels();
             }
         }
         assert!(Elf::parse(b"not an elf").is_err());

@@ -384,7 +384,10 @@ fn cmd_run(args: &[String]) -> Result<(), String> {
                 pc(outside)
             );
             eprintln!("mcu-run: executed instructions by layout placement: {cov}");
-            meta.profile.push_str(&format!(" {cov}"));
+            let (by_name, by_bytes, data) = l.data_bytes;
+            meta.profile.push_str(&format!(
+                " {cov} layout-data=symbol:{by_name}B,same-bytes:{by_bytes}B,of:{data}B"
+            ));
         }
         if let Some(raw) = raw_profile.as_ref().filter(|_| profiling) {
             write_profile(

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use picostark_core::record::{parse_log, DeviceLog, InstructionClasses};
 
 use crate::dwarf;
-use crate::elf::Elf;
+use crate::elf::{Elf, Segment};
 use crate::repo_root;
 
 /// The emulated core.
@@ -456,9 +456,12 @@ fn layout_key(name: &str) -> String {
 /// `board_elf`; several of one name (generic instances) pair by closest size. A function the
 /// board image has no symbol for but inlines (its DWARF names the inlined copies, ours names
 /// the function) is spread line by line over one inlined copy ([`dwarf::choose_copy`],
-/// [`dwarf::place_proportionally`]). The rest of the QEMU image's flash (functions the
-/// board image does not have, read-only data) moves up by [`UNMATCHED_OFFSET`]: the same
-/// cache sets as before, but never the same lines as the board code placed there.
+/// [`dwarf::place_proportionally`]). The QEMU image's read-only data go where the board
+/// image has them ([`place_data`]): a data object at the board object of the same name,
+/// other bytes at the one place in the board's read-only data that holds the same bytes.
+/// The rest of the QEMU image's flash (functions the board image does not have, data it
+/// does not hold) moves up by [`UNMATCHED_OFFSET`]: the same cache sets as before, but
+/// never the same lines as the board code placed there.
 pub fn layout_map(qemu_elf: &[u8], board_elf: &[u8], shift: u32) -> Result<Layout, String> {
     let functions = |bytes: &[u8]| {
         Elf::parse(bytes)
@@ -478,13 +481,35 @@ pub fn layout_map(qemu_elf: &[u8], board_elf: &[u8], shift: u32) -> Result<Layou
         calls,
         board: dwarf::read(board_elf)?.inlined,
     };
+    let b = Elf::parse(board_elf).map_err(|e| e.to_string())?;
+    let data = DataInfo {
+        qemu_objects: q.objects().map_err(|e| e.to_string())?,
+        board_objects: b.objects().map_err(|e| e.to_string())?,
+        qemu_labels: q.data_labels().map_err(|e| e.to_string())?,
+        qemu_bytes: q.read_only_data().map_err(|e| e.to_string())?,
+        board_bytes: b.read_only_data().map_err(|e| e.to_string())?,
+    };
     Ok(map_functions(
         &functions(qemu_elf)?,
         &functions(board_elf)?,
         &flash,
         &inline,
+        &data,
         shift,
     ))
+}
+
+/// What the two images' read-only data hold, for placing ours at the board's.
+#[derive(Default)]
+pub struct DataInfo {
+    /// Data object symbols `(address, size, name)` of each image.
+    pub qemu_objects: Vec<(u32, u32, String)>,
+    pub board_objects: Vec<(u32, u32, String)>,
+    /// Where our data pieces start ([`Elf::data_labels`]): a run of equal bytes ends there.
+    pub qemu_labels: Vec<u32>,
+    /// Each image's read-only data segments ([`Elf::read_only_data`]).
+    pub qemu_bytes: Vec<Segment>,
+    pub board_bytes: Vec<Segment>,
 }
 
 /// What the two images' DWARF says, for placing what the board image inlines.
@@ -506,6 +531,10 @@ pub enum Placement {
     Symbol,
     /// Spread over an inlined copy in the board image (DWARF).
     Inlined,
+    /// Read-only data at the board object of the same symbol.
+    DataSymbol,
+    /// Read-only data at the board's copy of the same bytes.
+    DataBytes,
     /// Moved by [`UNMATCHED_OFFSET`] plus the sample's shift.
     Unplaced,
 }
@@ -515,6 +544,8 @@ pub struct Layout {
     pub pieces: Vec<(u32, u32, u32, Placement, String)>,
     /// Bytes of the QEMU image's functions placed by symbol, by inlined copy, and in all.
     pub function_bytes: (u64, u64, u64),
+    /// Bytes of the QEMU image's read-only data placed by symbol, by content, and in all.
+    pub data_bytes: (u64, u64, u64),
 }
 
 const UNPLACED_LABEL: &str = "(not placed: moved by UNMATCHED_OFFSET)";
@@ -528,6 +559,8 @@ impl Layout {
             let name = match how {
                 Placement::Unplaced => UNPLACED_LABEL.to_string(),
                 Placement::Inlined => format!("(inlined copy) {name}"),
+                Placement::DataSymbol => format!("(data) {name}"),
+                Placement::DataBytes => "(data: same bytes)".to_string(),
                 Placement::Symbol => name.clone(),
             };
             text.push_str(&format!("{lo:#010x} {hi:#010x} {ba:#010x} {name}\n"));
@@ -553,8 +586,9 @@ impl Layout {
             };
             let i = self.pieces.partition_point(|p| p.0 <= a);
             let k = match i.checked_sub(1).map(|i| &self.pieces[i]) {
+                // No block starts in data; counted with the symbols if one did.
                 Some(p) if a < p.1 => match p.3 {
-                    Placement::Symbol => 0,
+                    Placement::Symbol | Placement::DataSymbol | Placement::DataBytes => 0,
                     Placement::Inlined => 1,
                     Placement::Unplaced => 2,
                 },
@@ -581,15 +615,11 @@ pub fn layout_shift(k: u32) -> u32 {
     (8192 * k / LAYOUT_SAMPLES) & !7
 }
 
-/// [`layout_map`] on two function lists (address, size, symbol name), the QEMU image's
-/// flash ranges and the DWARF facts.
-fn map_functions(
-    qemu: &[(u32, u32, String)],
-    board: &[(u32, u32, String)],
-    flash: &[(u32, u32)],
-    inline: &InlineInfo,
-    shift: u32,
-) -> Layout {
+/// Symbols of `ours` paired with those of `theirs` by [`layout_key`], several of one key
+/// (generic instances) by closest size: `(our address, our end, their address, key)`, and
+/// ours left unpaired as `(address, end)`.
+type Paired = (Vec<(u32, u32, u32, String)>, Vec<(u32, u32)>);
+fn pair_by_name(ours: &[(u32, u32, String)], theirs: &[(u32, u32, String)]) -> Paired {
     use std::collections::BTreeMap;
     let group = |fs: &[(u32, u32, String)]| {
         let mut g: BTreeMap<String, Vec<(u32, u32)>> = BTreeMap::new();
@@ -602,25 +632,173 @@ fn map_functions(
         }
         g
     };
-    let (q, mut b) = (group(qemu), group(board));
-    let mut pairs = Vec::new();
-    let mut unpaired = Vec::new();
-    let (mut total, mut moved) = (0u64, 0u64);
+    let (q, mut b) = (group(ours), group(theirs));
+    let (mut pairs, mut unpaired) = (Vec::new(), Vec::new());
     for (name, qs) in &q {
         let mut qs = qs.clone();
         qs.sort_by_key(|&(a, s)| (std::cmp::Reverse(s), a));
         let bs = b.entry(name.clone()).or_default();
         for (qa, qsz) in qs {
-            total += u64::from(qsz);
             let Some(j) = (0..bs.len()).min_by_key(|&j| (bs[j].1.abs_diff(qsz), bs[j].0)) else {
                 unpaired.push((qa, qa.saturating_add(qsz)));
                 continue;
             };
             let (ba, _) = bs.remove(j);
-            moved += u64::from(qsz);
-            pairs.push((qa, qa + qsz, ba, Placement::Symbol, name.clone()));
+            pairs.push((qa, qa.saturating_add(qsz), ba, name.clone()));
         }
     }
+    (pairs, unpaired)
+}
+
+/// The parts of `ranges` no piece of `placed` (sorted, disjoint) covers.
+fn gaps(ranges: &[(u32, u32)], placed: &[(u32, u32)]) -> Vec<(u32, u32)> {
+    let mut out = Vec::new();
+    for &(lo, hi) in ranges {
+        let mut at = lo;
+        for &(a, z) in placed.iter().filter(|p| p.0 < hi && p.1 > lo) {
+            if a > at {
+                out.push((at, a));
+            }
+            at = at.max(z);
+        }
+        if at < hi {
+            out.push((at, hi));
+        }
+    }
+    out
+}
+
+/// Shortest run of equal bytes [`place_data`] takes for the same data.
+const SAME_BYTES_MIN: usize = 8;
+/// More board copies of an 8-byte run than this and the run says nothing about where ours
+/// sits (zeros, padding): not placed by it.
+const SAME_BYTES_MAX_COPIES: usize = 16;
+
+/// Where the board image holds the QEMU image's read-only data in `free` (the read-only
+/// flash no function took), as `(qemu lo, qemu hi, board lo, how, name)`:
+/// - a data object (`STT_OBJECT`) at the board object of the same [`layout_key`] (names
+///   of assembler-local labels, `.L...`, are numbered per build and not compared);
+/// - then, byte by byte through the rest, the longest run of at least
+///   [`SAME_BYTES_MIN`] bytes found at exactly one place in the board's read-only data
+///   (constants LLVM merged into unnamed pieces, like the BLAKE3 IV, have no symbol;
+///   their bytes are the same in any build).
+fn place_data(free: &[(u32, u32)], data: &DataInfo) -> Vec<(u32, u32, u32, Placement, String)> {
+    let in_data = |lo: u32, hi: u32| {
+        data.qemu_bytes
+            .iter()
+            .any(|s| lo >= s.paddr && u64::from(hi) <= u64::from(s.paddr) + s.data.len() as u64)
+    };
+    let inside_free = |lo: u32, hi: u32| free.iter().any(|&(a, z)| lo >= a && hi <= z);
+    let named = |objs: &[(u32, u32, String)]| -> Vec<(u32, u32, String)> {
+        objs.iter()
+            .filter(|o| !o.2.starts_with(".L"))
+            .cloned()
+            .collect()
+    };
+    let ours: Vec<_> = named(&data.qemu_objects)
+        .into_iter()
+        .filter(|o| {
+            let hi = o.0.saturating_add(o.1);
+            in_data(o.0, hi) && inside_free(o.0, hi)
+        })
+        .collect();
+    let (pairs, _) = pair_by_name(&ours, &named(&data.board_objects));
+    let mut out: Vec<_> = pairs
+        .into_iter()
+        .map(|(lo, hi, to, name)| (lo, hi, to, Placement::DataSymbol, name))
+        .collect();
+    out.sort_unstable_by_key(|p| (p.0, p.1));
+    // Overlapping objects (aliases): the first.
+    let mut by_name: Vec<(u32, u32, u32, Placement, String)> = Vec::new();
+    for p in out {
+        if by_name.last().is_none_or(|k| p.0 >= k.1) {
+            by_name.push(p);
+        }
+    }
+    // Every 8-byte run of the board's data, up to one more copy than is of any use.
+    let mut index: std::collections::HashMap<&[u8], Vec<(u32, &[u8])>> = Default::default();
+    for seg in &data.board_bytes {
+        for (i, w) in seg.data.windows(SAME_BYTES_MIN).enumerate() {
+            let at = index.entry(w).or_default();
+            if at.len() <= SAME_BYTES_MAX_COPIES {
+                at.push((seg.paddr.wrapping_add(i as u32), &seg.data[i..]));
+            }
+        }
+    }
+    let taken: Vec<(u32, u32)> = by_name.iter().map(|p| (p.0, p.1)).collect();
+    let mut out = by_name;
+    for seg in &data.qemu_bytes {
+        let end = seg.paddr.saturating_add(seg.data.len() as u32);
+        let ours: Vec<(u32, u32)> = free
+            .iter()
+            .map(|&(lo, hi)| (lo.max(seg.paddr), hi.min(end)))
+            .filter(|r| r.0 < r.1)
+            .collect();
+        // Split at our labels: a run stops where the next piece of data starts.
+        let mut pieces = Vec::new();
+        for (lo, hi) in gaps(&ours, &taken) {
+            let inner = data.qemu_labels.iter().filter(|&&l| l > lo && l < hi);
+            let mut at = lo;
+            for &l in inner {
+                pieces.push((at, l));
+                at = l;
+            }
+            pieces.push((at, hi));
+        }
+        for (lo, hi) in pieces {
+            let bytes = &seg.data[(lo - seg.paddr) as usize..(hi - seg.paddr) as usize];
+            let mut i = 0;
+            while i + SAME_BYTES_MIN <= bytes.len() {
+                let rest = &bytes[i..];
+                let run =
+                    |theirs: &[u8]| rest.iter().zip(theirs).take_while(|(a, b)| a == b).count();
+                let best = match index.get(&rest[..SAME_BYTES_MIN]) {
+                    Some(at) if at.len() <= SAME_BYTES_MAX_COPIES => {
+                        let mut runs: Vec<(usize, u32)> =
+                            at.iter().map(|&(a, t)| (run(t), a)).collect();
+                        runs.sort_unstable_by_key(|r| std::cmp::Reverse(r.0));
+                        match runs.as_slice() {
+                            [(n, a)] => Some((*n, *a)),
+                            [(n, a), (m, _), ..] if n > m => Some((*n, *a)),
+                            _ => None,
+                        }
+                    }
+                    _ => None,
+                };
+                match best {
+                    Some((n, to)) => {
+                        let at = lo + i as u32;
+                        out.push((at, at + n as u32, to, Placement::DataBytes, String::new()));
+                        i += n;
+                    }
+                    None => i += 1,
+                }
+            }
+        }
+    }
+    out.sort_unstable_by_key(|p| (p.0, p.1));
+    out
+}
+
+/// [`layout_map`] on two function lists (address, size, symbol name), the QEMU image's
+/// flash ranges, the DWARF facts and the read-only data.
+fn map_functions(
+    qemu: &[(u32, u32, String)],
+    board: &[(u32, u32, String)],
+    flash: &[(u32, u32)],
+    inline: &InlineInfo,
+    data: &DataInfo,
+    shift: u32,
+) -> Layout {
+    let (named, unpaired) = pair_by_name(qemu, board);
+    let bytes = |r: &[(u32, u32)]| -> u64 { r.iter().map(|p| u64::from(p.1 - p.0)).sum() };
+    let named_spans: Vec<(u32, u32)> = named.iter().map(|p| (p.0, p.1)).collect();
+    let moved = bytes(&named_spans);
+    let total = moved + bytes(&unpaired);
+    let mut pairs: Vec<_> = named
+        .into_iter()
+        .map(|(lo, hi, to, name)| (lo, hi, to, Placement::Symbol, name))
+        .collect();
     // Functions the board inlines: spread over the chosen copy. Our callers of each, by
     // the function enclosing each call site.
     let mut starts: Vec<(u32, u32)> = unpaired.clone();
@@ -658,20 +836,28 @@ fn map_functions(
             kept.push(p);
         }
     }
-    // The flash between the placed functions.
-    let mut rest = Vec::new();
-    for &(lo, hi) in flash {
-        let mut at = lo;
-        for k in kept.iter().filter(|k| k.0 < hi && k.1 > lo) {
-            if k.0 > at {
-                rest.push((at, k.0));
-            }
-            at = at.max(k.1);
-        }
-        if at < hi {
-            rest.push((at, hi));
-        }
-    }
+    // The flash between the placed functions: read-only data where the board has it, the
+    // rest moved.
+    let spans = |ps: &[(u32, u32, u32, Placement, String)]| -> Vec<(u32, u32)> {
+        ps.iter().map(|p| (p.0, p.1)).collect()
+    };
+    let free = gaps(flash, &spans(&kept));
+    let data_pieces = place_data(&free, data);
+    let count = |how: Placement| -> u64 {
+        data_pieces
+            .iter()
+            .filter(|p| p.3 == how)
+            .map(|p| u64::from(p.1 - p.0))
+            .sum()
+    };
+    let data_total: u64 = data.qemu_bytes.iter().map(|s| s.data.len() as u64).sum();
+    let data_bytes = (
+        count(Placement::DataSymbol),
+        count(Placement::DataBytes),
+        data_total,
+    );
+    let rest = gaps(&free, &spans(&data_pieces));
+    kept.extend(data_pieces);
     kept.extend(rest.into_iter().filter_map(|(lo, hi)| {
         let to = lo.checked_add(UNMATCHED_OFFSET + shift)?;
         Some((lo, hi, to, Placement::Unplaced, String::new()))
@@ -680,6 +866,7 @@ fn map_functions(
     Layout {
         pieces: kept,
         function_bytes: (moved, inlined_bytes, total),
+        data_bytes,
     }
 }
 
@@ -708,6 +895,10 @@ pub fn layout_arg(
             board_elf.display(),
             pc(by_symbol),
             pc(by_copy)
+        );
+        let (by_name, by_bytes, data) = layout.data_bytes;
+        eprintln!(
+            "mcu-run: read-only data: {by_name} of {data} B placed by symbol, {by_bytes} B where the board holds the same bytes"
         );
     }
     Ok((format!("map={}", path.display()), layout))
@@ -948,7 +1139,7 @@ mod tests {
         ];
         let flash = [(0x8000_0000, 0x8000_0180)];
         let none = InlineInfo::default();
-        let layout = map_functions(&qemu, &board, &flash, &none, 0);
+        let layout = map_functions(&qemu, &board, &flash, &none, &DataInfo::default(), 0);
         let text = layout.text();
         let lines: Vec<&str> = text.lines().skip(1).collect();
         let rest = "(not placed: moved by UNMATCHED_OFFSET)";
@@ -963,7 +1154,14 @@ mod tests {
             ]
         );
         assert_eq!(layout.function_bytes, (0x150, 0, 0x170));
-        let nothing = map_functions(&qemu, &[], &flash, &none, layout_shift(1));
+        let nothing = map_functions(
+            &qemu,
+            &[],
+            &flash,
+            &none,
+            &DataInfo::default(),
+            layout_shift(1),
+        );
         assert_eq!(nothing.function_bytes.0, 0);
         assert_eq!(
             nothing.text().lines().nth(1),
@@ -1005,7 +1203,7 @@ mod tests {
             ],
         };
         let flash = [(0x8000_0000, 0x8000_0040)];
-        let layout = map_functions(&qemu, &board, &flash, &inline, 0);
+        let layout = map_functions(&qemu, &board, &flash, &inline, &DataInfo::default(), 0);
         let placed: Vec<(u32, u32, u32, Placement)> =
             layout.pieces.iter().map(|p| (p.0, p.1, p.2, p.3)).collect();
         assert_eq!(
@@ -1021,15 +1219,156 @@ mod tests {
             calls: vec![],
             ..inline
         };
-        let layout = map_functions(&qemu, &board, &flash, &no_call, 0);
+        let layout = map_functions(&qemu, &board, &flash, &no_call, &DataInfo::default(), 0);
         assert_eq!(layout.pieces[1].2, 0x1000_0400);
         let no_name = InlineInfo {
             qemu_names: Default::default(),
             ..no_call
         };
-        let layout = map_functions(&qemu, &board, &flash, &no_name, 0);
+        let layout = map_functions(&qemu, &board, &flash, &no_name, &DataInfo::default(), 0);
         assert_eq!(layout.pieces[1].3, Placement::Unplaced);
         assert_eq!(layout.pieces[1].2, 0x8100_0020);
+    }
+
+    /// The BLAKE3 IV: a constant LLVM merges into an unnamed piece of `.rodata`.
+    const IV: [u8; 32] = [
+        0x67, 0xe6, 0x09, 0x6a, 0x85, 0xae, 0x67, 0xbb, 0x72, 0xf3, 0x6e, 0x3c, 0x3a, 0xf5, 0x4f,
+        0xa5, 0x7f, 0x52, 0x0e, 0x51, 0x8c, 0x68, 0x05, 0x9b, 0xab, 0xd9, 0x83, 0x1f, 0x19, 0xcd,
+        0xe0, 0x5b,
+    ];
+
+    #[test]
+    fn read_only_data_goes_where_the_board_holds_it() {
+        let f = |a: u32, s: u32, n: &str| (a, s, n.to_string());
+        // Ours: 0x80001000.. `TABLE` (named, 16 B), the IV (unnamed), a run the board holds
+        // twice, zeros under a `.L` name the board also has, bytes the board does not hold.
+        let table: Vec<u8> = (1..=16).collect();
+        let twice = *b"twice-here";
+        let mut ours = table.clone();
+        ours.extend_from_slice(&IV);
+        ours.extend_from_slice(&twice);
+        ours.extend_from_slice(&[0; 16]);
+        ours.extend_from_slice(b"ours only");
+        // Theirs: other bytes first, the IV at an address = 4 mod 8, the run twice, zeros
+        // (more copies than any use), `TABLE` with other bytes.
+        let mut theirs = vec![0xee; 12];
+        theirs.extend_from_slice(&IV);
+        theirs.extend_from_slice(&twice);
+        theirs.extend_from_slice(&twice);
+        theirs.extend_from_slice(&[0; 64]);
+        theirs.extend_from_slice(&[0xaa; 16]);
+        let data = DataInfo {
+            qemu_objects: vec![
+                f(0x8000_1000, 16, "_ZN1a5TABLE17h1111111111111111E"),
+                f(0x8000_103a, 9, ".Lanon.1111.3"),
+            ],
+            board_objects: vec![
+                f(
+                    0x1000_2000 + theirs.len() as u32 - 16,
+                    16,
+                    "_ZN1a5TABLE17h2222222222222222E",
+                ),
+                f(0x1000_2000, 9, ".Lanon.1111.3"),
+            ],
+            qemu_labels: vec![0x8000_1000, 0x8000_1030, 0x8000_103a],
+            qemu_bytes: vec![Segment {
+                paddr: 0x8000_1000,
+                data: ours.clone(),
+            }],
+            board_bytes: vec![Segment {
+                paddr: 0x1000_2000,
+                data: theirs,
+            }],
+        };
+        let code = [f(0x8000_0000, 0x100, "main")];
+        let board = [f(0x1000_0000, 0x100, "main")];
+        let end = 0x8000_1000 + ours.len() as u32;
+        let flash = [(0x8000_0000, 0x8000_0100), (0x8000_1000, end)];
+        let none = InlineInfo::default();
+        let layout = map_functions(&code, &board, &flash, &none, &data, 0);
+        let placed: Vec<(u32, u32, u32, Placement)> =
+            layout.pieces.iter().map(|p| (p.0, p.1, p.2, p.3)).collect();
+        assert_eq!(
+            placed,
+            [
+                (0x8000_0000, 0x8000_0100, 0x1000_0000, Placement::Symbol),
+                (0x8000_1000, 0x8000_1010, 0x1000_2080, Placement::DataSymbol),
+                (0x8000_1010, 0x8000_1030, 0x1000_200c, Placement::DataBytes),
+                // Held twice on the board, zeros, and bytes the board does not hold (the
+                // `.L` name is not compared): moved.
+                (0x8000_1030, end, 0x8100_1030, Placement::Unplaced),
+            ]
+        );
+        assert_eq!(layout.data_bytes, (16, 32, ours.len() as u64));
+        assert!(layout.text().contains("(data) _ZN1a5TABLE"));
+        // A run stops at our next label: the IV's last bytes are followed on the board by
+        // `twice`, so without the label at 0x80001030 the run would take it along.
+        let unlabelled = DataInfo {
+            qemu_labels: vec![],
+            ..data
+        };
+        let layout = map_functions(&code, &board, &flash, &none, &unlabelled, 0);
+        let iv = layout.pieces.iter().find(|p| p.0 == 0x8000_1010).unwrap();
+        assert_eq!(
+            (iv.1, iv.2, iv.3),
+            (0x8000_103a, 0x1000_200c, Placement::DataBytes)
+        );
+        // Nothing to compare: all data moved, no data counted as placed.
+        let layout = map_functions(&code, &board, &flash, &none, &DataInfo::default(), 0);
+        assert_eq!(layout.data_bytes, (0, 0, 0));
+        assert_eq!(layout.pieces[1].3, Placement::Unplaced);
+    }
+
+    #[test]
+    fn layout_map_reads_the_data_of_both_images() {
+        use crate::elf::{tests::typed_elf, EM_RISCV};
+        // Segment 0 code (PF_R | PF_X), segment 1 read-only data (PF_R); e_shstrndx at the
+        // string table, which DWARF reading needs.
+        let flags = |mut elf: Vec<u8>| {
+            elf[52 + 24] = 5;
+            elf[52 + 32 + 24] = 4;
+            elf[50] = 1;
+            elf
+        };
+        let qemu = flags(typed_elf(
+            EM_RISCV,
+            0x8000_0000,
+            &[(0x8000_0000, &[0x13; 16]), (0x8000_0010, &IV)],
+            &[("main", 0x8000_0000, 16, 2)],
+        ));
+        let board = flags(typed_elf(
+            EM_RISCV,
+            0x1000_0000,
+            &[
+                (0x1000_0000, &[0x13; 16]),
+                (0x1000_0014, &[&[9; 4][..], &IV].concat()),
+            ],
+            &[("main", 0x1000_0000, 16, 2)],
+        ));
+        let layout = layout_map(&qemu, &board, 0).unwrap();
+        let placed: Vec<(u32, u32, u32, Placement)> =
+            layout.pieces.iter().map(|p| (p.0, p.1, p.2, p.3)).collect();
+        assert_eq!(
+            placed,
+            [
+                (0x8000_0000, 0x8000_0010, 0x1000_0000, Placement::Symbol),
+                (0x8000_0010, 0x8000_0030, 0x1000_0018, Placement::DataBytes),
+            ]
+        );
+        // A board image whose data lost the IV's last byte holds only a shorter run.
+        let short = flags(typed_elf(
+            EM_RISCV,
+            0x1000_0000,
+            &[(0x1000_0000, &[0x13; 16]), (0x1000_0014, &IV[..31])],
+            &[("main", 0x1000_0000, 16, 2)],
+        ));
+        let layout = layout_map(&qemu, &short, 0).unwrap();
+        assert_eq!(
+            (layout.pieces[1].1, layout.pieces[1].2),
+            (0x8000_002f, 0x1000_0014)
+        );
+        assert_eq!(layout.pieces[2].3, Placement::Unplaced);
+        assert!(layout_map(&qemu, b"not an elf", 0).is_err());
     }
 
     #[test]
