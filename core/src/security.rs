@@ -274,15 +274,17 @@ fn log2(x: u128) -> i64 {
     debug_assert!(x >= 1);
     let int = 127 - x.leading_zeros();
     // Mantissa in [1, 2) with 62 fractional bits; squaring it doubles the exponent, so each
-    // step yields one more bit of the logarithm.
+    // step yields one more bit of the logarithm. It stays below 2^63, so it is held in a u64
+    // and squared by a 64 x 64-bit product (a 128 x 128-bit one costs twice the instructions
+    // on a 32-bit core, and the verifier takes this at every verification).
     let mut m = if int >= 62 {
         x >> (int - 62)
     } else {
         x << (62 - int)
-    };
+    } as u64;
     let mut frac = 0i64;
     for _ in 0..FRAC {
-        m = (m * m) >> 62;
+        m = ((u128::from(m) * u128::from(m)) >> 62) as u64;
         frac <<= 1;
         if m >= 2 << 62 {
             m >>= 1;
@@ -582,6 +584,38 @@ mod tests {
         let got = log2(3) as f64 / ONE as f64;
         assert!((got - 1.584_962_500_721_156_2).abs() < 1e-11, "{got}");
         assert!(log2(3) <= (1.584_962_500_721_156_2 * ONE as f64) as i64 + 1);
+    }
+
+    #[test]
+    fn log2_with_a_64_bit_mantissa_equals_the_128_bit_squaring() {
+        // The squaring as first written, on a 128-bit mantissa.
+        let wide = |x: u128| {
+            let int = 127 - x.leading_zeros();
+            let mut m = if int >= 62 {
+                x >> (int - 62)
+            } else {
+                x << (62 - int)
+            };
+            let mut frac = 0i64;
+            for _ in 0..FRAC {
+                m = (m * m) >> 62;
+                frac <<= 1;
+                if m >= 2 << 62 {
+                    m >>= 1;
+                    frac |= 1;
+                }
+            }
+            (i64::from(int) << FRAC) | frac
+        };
+        let mut x = 1u128;
+        for k in 1..2000u128 {
+            assert_eq!(log2(k), wide(k), "{k}");
+            // Spread over every bit length, odd low bits included.
+            x = x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(k) | 1;
+            let y = x >> (k % 127);
+            assert_eq!(log2(y.max(1)), wide(y.max(1)), "{y}");
+        }
+        assert_eq!(log2(u128::MAX), wide(u128::MAX));
     }
 
     #[test]
