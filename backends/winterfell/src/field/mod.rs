@@ -3,6 +3,7 @@
 //! Goldilocks and its quadratic extension come from winter-math itself.
 
 pub mod babybear;
+mod extension;
 pub mod quartic;
 pub mod quintic;
 

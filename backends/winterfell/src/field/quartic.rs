@@ -10,18 +10,12 @@
 //! so a slice of them is a slice of base elements, which the prover relies on) and serializes
 //! as four canonical little-endian `u32`s in that order.
 
-use alloc::string::{String, ToString};
-use core::fmt;
-use core::ops::{Add, Div, Mul, Neg, Sub};
-use core::slice;
+use core::ops::Mul;
 
-use winter_math::{ExtensionOf, FieldElement, StarkField};
-use winter_utils::{
-    AsBytes, ByteReader, ByteWriter, Deserializable, DeserializationError, Randomizable,
-    Serializable, SliceReader,
-};
+use winter_math::{FieldElement, StarkField};
 
-use super::babybear::{assign_ops, BabyBear, QUARTIC_W};
+use super::babybear::{BabyBear, QUARTIC_W};
+use super::extension::{babybear_extension, extension_slices};
 
 /// `11^((p-1)/4)`: the Frobenius maps `x` to `FROB_X * x`.
 fn frob_x() -> BabyBear {
@@ -71,36 +65,7 @@ impl Quartic {
     }
 }
 
-impl fmt::Debug for Quartic {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let a = &self.0;
-        write!(f, "({}, {}, {}, {})", a[0], a[1], a[2], a[3])
-    }
-}
-
-impl fmt::Display for Quartic {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        fmt::Debug::fmt(self, f)
-    }
-}
-
-impl Add for Quartic {
-    type Output = Self;
-    #[inline(always)]
-    fn add(self, r: Self) -> Self {
-        let (a, b) = (self.0, r.0);
-        Quartic([a[0] + b[0], a[1] + b[1], a[2] + b[2], a[3] + b[3]])
-    }
-}
-
-impl Sub for Quartic {
-    type Output = Self;
-    #[inline(always)]
-    fn sub(self, r: Self) -> Self {
-        let (a, b) = (self.0, r.0);
-        Quartic([a[0] - b[0], a[1] - b[1], a[2] - b[2], a[3] - b[3]])
-    }
-}
+babybear_extension!(Quartic, 4, "quartic", [0, 1, 2, 3]);
 
 impl Mul for Quartic {
     type Output = Self;
@@ -137,130 +102,6 @@ impl Mul for Quartic {
             r2 + Self::mul_w(r6),
             r3,
         ])
-    }
-}
-
-impl Div for Quartic {
-    type Output = Self;
-    #[allow(clippy::suspicious_arithmetic_impl)]
-    fn div(self, r: Self) -> Self {
-        self * r.inv()
-    }
-}
-
-impl Neg for Quartic {
-    type Output = Self;
-    #[inline(always)]
-    fn neg(self) -> Self {
-        let a = self.0;
-        Quartic([-a[0], -a[1], -a[2], -a[3]])
-    }
-}
-
-assign_ops!(Quartic);
-
-impl From<BabyBear> for Quartic {
-    fn from(v: BabyBear) -> Self {
-        Quartic([v, BabyBear::ZERO, BabyBear::ZERO, BabyBear::ZERO])
-    }
-}
-
-impl From<u32> for Quartic {
-    fn from(v: u32) -> Self {
-        BabyBear::from(v).into()
-    }
-}
-
-impl From<u16> for Quartic {
-    fn from(v: u16) -> Self {
-        BabyBear::from(v).into()
-    }
-}
-
-impl From<u8> for Quartic {
-    fn from(v: u8) -> Self {
-        BabyBear::from(v).into()
-    }
-}
-
-impl TryFrom<u64> for Quartic {
-    type Error = String;
-    fn try_from(v: u64) -> Result<Self, String> {
-        BabyBear::try_from(v).map(Into::into)
-    }
-}
-
-impl TryFrom<u128> for Quartic {
-    type Error = String;
-    fn try_from(v: u128) -> Result<Self, String> {
-        BabyBear::try_from(v).map(Into::into)
-    }
-}
-
-impl TryFrom<&'_ [u8]> for Quartic {
-    type Error = DeserializationError;
-    fn try_from(bytes: &[u8]) -> Result<Self, DeserializationError> {
-        if bytes.len() != Self::ELEMENT_BYTES {
-            return Err(DeserializationError::InvalidValue(
-                "a quartic BabyBear element takes 16 bytes".to_string(),
-            ));
-        }
-        Self::read_from(&mut SliceReader::new(bytes))
-    }
-}
-
-impl ExtensionOf<BabyBear> for Quartic {
-    #[inline(always)]
-    fn mul_base(self, other: BabyBear) -> Self {
-        let a = self.0;
-        Quartic([a[0] * other, a[1] * other, a[2] * other, a[3] * other])
-    }
-}
-
-impl AsBytes for Quartic {
-    fn as_bytes(&self) -> &[u8] {
-        // SAFETY: `repr(C)` over four `repr(transparent)` u32s: 16 initialized bytes.
-        unsafe { slice::from_raw_parts(self as *const Self as *const u8, 16) }
-    }
-}
-
-impl Randomizable for Quartic {
-    const VALUE_SIZE: usize = Self::ELEMENT_BYTES;
-
-    /// Four canonical base elements, or nothing (about 1 in 20 draws succeeds, so the
-    /// rejection path builds no error value).
-    fn from_random_bytes(bytes: &[u8]) -> Option<Self> {
-        if bytes.len() != Self::ELEMENT_BYTES {
-            return None;
-        }
-        let mut out = [BabyBear::ZERO; 4];
-        for (o, chunk) in out.iter_mut().zip(bytes.chunks_exact(4)) {
-            *o = BabyBear::from_random_bytes(chunk)?;
-        }
-        Some(Quartic(out))
-    }
-}
-
-impl Serializable for Quartic {
-    fn write_into<W: ByteWriter>(&self, target: &mut W) {
-        for c in &self.0 {
-            c.write_into(target);
-        }
-    }
-
-    fn get_size_hint(&self) -> usize {
-        16
-    }
-}
-
-impl Deserializable for Quartic {
-    fn read_from<R: ByteReader>(source: &mut R) -> Result<Self, DeserializationError> {
-        Ok(Quartic([
-            BabyBear::read_from(source)?,
-            BabyBear::read_from(source)?,
-            BabyBear::read_from(source)?,
-            BabyBear::read_from(source)?,
-        ]))
     }
 }
 
@@ -306,53 +147,15 @@ impl FieldElement for Quartic {
         self.frobenius()
     }
 
-    fn base_element(&self, i: usize) -> BabyBear {
-        match i {
-            0..=3 => self.0[i],
-            _ => panic!("element index must be smaller than 4, but was {i}"),
-        }
-    }
-
-    fn slice_as_base_elements(elements: &[Self]) -> &[BabyBear] {
-        // SAFETY: `repr(C)` over `[BabyBear; 4]`, so the layout is 4 consecutive base elements.
-        unsafe { slice::from_raw_parts(elements.as_ptr() as *const BabyBear, elements.len() * 4) }
-    }
-
-    fn slice_from_base_elements(elements: &[BabyBear]) -> &[Self] {
-        assert!(
-            elements.len().is_multiple_of(4),
-            "number of base elements must be divisible by 4, but was {}",
-            elements.len()
-        );
-        // SAFETY: length checked; `Quartic` has the alignment of `BabyBear`.
-        unsafe { slice::from_raw_parts(elements.as_ptr() as *const Self, elements.len() / 4) }
-    }
-
-    fn elements_as_bytes(elements: &[Self]) -> &[u8] {
-        // SAFETY: 16 initialized bytes per element.
-        unsafe { slice::from_raw_parts(elements.as_ptr() as *const u8, elements.len() * 16) }
-    }
-
-    unsafe fn bytes_as_elements(bytes: &[u8]) -> Result<&[Self], DeserializationError> {
-        if !bytes.len().is_multiple_of(16) {
-            return Err(DeserializationError::InvalidValue(
-                "number of bytes does not divide into whole quartic elements".to_string(),
-            ));
-        }
-        if !(bytes.as_ptr() as usize).is_multiple_of(core::mem::align_of::<Self>()) {
-            return Err(DeserializationError::InvalidValue(
-                "slice memory alignment is not valid for quartic elements".to_string(),
-            ));
-        }
-        // SAFETY: length and alignment checked; validity is the caller's contract.
-        Ok(unsafe { slice::from_raw_parts(bytes.as_ptr() as *const Self, bytes.len() / 16) })
-    }
+    extension_slices!(4, "quartic");
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use alloc::vec::Vec;
+    use winter_math::ExtensionOf;
+    use winter_utils::{Deserializable, Randomizable, Serializable};
 
     const P: u64 = BabyBear::MODULUS;
 

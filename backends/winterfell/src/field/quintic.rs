@@ -8,18 +8,12 @@
 //! base elements, which the prover relies on) and serializes as five canonical little-endian
 //! `u32`s; a non-canonical coefficient is a deserialization error.
 
-use alloc::string::{String, ToString};
-use core::fmt;
-use core::ops::{Add, Div, Mul, Neg, Sub};
-use core::slice;
+use core::ops::Mul;
 
 use winter_math::{ExtensionOf, FieldElement};
-use winter_utils::{
-    AsBytes, ByteReader, ByteWriter, Deserializable, DeserializationError, Randomizable,
-    Serializable, SliceReader,
-};
 
-use super::babybear::{assign_ops, const_pow, BabyBear, MODULUS};
+use super::babybear::{const_pow, BabyBear, MODULUS};
+use super::extension::{babybear_extension, extension_slices};
 
 /// The non-residue: `x^5 = 2`.
 const W: BabyBear = BabyBear::const_from(2);
@@ -52,34 +46,7 @@ impl Quintic {
     }
 }
 
-impl fmt::Debug for Quintic {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let a = &self.0;
-        write!(f, "({}, {}, {}, {}, {})", a[0], a[1], a[2], a[3], a[4])
-    }
-}
-
-impl fmt::Display for Quintic {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        fmt::Debug::fmt(self, f)
-    }
-}
-
-impl Add for Quintic {
-    type Output = Self;
-    #[inline(always)]
-    fn add(self, r: Self) -> Self {
-        Quintic(core::array::from_fn(|i| self.0[i] + r.0[i]))
-    }
-}
-
-impl Sub for Quintic {
-    type Output = Self;
-    #[inline(always)]
-    fn sub(self, r: Self) -> Self {
-        Quintic(core::array::from_fn(|i| self.0[i] - r.0[i]))
-    }
-}
+babybear_extension!(Quintic, 5, "quintic", [0, 1, 2, 3, 4]);
 
 impl Mul for Quintic {
     type Output = Self;
@@ -100,128 +67,6 @@ impl Mul for Quintic {
             p[3] + p[8].double(),
             p[4],
         ])
-    }
-}
-
-impl Div for Quintic {
-    type Output = Self;
-    #[allow(clippy::suspicious_arithmetic_impl)]
-    fn div(self, r: Self) -> Self {
-        self * r.inv()
-    }
-}
-
-impl Neg for Quintic {
-    type Output = Self;
-    #[inline(always)]
-    fn neg(self) -> Self {
-        Quintic(self.0.map(|c| -c))
-    }
-}
-
-assign_ops!(Quintic);
-
-impl From<BabyBear> for Quintic {
-    fn from(v: BabyBear) -> Self {
-        let mut c = ZERO5;
-        c[0] = v;
-        Quintic(c)
-    }
-}
-
-impl From<u32> for Quintic {
-    fn from(v: u32) -> Self {
-        BabyBear::from(v).into()
-    }
-}
-
-impl From<u16> for Quintic {
-    fn from(v: u16) -> Self {
-        BabyBear::from(v).into()
-    }
-}
-
-impl From<u8> for Quintic {
-    fn from(v: u8) -> Self {
-        BabyBear::from(v).into()
-    }
-}
-
-impl TryFrom<u64> for Quintic {
-    type Error = String;
-    fn try_from(v: u64) -> Result<Self, String> {
-        BabyBear::try_from(v).map(Into::into)
-    }
-}
-
-impl TryFrom<u128> for Quintic {
-    type Error = String;
-    fn try_from(v: u128) -> Result<Self, String> {
-        BabyBear::try_from(v).map(Into::into)
-    }
-}
-
-impl TryFrom<&'_ [u8]> for Quintic {
-    type Error = DeserializationError;
-    fn try_from(bytes: &[u8]) -> Result<Self, DeserializationError> {
-        if bytes.len() != Self::ELEMENT_BYTES {
-            return Err(DeserializationError::InvalidValue(
-                "a quintic BabyBear element takes 20 bytes".to_string(),
-            ));
-        }
-        Self::read_from(&mut SliceReader::new(bytes))
-    }
-}
-
-impl ExtensionOf<BabyBear> for Quintic {
-    #[inline(always)]
-    fn mul_base(self, other: BabyBear) -> Self {
-        Quintic(self.0.map(|c| c * other))
-    }
-}
-
-impl AsBytes for Quintic {
-    fn as_bytes(&self) -> &[u8] {
-        // SAFETY: `repr(C)` over five `repr(transparent)` u32s: 20 initialized bytes.
-        unsafe { slice::from_raw_parts(self as *const Self as *const u8, 20) }
-    }
-}
-
-impl Randomizable for Quintic {
-    const VALUE_SIZE: usize = Self::ELEMENT_BYTES;
-
-    /// Five canonical base elements, or nothing (the draw is retried by the caller).
-    fn from_random_bytes(bytes: &[u8]) -> Option<Self> {
-        if bytes.len() != Self::ELEMENT_BYTES {
-            return None;
-        }
-        let mut out = ZERO5;
-        for (o, chunk) in out.iter_mut().zip(bytes.chunks_exact(4)) {
-            *o = BabyBear::from_random_bytes(chunk)?;
-        }
-        Some(Quintic(out))
-    }
-}
-
-impl Serializable for Quintic {
-    fn write_into<W: ByteWriter>(&self, target: &mut W) {
-        for c in &self.0 {
-            c.write_into(target);
-        }
-    }
-
-    fn get_size_hint(&self) -> usize {
-        20
-    }
-}
-
-impl Deserializable for Quintic {
-    fn read_from<R: ByteReader>(source: &mut R) -> Result<Self, DeserializationError> {
-        let mut out = ZERO5;
-        for c in out.iter_mut() {
-            *c = BabyBear::read_from(source)?;
-        }
-        Ok(Quintic(out))
     }
 }
 
@@ -264,47 +109,7 @@ impl FieldElement for Quintic {
         self.frobenius()
     }
 
-    fn base_element(&self, i: usize) -> BabyBear {
-        match i {
-            0..=4 => self.0[i],
-            _ => panic!("element index must be smaller than 5, but was {i}"),
-        }
-    }
-
-    fn slice_as_base_elements(elements: &[Self]) -> &[BabyBear] {
-        // SAFETY: `repr(C)` over `[BabyBear; 5]`, so the layout is 5 consecutive base elements.
-        unsafe { slice::from_raw_parts(elements.as_ptr() as *const BabyBear, elements.len() * 5) }
-    }
-
-    fn slice_from_base_elements(elements: &[BabyBear]) -> &[Self] {
-        assert!(
-            elements.len().is_multiple_of(5),
-            "number of base elements must be divisible by 5, but was {}",
-            elements.len()
-        );
-        // SAFETY: length checked; `Quintic` has the alignment of `BabyBear`.
-        unsafe { slice::from_raw_parts(elements.as_ptr() as *const Self, elements.len() / 5) }
-    }
-
-    fn elements_as_bytes(elements: &[Self]) -> &[u8] {
-        // SAFETY: 20 initialized bytes per element.
-        unsafe { slice::from_raw_parts(elements.as_ptr() as *const u8, elements.len() * 20) }
-    }
-
-    unsafe fn bytes_as_elements(bytes: &[u8]) -> Result<&[Self], DeserializationError> {
-        if !bytes.len().is_multiple_of(20) {
-            return Err(DeserializationError::InvalidValue(
-                "number of bytes does not divide into whole quintic elements".to_string(),
-            ));
-        }
-        if !(bytes.as_ptr() as usize).is_multiple_of(core::mem::align_of::<Self>()) {
-            return Err(DeserializationError::InvalidValue(
-                "slice memory alignment is not valid for quintic elements".to_string(),
-            ));
-        }
-        // SAFETY: length and alignment checked; validity is the caller's contract.
-        Ok(unsafe { slice::from_raw_parts(bytes.as_ptr() as *const Self, bytes.len() / 20) })
-    }
+    extension_slices!(5, "quintic");
 }
 
 #[cfg(test)]
@@ -312,6 +117,7 @@ mod tests {
     use super::*;
     use alloc::vec::Vec;
     use winter_math::StarkField;
+    use winter_utils::{Deserializable, Randomizable, Serializable};
 
     const P: u64 = BabyBear::MODULUS;
 
