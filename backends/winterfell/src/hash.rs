@@ -11,6 +11,8 @@
 use core::marker::PhantomData;
 
 use rp2350_sha256::{DigestWords, Sha256 as Stream};
+
+use crate::verifier::merkle::{Node, NodeHash};
 use winter_crypto::{Digest, ElementHasher, Hasher};
 use winter_math::{FieldElement, StarkField};
 use winter_utils::{ByteReader, ByteWriter, Deserializable, DeserializationError, Serializable};
@@ -125,6 +127,17 @@ impl<B: StarkField> Hasher for Sha256<B> {
         data[..32].copy_from_slice(&seed.as_bytes());
         data[32..].copy_from_slice(&value.to_le_bytes());
         digest(&data)
+    }
+}
+
+/// Leaves and parents written into the Merkle levels where they belong.
+impl<B: StarkField> NodeHash for Sha256<B> {
+    fn leaf(bytes: &[u8], out: &mut Node) {
+        rp2350_sha256::sha256_into(bytes, &mut out.0);
+    }
+
+    fn parent(pair: &[Node; 2], out: &mut Node) {
+        rp2350_sha256::compress_from_iv_into(Node::pair_bytes(pair), &mut out.0);
     }
 }
 

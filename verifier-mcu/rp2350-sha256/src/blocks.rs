@@ -114,11 +114,32 @@ pub fn digest_bytes(words: &DigestWords) -> [u8; 32] {
     unsafe { core::mem::transmute::<DigestWords, [u8; 32]>(*words) }
 }
 
-/// A finished state, in place, as [`DigestWords`].
+/// `*state = IV` as eight stores of constants: the array assignment is a `memcpy` call on
+/// RV32 (32 bytes is past its inline-copy limit at opt-level "s"), once per Merkle node.
+#[inline(always)]
+fn set_iv(state: &mut [u32; 8]) {
+    state[0] = IV[0];
+    state[1] = IV[1];
+    state[2] = IV[2];
+    state[3] = IV[3];
+    state[4] = IV[4];
+    state[5] = IV[5];
+    state[6] = IV[6];
+    state[7] = IV[7];
+}
+
+/// A finished state, in place, as [`DigestWords`]; written out (a loop costs twice the
+/// instructions, once per Merkle node).
+#[inline(always)]
 fn state_to_digest(state: &mut [u32; 8]) {
-    for w in state.iter_mut() {
-        *w = w.to_be();
-    }
+    state[0] = state[0].to_be();
+    state[1] = state[1].to_be();
+    state[2] = state[2].to_be();
+    state[3] = state[3].to_be();
+    state[4] = state[4].to_be();
+    state[5] = state[5].to_be();
+    state[6] = state[6].to_be();
+    state[7] = state[7].to_be();
 }
 
 /// Where a hash's blocks go: one call per 64-byte block, then the digest.
@@ -359,7 +380,7 @@ pub fn sha256_into(bytes: &[u8], out: &mut DigestWords) {
         padded_blocks(bytes, |block| lease.block(block));
         return lease.digest_into(out);
     }
-    *out = IV;
+    set_iv(out);
     padded_blocks(bytes, |block| pstk_sha256_compress(out, block));
     state_to_digest(out);
 }
@@ -398,7 +419,7 @@ pub fn compress_from_iv_into(block: &[u8; 64], out: &mut DigestWords) {
         lease.block(block);
         return lease.digest_into(out);
     }
-    *out = IV;
+    set_iv(out);
     pstk_sha256_compress(out, block);
     state_to_digest(out);
 }

@@ -13,11 +13,10 @@
 use alloc::vec::Vec;
 
 use picostark_core::VerifyError;
-use winter_crypto::Hasher;
 use winter_math::{FieldElement, StarkField};
 use winter_utils::SliceReader;
 
-use super::merkle::{verify_batch, MerkleScratch};
+use super::merkle::{verify_batch, MerkleScratch, Node, NodeHash};
 use super::parse::RawFriLayer;
 
 fn malformed(what: &'static str) -> VerifyError {
@@ -101,12 +100,12 @@ pub fn verify_queries<B, E, H>(
     inp: &FriInputs<'_, B, E, H::Digest>,
     mut positions: Vec<usize>,
     mut evaluations: Vec<E>,
-    merkle: &mut MerkleScratch<H::Digest>,
+    merkle: &mut MerkleScratch,
 ) -> Result<(), VerifyError>
 where
     B: StarkField,
     E: FieldElement<BaseField = B>,
-    H: Hasher,
+    H: NodeHash,
 {
     let n = inp.shape.folding;
     let fold_ok = matches!(n, 2 | 4 | 8 | 16);
@@ -138,7 +137,7 @@ where
     }
 
     let mut folded: Vec<usize> = Vec::with_capacity(positions.len());
-    let mut leaves: Vec<H::Digest> = Vec::with_capacity(positions.len());
+    let mut leaves: Vec<Node> = Vec::with_capacity(positions.len());
     let mut next_evaluations: Vec<E> = Vec::with_capacity(positions.len());
     for (depth, layer) in inp.layers.iter().enumerate() {
         let row_len = domain_size / n;
@@ -155,12 +154,13 @@ where
         if layer.values.len() != folded.len() * row_bytes {
             return Err(malformed("FRI layer values"));
         }
-        leaves.clear();
-        for row in layer.values.chunks_exact(row_bytes) {
+        // Sized once (`resize` zeroes only new entries), each leaf hashed into its place.
+        leaves.resize(folded.len(), Node::default());
+        for (row, leaf) in layer.values.chunks_exact(row_bytes).zip(leaves.iter_mut()) {
             // The leaf hashes the row's elements in their canonical encoding: these bytes,
             // as long as each element is canonical, which the folding below checks for every
             // row before anything is accepted.
-            leaves.push(H::hash(row));
+            H::leaf(row, leaf);
         }
         verify_batch::<H>(
             &inp.commitments[depth],

@@ -12,7 +12,9 @@
 use alloc::vec::Vec;
 
 use picostark_core::VerifyError;
-use winter_crypto::Hasher;
+use winter_crypto::hashers::Blake3_256;
+use winter_crypto::{Digest, Hasher};
+use winter_math::StarkField;
 use winter_utils::Deserializable;
 
 use super::parse::Reader;
@@ -29,23 +31,101 @@ pub fn read_digest<H: Hasher>(bytes: &[u8]) -> Result<H::Digest, VerifyError> {
     H::Digest::read_from_bytes(bytes).map_err(|_| malformed("digest"))
 }
 
+/// A Merkle node while openings are checked: a digest's 32 bytes in memory order, held in
+/// words. Word-aligned, so a node is moved by eight word loads and stores (a byte-aligned
+/// 32-byte move is a `memcpy` call) and two adjacent nodes are a block to hash in place.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[repr(transparent)]
+pub struct Node(pub [u32; 8]);
+
+impl Node {
+    /// The node of a digest's bytes.
+    pub fn from_bytes(bytes: &[u8; 32]) -> Node {
+        let mut n = Node::default();
+        n.set_bytes(bytes);
+        n
+    }
+
+    /// `self = bytes`, word by word from any byte offset (a sibling in the proof), written
+    /// out: a loop or an array move becomes a `memcpy` call.
+    #[inline(always)]
+    pub fn set_bytes(&mut self, bytes: &[u8; 32]) {
+        let (w, _) = bytes.as_chunks::<4>();
+        let d = &mut self.0;
+        d[0] = u32::from_ne_bytes(w[0]);
+        d[1] = u32::from_ne_bytes(w[1]);
+        d[2] = u32::from_ne_bytes(w[2]);
+        d[3] = u32::from_ne_bytes(w[3]);
+        d[4] = u32::from_ne_bytes(w[4]);
+        d[5] = u32::from_ne_bytes(w[5]);
+        d[6] = u32::from_ne_bytes(w[6]);
+        d[7] = u32::from_ne_bytes(w[7]);
+    }
+
+    /// `self = *other` as eight word moves (see [`Node::set_bytes`]).
+    #[inline(always)]
+    pub fn set(&mut self, other: &Node) {
+        let (d, s) = (&mut self.0, &other.0);
+        d[0] = s[0];
+        d[1] = s[1];
+        d[2] = s[2];
+        d[3] = s[3];
+        d[4] = s[4];
+        d[5] = s[5];
+        d[6] = s[6];
+        d[7] = s[7];
+    }
+
+    /// The node's 32 bytes.
+    pub fn as_bytes(&self) -> &[u8; 32] {
+        // SAFETY: `[u32; 8]` is 32 initialised bytes; `[u8; 32]` needs no alignment.
+        unsafe { &*(self as *const Node).cast::<[u8; 32]>() }
+    }
+
+    /// Two nodes side by side: the 64-byte block of their parent.
+    pub fn pair_bytes(pair: &[Node; 2]) -> &[u8; 64] {
+        // SAFETY: two transparent `[u32; 8]` are 64 initialised bytes without padding.
+        unsafe { &*(pair as *const [Node; 2]).cast::<[u8; 64]>() }
+    }
+}
+
+/// A commitment hash as the openings use it: leaves and parents written into [`Node`]s in
+/// place, so no digest is moved between the hash and the level it belongs to.
+pub trait NodeHash: Hasher {
+    /// `out = hash(bytes)`, the leaf of a row's bytes (as [`Hasher::hash`]).
+    fn leaf(bytes: &[u8], out: &mut Node);
+    /// `out = merge(left, right)` (as [`Hasher::merge`]).
+    fn parent(pair: &[Node; 2], out: &mut Node);
+}
+
+impl<B: StarkField> NodeHash for Blake3_256<B> {
+    fn leaf(bytes: &[u8], out: &mut Node) {
+        out.set_bytes(&Self::hash(bytes).as_bytes());
+    }
+
+    /// winter-crypto 0.13's `merge` is BLAKE3 of the two digests' 64 bytes: `hash` of them
+    /// (`node_hashes_are_the_hashers` checks it).
+    fn parent(pair: &[Node; 2], out: &mut Node) {
+        out.set_bytes(&Self::hash(Node::pair_bytes(pair)).as_bytes());
+    }
+}
+
 /// Buffers reused across openings, so a verification allocates them once.
-pub struct MerkleScratch<D> {
+pub struct MerkleScratch {
     /// `(leaf index, position in the leaves slice)`, sorted by index.
     sorted: Vec<(usize, usize)>,
     /// `(byte offset of first digest, number of digests)` of each node vector.
     vectors: Vec<(usize, usize)>,
     pointers: Vec<usize>,
-    /// The nodes being lifted: tree indexes and digests apart, so that two siblings next to
-    /// each other are a `[D; 2]` the hasher reads in place (a copy of a digest costs a
-    /// `memcpy` call on RV32, and on the M33 for a byte-aligned digest).
+    /// The nodes being lifted: tree indexes and nodes apart, so that two siblings next to
+    /// each other are a pair the hasher reads in place.
     level_index: Vec<usize>,
-    level: Vec<D>,
+    level: Vec<Node>,
     next_index: Vec<usize>,
-    next: Vec<D>,
+    next: Vec<Node>,
 }
 
-impl<D: Copy> MerkleScratch<D> {
+impl MerkleScratch {
     /// Buffers for openings of up to `max_leaves` leaves.
     pub fn with_capacity(max_leaves: usize) -> Self {
         MerkleScratch {
@@ -60,15 +140,29 @@ impl<D: Copy> MerkleScratch<D> {
     }
 }
 
+/// Hashes the parent of `pair` into `level[i]`: the levels are sized once per level
+/// (`resize` zeroes only new entries), so no entry is zeroed or moved per node.
+fn put_parent<H: NodeHash>(
+    level: &mut [Node],
+    i: usize,
+    pair: &[Node; 2],
+) -> Result<(), VerifyError> {
+    let out = level.get_mut(i).ok_or(VerifyError::Rejected(
+        "Merkle opening does not match the commitment",
+    ))?;
+    H::parent(pair, out);
+    Ok(())
+}
+
 /// Checks that `leaves[k]` is the leaf at `indexes[k]` (distinct, any order) of the tree of
 /// depth `depth` with root `root`, using the batch opening in `proof`.
-pub fn verify_batch<H: Hasher>(
+pub fn verify_batch<H: NodeHash>(
     root: &H::Digest,
     depth: u32,
     indexes: &[usize],
-    leaves: &[H::Digest],
+    leaves: &[Node],
     proof: &[u8],
-    s: &mut MerkleScratch<H::Digest>,
+    s: &mut MerkleScratch,
 ) -> Result<(), VerifyError> {
     let bad = VerifyError::Rejected("Merkle opening does not match the commitment");
     if indexes.is_empty() || indexes.len() != leaves.len() {
@@ -119,70 +213,83 @@ pub fn verify_batch<H: Hasher>(
     if r.remaining() != 0 {
         return Err(malformed("trailing bytes in Merkle opening"));
     }
-    // A node's bytes; decoded where the pair to hash is built, not moved through a `Result`.
-    let node = |vectors: &[(usize, usize)], i: usize, j: usize| -> Result<&[u8], VerifyError> {
+    // A node's bytes, copied where the pair to hash is built.
+    let node = |vectors: &[(usize, usize)], i: usize, j: usize| -> Result<&[u8; 32], VerifyError> {
         let (offset, count) = vectors[i];
         if j >= count {
             return Err(malformed("Merkle opening is missing a node"));
         }
         let at = offset + j * DIGEST_BYTES;
-        Ok(&proof[at..at + DIGEST_BYTES])
+        proof[at..at + DIGEST_BYTES]
+            .try_into()
+            .map_err(|_| malformed("Merkle opening is missing a node"))
     };
+    // The pair being hashed when its nodes do not lie side by side.
+    let mut pair = [Node::default(); 2];
 
     // Leaf level: hash each sibling pair, taking the missing sibling from the proof.
     s.level_index.clear();
-    s.level.clear();
+    s.level.resize(num_pairs, Node::default());
     s.pointers.clear();
     let mut k = 0;
     while k < s.sorted.len() {
-        let i = s.level.len();
+        let i = s.level_index.len();
         let (index, pos) = s.sorted[k];
-        let pair = index & !1;
-        let (left, right, used) = if index == pair {
-            if k + 1 < s.sorted.len() && s.sorted[k + 1].0 == pair + 1 {
-                let right = leaves[s.sorted[k + 1].1];
-                k += 2;
-                (leaves[pos], right, 0)
-            } else {
-                k += 1;
-                (leaves[pos], read_digest::<H>(node(&s.vectors, i, 0)?)?, 1)
+        let pair_index = index & !1;
+        let both =
+            index == pair_index && k + 1 < s.sorted.len() && s.sorted[k + 1].0 == pair_index + 1;
+        if both {
+            let right = s.sorted[k + 1].1;
+            match leaves.get(pos..pos + 2) {
+                // Leaves in index order (the trace and composition openings): in place.
+                Some(adjacent) if right == pos + 1 => {
+                    put_parent::<H>(&mut s.level, i, adjacent.try_into().map_err(|_| bad)?)?
+                }
+                _ => {
+                    pair[0].set(&leaves[pos]);
+                    pair[1].set(&leaves[right]);
+                    put_parent::<H>(&mut s.level, i, &pair)?;
+                }
             }
+            k += 2;
+            s.pointers.push(0);
         } else {
+            let side = index & 1;
+            pair[side].set(&leaves[pos]);
+            pair[side ^ 1].set_bytes(node(&s.vectors, i, 0)?);
+            put_parent::<H>(&mut s.level, i, &pair)?;
             k += 1;
-            (read_digest::<H>(node(&s.vectors, i, 0)?)?, leaves[pos], 1)
-        };
-        s.level_index.push((num_leaves + pair) >> 1);
-        s.level.push(H::merge(&[left, right]));
-        s.pointers.push(used);
+            s.pointers.push(1);
+        }
+        s.level_index.push((num_leaves + pair_index) >> 1);
     }
 
     // Upper levels: the entry at list position `k` reads vector `k` when its sibling is absent.
     for _ in 1..depth {
         s.next_index.clear();
-        s.next.clear();
+        s.next.resize(s.level.len(), Node::default());
         let mut k = 0;
         while k < s.level.len() {
             let index = s.level_index[k];
+            let i = s.next_index.len();
             // The list is sorted, so a sibling next in it is the right one.
-            let parent = if s.level_index.get(k + 1) == Some(&(index ^ 1)) {
-                let pair: &[H::Digest; 2] = s.level[k..k + 2].try_into().map_err(|_| bad)?;
+            if s.level_index.get(k + 1) == Some(&(index ^ 1)) {
+                let adjacent: &[Node; 2] = s.level[k..k + 2].try_into().map_err(|_| bad)?;
+                put_parent::<H>(&mut s.next, i, adjacent)?;
                 k += 1;
-                H::merge(pair)
             } else {
                 let p = *s.pointers.get(k).ok_or(bad)?;
                 let sibling = node(&s.vectors, k, p)?;
                 s.pointers[k] += 1;
-                let pair = if index & 1 == 0 {
-                    [s.level[k], read_digest::<H>(sibling)?]
-                } else {
-                    [read_digest::<H>(sibling)?, s.level[k]]
-                };
-                H::merge(&pair)
-            };
+                let side = index & 1;
+                pair[side].set(&s.level[k]);
+                pair[side ^ 1].set_bytes(sibling);
+                put_parent::<H>(&mut s.next, i, &pair)?;
+            }
             s.next_index.push(index >> 1);
-            s.next.push(parent);
             k += 1;
         }
+        s.next.truncate(s.next_index.len());
         core::mem::swap(&mut s.level_index, &mut s.next_index);
         core::mem::swap(&mut s.level, &mut s.next);
     }
@@ -197,7 +304,7 @@ pub fn verify_batch<H: Hasher>(
     {
         return Err(malformed("unused nodes in Merkle opening"));
     }
-    if s.level[0] != *root {
+    if s.level[0] != Node::from_bytes(&root.as_bytes()) {
         return Err(bad);
     }
     Ok(())
@@ -206,19 +313,24 @@ pub fn verify_batch<H: Hasher>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use winter_crypto::hashers::Blake3_256;
+    use crate::hash::Sha256;
     use winter_crypto::{MerkleTree, VectorCommitment};
     use winter_math::fields::f64::BaseElement;
     use winter_utils::Serializable;
 
-    type H = Blake3_256<BaseElement>;
+    fn nodes<H: Hasher>(digests: &[H::Digest]) -> Vec<Node> {
+        digests
+            .iter()
+            .map(|d| Node::from_bytes(&d.as_bytes()))
+            .collect()
+    }
 
-    #[test]
-    fn agrees_with_upstream_batch_openings() {
+    fn agrees_with_upstream<H: NodeHash>() {
         let leaves: Vec<_> = (0..64u32).map(|i| H::hash(&i.to_le_bytes())).collect();
         let tree = MerkleTree::<H>::new(leaves.clone()).unwrap();
         let root = *tree.root();
         let mut s = MerkleScratch::with_capacity(16);
+        // Siblings opened together in index order (hashed in place) and out of it.
         let sets: &[&[usize]] = &[
             &[0],
             &[63],
@@ -228,13 +340,17 @@ mod tests {
         ];
         for &set in sets {
             let (items, proof) = tree.open_many(set).unwrap();
+            let items = nodes::<H>(&items);
             let bytes = proof.to_bytes();
             verify_batch::<H>(&root, 6, set, &items, &bytes, &mut s).unwrap();
             // A wrong leaf, a wrong root, a wrong depth and every truncation are rejected.
-            let mut wrong = items.clone();
-            wrong[0] = H::hash(b"x");
-            assert!(verify_batch::<H>(&root, 6, set, &wrong, &bytes, &mut s).is_err());
-            assert!(verify_batch::<H>(&items[0], 6, set, &items, &bytes, &mut s).is_err());
+            for k in 0..items.len() {
+                let mut wrong = items.clone();
+                H::leaf(b"x", &mut wrong[k]);
+                assert!(verify_batch::<H>(&root, 6, set, &wrong, &bytes, &mut s).is_err());
+            }
+            let other_root = H::hash(b"root");
+            assert!(verify_batch::<H>(&other_root, 6, set, &items, &bytes, &mut s).is_err());
             assert!(verify_batch::<H>(&root, 5, set, &items, &bytes, &mut s).is_err());
             for len in 0..bytes.len() {
                 assert!(verify_batch::<H>(&root, 6, set, &items, &bytes[..len], &mut s).is_err());
@@ -244,9 +360,40 @@ mod tests {
             assert!(verify_batch::<H>(&root, 6, set, &items, &extra, &mut s).is_err());
         }
         let (items, proof) = tree.open_many(&[3, 4]).unwrap();
+        let items = nodes::<H>(&items);
         let bytes = proof.to_bytes();
         // Duplicate and out-of-range indexes are errors, not panics.
         assert!(verify_batch::<H>(&root, 6, &[3, 3], &items, &bytes, &mut s).is_err());
         assert!(verify_batch::<H>(&root, 6, &[3, 64], &items, &bytes, &mut s).is_err());
+    }
+
+    #[test]
+    fn agrees_with_upstream_batch_openings_blake3() {
+        agrees_with_upstream::<Blake3_256<BaseElement>>();
+    }
+
+    #[test]
+    fn agrees_with_upstream_batch_openings_sha256() {
+        agrees_with_upstream::<Sha256<BaseElement>>();
+    }
+
+    #[test]
+    fn node_hashes_are_the_hashers() {
+        fn check<H: NodeHash>() {
+            let (a, b) = (H::hash(b"left"), H::hash(b"right"));
+            let mut out = Node::default();
+            H::leaf(b"left", &mut out);
+            assert_eq!(out.as_bytes(), &a.as_bytes());
+            let pair = [
+                Node::from_bytes(&a.as_bytes()),
+                Node::from_bytes(&b.as_bytes()),
+            ];
+            H::parent(&pair, &mut out);
+            assert_eq!(out.as_bytes(), &H::merge(&[a, b]).as_bytes());
+            H::parent(&[pair[1], pair[0]], &mut out);
+            assert_ne!(out.as_bytes(), &H::merge(&[a, b]).as_bytes());
+        }
+        check::<Blake3_256<BaseElement>>();
+        check::<Sha256<BaseElement>>();
     }
 }

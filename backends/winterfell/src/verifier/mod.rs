@@ -53,7 +53,7 @@ use crate::air::{felt_from_u64, PublicInputs, WfAir};
 use crate::field::{BabyBear, Quartic, Quintic};
 use composer::{check_ood_constraints, deep_evaluations, DeepInputs};
 use fri::{element_at, verify_queries, FriInputs, FriShape, Powers};
-use merkle::{read_digest, verify_batch, MerkleScratch, DIGEST_BYTES};
+use merkle::{read_digest, verify_batch, MerkleScratch, Node, NodeHash, DIGEST_BYTES};
 use parse::{RawOptions, RawProof};
 
 /// Winterfell's `FieldExtension` byte for "none": what the upstream prover writes for our
@@ -379,22 +379,23 @@ fn decode_all<E: FieldElement>(bytes: &[u8], count: usize) -> Result<Vec<E>, Ver
 /// Checks that `values` holds `rows` rows of `row_elements` canonical elements of `F` and
 /// writes each row's leaf into `leaves`: winterfell hashes a row's canonical encoding, which
 /// is exactly its bytes here.
-fn row_leaves<F: FieldElement, H: winter_crypto::Hasher>(
+fn row_leaves<F: FieldElement, H: NodeHash>(
     values: &[u8],
     rows: usize,
     row_elements: usize,
-    leaves: &mut Vec<H::Digest>,
+    leaves: &mut Vec<Node>,
 ) -> Result<(), VerifyError> {
     let row_bytes = row_elements * F::ELEMENT_BYTES;
     if row_bytes == 0 || values.len() != rows * row_bytes {
         return Err(malformed("query values size"));
     }
-    leaves.clear();
-    for row in values.chunks_exact(row_bytes) {
+    // Sized once (`resize` zeroes only new entries), each leaf hashed into its place.
+    leaves.resize(rows, Node::default());
+    for (row, leaf) in values.chunks_exact(row_bytes).zip(leaves.iter_mut()) {
         for i in 0..row_elements {
             element_at::<F>(row, i)?;
         }
-        leaves.push(H::hash(row));
+        H::leaf(row, leaf);
     }
     Ok(())
 }
@@ -408,7 +409,7 @@ fn verify_air<B, E, H>(
 where
     B: StarkField + ExtensibleField<2> + ExtensibleField<3>,
     E: FieldElement<BaseField = B>,
-    H: ElementHasher<BaseField = B>,
+    H: ElementHasher<BaseField = B> + NodeHash,
 {
     match file.header.air {
         AirId::Fibonacci => {
@@ -430,7 +431,7 @@ where
     A: AirDef + Default + Send + Sync,
     B: StarkField + ExtensibleField<2> + ExtensibleField<3>,
     E: FieldElement<BaseField = B>,
-    H: ElementHasher<BaseField = B>,
+    H: ElementHasher<BaseField = B> + NodeHash,
 {
     let def = A::default();
     let header = &file.header;
@@ -562,7 +563,7 @@ where
 
     // 5. Openings of the trace and composition commitments at the positions.
     let mut merkle = MerkleScratch::with_capacity(positions.len());
-    let mut leaves: Vec<H::Digest> = Vec::with_capacity(positions.len());
+    let mut leaves: Vec<Node> = Vec::with_capacity(positions.len());
     let rows = positions.len();
     row_leaves::<B, H>(raw.trace_values, rows, width, &mut leaves)?;
     verify_batch::<H>(
