@@ -514,6 +514,7 @@ where
         };
     let (trace_current, trace_next) = ood_trace.split_at(width);
     let (quotient_current, quotient_next) = ood_quotient.split_at(columns);
+    let trace_powers = Powers::new(air.trace_domain_generator(), u32::from(raw.log_n));
     check_ood_constraints(
         &air,
         &composition_coefficients,
@@ -521,6 +522,7 @@ where
         trace_next,
         quotient_current,
         z,
+        &trace_powers,
     )?;
     let mut merged = Vec::with_capacity(2 * (width + columns));
     merged.extend_from_slice(trace_current);
