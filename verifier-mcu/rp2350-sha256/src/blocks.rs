@@ -114,10 +114,15 @@ pub fn digest_bytes(words: &DigestWords) -> [u8; 32] {
     unsafe { core::mem::transmute::<DigestWords, [u8; 32]>(*words) }
 }
 
-/// `*state = IV` as eight stores of constants: the array assignment is a `memcpy` call on
-/// RV32 (32 bytes is past its inline-copy limit at opt-level "s"), once per Merkle node.
+/// `*state = IV`, once per Merkle node. The M33 copies the array with two load- and
+/// store-multiples; on RV32 the array assignment is a `memcpy` call (32 bytes is past its
+/// inline-copy limit at opt-level "s"), so there it is eight stores of constants.
 #[inline(always)]
 fn set_iv(state: &mut [u32; 8]) {
+    if cfg!(target_arch = "arm") {
+        *state = IV;
+        return;
+    }
     state[0] = IV[0];
     state[1] = IV[1];
     state[2] = IV[2];

@@ -140,6 +140,27 @@ impl MerkleScratch {
     }
 }
 
+/// The bytes of digest `j` of node vector `i`, copied where the pair to hash is built
+/// (inlined: a call returned them through a `Result` in memory, once per sibling).
+#[inline(always)]
+fn node_bytes<'p>(
+    proof: &'p [u8],
+    vectors: &[(usize, usize)],
+    i: usize,
+    j: usize,
+) -> Result<&'p [u8; 32], VerifyError> {
+    let missing = malformed("Merkle opening is missing a node");
+    let &(offset, count) = vectors.get(i).ok_or(missing)?;
+    if j >= count {
+        return Err(missing);
+    }
+    let at = offset + j * DIGEST_BYTES;
+    proof
+        .get(at..at + DIGEST_BYTES)
+        .and_then(|b| b.try_into().ok())
+        .ok_or(missing)
+}
+
 /// Hashes the parent of `pair` into `level[i]`: the levels are sized once per level
 /// (`resize` zeroes only new entries), so no entry is zeroed or moved per node.
 fn put_parent<H: NodeHash>(
@@ -213,17 +234,6 @@ pub fn verify_batch<H: NodeHash>(
     if r.remaining() != 0 {
         return Err(malformed("trailing bytes in Merkle opening"));
     }
-    // A node's bytes, copied where the pair to hash is built.
-    let node = |vectors: &[(usize, usize)], i: usize, j: usize| -> Result<&[u8; 32], VerifyError> {
-        let (offset, count) = vectors[i];
-        if j >= count {
-            return Err(malformed("Merkle opening is missing a node"));
-        }
-        let at = offset + j * DIGEST_BYTES;
-        proof[at..at + DIGEST_BYTES]
-            .try_into()
-            .map_err(|_| malformed("Merkle opening is missing a node"))
-    };
     // The pair being hashed when its nodes do not lie side by side.
     let mut pair = [Node::default(); 2];
 
@@ -256,7 +266,7 @@ pub fn verify_batch<H: NodeHash>(
         } else {
             let side = index & 1;
             pair[side].set(&leaves[pos]);
-            pair[side ^ 1].set_bytes(node(&s.vectors, i, 0)?);
+            pair[side ^ 1].set_bytes(node_bytes(proof, &s.vectors, i, 0)?);
             put_parent::<H>(&mut s.level, i, &pair)?;
             k += 1;
             s.pointers.push(1);
@@ -279,7 +289,7 @@ pub fn verify_batch<H: NodeHash>(
                 k += 1;
             } else {
                 let p = *s.pointers.get(k).ok_or(bad)?;
-                let sibling = node(&s.vectors, k, p)?;
+                let sibling = node_bytes(proof, &s.vectors, k, p)?;
                 s.pointers[k] += 1;
                 let side = index & 1;
                 pair[side].set(&s.level[k]);
