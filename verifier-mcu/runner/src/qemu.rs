@@ -426,28 +426,113 @@ pub fn model_args(
     Ok(args)
 }
 
-/// A function symbol's name with what differs between two builds of the same code removed:
-/// the legacy mangling's trailing hash (`17h<16 hex>E`) and the v0 mangling's crate
-/// disambiguators (`Cs<base62>_`).
+/// A symbol's name as two builds of the same code share it: demangled without the legacy
+/// mangling's hash and the v0 mangling's crate disambiguators (`rustc-demangle`'s alternate
+/// form), written the same way for both schemes (a toolchain's standard library may use the
+/// other scheme than the code around it: rustc 1.95.0's is v0, 1.94.1's legacy). Generic
+/// arguments stay, where both schemes print them (`drop_in_place<T>`); [`loose_key`] drops
+/// them. Not a Rust symbol (`memcpy`, `__aeabi_memcpy`): the name itself.
 fn layout_key(name: &str) -> String {
-    let mut n = name;
-    if n.len() > 20 && n.ends_with('E') && n[n.len() - 20..].starts_with("17h") {
-        n = &n[..n.len() - 20];
+    let Ok(d) = rustc_demangle::try_demangle(name) else {
+        return name.to_string();
+    };
+    let mut s = format!("{d:#}");
+    // An LLVM suffix (`.123`) tells apart local copies within one build only.
+    if let Some(i) = s
+        .rfind('.')
+        .filter(|&i| s.len() > i + 1 && s[i + 1..].bytes().all(|b| b.is_ascii_digit()))
+    {
+        s.truncate(i);
     }
-    let mut out = String::with_capacity(n.len());
-    let mut rest = n;
-    while let Some(i) = rest.find("Cs") {
-        out.push_str(&rest[..i + 2]);
-        rest = &rest[i + 2..];
-        let end = rest
-            .find(|c: char| !c.is_ascii_alphanumeric())
-            .filter(|&e| e > 0 && rest[e..].starts_with('_'));
-        if let Some(e) = end {
-            rest = &rest[e..];
+    // Legacy names an impl by its module and `<impl Trait for Type>`, v0 as `<Type as Trait>`;
+    // an inherent impl `<impl Type>` (legacy) or `<Type>` (v0): both become `Type`.
+    if let Some(i) = s.find("::<impl ") {
+        let body = i + "::<impl ".len();
+        if let Some(end) = closing_angle(&s, body) {
+            let inner = &s[body..end];
+            let head = match top_level_split(inner, " for ") {
+                Some((tr, ty)) => format!("<{ty} as {tr}>"),
+                None => inner.to_string(),
+            };
+            s = format!("{head}{}", &s[end + 1..]);
         }
     }
-    out.push_str(rest);
+    if s.starts_with('<') {
+        if let Some(end) = closing_angle(&s, 1) {
+            if top_level_split(&s[1..end], " as ").is_none() {
+                s = format!("{}{}", &s[1..end], &s[end + 1..]);
+            }
+        }
+    }
+    s.replace(", ", ",")
+        .replace("::<", "<")
+        .split("{closure#")
+        .enumerate()
+        .map(|(k, part)| match (k, part.find('}')) {
+            (0, _) | (_, None) => part.to_string(),
+            (_, Some(j)) => format!("{{{{closure}}}}{}", &part[j + 1..]),
+        })
+        .collect()
+}
+
+/// A [`layout_key`] without generic arguments: where the two schemes print them
+/// differently (legacy names an impl by its declared parameters, `RawVecInner<A>`, v0 by
+/// the instance's, `RawVecInner<_>`; legacy omits a generic function's arguments).
+fn loose_key(key: &str) -> String {
+    let mut out = String::with_capacity(key.len());
+    let mut skip = 0usize;
+    for c in key.chars() {
+        if skip > 0 {
+            match c {
+                '<' => skip += 1,
+                '>' => skip -= 1,
+                _ => {}
+            }
+            continue;
+        }
+        // `<` right after a name opens its generic arguments; elsewhere (at the start,
+        // after `(`, `&`, `,`) it opens a qualified path, which stays.
+        if c == '<' && out.ends_with(|p: char| p.is_alphanumeric() || p == '_' || p == '}') {
+            skip = 1;
+            continue;
+        }
+        out.push(c);
+    }
     out
+}
+
+/// Index of the `>` closing the `<` just before `from`.
+fn closing_angle(s: &str, from: usize) -> Option<usize> {
+    let mut depth = 1usize;
+    for (i, c) in s[from..].char_indices() {
+        match c {
+            '<' => depth += 1,
+            '>' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(from + i);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// `s` split at the first `sep` outside angle brackets.
+fn top_level_split<'a>(s: &'a str, sep: &str) -> Option<(&'a str, &'a str)> {
+    let mut depth = 0i32;
+    for (i, c) in s.char_indices() {
+        match c {
+            '<' => depth += 1,
+            '>' => depth -= 1,
+            _ if depth == 0 && s[i..].starts_with(sep) => {
+                return Some((&s[..i], &s[i + sep.len()..]))
+            }
+            _ => {}
+        }
+    }
+    None
 }
 
 /// The timing model's address map (plugin `map=`, `QLO QHI BLO NAME` per line) from the
@@ -615,14 +700,15 @@ pub fn layout_shift(k: u32) -> u32 {
     (8192 * k / LAYOUT_SAMPLES) & !7
 }
 
-/// Symbols of `ours` paired with those of `theirs` by [`layout_key`], several of one key
-/// (generic instances) by closest size: `(our address, our end, their address, key)`, and
-/// ours left unpaired as `(address, end)`.
+/// Symbols of `ours` paired with those of `theirs` by [`layout_key`], then those left by
+/// [`loose_key`]; several of one key (generic instances) by closest size: `(our address,
+/// our end, their address, key)`, and ours left unpaired as `(address, end)`.
 type Paired = (Vec<(u32, u32, u32, String)>, Vec<(u32, u32)>);
 fn pair_by_name(ours: &[(u32, u32, String)], theirs: &[(u32, u32, String)]) -> Paired {
     use std::collections::BTreeMap;
+    type Groups = BTreeMap<String, Vec<(u32, u32)>>;
     let group = |fs: &[(u32, u32, String)]| {
-        let mut g: BTreeMap<String, Vec<(u32, u32)>> = BTreeMap::new();
+        let mut g: Groups = BTreeMap::new();
         for (addr, size, name) in fs.iter().filter(|f| f.1 > 0) {
             g.entry(layout_key(name)).or_default().push((*addr, *size));
         }
@@ -632,21 +718,40 @@ fn pair_by_name(ours: &[(u32, u32, String)], theirs: &[(u32, u32, String)]) -> P
         }
         g
     };
-    let (q, mut b) = (group(ours), group(theirs));
-    let (mut pairs, mut unpaired) = (Vec::new(), Vec::new());
-    for (name, qs) in &q {
-        let mut qs = qs.clone();
-        qs.sort_by_key(|&(a, s)| (std::cmp::Reverse(s), a));
-        let bs = b.entry(name.clone()).or_default();
-        for (qa, qsz) in qs {
-            let Some(j) = (0..bs.len()).min_by_key(|&j| (bs[j].1.abs_diff(qsz), bs[j].0)) else {
-                unpaired.push((qa, qa.saturating_add(qsz)));
-                continue;
-            };
-            let (ba, _) = bs.remove(j);
-            pairs.push((qa, qa.saturating_add(qsz), ba, name.clone()));
+    // One stage: pairs by key, and what is left of each side (under its key).
+    let pair = |q: Groups, mut b: Groups, pairs: &mut Vec<(u32, u32, u32, String)>| {
+        let mut left = Groups::new();
+        for (name, mut qs) in q {
+            qs.sort_by_key(|&(a, s)| (std::cmp::Reverse(s), a));
+            let bs = b.entry(name.clone()).or_default();
+            for (qa, qsz) in qs {
+                let Some(j) = (0..bs.len()).min_by_key(|&j| (bs[j].1.abs_diff(qsz), bs[j].0))
+                else {
+                    left.entry(name.clone()).or_default().push((qa, qsz));
+                    continue;
+                };
+                let (ba, _) = bs.remove(j);
+                pairs.push((qa, qa.saturating_add(qsz), ba, name.clone()));
+            }
         }
-    }
+        b.retain(|_, v| !v.is_empty());
+        (left, b)
+    };
+    let loosen = |g: Groups| {
+        let mut out = Groups::new();
+        for (k, v) in g {
+            out.entry(loose_key(&k)).or_default().extend(v);
+        }
+        out
+    };
+    let mut pairs = Vec::new();
+    let (q, b) = pair(group(ours), group(theirs), &mut pairs);
+    let (q, _) = pair(loosen(q), loosen(b), &mut pairs);
+    let unpaired = q
+        .into_values()
+        .flatten()
+        .map(|(qa, qsz)| (qa, qa.saturating_add(qsz)))
+        .collect();
     (pairs, unpaired)
 }
 
@@ -1111,8 +1216,8 @@ mod tests {
     #[test]
     fn layout_keys_drop_build_hashes_only() {
         assert_eq!(
-            layout_key("_ZN6blake38portable16compress_in_place17h0123456789abcdefE"),
-            "_ZN6blake38portable16compress_in_place"
+            layout_key("_ZN6blake38portable17compress_in_place17h0123456789abcdefE"),
+            "blake3::portable::compress_in_place"
         );
         assert_eq!(
             layout_key("_RNvNtCsheXoZokrRQM_17compiler_builtins3mem6memcpy"),
@@ -1120,6 +1225,100 @@ mod tests {
         );
         assert_ne!(layout_key("_ZN1a1fE"), layout_key("_ZN1a1gE"));
         assert_eq!(layout_key("memcpy"), "memcpy");
+    }
+
+    /// Real symbols of the same items from a rustc 1.95.0 image (standard library mangled
+    /// v0) and a rustc 1.94.1 one (legacy): the zkmcu RV32 TLSF firmware and ours.
+    #[test]
+    fn layout_keys_pair_legacy_and_v0_names() {
+        let same = |legacy: &str, v0: &str| {
+            assert_eq!(layout_key(legacy), layout_key(v0), "{legacy} / {v0}");
+        };
+        // An inherent method: `core::fmt::Formatter::pad` / `<core::fmt::Formatter>::pad`.
+        same(
+            "_ZN4core3fmt9Formatter3pad17h70209f2ecfa223ceE",
+            "_RNvMsa_NtCscB4ypgrvJIh_4core3fmtNtB5_9Formatter3pad",
+        );
+        // A trait impl legacy names by its module: `core::fmt::num::imp::<impl Display for
+        // u32>::fmt` / `<u32 as core::fmt::Display>::fmt`.
+        same(
+            "_ZN4core3fmt3num3imp52_$LT$impl$u20$core..fmt..Display$u20$for$u20$u32$GT$3fmt17hf372911b1e30887dE",
+            "_RNvXs8_NtNtNtCscB4ypgrvJIh_4core3fmt3num3impmNtB9_7Display3fmt",
+        );
+        // A generic instance both schemes print with its argument.
+        same(
+            "_ZN4core3ptr42drop_in_place$LT$alloc..string..String$GT$17h8c71895dfb8ecc14E",
+            "_RINvNtCscB4ypgrvJIh_4core3ptr13drop_in_placeNtNtCs49FdYmsWJ4B_5alloc6string6StringEBK_",
+        );
+        // A function without generic parameters, and an LTO-local copy (`.298`).
+        same(
+            "_ZN17compiler_builtins3mem6memcpy17h0123456789abcdefE",
+            "_RNvNtCsheXoZokrRQM_17compiler_builtins3mem6memcpy",
+        );
+        assert_eq!(
+            layout_key("_ZN58_$LT$alloc..string..String$u20$as$u20$core..fmt..Write$GT$9write_str17h0123456789abcdefE.297"),
+            "<alloc::string::String as core::fmt::Write>::write_str"
+        );
+        // A generic instance legacy names by the impl's parameters, v0 by the instance's:
+        // apart by `layout_key`, together by `loose_key`.
+        let (legacy, v0) = (
+            "_ZN5alloc7raw_vec20RawVecInner$LT$A$GT$7reserve21do_reserve_and_handle17h394dfc93ebccc478E",
+            "_RINvNvMs2_NtCs49FdYmsWJ4B_5alloc7raw_vecINtB8_11RawVecInnerpE7reserve21do_reserve_and_handleNtNtBa_5alloc6GlobalEBa_",
+        );
+        assert_ne!(layout_key(legacy), layout_key(v0));
+        assert_eq!(loose_key(&layout_key(legacy)), loose_key(&layout_key(v0)));
+        assert_eq!(
+            loose_key(&layout_key(v0)),
+            "alloc::raw_vec::RawVecInner::reserve::do_reserve_and_handle"
+        );
+    }
+
+    #[test]
+    fn layout_keys_keep_different_items_apart() {
+        let apart = |a: &str, b: &str| {
+            assert_ne!(
+                loose_key(&layout_key(a)),
+                loose_key(&layout_key(b)),
+                "{a} / {b}"
+            );
+        };
+        // `Formatter::pad` (legacy) and `Formatter::pad_integral` (v0).
+        apart(
+            "_ZN4core3fmt9Formatter3pad17h70209f2ecfa223ceE",
+            "_RNvMsa_NtCscB4ypgrvJIh_4core3fmtNtB5_9Formatter12pad_integral",
+        );
+        // The same trait method of two types: `Display for u32` (legacy) and for u64 (v0).
+        apart(
+            "_ZN4core3fmt3num3imp52_$LT$impl$u20$core..fmt..Display$u20$for$u20$u32$GT$3fmt17hf372911b1e30887dE",
+            "_RNvXsi_NtNtNtCscB4ypgrvJIh_4core3fmt3num3impyNtB9_7Display3fmt",
+        );
+        // Two instances of one generic function stay apart by `layout_key`.
+        assert_ne!(
+            layout_key("_RINvNtCscB4ypgrvJIh_4core9panicking13assert_failedjjEB4_"),
+            layout_key("_RINvNtCscB4ypgrvJIh_4core9panicking13assert_failedyyEB4_")
+        );
+    }
+
+    #[test]
+    fn pairing_takes_exact_names_before_loose_ones() {
+        let f = |a: u32, s: u32, n: &str| (a, s, n.to_string());
+        // Ours: one v0 instance; theirs: two legacy instances of other sizes under the
+        // impl's parameters, and an exact name for our `pad`.
+        let ours = [
+            f(0x100, 0x74, "_RINvNvMs2_NtCs49FdYmsWJ4B_5alloc7raw_vecINtB8_11RawVecInnerpE7reserve21do_reserve_and_handleNtNtBa_5alloc6GlobalEBa_"),
+            f(0x200, 0x2f0, "_RNvMsa_NtCscB4ypgrvJIh_4core3fmtNtB5_9Formatter3pad"),
+            f(0x500, 0x10, "_ZN1a7unknown17h0123456789abcdefE"),
+        ];
+        let theirs = [
+            f(0x9000, 0x24, "_ZN5alloc7raw_vec20RawVecInner$LT$A$GT$7reserve21do_reserve_and_handle17h394dfc93ebccc478E"),
+            f(0x9100, 0x74, "_ZN5alloc7raw_vec20RawVecInner$LT$A$GT$7reserve21do_reserve_and_handle17ha159092e25586664E"),
+            f(0x9200, 0x2f6, "_ZN4core3fmt9Formatter3pad17h70209f2ecfa223ceE"),
+        ];
+        let (mut pairs, unpaired) = pair_by_name(&ours, &theirs);
+        pairs.sort();
+        let at: Vec<(u32, u32)> = pairs.iter().map(|p| (p.0, p.2)).collect();
+        assert_eq!(at, [(0x100, 0x9100), (0x200, 0x9200)]);
+        assert_eq!(unpaired, [(0x500, 0x510)]);
     }
 
     #[test]
@@ -1146,8 +1345,8 @@ mod tests {
         assert_eq!(
             lines,
             [
-                "0x80000000 0x80000040 0x10000400 _ZN1a4eval".to_string(),
-                "0x80000040 0x80000140 0x10000800 _ZN1a4eval".to_string(),
+                "0x80000000 0x80000040 0x10000400 a::eval".to_string(),
+                "0x80000040 0x80000140 0x10000800 a::eval".to_string(),
                 format!("0x80000140 0x80000160 0x81000140 {rest}"),
                 "0x80000160 0x80000170 0x10000000 memcpy".to_string(),
                 format!("0x80000170 0x80000180 0x81000170 {rest}"),
@@ -1300,7 +1499,7 @@ mod tests {
             ]
         );
         assert_eq!(layout.data_bytes, (16, 32, ours.len() as u64));
-        assert!(layout.text().contains("(data) _ZN1a5TABLE"));
+        assert!(layout.text().contains("(data) a::TABLE"));
         // A run stops at our next label: the IV's last bytes are followed on the board by
         // `twice`, so without the label at 0x80001030 the run would take it along.
         let unlabelled = DataInfo {
