@@ -36,7 +36,9 @@ pub use config::{
     fri_params_supported, BabyBearConfig, GoldilocksConfig, M31Config, DEFAULT_PARAMS_CIRCLE,
     DEFAULT_PARAMS_TWO_ADIC, FOUNDATION_PARAMS,
 };
-pub use verifier::{verify_stock, P3BabyBearVerifier, P3GoldilocksVerifier, P3M31Verifier};
+pub use verifier::{
+    verify_stock, P3BabyBearVerifier, P3GoldilocksVerifier, P3M31Verifier, OUTSIDE_LEAN_BOUNDS,
+};
 
 #[cfg(feature = "prover")]
 pub use prover::{P3BabyBearProver, P3GoldilocksProver, P3M31Prover};

@@ -1,6 +1,9 @@
-//! The `no_std` verifiers: decode the postcard payload, check it is for the header's
-//! statement, rebuild the configuration from the header (its hash: BLAKE3 or SHA-256) and run
-//! Plonky3's verifier.
+//! The `no_std` verifiers: our lean verifier (`crate::lean`) for every shape within its
+//! bounds; otherwise (and always with `p3-stock`) decode the postcard payload, check it is for
+//! the header's statement, rebuild the configuration from the header (its hash: BLAKE3 or
+//! SHA-256) and run Plonky3's verifier. The `lean-only` feature leaves that fallback out (a
+//! one-backend image then fits in SRAM) and refuses such proofs with
+//! `VerifyError::Unsupported`.
 
 use alloc::vec::Vec;
 
@@ -145,7 +148,7 @@ fn verify_m31<H: config::ByteHash>(file: &ProofFile<'_>, hash: H) -> Result<(), 
 }
 
 macro_rules! verifier {
-    ($(#[$m:meta])* $name:ident, $backend:expr, $degrees:expr, $stock:ident) => {
+    ($(#[$m:meta])* $name:ident, $backend:expr, $degrees:expr, $stock:ident, $lean:path) => {
         $(#[$m])*
         #[derive(Clone, Copy, Debug, Default)]
         pub struct $name;
@@ -163,6 +166,20 @@ macro_rules! verifier {
                     HashId::Blake3_256 => $stock(file, config::VERIFIER_HASH),
                 }
             }
+
+            /// A proof the lean verifier does not take: Plonky3's own verifier decides, or
+            /// in a `lean-only` build it is refused (the stock verifier is not linked).
+            fn outside_lean(&self, file: &ProofFile<'_>) -> Result<(), VerifyError> {
+                #[cfg(not(feature = "lean-only"))]
+                {
+                    self.verify_payload_stock(file)
+                }
+                #[cfg(feature = "lean-only")]
+                {
+                    let _ = file;
+                    Err(VerifyError::Unsupported(OUTSIDE_LEAN_BOUNDS))
+                }
+            }
         }
 
         impl Verifier for $name {
@@ -174,10 +191,13 @@ macro_rules! verifier {
             }
             fn verify_payload(&self, file: &ProofFile<'_>) -> Result<(), VerifyError> {
                 self.check_supported(&file.header)?;
-                if let Some(verdict) = lean_verdict(file) {
-                    return verdict;
+                // The `p3-stock` reference row never takes the lean path.
+                if !cfg!(feature = "p3-stock") {
+                    if let Some(verdict) = $lean(file) {
+                        return verdict;
+                    }
                 }
-                self.verify_payload_stock(file)
+                self.outside_lean(file)
             }
         }
     };
@@ -188,14 +208,16 @@ verifier!(
     P3BabyBearVerifier,
     BackendId::P3BabyBear,
     &[4, 5, 8],
-    verify_babybear
+    verify_babybear,
+    crate::lean::verify_babybear_file
 );
 verifier!(
     /// Verifies `p3-goldilocks` proofs (Goldilocks x degree 2, 3 or 5, two-adic FRI).
     P3GoldilocksVerifier,
     BackendId::P3Goldilocks,
     &[2, 3, 5],
-    verify_goldilocks
+    verify_goldilocks,
+    crate::lean::verify_goldilocks_file
 );
 verifier!(
     /// Verifies `p3-m31` proofs (Mersenne-31 circle STARK over `CirclePcs`; QM31, cubic or
@@ -203,19 +225,18 @@ verifier!(
     P3M31Verifier,
     BackendId::P3M31,
     &[4, 3, 6],
-    verify_m31
+    verify_m31,
+    crate::lean::circle::verify_m31
 );
 
-/// The lean verifier's verdict (`crate::lean`) when it takes the proof's configuration and
-/// shape; `None` (or the `p3-stock` feature, the firmware's reference row) sends the caller
-/// to the stock path.
-fn lean_verdict(file: &ProofFile<'_>) -> Option<Result<(), VerifyError>> {
-    if cfg!(feature = "p3-stock") {
-        None
-    } else {
-        crate::lean::verify(file)
-    }
-}
+/// What a `lean-only` build answers for a proof the lean verifier does not take (its shape
+/// bounds: `lean::two_adic::MAX_QUERIES` queries, `MAX_LOG_FINAL_POLY_LEN`, ...), where
+/// other builds run Plonky3's own verifier.
+pub const OUTSIDE_LEAN_BOUNDS: &str =
+    "proof shape outside the lean verifier's bounds (lean-only build: no stock fallback)";
+
+#[cfg(all(feature = "lean-only", feature = "p3-stock"))]
+compile_error!("`lean-only` leaves out the stock verifier that `p3-stock` runs: enable one");
 
 /// Plonky3's own verifier for any Plonky3 proof file, whatever the lean path would do.
 pub fn verify_stock(file: &ProofFile<'_>) -> Result<(), VerifyError> {

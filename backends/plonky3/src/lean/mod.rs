@@ -249,24 +249,40 @@ fn goldilocks<EF: ExtensionField<Goldilocks>>(
     })
 }
 
-/// The lean verdict for a Plonky3 proof whose header passed the backend's checks, or `None`
+/// The lean verdict for a `p3-babybear` proof whose header passed the backend's checks, or
+/// `None` when its shape is outside the lean verifier's bounds or its challenge field is not
+/// one the lean path dispatches (degree 4, 5 or 8). One function per backend, so that an
+/// image with one backend links only that backend's lean verifier.
+pub fn verify_babybear_file(file: &ProofFile<'_>) -> Option<Result<(), VerifyError>> {
+    match file.header.extension_degree {
+        4 => babybear::<BinomialExtensionField<BabyBear, 4>>(file),
+        5 => babybear::<BinomialExtensionField<BabyBear, 5>>(file),
+        8 => babybear::<BinomialExtensionField<BabyBear, 8>>(file),
+        _ => None,
+    }
+}
+
+/// [`verify_babybear_file`] for `p3-goldilocks` (challenge field of degree 2, 3 or 5).
+pub fn verify_goldilocks_file(file: &ProofFile<'_>) -> Option<Result<(), VerifyError>> {
+    match file.header.extension_degree {
+        2 => goldilocks::<BinomialExtensionField<Goldilocks, 2>>(file),
+        3 => goldilocks::<CubicTrinomialExtensionField<Goldilocks>>(file),
+        5 => goldilocks::<BinomialExtensionField<Goldilocks, 5>>(file),
+        _ => None,
+    }
+}
+
+/// The lean verdict for any Plonky3 proof whose header passed its backend's checks, or `None`
 /// when its shape is outside the lean verifier's bounds or its configuration is not one the
 /// lean path dispatches (the caller then runs the stock verifier). Two-adic challenge fields:
 /// BabyBear of degree 4, 5, 8 and Goldilocks of degree 2, 3, 5 (the configurations'
 /// extensions; the generic code takes any `ExtensionField` whose wire form is its
 /// coefficient tuple).
 pub fn verify(file: &ProofFile<'_>) -> Option<Result<(), VerifyError>> {
-    let h = &file.header;
-    match (h.backend, h.extension_degree) {
-        (BackendId::P3BabyBear, 4) => babybear::<BinomialExtensionField<BabyBear, 4>>(file),
-        (BackendId::P3BabyBear, 5) => babybear::<BinomialExtensionField<BabyBear, 5>>(file),
-        (BackendId::P3BabyBear, 8) => babybear::<BinomialExtensionField<BabyBear, 8>>(file),
-        (BackendId::P3Goldilocks, 2) => goldilocks::<BinomialExtensionField<Goldilocks, 2>>(file),
-        (BackendId::P3Goldilocks, 3) => {
-            goldilocks::<CubicTrinomialExtensionField<Goldilocks>>(file)
-        }
-        (BackendId::P3Goldilocks, 5) => goldilocks::<BinomialExtensionField<Goldilocks, 5>>(file),
-        (BackendId::P3M31, _) => circle::verify_m31(file),
+    match file.header.backend {
+        BackendId::P3BabyBear => verify_babybear_file(file),
+        BackendId::P3Goldilocks => verify_goldilocks_file(file),
+        BackendId::P3M31 => circle::verify_m31(file),
         _ => None,
     }
 }
