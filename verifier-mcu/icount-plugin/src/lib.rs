@@ -23,7 +23,7 @@
 //!
 //! With `model=m33|hazard3` the plugin also runs the RP2350 cycle model ([`timing`]) and the
 //! line gains `cycles=C stall=S xip_accesses=A xip_misses=M xip_miss_cycles=X
-//! model=rp2350-m33|rp2350-hazard3 model_version=6` (C = insns + S + X; S is signed). More
+//! model=rp2350-m33|rp2350-hazard3 model_version=7` (C = insns + S + X; S is signed). More
 //! arguments: `flash=0xLO-0xHI` (repeatable; byte ranges behind the XIP cache, the rest is
 //! SRAM), `xip_miss=N` (cycles of a miss that starts a new QSPI transfer) and
 //! `xip_replacement=random|lru` and `map=FILE` (QEMU to board addresses, [`timing::AddrMap`]). See `verifier-mcu/TIMING.md`.

@@ -220,10 +220,11 @@ struct ICount {
 /// The new-transfer XIP miss cost (cycles) the model uses unless `xip_miss=` is given: the
 /// one calibrated parameter, fixed from the published Cortex-M33 stock-winterfell TLSF run
 /// with the model seeing that run's board layout (`map=`, `mcu-run --layout-elf`: symbols,
-/// inlined copies from DWARF, the median over placements of the rest), and used for both
-/// cores, whose XIP cache and QMI are one (`verifier-mcu/TIMING.md`, "Calibration"). The
-/// figure derived from the QMI setup is `QmiTiming::bootrom_default().new_transfer` (112).
-const CALIBRATED_XIP_MISS: u32 = 171;
+/// inlined copies from DWARF, the median over placements of the rest, read-only data; the
+/// board image built with the published runs' rustc 1.94.1), and used for both cores, whose
+/// XIP cache and QMI are one (`verifier-mcu/TIMING.md`, "Calibration"). The figure derived
+/// from the QMI setup is `QmiTiming::bootrom_default().new_transfer` (112).
+const CALIBRATED_XIP_MISS: u32 = 147;
 
 fn arg_str<'a>(args: &'a Args, key: &str) -> Option<&'a str> {
     match args.parsed.get(key)? {
