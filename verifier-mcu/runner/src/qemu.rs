@@ -1300,6 +1300,27 @@ mod tests {
     }
 
     #[test]
+    fn layout_keys_take_any_name() {
+        // Symbol tables are input: unbalanced brackets, a cut-off impl, non-ASCII, a bare
+        // dot: a key, never a panic.
+        for n in [
+            "<",
+            ">",
+            "<a as",
+            "a::<impl ",
+            "<é>::ü.",
+            ".",
+            "_ZN",
+            "_R",
+            "a.12.b",
+        ] {
+            let k = layout_key(n);
+            let _ = loose_key(&k);
+        }
+        assert_eq!(layout_key("a.12.b"), "a.12.b");
+    }
+
+    #[test]
     fn pairing_takes_exact_names_before_loose_ones() {
         let f = |a: u32, s: u32, n: &str| (a, s, n.to_string());
         // Ours: one v0 instance; theirs: two legacy instances of other sizes under the
