@@ -47,11 +47,36 @@ for c in $PUBLISHED $REBASED; do
   cp zk-$c/target/thumbv8m.main-none-eabihf/release/bench-rp2350-m33-stark elf/m33-tlsf-babybear-$c.elf
   cp zk-$c/target/riscv32imac-unknown-none-elf/release/bench-rp2350-rv32-stark elf/rv32-tlsf-babybear-$c.elf
 done
-# The RV32 board image with the published runs' toolchain, when installed (rustup has no
-# thumbv8m.main-none-eabihf standard library for 1.94.1 on this machine's mirror).
+# The board images with the published runs' toolchain, rustc 1.94.1, when installed: RV32 with
+# its prebuilt standard library; the M33 with the standard library built from rust-src
+# (rustup has no thumbv8m.main-none-eabihf library for 1.94.1 on this machine's mirror) as
+# the prebuilt one is built (verifier-mcu/TIMING.md "Board layout of the published images").
 if rustup +1.94.1 target list --installed 2>/dev/null | grep -q riscv32imac; then
   (cd zk-$PUBLISHED/crates/bench-rp2350-rv32-stark && cargo +1.94.1 build --release --features babybear --target-dir ../../target-1.94.1)
   cp zk-$PUBLISHED/target-1.94.1/riscv32imac-unknown-none-elf/release/bench-rp2350-rv32-stark elf/rv32-tlsf-babybear-$PUBLISHED-rustc1.94.1.elf
+fi
+if rustup +1.94.1 component list --installed 2>/dev/null | grep -q rust-src; then
+  cat > stdwrap.sh <<'W'
+#!/bin/bash
+# rustc wrapper: the std crates without -Ctarget-cpu, with bootstrap's MIR flags
+rustc=$1; shift; std=0; prev=
+for a in "$@"; do [ "$prev" = --crate-name ] && case $a in core|alloc|compiler_builtins|rustc_std_workspace_core) std=1;; esac; prev=$a; done
+[ $std = 0 ] && exec "$rustc" "$@"
+out=(); skip=0
+for a in "$@"; do
+  if [ $skip = 1 ]; then skip=0; [[ $a == target-cpu=* ]] || out+=(-C "$a"); continue; fi
+  [ "$a" = -C ] && { skip=1; continue; }; [[ $a == -Ctarget-cpu=* ]] || out+=("$a")
+done
+exec "$rustc" "${out[@]}" -Zinline-mir -Zinline-mir-preserve-debug -Zmir_strip_debuginfo=locals-in-tiny-functions
+W
+  chmod +x stdwrap.sh
+  P=profile.release.package
+  (cd zk-$PUBLISHED/crates/bench-rp2350-m33-stark && RUSTC_WRAPPER="$WORK/stdwrap.sh" RUSTC_BOOTSTRAP=1 \
+     cargo +1.94.1 build --release --features babybear --target-dir ../../target-1.94.1 -Zbuild-std=core,alloc \
+     --config $P.core.opt-level=3 --config $P.alloc.opt-level=3 --config $P.compiler_builtins.opt-level=3 \
+     --config $P.compiler_builtins.codegen-units=10000 --config $P.rustc-std-workspace-core.opt-level=3 \
+     --config 'target.thumbv8m.main-none-eabihf.rustflags=["-Zunstable-options","-Csymbol-mangling-version=legacy"]')
+  cp zk-$PUBLISHED/target-1.94.1/thumbv8m.main-none-eabihf/release/bench-rp2350-m33-stark elf/m33-tlsf-babybear-$PUBLISHED-rustc1.94.1.elf
 fi
 
 # 3. The QEMU window image: this repository's firmware (stock-wf window, board layer, markers,
@@ -109,7 +134,8 @@ EOF
 cp "$HERE/wrap.rs" wrap/src/main.rs
 (cd wrap && cargo run -q --release -- "$WORK/zk-$PUBLISHED/crates/zkmcu-vectors/data/stark-fib-1024-babybear" "$WORK/wf-babybear-ref-zkmcu.proof")
 
-# 5. The runs (mcu-run of $REPO: model_version 4, xip_miss 151, median of 7 placements).
+# 5. The runs (mcu-run of $REPO and its model_version and calibrated xip_miss, median of 7
+#    placements).
 (cd "$REPO" && cargo build --release -p mcu-run)
 RUN="$REPO/target/release/mcu-run run --window stock-wf --repeat 2"
 P="$WORK/wf-babybear-ref-zkmcu.proof"
@@ -118,6 +144,8 @@ for k in m33 rv32; do
   $RUN --core $k --elf elf/qemu-$k-babybear-window.elf --layout-elf elf/$k-tlsf-babybear-$REBASED.elf --out "$OUT/$REBASED" "$P"
   $RUN --core $k --elf elf/qemu-$k-babybear-window.elf --out "$OUT/no-layout" "$P"
 done
-if [ -f elf/rv32-tlsf-babybear-$PUBLISHED-rustc1.94.1.elf ]; then
-  $RUN --core rv32 --elf elf/qemu-rv32-babybear-window.elf --layout-elf elf/rv32-tlsf-babybear-$PUBLISHED-rustc1.94.1.elf --out "$OUT/$PUBLISHED-rustc1.94.1" "$P"
-fi
+for k in m33 rv32; do
+  if [ -f elf/$k-tlsf-babybear-$PUBLISHED-rustc1.94.1.elf ]; then
+    $RUN --core $k --elf elf/qemu-$k-babybear-window.elf --layout-elf elf/$k-tlsf-babybear-$PUBLISHED-rustc1.94.1.elf --out "$OUT/$PUBLISHED-rustc1.94.1" "$P"
+  fi
+done
