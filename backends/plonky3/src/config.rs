@@ -190,6 +190,21 @@ pub const DEFAULT_PARAMS_TWO_ADIC: ProofParams = ProofParams {
     log_final_poly_len: 2,
 };
 
+/// Two-adic FRI parameters for verifying with the RP2350's SHA-256 engine (issue 17): blowup
+/// 256, 10 queries, 20 PoW bits, folding by 16, a 64-coefficient final polynomial; 98 bits
+/// under the strictest conjecture at n = 2^10. With hashing nearly free, fewer queries over a
+/// larger blowup and a longer final polynomial cut the verifier's folding and Merkle work:
+/// the fastest of the candidates measured at 95 bits or more (emulator + timing model,
+/// results/hash/README.md, `p3-sram/tune/`). Listed in the lean transcript's pattern table,
+/// so the verifier never renders its transcript pattern at run time.
+pub const ENGINE_PARAMS_TWO_ADIC: ProofParams = ProofParams {
+    log_blowup: 8,
+    num_queries: 10,
+    pow_bits: 20,
+    log_fold_arity: 4,
+    log_final_poly_len: 6,
+};
+
 /// Circle FRI defaults (`p3-m31`; binary folding only, no final polynomial length): blowup
 /// 64, 14 queries, 20 PoW bits, chosen the same way (strictest conjecture 102 bits at
 /// n = 2^10 with QM31).

@@ -418,12 +418,14 @@ mod tests {
 
     #[test]
     fn pattern_table_is_current() {
-        use crate::config::{DEFAULT_PARAMS_TWO_ADIC as D, FOUNDATION_PARAMS as FP};
+        use crate::config::{
+            DEFAULT_PARAMS_TWO_ADIC as D, ENGINE_PARAMS_TWO_ADIC as E, FOUNDATION_PARAMS as FP,
+        };
         let mut source = String::new();
         let mut stale = 0;
         check::<BabyBear, BinomialExtensionField<BabyBear, 4>>(
             27,
-            &[D, FP],
+            &[D, FP, E],
             &mut source,
             &mut stale,
         );
@@ -431,7 +433,7 @@ mod tests {
         check::<BabyBear, BinomialExtensionField<BabyBear, 8>>(27, &[D], &mut source, &mut stale);
         check::<Goldilocks, BinomialExtensionField<Goldilocks, 2>>(
             31,
-            &[D, FP],
+            &[D, FP, E],
             &mut source,
             &mut stale,
         );
