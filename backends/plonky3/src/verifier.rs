@@ -243,6 +243,6 @@ pub fn verify_stock(file: &ProofFile<'_>) -> Result<(), VerifyError> {
     match file.header.backend {
         BackendId::P3BabyBear => P3BabyBearVerifier.verify_payload_stock(file),
         BackendId::P3Goldilocks => P3GoldilocksVerifier.verify_payload_stock(file),
-        _ => P3M31Verifier.verify_payload(file),
+        _ => P3M31Verifier.verify_payload_stock(file),
     }
 }
