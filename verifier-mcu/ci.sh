@@ -19,9 +19,9 @@
 #    zkmcu reference proof and on our Goldilocks proof: both must be accepted (a guard against
 #    the RV32 miscompilation described in results/baseline/NOTES.md), with a cycle estimate;
 # 5. the rp2350 firmware for both cores built with an embedded proof (every backend,
-#    wf-goldilocks alone, wf-goldilocks with code in SRAM, and the published window's
-#    stock-wf-window build), its UF2
-#    files, each image checked by `mcu-run check-image`.
+#    wf-goldilocks alone, wf-goldilocks and lean-only p3-babybear with code in SRAM, and the
+#    published window's stock-wf-window build), its UF2 files, each image checked by
+#    `mcu-run check-image`.
 #
 # Records go to $OUT (default out/mcu), UF2 files to $OUT/uf2.
 set -euo pipefail
@@ -141,6 +141,10 @@ if [[ " ${BACKENDS[*]} " == *" wf-goldilocks "* ]]; then
   SETS+=("wf-goldilocks:wf-goldilocks:262144:$(realpath "$PROOFS/wf-goldilocks-fib-1024.proof")")
   # Code in SRAM: check-image checks the copied code runs in SRAM inside the start-up copy.
   SETS+=("wf-goldilocks-code-in-ram:wf-goldilocks,code-in-ram:$RAM_CODE_HEAP:$(realpath "$PROOFS/wf-goldilocks-fib-1024-sha256.proof")")
+fi
+# A Plonky3 image fits SRAM only without the stock fallback (`lean-only`; results/hash/README.md).
+if [[ " ${BACKENDS[*]} " == *" p3-babybear "* ]]; then
+  SETS+=("p3-babybear-code-in-ram:p3-babybear,code-in-ram,lean-only:$RAM_CODE_HEAP:$(realpath "$PROOFS/p3-babybear-fib-1024-sha256.proof")")
 fi
 for pair in thumbv8m.main-none-eabihf:rp2350-arm riscv32imac-unknown-none-elf:rp2350-riscv; do
   target=${pair%%:*}
