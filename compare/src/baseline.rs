@@ -20,13 +20,19 @@ use picostark_core::record::RunRecord;
 use serde_json::Value;
 
 /// Published silicon runs of stock `winterfell::verify` 0.13.1 on the zkmcu reference proofs
-/// (verify alone in the window, the proof parsed and cloned before it; TLSF heap of 256 KB;
-/// rustc release, opt-level "s", fat LTO; as quoted in `shared/interop/zkmcu-fork/README.md`):
+/// (verify alone in the window, the proof parsed and cloned before it; rustc 1.94.1 release,
+/// opt-level "s", fat LTO): the TLSF (256 KB) runs as quoted in
+/// `shared/interop/zkmcu-fork/README.md`, the LLFF (256 KB) and bump (384 KB) runs from the
+/// zkmcu records of c51d396 and 6e7c942 (`benchmarks/runs/2026-04-24-*-stark-fib-1024-q-*`):
 /// `(backend, proof, core, allocator, median cycles)`.
 #[rustfmt::skip]
 const PUBLISHED: &[(&str, &str, &str, &str, u64)] = &[
     ("wf-goldilocks", "Goldilocks x quadratic", "m33", "tlsf", 11_200_461),
+    ("wf-goldilocks", "Goldilocks x quadratic", "m33", "llff", 10_449_812),
+    ("wf-goldilocks", "Goldilocks x quadratic", "m33", "bump", 10_193_094),
     ("wf-goldilocks", "Goldilocks x quadratic", "rv32", "tlsf", 16_859_714),
+    ("wf-goldilocks", "Goldilocks x quadratic", "rv32", "llff", 13_858_151),
+    ("wf-goldilocks", "Goldilocks x quadratic", "rv32", "bump", 12_325_103),
     ("wf-babybear", "BabyBear x quartic", "m33", "tlsf", 18_633_462),
     ("wf-babybear", "BabyBear x quartic", "rv32", "tlsf", 19_358_117),
 ];
@@ -137,12 +143,18 @@ fn compression_lines(md: &mut String, cost: &BTreeMap<String, Compression>) {
     }
 }
 
+/// Whether a record measured the published runs' window: our firmware built as they were
+/// (`mcu-run run --window stock-wf`) or their own board image (`mcu-run board`).
+fn published_window(r: &RunRecord) -> bool {
+    r.profile.contains("window=stock-wf") || r.profile.contains("window=board-image")
+}
+
 /// A record matches a published run when backend, core and allocator agree and it was
-/// built as the published runs were: the stock window, and plain RV32IMAC on the RV32 when
+/// built as the published runs were: their window, and plain RV32IMAC on the RV32 when
 /// the profile names an ISA.
 fn matches_published(r: &RunRecord, backend: &str, core: &str, alloc: &str) -> bool {
     (r.backend.as_str(), r.core.as_str(), r.allocator.as_str()) == (backend, core, alloc)
-        && r.profile.contains("window=stock-wf")
+        && published_window(r)
         && (core != "rv32" || !r.profile.contains("isa=") || r.profile.contains("isa=rv32imac"))
 }
 
@@ -159,14 +171,15 @@ fn timing_section(dir: &Path, md: &mut String) {
             (file, e.record)
         })
         .collect();
-    let (records, others): (Vec<_>, Vec<_>) = records
-        .into_iter()
-        .partition(|(_, r)| r.profile.contains("window=stock-wf"));
+    let (records, others): (Vec<_>, Vec<_>) =
+        records.into_iter().partition(|(_, r)| published_window(r));
     let _ = writeln!(
         md,
         "### Timing model against published silicon runs\n\n\
-         Predicted: the RP2350 timing model's estimated cycles (`RunRecord.estimate`) of the emulator run of the firmware built as the published runs were \
-         (`mcu-run --window stock-wf`: stock `winterfell::verify` 0.13.1 alone in the window), records in `{}/timing/`. \
+         Predicted: the RP2350 timing model's estimated cycles (`RunRecord.estimate`) of an emulator run, records in `{}/timing/`: \
+         board `qemu-board-image`, the published runs' own board images rebuilt from their sources and run as they are (`mcu-run board`); \
+         otherwise our firmware built as the published runs were (`mcu-run run --window stock-wf`: stock `winterfell::verify` 0.13.1 alone in the window) \
+         with the board image's layout. \
          Measured: median cycles, {PUBLISHED_SOURCE}. Error = (predicted − measured) / measured. \
          Which published run fixed which model parameter is in `verifier-mcu/TIMING.md`.\n\n\
          | proof | core | allocator | measured cycles | predicted cycles (model) | error | instructions | record (result) | board · profile |\n\
@@ -223,13 +236,20 @@ fn timing_section(dir: &Path, md: &mut String) {
         let _ = writeln!(md, "| {head} | {m} | {pred} | {err} | {rec_cells} |");
     }
     md.push('\n');
-    // The allocators in predicted order, per backend, core and build (the order is checked
-    // against silicon runs this table does not have).
-    // Each allocator's record names its own board layout (`layout-elf=`): not a build
+    // The allocators in predicted order, per backend, core and build. Each allocator's
+    // record names its own board image (layout, image, window addresses): not a build
     // difference.
     let build = |p: &str| -> String {
+        const PER_IMAGE: [&str; 6] = [
+            "layout-elf=",
+            "board-image=",
+            "image-fnv1a32=",
+            "start=",
+            "end=",
+            "patches=",
+        ];
         p.split(' ')
-            .filter(|w| !w.starts_with("layout-elf="))
+            .filter(|w| !PER_IMAGE.iter().any(|k| w.starts_with(k)))
             .collect::<Vec<_>>()
             .join(" ")
     };
@@ -644,6 +664,24 @@ mod tests {
                 "d.rv32.tlsf.json",
                 timing_record("rv32", "tlsf", &format!("{w} isa=rv32imac"), None),
             ),
+            (
+                "f.m33.bump.json",
+                timing_record(
+                    "m33",
+                    "bump",
+                    "board-image=m33-bump.elf image-fnv1a32=0123abcd window=board-image start=0x10002d12 end=0x10002d54 patches=3 windows=7",
+                    Some(10_500_000),
+                ),
+            ),
+            (
+                "g.m33.tlsf.json",
+                timing_record(
+                    "m33",
+                    "tlsf",
+                    "board-image=m33-tlsf.elf image-fnv1a32=4567abcd window=board-image start=0x10002cf0 end=0x10002d2c patches=3 windows=7",
+                    Some(11_100_000),
+                ),
+            ),
             // Not the stock window.
             (
                 "e.m33.tlsf.json",
@@ -676,10 +714,18 @@ mod tests {
             "{l}"
         );
         assert!(line("| BabyBear x quartic | m33 |").contains("no matching record"));
-        assert!(line("| wf-goldilocks | m33 | llff | not published |").contains("12000000"));
+        let l = line("| Goldilocks x quadratic | m33 | llff | 10449812 |");
+        assert!(l.contains("| 12000000 (rp2350-m33 v1) | +14.8% |"), "{l}");
+        // A board-image record matches its published run; its window addresses are per image.
+        assert!(line("| Goldilocks x quadratic | m33 | bump | 10193094 |")
+            .contains("`f.m33.bump.json`"));
         assert!(line("| wf-goldilocks | rv32 | tlsf | not published |").contains("isa=rp2350"));
         assert!(
             md.contains("- predicted allocator order, wf-goldilocks on m33, fastest first: tlsf (11760484) < llff (12000000)\n"),
+            "{md}"
+        );
+        assert!(
+            md.contains("- predicted allocator order, wf-goldilocks on m33, fastest first: bump (10500000) < tlsf (11100000)\n"),
             "{md}"
         );
         // Outside the stock window: in the other table, against the stock TLSF estimate.

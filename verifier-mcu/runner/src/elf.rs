@@ -160,6 +160,15 @@ impl<'a> Elf<'a> {
         Ok(out)
     }
 
+    /// The file offset of `len` bytes at run address `vaddr`, when one `PT_LOAD` segment's
+    /// file bytes hold them all (for patching an image in place).
+    pub fn file_offset(&self, vaddr: u32, len: usize) -> Result<Option<usize>, ElfError> {
+        Ok(self.loads()?.iter().find_map(|l| {
+            let at = vaddr.checked_sub(l.vaddr)? as usize;
+            (at.checked_add(len)? <= l.filesz).then_some(l.offset + at)
+        }))
+    }
+
     /// The value of the symbol `name` from `.symtab`.
     pub fn symbol(&self, name: &str) -> Result<Option<u32>, ElfError> {
         Ok(self

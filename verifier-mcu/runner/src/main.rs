@@ -5,6 +5,10 @@
 //!             [--repeat N] [--heap BYTES] [--iterations N] [--out DIR] [--elf ELF]
 //!             [--embedded] [--profile] [--isa rp2350|rv32imac] [--window full|stock-wf]
 //!             [--xip-miss CYCLES] [--layout-elf BOARD.elf] PROOF...
+//! mcu-run board --core m33|rv32 --start ADDR --end ADDR [--skip ADDR].. [--return ADDR]..
+//!               [--patch ADDR=HEX].. [--accept ADDR:REG=VALUE] [--expect accepted|rejected]
+//!               [--windows N] [--isa rv32imac|rp2350] [--xip-miss CYCLES] [--proof FILE]
+//!               [--alloc NAME] [--timeout S] [--out DIR] BOARD.elf
 //! mcu-run uf2 ELF OUT.uf2 --family rp2350-arm|rp2350-riscv
 //! mcu-run check-image ELF [UF2] --family rp2350-arm|rp2350-riscv
 //! mcu-run tamper [--kind flip|truncate|low-security|wrong-backend|zero-payload] IN OUT
@@ -35,7 +39,14 @@
 //! (firmware feature `stock-wf-window`): `winterfell::verify` alone on a proof parsed and
 //! cloned before the window, built with target-cpu=cortex-m33 on the M33 and as plain
 //! RV32IMAC on RV32; any winterfell Goldilocks proof file, any allocator.
+//!
+//! `board` runs a board image's own code (an RP2350 ELF, e.g. a published silicon run's
+//! firmware rebuilt from its sources) under QEMU with the timing model, counting from
+//! `--start` to `--end` each time, and writes one `RunRecord` with the median-cycles window's
+//! estimate (`board.rs`: the machine, the patches for code that waits on hardware, the
+//! verdict check through QEMU's gdb stub).
 
+mod board;
 mod dwarf;
 mod elf;
 mod image_check;
@@ -57,6 +68,10 @@ fn usage() -> &'static str {
               [--repeat N] [--heap BYTES] [--iterations N] [--out DIR] [--elf ELF]
               [--embedded] [--profile] [--isa rp2350|rv32imac] [--window full|stock-wf]
               [--xip-miss CYCLES] [--layout-elf BOARD.elf] [--sha256-engine] PROOF...
+  mcu-run board --core m33|rv32 --start ADDR --end ADDR [--skip ADDR].. [--return ADDR]..
+              [--patch ADDR=HEX].. [--accept ADDR:REG=VALUE] [--expect accepted|rejected]
+              [--windows N] [--isa rv32imac|rp2350] [--xip-miss CYCLES] [--proof FILE]
+              [--alloc NAME] [--timeout S] [--out DIR] BOARD.elf
   mcu-run uf2 ELF OUT.uf2 --family rp2350-arm|rp2350-riscv
   mcu-run check-image ELF [UF2] --family rp2350-arm|rp2350-riscv
   mcu-run tamper [--kind flip|truncate|low-security|wrong-backend|zero-payload] IN OUT
@@ -116,6 +131,13 @@ impl Flags {
             .map(|(_, v)| v.as_str())
     }
 
+    fn all<'a>(&'a self, name: &'a str) -> impl Iterator<Item = &'a str> + 'a {
+        self.named
+            .iter()
+            .filter(move |(k, _)| k == name)
+            .map(|(_, v)| v.as_str())
+    }
+
     fn num(&self, name: &str, default: u64) -> Result<u64, String> {
         match self.get(name) {
             Some(v) => v
@@ -130,6 +152,7 @@ fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let result = match args.first().map(String::as_str) {
         Some("run") => cmd_run(&args[1..]),
+        Some("board") => cmd_board(&args[1..]),
         Some("uf2") => cmd_uf2(&args[1..]),
         Some("check-image") => cmd_check_image(&args[1..]),
         Some("tamper") => cmd_tamper(&args[1..]),
@@ -143,6 +166,173 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+fn cmd_board(args: &[String]) -> Result<(), String> {
+    let f = Flags::parse(
+        args,
+        &[
+            "core", "start", "end", "skip", "return", "patch", "accept", "expect", "windows",
+            "isa", "xip-miss", "proof", "alloc", "timeout", "out",
+        ],
+    )?;
+    let core = match f.get("core") {
+        Some("m33") => Core::M33,
+        Some("rv32") => Core::Rv32,
+        _ => return Err("--core m33|rv32 is required".into()),
+    };
+    // Published RP2350 images are plain RV32IMAC unless built otherwise.
+    let isa = match f.get("isa") {
+        None => qemu::Isa::Rv32imac,
+        Some(name) => qemu::Isa::parse(name)
+            .ok_or_else(|| format!("unknown --isa {name:?} (rp2350, rv32imac)"))?,
+    };
+    let [elf_path] = f.positional.as_slice() else {
+        return Err("give one board image (ELF)".into());
+    };
+    let elf = std::fs::read(elf_path).map_err(|e| format!("{elf_path}: {e}"))?;
+    let addr = |k: &str| board::parse_addr(f.get(k).ok_or(format!("--{k} ADDR is required"))?);
+    let (start, end) = (addr("start")?, addr("end")?);
+    let mut patches = Vec::new();
+    for a in f.all("skip") {
+        patches.push(board::Patch::Skip(board::parse_addr(a)?));
+    }
+    for a in f.all("return") {
+        patches.push(board::Patch::Return(board::parse_addr(a)?));
+    }
+    for p in f.all("patch") {
+        patches.push(board::Patch::parse_bytes(p)?);
+    }
+    let verdict = f
+        .get("accept")
+        .map(|v| board::Verdict::parse(v, core))
+        .transpose()?;
+    let expect = f.get("expect").unwrap_or("accepted");
+    if !["accepted", "rejected"].contains(&expect) {
+        return Err("--expect accepted|rejected".into());
+    }
+    let windows = f.num("windows", 7)? as usize;
+    let xip_miss = f
+        .get("xip-miss")
+        .map(|_| f.num("xip-miss", 0))
+        .transpose()?;
+    let alloc = f.get("alloc").unwrap_or("tlsf");
+    let proof = f
+        .get("proof")
+        .map(|p| std::fs::read(p).map_err(|e| format!("{p}: {e}")))
+        .transpose()?;
+    let header = match &proof {
+        Some(bytes) => {
+            let pf = ProofFile::parse(bytes).map_err(|e| format!("--proof: {e}"))?;
+            if !board::carries(&elf, pf.payload)? {
+                return Err(format!("{elf_path} does not carry the payload of --proof"));
+            }
+            Some((pf.header, bytes.len()))
+        }
+        None => None,
+    };
+    let plugin = qemu::build_plugin()?;
+    let model = qemu::model_args(core, &elf, None, xip_miss)?;
+    let run = board::BoardRun {
+        core,
+        isa,
+        elf: &elf,
+        patches: &patches,
+        start,
+        end,
+        windows,
+        plugin: &plugin,
+        model: &model,
+        timeout: std::time::Duration::from_secs(f.num("timeout", 300)?),
+    };
+    let result = match &verdict {
+        Some(v) => {
+            let got = run.register_at(v)?;
+            if got == v.value {
+                "accepted".to_string()
+            } else {
+                format!("rejected:verdict-register={got}")
+            }
+        }
+        None => "unchecked".to_string(),
+    };
+    if verdict.is_some() && !result.starts_with(expect) {
+        return Err(format!("{elf_path}: {result}, expected {expect}"));
+    }
+    if windows == 0 {
+        println!("{elf_path} {}: {result}", core.name());
+        return Ok(());
+    }
+    let regions = run.measure()?;
+    let est = record::estimate(&regions).ok_or("the plugin gave no estimate")?;
+    let median = regions
+        .iter()
+        .find(|r| r.estimate.as_ref().map(|e| e.cycles) == Some(est.cycles))
+        .ok_or("no median window")?;
+    let name = Path::new(elf_path)
+        .file_name()
+        .unwrap_or_default()
+        .to_string_lossy();
+    let meta = record::BuildMeta::collect();
+    let mut profile = format!(
+        "board-image={name} image-fnv1a32={:08x} window=board-image start={start:#x} \
+         end={end:#x} patches={} windows={windows}",
+        record::fnv1a32(&elf),
+        patches.len()
+    );
+    if core == Core::Rv32 {
+        profile.push_str(&format!(" isa={}", isa.name()));
+    }
+    let mut rec = picostark_core::record::RunRecord {
+        schema: picostark_core::record::RUN_RECORD_SCHEMA,
+        source: "emulator".into(),
+        core: core.name().into(),
+        board: "qemu-board-image".into(),
+        allocator: alloc.into(),
+        result,
+        iterations: windows as u32,
+        instructions: Some(median.insns),
+        instruction_classes: Some(median.classes.clone()),
+        estimate: Some(est),
+        hash_impl: Some("blake3-software".into()).filter(|_| header.is_some()),
+        toolchain: board::toolchain(&elf).unwrap_or_else(|| "unknown".into()),
+        profile,
+        git_commit: meta.git_commit,
+        ..Default::default()
+    };
+    if let (Some((h, len)), Some(bytes)) = (&header, &proof) {
+        rec.backend = h.backend.name().into();
+        rec.field = h.field.name().into();
+        rec.extension = h.extension_degree;
+        rec.air = h.air.name().into();
+        rec.n = 1u64 << h.log_n;
+        rec.proof_bytes = *len as u64;
+        rec = record::with_security(rec, bytes);
+    }
+    let e = rec.estimate.as_ref().expect("set above");
+    println!(
+        "{name} {} {}: {} instructions, {} est. cycles ({:.2} ms; stall {}, {} XIP misses, {} miss cycles), windows {windows}",
+        core.name(),
+        rec.result,
+        median.insns,
+        e.cycles,
+        e.ms,
+        e.stall_cycles,
+        e.xip_misses,
+        e.xip_miss_cycles
+    );
+    if let Some(out) = f.get("out") {
+        std::fs::create_dir_all(out).map_err(|e| format!("{out}: {e}"))?;
+        let stem = f
+            .get("proof")
+            .and_then(|p| Path::new(p).file_name())
+            .map_or(name.to_string(), |n| n.to_string_lossy().into());
+        let file = Path::new(out).join(format!("{stem}.{}.{alloc}.json", core.name()));
+        let json = serde_json::to_string_pretty(&rec).map_err(|e| e.to_string())?;
+        std::fs::write(&file, json + "\n").map_err(|e| format!("{}: {e}", file.display()))?;
+        println!("wrote {}", file.display());
+    }
+    Ok(())
 }
 
 fn cmd_run(args: &[String]) -> Result<(), String> {

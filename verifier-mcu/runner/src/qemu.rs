@@ -68,7 +68,7 @@ impl Core {
         (bin, args)
     }
 
-    fn isa(self) -> &'static str {
+    pub(crate) fn isa(self) -> &'static str {
         match self {
             Core::M33 => "arm",
             Core::Rv32 => "riscv",
@@ -115,7 +115,7 @@ impl Isa {
     /// QEMU's `-cpu` for the RV32 `virt` machine. QEMU 7.2's `rv32` enables Zba, Zbb, Zbc
     /// and Zbs by default, so both variants say every extension explicitly: the plain run
     /// traps on a stray bit-manipulation instruction, the RP2350 run on Zbc (not on the chip).
-    fn qemu_cpu(self) -> &'static str {
+    pub(crate) fn qemu_cpu(self) -> &'static str {
         match self {
             Isa::Rp2350 => "rv32,zba=true,zbb=true,zbs=true,zbkb=true,zbc=false",
             Isa::Rv32imac => "rv32,zba=false,zbb=false,zbs=false,zbkb=false,zbc=false",
