@@ -168,6 +168,21 @@ fn main() -> ExitCode {
     }
 }
 
+/// `--core` (required) and `--isa` (the RV32 instruction set, `default` when absent).
+fn core_and_isa(f: &Flags, default: qemu::Isa) -> Result<(Core, qemu::Isa), String> {
+    let core = match f.get("core") {
+        Some("m33") => Core::M33,
+        Some("rv32") => Core::Rv32,
+        _ => return Err("--core m33|rv32 is required".into()),
+    };
+    let isa = match f.get("isa") {
+        None => default,
+        Some(name) => qemu::Isa::parse(name)
+            .ok_or_else(|| format!("unknown --isa {name:?} (rp2350, rv32imac)"))?,
+    };
+    Ok((core, isa))
+}
+
 fn cmd_board(args: &[String]) -> Result<(), String> {
     let f = Flags::parse(
         args,
@@ -176,17 +191,8 @@ fn cmd_board(args: &[String]) -> Result<(), String> {
             "isa", "xip-miss", "proof", "alloc", "timeout", "out",
         ],
     )?;
-    let core = match f.get("core") {
-        Some("m33") => Core::M33,
-        Some("rv32") => Core::Rv32,
-        _ => return Err("--core m33|rv32 is required".into()),
-    };
     // Published RP2350 images are plain RV32IMAC unless built otherwise.
-    let isa = match f.get("isa") {
-        None => qemu::Isa::Rv32imac,
-        Some(name) => qemu::Isa::parse(name)
-            .ok_or_else(|| format!("unknown --isa {name:?} (rp2350, rv32imac)"))?,
-    };
+    let (core, isa) = core_and_isa(&f, qemu::Isa::Rv32imac)?;
     let [elf_path] = f.positional.as_slice() else {
         return Err("give one board image (ELF)".into());
     };
@@ -359,16 +365,7 @@ fn cmd_run(args: &[String]) -> Result<(), String> {
     let embedded = f.get("embedded").is_some();
     let sha256_engine = f.get("sha256-engine").is_some();
     let profiling = f.get("profile").is_some();
-    let core = match f.get("core") {
-        Some("m33") => Core::M33,
-        Some("rv32") => Core::Rv32,
-        _ => return Err("--core m33|rv32 is required".into()),
-    };
-    let isa = match f.get("isa") {
-        None => qemu::Isa::Rp2350,
-        Some(name) => qemu::Isa::parse(name)
-            .ok_or_else(|| format!("unknown --isa {name:?} (rp2350, rv32imac)"))?,
-    };
+    let (core, isa) = core_and_isa(&f, qemu::Isa::Rp2350)?;
     if core == Core::M33 && isa != qemu::Isa::Rp2350 {
         return Err("--isa chooses the RV32 instruction set: use it with --core rv32".into());
     }
