@@ -9,7 +9,11 @@
 # verifier's result with `Ok` (`--accept`). Each is also run with one proof byte flipped in
 # flash and must be rejected.
 #
-#   ELF=/path/to/elfs PROOFS=/path/to/proofs ./run.sh      (ELF: <core>-<alloc>.elf, <core>-bb.elf)
+#   ELF=/path/to/elfs PROOFS=/path/to/proofs ./run.sh
+#
+# ELF holds <core>-tlsf.elf, <core>-llff.elf, <core>-bump.elf (zkmcu 90ef17a, c51d396,
+# 6e7c942 as TIMING.md builds them) and <core>-bb.elf (b794d20 with its winterfell fork:
+# elf/<core>-tlsf-babybear-b794d20-rustc1.94.1.elf of ../field-order/reproduce.sh).
 #
 # PROOFS holds wf-goldilocks-ref-zkmcu.proof (`prover-host tune --reference-out`) and
 # wf-babybear-ref-zkmcu.proof (../field-order/wrap.rs); the runner checks that each image
