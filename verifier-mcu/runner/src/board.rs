@@ -29,7 +29,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use crate::elf::Elf;
-use crate::qemu::{parse_regions, Core, Isa, Region};
+use crate::qemu::{parse_regions, Core, Isa, Plugin, Region};
 
 /// One change to the image before it runs.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -241,12 +241,9 @@ pub struct BoardRun<'a> {
     /// The image's bytes, unpatched.
     pub elf: &'a [u8],
     pub patches: &'a [Patch],
-    pub start: u32,
-    pub end: u32,
     pub windows: usize,
-    pub plugin: &'a Path,
-    /// The timing model's arguments ([`crate::qemu::model_args`]).
-    pub model: &'a [String],
+    /// The plugin, the window (`markers`: `--start`, `--end`) and the model's arguments.
+    pub plugin: Plugin<'a>,
     pub timeout: Duration,
 }
 
@@ -302,19 +299,7 @@ impl BoardRun<'_> {
     pub fn measure(&self) -> Result<Vec<Region>, String> {
         let (scratch, bin, mut args) = self.prepare("measure")?;
         let counts = scratch.0.join("icount.txt");
-        let mut plugin = format!(
-            "{},isa={},start={:#x},end={:#x},out={}",
-            self.plugin.display(),
-            self.core.isa(),
-            self.start & !1,
-            self.end & !1,
-            counts.display()
-        );
-        for a in self.model {
-            plugin.push(',');
-            plugin.push_str(a);
-        }
-        args.extend(["-plugin".to_string(), plugin]);
+        args.extend(["-plugin".to_string(), self.plugin.arg(self.core, &counts)]);
         let mut qemu = Self::spawn(bin, &args)?;
         let deadline = Instant::now() + self.timeout;
         loop {

@@ -244,11 +244,12 @@ fn cmd_board(args: &[String]) -> Result<(), String> {
         isa,
         elf: &elf,
         patches: &patches,
-        start,
-        end,
         windows,
-        plugin: &plugin,
-        model: &model,
+        plugin: qemu::Plugin {
+            path: &plugin,
+            markers: (start, end),
+            model: &model,
+        },
         timeout: std::time::Duration::from_secs(f.num("timeout", 300)?),
     };
     let result = match &verdict {
@@ -300,7 +301,6 @@ fn cmd_board(args: &[String]) -> Result<(), String> {
         instructions: Some(median.insns),
         instruction_classes: Some(median.classes.clone()),
         estimate: Some(est),
-        hash_impl: Some("blake3-software".into()).filter(|_| header.is_some()),
         toolchain: board::toolchain(&elf).unwrap_or_else(|| "unknown".into()),
         profile,
         git_commit: meta.git_commit,
@@ -313,6 +313,14 @@ fn cmd_board(args: &[String]) -> Result<(), String> {
         rec.air = h.air.name().into();
         rec.n = 1u64 << h.log_n;
         rec.proof_bytes = *len as u64;
+        // Under QEMU the image hashes in software whatever it would use on the board.
+        rec.hash_impl = Some(
+            match h.hash {
+                picostark_core::HashId::Blake3_256 => "blake3-software",
+                picostark_core::HashId::Sha256 => "sha256-software",
+            }
+            .into(),
+        );
         rec = record::with_security(rec, bytes);
     }
     let e = rec.estimate.as_ref().expect("set above");

@@ -68,7 +68,7 @@ impl Core {
         (bin, args)
     }
 
-    pub(crate) fn isa(self) -> &'static str {
+    fn isa(self) -> &'static str {
         match self {
             Core::M33 => "arm",
             Core::Rv32 => "riscv",
@@ -1039,10 +1039,30 @@ pub fn sha256_offload_arg(elf: &[u8]) -> Result<String, String> {
 /// The plugin and what it is told about one firmware image.
 pub struct Plugin<'a> {
     pub path: &'a Path,
-    /// Addresses of `pstk_measure_start` and `pstk_measure_end` ([`markers`]).
+    /// Where counting starts and stops: `pstk_measure_start` and `pstk_measure_end`
+    /// ([`markers`]), or any two instruction addresses (`mcu-run board`).
     pub markers: (u32, u32),
     /// The timing model's arguments ([`model_args`]).
     pub model: &'a [String],
+}
+
+impl Plugin<'_> {
+    /// QEMU's `-plugin` value for `core`, the counts written to `out`.
+    pub fn arg(&self, core: Core, out: &Path) -> String {
+        let mut arg = format!(
+            "{},isa={},start={:#x},end={:#x},out={}",
+            self.path.display(),
+            core.isa(),
+            self.markers.0 & !1,
+            self.markers.1 & !1,
+            out.display()
+        );
+        for a in self.model {
+            arg.push(',');
+            arg.push_str(a);
+        }
+        arg
+    }
 }
 
 /// Runs the QEMU firmware `elf` with the plugin counting between its markers, with `slot`
@@ -1077,19 +1097,7 @@ pub fn run(
         ));
     }
     args.push("-plugin".into());
-    args.push(format!(
-        "{},isa={},start={:#x},end={:#x},out={}",
-        plugin.path.display(),
-        core.isa(),
-        plugin.markers.0 & !1,
-        plugin.markers.1 & !1,
-        counts.display()
-    ));
-    for a in plugin.model {
-        let last = args.last_mut().expect("plugin argument");
-        last.push(',');
-        last.push_str(a);
-    }
+    args.push(plugin.arg(core, &counts));
     if let Some(p) = profile {
         let _ = std::fs::remove_file(p);
         let last = args.last_mut().expect("plugin argument");
