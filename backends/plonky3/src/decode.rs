@@ -7,12 +7,18 @@
 //! sequence element and map entry is charged its in-memory size against a budget
 //! proportional to the payload, and the capacity hints serde sees never exceed what the
 //! budget still allows. A payload over budget is a [`VerifyError::MalformedProof`].
+//!
+//! postcard also accepts overlong varints (trailing zero groups), so one proof has many
+//! encodings. [`decode`] takes only the one postcard writes: the decoded value is serialized
+//! again into a flavor that compares each byte with the payload (no buffer), and any
+//! difference is malformed. The lean reader refuses the same encodings itself.
 
 use core::cell::Cell;
 use core::fmt;
 use core::mem::size_of;
 
 use picostark_core::VerifyError;
+use postcard::ser_flavors::Flavor;
 use serde::de::{
     self, DeserializeOwned, DeserializeSeed, Deserializer, EnumAccess, MapAccess, SeqAccess,
     VariantAccess, Visitor,
@@ -28,13 +34,63 @@ pub const BUDGET_FIXED: usize = 16 * 1024;
 /// widths) unless the final FRI polynomial is longer; those grow as they decode.
 pub const MAX_PREALLOCATED_ELEMENTS: usize = 1024;
 
-/// Decodes a postcard payload that must be consumed exactly, within the memory budget.
-pub fn decode<T: DeserializeOwned>(payload: &[u8]) -> Result<T, VerifyError> {
+/// Decodes a postcard payload that must be consumed exactly, within the memory budget, and
+/// be the value's one canonical encoding.
+pub fn decode<T: DeserializeOwned + serde::Serialize>(payload: &[u8]) -> Result<T, VerifyError> {
     decode_charged(payload).map(|(value, _)| value)
 }
 
 /// [`decode`], also returning how many decoded bytes were charged to the budget.
-pub fn decode_charged<T: DeserializeOwned>(payload: &[u8]) -> Result<(T, usize), VerifyError> {
+pub fn decode_charged<T: DeserializeOwned + serde::Serialize>(
+    payload: &[u8],
+) -> Result<(T, usize), VerifyError> {
+    let (value, charged) = decode_any_encoding(payload)?;
+    let canonical = postcard::serialize_with_flavor(&value, SameBytes { expected: payload })
+        .is_ok_and(|rest: &[u8]| rest.is_empty());
+    if !canonical {
+        return Err(VerifyError::MalformedProof(
+            "payload is not the canonical encoding of its proof",
+        ));
+    }
+    Ok((value, charged))
+}
+
+/// A serializer output that stores nothing: it fails at the first byte that differs from
+/// `expected` and resolves to what was not written.
+struct SameBytes<'a> {
+    expected: &'a [u8],
+}
+
+impl<'a> Flavor for SameBytes<'a> {
+    type Output = &'a [u8];
+
+    fn try_push(&mut self, byte: u8) -> postcard::Result<()> {
+        match self.expected.split_first() {
+            Some((&b, rest)) if b == byte => {
+                self.expected = rest;
+                Ok(())
+            }
+            _ => Err(postcard::Error::SerializeBufferFull),
+        }
+    }
+
+    fn try_extend(&mut self, data: &[u8]) -> postcard::Result<()> {
+        match self.expected.split_at_checked(data.len()) {
+            Some((head, rest)) if head == data => {
+                self.expected = rest;
+                Ok(())
+            }
+            _ => Err(postcard::Error::SerializeBufferFull),
+        }
+    }
+
+    fn finalize(self) -> postcard::Result<&'a [u8]> {
+        Ok(self.expected)
+    }
+}
+
+/// Decoding alone: every encoding postcard reads, canonical or not.
+fn decode_any_encoding<T: DeserializeOwned>(payload: &[u8]) -> Result<(T, usize), VerifyError> {
     let limit = payload.len().saturating_mul(BUDGET_PER_PAYLOAD_BYTE) + BUDGET_FIXED;
     let budget = Budget(Cell::new(limit));
     let mut de = postcard::Deserializer::from_bytes(payload);
@@ -561,6 +617,29 @@ mod tests {
         let bytes = postcard::to_allocvec(&t).unwrap();
         let (_, charged) = decode_charged::<Vec<(u8, Vec<u32>)>>(&bytes).unwrap();
         assert_eq!(charged, 2 * size_of::<(u8, Vec<u32>)>() + 4 * 4);
+    }
+
+    #[test]
+    fn overlong_varints_rejected() {
+        let v: Vec<u32> = vec![1, 300];
+        let bytes = postcard::to_allocvec(&v).unwrap();
+        assert_eq!(decode::<Vec<u32>>(&bytes).unwrap(), v);
+        // postcard itself reads each overlong form; decode refuses every one.
+        let overlong = [
+            vec![0x82, 0x00, 0x01, 0xac, 0x02], // the length in two bytes
+            vec![0x02, 0x81, 0x00, 0xac, 0x02], // the element 1 in two bytes
+            vec![0x02, 0x01, 0xac, 0x82, 0x80, 0x00], // 300 in four bytes
+        ];
+        for bytes in overlong {
+            assert_eq!(postcard::from_bytes::<Vec<u32>>(&bytes).unwrap(), v);
+            assert_eq!(
+                decode::<Vec<u32>>(&bytes),
+                Err(VerifyError::MalformedProof(
+                    "payload is not the canonical encoding of its proof"
+                )),
+                "{bytes:02x?}"
+            );
+        }
     }
 
     #[test]

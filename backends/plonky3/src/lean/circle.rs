@@ -203,8 +203,9 @@ fn ext_bytes<EF: ExtensionField<F>>(values: &[EF], out: &mut [u8]) -> usize {
 /// `k`'s rows (the tallest matrices') and, with `inject_after = Some(l)`, the shorter
 /// matrix's rows, which enter after compression level `l` as `compress(node, injected)`;
 /// it is called once per distinct index, as upstream hashes. `same(a, b)` says whether two
-/// queries opened identical rows: repeated indices must (upstream compares them), and so must
-/// every query merged into a node before an injection.
+/// queries opened identical rows: repeated indices must (upstream compares them). Queries
+/// merged into one node before an injection must have opened the same shorter row (equal
+/// injected digests); their tallest rows differ.
 #[allow(clippy::too_many_arguments)]
 fn verify_multi<C: PseudoCompressionFunction<Digest, 2>>(
     compress: &C,
@@ -228,27 +229,24 @@ fn verify_multi<C: PseudoCompressionFunction<Digest, 2>>(
         }
         order[j] = k as u8;
     }
-    // Frontier nodes: index, digest, and the first query below each (a node's queries are
-    // contiguous in `order`: `lo..hi`).
+    // Frontier nodes: index, digest and injected digest; at the leaves, the first query of
+    // each distinct index (`lead`), which repeated queries must equal.
     let mut idx = [0usize; MAX_QUERIES];
     let mut dig = [[0u8; 32]; MAX_QUERIES];
     let mut inj = [[0u8; 32]; MAX_QUERIES];
-    let mut lo = [0u8; MAX_QUERIES];
-    let mut hi = [0u8; MAX_QUERIES];
+    let mut lead = 0;
     let mut n = 0;
-    for s in 0..q {
-        let k = order[s] as usize;
+    for &k in &order[..q] {
+        let k = k as usize;
         if n > 0 && idx[n - 1] == index[k] {
-            if !same(order[lo[n - 1] as usize] as usize, k) {
+            if !same(lead, k) {
                 return Err(REJECTED);
             }
-            hi[n - 1] = s as u8 + 1;
             continue;
         }
         idx[n] = index[k];
         (dig[n], inj[n]) = leaf(k);
-        lo[n] = s as u8;
-        hi[n] = s as u8 + 1;
+        lead = k;
         n += 1;
     }
     if n == 0 || idx[n - 1] >> depth != 0 {
@@ -260,10 +258,14 @@ fn verify_multi<C: PseudoCompressionFunction<Digest, 2>>(
         let mut i = 0;
         while i < n {
             let node = idx[i];
-            let first = lo[i];
             let injected = inj[i];
             let pair = if i + 1 < n && idx[i + 1] == node ^ 1 {
                 i += 2;
+                // Below the injection, siblings share the shorter matrix's row: both queries
+                // must have opened it alike (their tallest rows differ, legitimately).
+                if inject_after.is_some_and(|l| level <= l) && inj[i - 2] != inj[i - 1] {
+                    return Err(REJECTED);
+                }
                 [dig[i - 2], dig[i - 1]]
             } else {
                 i += 1;
@@ -278,23 +280,14 @@ fn verify_multi<C: PseudoCompressionFunction<Digest, 2>>(
                     [sib, dig[i - 1]]
                 }
             };
-            let last = hi[i - 1];
             idx[out] = node >> 1;
             dig[out] = compress.compress(pair);
             inj[out] = injected;
-            lo[out] = first;
-            hi[out] = last;
             out += 1;
         }
         n = out;
         if inject_after == Some(level) {
             for k in 0..n {
-                let lead = order[lo[k] as usize] as usize;
-                for s in lo[k] + 1..hi[k] {
-                    if !same(lead, order[s as usize] as usize) {
-                        return Err(REJECTED);
-                    }
-                }
                 dig[k] = compress.compress([dig[k], inj[k]]);
             }
         }

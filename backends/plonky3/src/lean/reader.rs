@@ -1,9 +1,11 @@
 //! An in-place reader of postcard-encoded Plonky3 proofs: the lean verifiers walk the borrowed
 //! payload with it instead of decoding an owned `Proof` tree.
 //!
-//! It reproduces exactly what `postcard::from_bytes` accepts for the types in a proof (so a
-//! verdict never depends on which decoder ran): varints as postcard reads them (non-minimal
-//! encodings included, the last byte range-checked), `Option` tags 0/1, raw `u8`s, and field
+//! It accepts exactly the encodings [`crate::decode::decode`] accepts for the types in a
+//! proof (so a verdict never depends on which decoder ran), which are the ones postcard
+//! writes: minimal varints only (postcard would also read trailing zero groups; one proof has
+//! one encoding), sequence lengths of at most 32 bits on every target (what a 32-bit MCU's
+//! postcard reads), `Option` tags 0/1, raw `u8`s, and field
 //! elements in their fixed-width wire form ([`WireField`]: little-endian words, refused when
 //! `>= p` as the fields' own `Deserialize` refuses them). Every length the caller reads is
 //! compared with the value the header implies ([`Reader::expect_len`]) before anything is read
@@ -124,15 +126,16 @@ impl<'a> Reader<'a> {
         Ok(b)
     }
 
-    /// A varint of at most `max_bytes` bytes whose last byte is at most `last_max`, as
-    /// postcard decodes it (overlong encodings accepted, as postcard does).
+    /// A minimal varint of at most `max_bytes` bytes whose last byte is at most `last_max`:
+    /// postcard's encoding of the value. A last byte of zero after others (an overlong form,
+    /// which postcard would read) is malformed.
     fn varint(&mut self, max_bytes: usize, last_max: u8) -> Result<u64, VerifyError> {
         let mut out = 0u64;
         for i in 0..max_bytes {
             let b = self.byte()?;
             out |= u64::from(b & 0x7f) << (7 * i);
             if b & 0x80 == 0 {
-                if i == max_bytes - 1 && b > last_max {
+                if (i == max_bytes - 1 && b > last_max) || (i > 0 && b == 0) {
                     return Err(MALFORMED);
                 }
                 return Ok(out);
@@ -151,13 +154,11 @@ impl<'a> Reader<'a> {
         usize::try_from(self.u64()?).map_err(|_| MALFORMED)
     }
 
-    /// A sequence length: postcard reads it as a varint of the target's pointer width.
+    /// A sequence length: postcard writes it as a varint of the writer's pointer width; we
+    /// read at most 32 bits on every target, so the host's verdict is the MCU's (no proof
+    /// holds a sequence of 2^32 elements).
     pub fn seq_len(&mut self) -> Result<usize, VerifyError> {
-        let v = if usize::BITS == 64 {
-            self.varint(10, 0x01)?
-        } else {
-            self.varint(5, 0x0f)?
-        };
+        let v = self.varint(5, 0x0f)?;
         usize::try_from(v).map_err(|_| MALFORMED)
     }
 
@@ -312,9 +313,21 @@ mod tests {
             assert_eq!(r.u64().unwrap(), v);
             r.finish().unwrap();
         }
-        // An overlong zero is accepted by postcard, so by us.
-        assert_eq!(postcard::from_bytes::<u64>(&[0x80, 0x00]).unwrap(), 0);
-        assert_eq!(Reader::new(&[0x80, 0x00]).u64().unwrap(), 0);
+        // Overlong forms are read by postcard and refused by us (one encoding per value).
+        for overlong in [&[0x80, 0x00][..], &[0x81, 0x80, 0x00], &[0xac, 0x82, 0x00]] {
+            assert!(postcard::from_bytes::<u64>(overlong).is_ok());
+            assert_eq!(Reader::new(overlong).u64(), Err(MALFORMED));
+            assert_eq!(Reader::new(overlong).seq_len(), Err(MALFORMED));
+        }
+        // A length of 32 bits is the widest, on the host as on the MCU.
+        assert_eq!(
+            Reader::new(&[0xff, 0xff, 0xff, 0xff, 0x0f]).seq_len(),
+            Ok(u32::MAX as usize)
+        );
+        assert_eq!(
+            Reader::new(&[0x80, 0x80, 0x80, 0x80, 0x10]).seq_len(),
+            Err(MALFORMED)
+        );
         // Ten bytes whose last exceeds one overflow a u64: both refuse.
         let over = [0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x02];
         assert!(postcard::from_bytes::<u64>(&over).is_err());

@@ -78,17 +78,25 @@ impl<'a> Reader<'a> {
 
     /// winter-utils' variable-length `usize`: the number of trailing zero bits of the first
     /// byte, plus one, is the encoded length (a zero first byte means 8 more bytes follow).
+    /// Only the shortest form of a value is accepted (winter-utils writes it; upstream's
+    /// reader would also take longer ones), so a proof has one encoding.
     pub fn vint(&mut self, what: &'static str) -> Result<u64, VerifyError> {
         let first = *self.bytes.get(self.pos).ok_or(malformed(what))?;
         let len = first.trailing_zeros() as usize + 1;
-        if len == 9 {
+        let value = if len == 9 {
             self.take(1, what)?;
-            return self.u64(what);
+            self.u64(what)?
+        } else {
+            let b = self.take(len, what)?;
+            let mut a = [0u8; 8];
+            a[..len].copy_from_slice(b);
+            u64::from_le_bytes(a) >> len
+        };
+        // `len` bytes carry 7 * len bits (64 for the 9-byte form); one byte fewer must not do.
+        if len > 1 && value >> (7 * (len - 1)).min(63) == 0 {
+            return Err(malformed("overlong variable-length integer"));
         }
-        let b = self.take(len, what)?;
-        let mut a = [0u8; 8];
-        a[..len].copy_from_slice(b);
-        Ok(u64::from_le_bytes(a) >> len)
+        Ok(value)
     }
 
     /// A length-prefixed byte section whose length must fit in what remains.
@@ -259,6 +267,34 @@ mod tests {
             let mut r = Reader::new(&buf);
             assert_eq!(r.vint("v").unwrap(), v);
             assert_eq!(r.remaining(), 0);
+        }
+        // Every longer form of a value is refused: `v` written in `len` bytes.
+        let overlong = |v: u64, len: usize| -> alloc::vec::Vec<u8> {
+            if len == 9 {
+                let mut b = alloc::vec![0u8];
+                b.extend_from_slice(&v.to_le_bytes());
+                return b;
+            }
+            ((v << len) | (1 << (len - 1))).to_le_bytes()[..len].to_vec()
+        };
+        for (v, shortest) in [
+            (0u64, 1),
+            (5, 1),
+            (127, 1),
+            (128, 2),
+            (1 << 20, 3),
+            (1 << 56, 9),
+        ] {
+            assert_eq!(Reader::new(&overlong(v, shortest)).vint("v"), Ok(v));
+            for len in shortest + 1..=9 {
+                if len < 9 && v >> (7 * len) != 0 {
+                    continue;
+                }
+                assert!(
+                    Reader::new(&overlong(v, len)).vint("v").is_err(),
+                    "{v} in {len}"
+                );
+            }
         }
         // A length that exceeds what remains is an error, not an allocation.
         let mut buf = alloc::vec::Vec::new();
