@@ -47,7 +47,9 @@ for b in p3-babybear p3-goldilocks p3-m31 wf-goldilocks wf-babybear; do
   BACKENDS+=("$b")
   "$PH" --backend "$b" --air fib --n 1024 --out "$PROOFS/$b-fib-1024.proof"
   # The hostile set: one of each kind per protocol, every one must be rejected.
-  for kind in flip truncate low-security wrong-backend zero-payload; do
+  # overlong / trailing (issue 29): the first length field one byte longer, a byte after the
+  # payload; one encoding per proof, so both must be rejected.
+  for kind in flip truncate low-security wrong-backend zero-payload overlong trailing; do
     "$MCU" tamper --kind "$kind" "$PROOFS/$b-fib-1024.proof" "$PROOFS/$b-fib-1024.$kind.tampered"
   done
   # The sampled header sweep (issue 12): header values inside the envelope's ranges that the
@@ -81,6 +83,33 @@ if [[ " ${BACKENDS[*]} " == *" p3-m31 "* ]]; then
   "$PH" --backend p3-m31 --preset proven100 --out "$PROOFS/p3-m31-x6-fib-1024.proof"
   "$MCU" tamper --kind flip "$PROOFS/p3-m31-x6-fib-1024.proof" "$PROOFS/p3-m31-x6-fib-1024.flip.tampered"
 fi
+# Completeness sample (issue 29): small traces with parameters off the defaults, from the
+# grid of prover-host/tests/completeness.rs (which proves and verifies ~1,800 on the host),
+# each at >= 95 bits so the firmware's policy takes it; p3-m31 n = 8 with 16 queries is the
+# shape the lean circle verifier used to reject. Verified on both cores with the rest.
+GRID=(
+  "p3-m31 --n 8 --queries 16"
+  "p3-m31 --n 8 --ext 6 --queries 20"
+  "p3-babybear --n 8 --log-blowup 3 --queries 32 --log-fold-arity 1 --log-final-poly-len 0"
+  "p3-goldilocks --n 16 --log-blowup 3 --queries 32 --log-fold-arity 2 --log-final-poly-len 1"
+  "wf-goldilocks --n 8 --log-blowup 3 --queries 32 --log-fold-arity 2 --log-final-poly-len 1"
+  "wf-babybear --n 16 --log-blowup 4 --queries 24 --log-fold-arity 1 --log-final-poly-len 2"
+)
+for spec in "${GRID[@]}"; do
+  read -r b args <<<"$spec"
+  [[ " ${BACKENDS[*]} " == *" $b "* ]] || continue
+  name="grid-$b$(tr -d ' -' <<<"$args")"
+  # shellcheck disable=SC2086
+  "$PH" --backend "$b" --air fib $args --out "$PROOFS/$name.proof"
+  "$MCU" tamper --kind flip "$PROOFS/$name.proof" "$PROOFS/$name.flip.tampered"
+done
+# The host's verdict on every hostile file, beside the firmware's below: all rejected.
+for t in "$PROOFS"/*.tampered; do
+  if "$PH" verify "$t" >/dev/null 2>&1; then
+    echo "FAIL: the host accepted $t"; exit 1
+  fi
+done
+echo "ok: the host rejects all $(ls "$PROOFS"/*.tampered | wc -l) hostile files"
 FEATURES=$(IFS=,; echo "${BACKENDS[*]}")
 
 for core in m33 rv32; do

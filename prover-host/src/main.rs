@@ -296,6 +296,11 @@ fn request(args: &ProveArgs, backend: BackendId) -> Result<ProveRequest, UsageEr
         .check_supported(&header)
         .and_then(|()| policy.check(&header))
         .map_err(|e| UsageError(e.to_string()))?;
+    // The backend's own limits (queries against the domain, folding against n, ...): what
+    // its library would otherwise assert while proving.
+    prover
+        .check_request(&req)
+        .map_err(|e| UsageError(format!("parameters not provable: {e}")))?;
     Ok(req)
 }
 
@@ -310,15 +315,7 @@ fn prove_policy(args: &ProveArgs) -> Policy {
 }
 
 fn header_of(backend: BackendId, req: &ProveRequest) -> ProofHeader {
-    ProofHeader {
-        backend,
-        field: backend.field(),
-        extension_degree: req.extension_degree,
-        hash: req.hash,
-        air: req.air,
-        log_n: req.log_n,
-        params: req.params,
-    }
+    req.header(backend)
 }
 
 /// Proves one request; returns the proof file and the prove time in ms.

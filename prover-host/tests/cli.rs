@@ -182,6 +182,64 @@ fn bad_arguments_exit_2_with_one_line() {
     }
 }
 
+/// Issue 29: every argument combination around the limits either proves (exit 0) or is
+/// refused before proving with one line (exit 2); never a panic (exit 101) inside a library.
+#[test]
+fn argument_grid_never_panics() {
+    let mut proved = 0;
+    for backend in [
+        "p3-babybear",
+        "p3-goldilocks",
+        "p3-m31",
+        "wf-goldilocks",
+        "wf-babybear",
+    ] {
+        for queries in ["1", "255", "256"] {
+            for blowup in ["0", "1", "8"] {
+                for fold in ["0", "4", "5"] {
+                    for fin in ["0", "9"] {
+                        for pow in ["0", "41"] {
+                            let out = tmp(&format!("grid-{backend}.proof"));
+                            let args = [
+                                "--backend",
+                                backend,
+                                "--n",
+                                "8",
+                                "--queries",
+                                queries,
+                                "--log-blowup",
+                                blowup,
+                                "--log-fold-arity",
+                                fold,
+                                "--log-final-poly-len",
+                                fin,
+                                "--pow-bits",
+                                pow,
+                                "--min-security",
+                                "0",
+                                "--out",
+                                out.to_str().unwrap(),
+                            ];
+                            let o = run(&args);
+                            let err = String::from_utf8_lossy(&o.stderr);
+                            match o.status.code() {
+                                Some(0) => proved += 1,
+                                Some(2) => {
+                                    let line = err.lines().last().unwrap_or("");
+                                    assert!(line.starts_with("error: "), "{args:?}: {err}");
+                                }
+                                code => panic!("{args:?}: exit {code:?}: {err}"),
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    // Some of the grid is provable (queries 1 or 255 at blowup 2, folding 16, no PoW...).
+    assert!(proved > 0);
+}
+
 #[test]
 fn not_a_proof_file_is_rejected_not_a_crash() {
     let path = tmp("garbage.proof");

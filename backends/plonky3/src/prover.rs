@@ -20,18 +20,6 @@ use serde::Serialize;
 use crate::air::P3Air;
 use crate::config::{self, DEFAULT_PARAMS_CIRCLE, DEFAULT_PARAMS_TWO_ADIC};
 
-fn header(backend: BackendId, req: &ProveRequest) -> ProofHeader {
-    ProofHeader {
-        backend,
-        field: backend.field(),
-        extension_degree: req.extension_degree,
-        hash: req.hash,
-        air: req.air,
-        log_n: req.log_n,
-        params: req.params,
-    }
-}
-
 fn check_request(header: &ProofHeader, degrees: &[u8]) -> Result<(), ProveError> {
     if !degrees.contains(&header.extension_degree) {
         return Err(ProveError(format_degree_error(header.backend, degrees)));
@@ -125,12 +113,15 @@ macro_rules! p3_prover {
             fn default_params(&self) -> ProofParams {
                 $defaults
             }
+            fn check_request(&self, request: &ProveRequest) -> Result<(), ProveError> {
+                check_request(&request.header(self.backend()), self.extension_degrees())
+            }
             fn prove(
                 &self,
                 $req: &ProveRequest,
                 $progress: &mut dyn FnMut(&str),
             ) -> Result<Vec<u8>, ProveError> {
-                let $h = header(self.backend(), $req);
+                let $h = $req.header(self.backend());
                 check_request(&$h, self.extension_degrees())?;
                 $prove
             }

@@ -18,7 +18,7 @@ use picostark_air::fibonacci::Fibonacci;
 use picostark_air::AirDef;
 use picostark_core::proof_file::encode;
 use picostark_core::prove::{ProveError, ProveRequest, Prover};
-use picostark_core::{AirId, BackendId, HashId, ProofHeader, ProofParams};
+use picostark_core::{AirId, BackendId, HashId, ProofHeader, ProofParams, Verifier};
 use winter_air::{
     AuxRandElements, BatchingMethod, ConstraintCompositionCoefficients, FieldExtension,
     PartitionOptions, ProofOptions, TraceInfo,
@@ -189,7 +189,51 @@ fn check_request(
     if !(3..=22).contains(&request.log_n) {
         return Err(ProveError("log2 n must be in 3..=22".to_string()));
     }
+    proof_options(&request.params, FieldExtension::None)?;
+    fri_shape_supported(request.log_n, &request.params)?;
+    // What our verifier would refuse is not proved (its header checks name the limit).
+    let header = request.header(backend);
+    let verdict = match backend {
+        BackendId::WfBabyBear => crate::WfBabyBearVerifier::default().check_supported(&header),
+        _ => crate::WfGoldilocksVerifier::default().check_supported(&header),
+    };
+    verdict.map_err(|e| ProveError(e.to_string()))?;
     Ok(1usize << request.log_n)
+}
+
+/// The limits winterfell 0.13's prover asserts instead of returning an error, replayed on the
+/// parameters: fewer queries than LDE points (`DefaultRandomCoin::draw_integers`), every FRI
+/// layer a Merkle tree of at least two leaves of `folding` values (`build_layer`,
+/// `transpose_slice`), and a remainder of at least one coefficient (`build_proof`). The layer
+/// count is upstream's `FriOptions::num_fri_layers`.
+pub fn fri_shape_supported(log_n: u8, params: &ProofParams) -> Result<(), ProveError> {
+    let log_lde = u32::from(log_n) + u32::from(params.log_blowup);
+    if u32::from(params.num_queries) >= 1u32 << log_lde.min(31) {
+        return Err(ProveError(format!(
+            "{} queries need an LDE domain of more than {} points (n * blowup = 2^{log_lde})",
+            params.num_queries, params.num_queries
+        )));
+    }
+    let blowup = 1usize << params.log_blowup;
+    let folding = 1usize << params.log_fold_arity;
+    let max_remainder = (1usize << params.log_final_poly_len) * blowup;
+    let mut domain = 1usize << log_lde;
+    while domain > max_remainder {
+        if domain < 2 * folding {
+            return Err(ProveError(format!(
+                "folding by {folding} leaves an FRI layer of {domain} points (n * blowup = \
+                 2^{log_lde}, remainder up to {max_remainder}): fold by less or raise n"
+            )));
+        }
+        domain /= folding;
+    }
+    if domain < blowup {
+        return Err(ProveError(format!(
+            "folding by {folding} overshoots the remainder (n * blowup = 2^{log_lde}, \
+             remainder up to {max_remainder} points, {domain} left < blowup {blowup})"
+        )));
+    }
+    Ok(())
 }
 
 /// Proves the request's AIR with `E` as the challenge field.
@@ -279,6 +323,10 @@ impl Prover for WfGoldilocksProver {
         DEFAULT_PARAMS
     }
 
+    fn check_request(&self, request: &ProveRequest) -> Result<(), ProveError> {
+        check_request(request, self.backend(), self.extension_degrees()).map(|_| ())
+    }
+
     fn prove(
         &self,
         request: &ProveRequest,
@@ -317,6 +365,10 @@ impl Prover for WfBabyBearProver {
 
     fn default_params(&self) -> ProofParams {
         DEFAULT_PARAMS
+    }
+
+    fn check_request(&self, request: &ProveRequest) -> Result<(), ProveError> {
+        check_request(request, self.backend(), self.extension_degrees()).map(|_| ())
     }
 
     fn prove(

@@ -11,7 +11,7 @@
 //!               [--alloc NAME] [--timeout S] [--out DIR] BOARD.elf
 //! mcu-run uf2 ELF OUT.uf2 --family rp2350-arm|rp2350-riscv
 //! mcu-run check-image ELF [UF2] --family rp2350-arm|rp2350-riscv
-//! mcu-run tamper [--kind flip|truncate|low-security|wrong-backend|zero-payload] IN OUT
+//! mcu-run tamper [--kind flip|truncate|low-security|wrong-backend|zero-payload|overlong|trailing] IN OUT
 //! mcu-run tamper --kind header-sweep IN PREFIX
 //! mcu-run bringup-proof OUT [--backend NAME] [--bytes N]
 //! ```
@@ -74,7 +74,7 @@ fn usage() -> &'static str {
               [--alloc NAME] [--timeout S] [--out DIR] BOARD.elf
   mcu-run uf2 ELF OUT.uf2 --family rp2350-arm|rp2350-riscv
   mcu-run check-image ELF [UF2] --family rp2350-arm|rp2350-riscv
-  mcu-run tamper [--kind flip|truncate|low-security|wrong-backend|zero-payload] IN OUT
+  mcu-run tamper [--kind flip|truncate|low-security|wrong-backend|zero-payload|overlong|trailing] IN OUT
   mcu-run tamper --kind header-sweep IN PREFIX
   mcu-run bringup-proof OUT [--backend NAME] [--bytes N]"
 }
@@ -805,7 +805,42 @@ pub const TAMPER_KINDS: &[&str] = &[
     "low-security",
     "wrong-backend",
     "zero-payload",
+    "overlong",
+    "trailing",
 ];
+
+/// The payload with its first length field (Plonky3: the trace commitment count, a postcard
+/// varint at offset 0; winterfell: the constraint count, a winter-utils vint after the proof
+/// context) re-encoded one byte longer, same value: valid to a lenient decoder, refused by
+/// ours (one encoding per proof, issue 29).
+fn overlong_first_length(backend: BackendId, payload: &[u8]) -> Result<Vec<u8>, String> {
+    let at = if backend.protocol() == "plonky3" {
+        0
+    } else {
+        let meta = usize::from(u16::from_le_bytes([
+            *payload.get(4).ok_or("short payload")?,
+            *payload.get(5).ok_or("short payload")?,
+        ]));
+        let modulus = usize::from(*payload.get(6 + meta).ok_or("short payload")?);
+        6 + meta + 1 + modulus + 10
+    };
+    let b = *payload.get(at).ok_or("short payload")?;
+    let longer: [u8; 2] = if backend.protocol() == "plonky3" {
+        if b >= 0x80 {
+            return Err("the first length is not one byte".into());
+        }
+        [b | 0x80, 0x00]
+    } else {
+        if b & 1 == 0 {
+            return Err("the first vint is not one byte".into());
+        }
+        (u16::from(b >> 1) << 2 | 2).to_le_bytes()
+    };
+    let mut out = payload[..at].to_vec();
+    out.extend_from_slice(&longer);
+    out.extend_from_slice(&payload[at + 1..]);
+    Ok(out)
+}
 
 /// Applies one hostile change to a valid proof file.
 pub fn tamper(bytes: &[u8], kind: &str) -> Result<Vec<u8>, String> {
@@ -831,6 +866,19 @@ pub fn tamper(bytes: &[u8], kind: &str) -> Result<Vec<u8>, String> {
             out[7] = other.field() as u8;
         }
         "zero-payload" => out[payload_at..].fill(0),
+        // The envelope re-encoded around a changed payload (its length field follows).
+        "overlong" | "trailing" => {
+            let mut payload = if kind == "overlong" {
+                overlong_first_length(pf.header.backend, pf.payload)?
+            } else {
+                pf.payload.to_vec()
+            };
+            if kind == "trailing" {
+                payload.push(0);
+            }
+            let public: Vec<u64> = pf.public_inputs.iter().collect();
+            out = picostark_core::proof_file::encode(&pf.header, &public, &payload);
+        }
         _ => {
             return Err(format!(
                 "unknown tamper kind {kind} (known: {})",
@@ -948,6 +996,34 @@ mod tests {
     use super::*;
 
     #[test]
+    fn overlong_re_encodes_the_first_length_one_byte_longer() {
+        let p3 = [0x01, 0xaa, 0xbb];
+        assert_eq!(
+            overlong_first_length(BackendId::P3BabyBear, &p3).unwrap(),
+            [0x81, 0x00, 0xaa, 0xbb]
+        );
+        assert!(overlong_first_length(BackendId::P3M31, &[0x81, 0x01]).is_err());
+        // winterfell: 4 trace bytes, meta length 0, modulus of 1 byte, 10 option bytes, then
+        // the constraint count 2 as a one-byte vint (2 << 1 | 1), then more.
+        let mut wf = vec![2, 0, 0, 3, 0, 0, 1, 0xff];
+        wf.extend_from_slice(&[0; 10]);
+        wf.extend_from_slice(&[0x05, 0xcc]);
+        let long = overlong_first_length(BackendId::WfGoldilocks, &wf).unwrap();
+        assert_eq!(long[..18], wf[..18]);
+        // Two bytes, length tag `..10` (two bytes), value 2: 2 << 2 | 2 = 0x0a.
+        assert_eq!(long[18..], [0x0a, 0x00, 0xcc]);
+        // A file with it parses, with the payload one byte longer.
+        let file = record::bringup_proof(BackendId::P3BabyBear, 300);
+        let pf = ProofFile::parse(&file).unwrap();
+        let mut real = pf.payload.to_vec();
+        real[0] = 0x01;
+        let public: Vec<u64> = pf.public_inputs.iter().collect();
+        let file = picostark_core::proof_file::encode(&pf.header, &public, &real);
+        let t = tamper(&file, "overlong").unwrap();
+        assert_eq!(ProofFile::parse(&t).unwrap().payload.len(), real.len() + 1);
+    }
+
+    #[test]
     fn tamper_offset_is_inside_the_payload_and_not_the_middle() {
         let bytes = record::bringup_proof(BackendId::WfGoldilocks, 300);
         let pf = ProofFile::parse(&bytes).unwrap();
@@ -961,7 +1037,8 @@ mod tests {
     #[test]
     fn every_tamper_kind_changes_the_file_and_unknown_kinds_are_errors() {
         let bytes = record::bringup_proof(BackendId::WfGoldilocks, 300);
-        for kind in TAMPER_KINDS {
+        // `overlong` needs a real first length field (tested below); the payload is random.
+        for kind in TAMPER_KINDS.iter().filter(|k| **k != "overlong") {
             let t = tamper(&bytes, kind).unwrap();
             assert_ne!(t, bytes, "{kind}");
         }
