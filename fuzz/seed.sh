@@ -11,4 +11,22 @@ for backend in p3-babybear p3-goldilocks p3-m31 wf-goldilocks wf-babybear; do
         cp "$out" fuzz/corpus/proof_file/
     done
 done
+# The completeness grid's shapes (issue 29; verifier-mcu/ci.sh proves some of them): small
+# traces with parameters off the defaults, and chain16, so mutations start from every layout.
+while read -r backend args; do
+    name=$(tr -d ' -' <<<"$backend$args")
+    # shellcheck disable=SC2086
+    ./target/release/prover-host --backend "$backend" $args --out "fuzz/corpus/verify/$name.proof" >/dev/null
+done <<'EOF'
+p3-m31 --air fib --n 8 --queries 16
+p3-m31 --air chain16 --n 8 --ext 6 --queries 20
+p3-babybear --air fib --n 8 --log-blowup 3 --queries 32 --log-fold-arity 1 --log-final-poly-len 0
+p3-babybear --air chain16 --n 16 --ext 8
+p3-goldilocks --air fib --n 16 --log-blowup 3 --queries 32 --log-fold-arity 2 --log-final-poly-len 1
+p3-goldilocks --air chain16 --n 8 --ext 3 --hash sha256
+wf-goldilocks --air fib --n 8 --log-blowup 3 --queries 32 --log-fold-arity 2 --log-final-poly-len 1
+wf-goldilocks --air chain16 --n 8 --ext 3 --hash sha256
+wf-babybear --air fib --n 16 --log-blowup 4 --queries 24 --log-fold-arity 1 --log-final-poly-len 2
+wf-babybear --air chain16 --n 8 --ext 5
+EOF
 ls fuzz/corpus/verify | wc -l
