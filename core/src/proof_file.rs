@@ -25,6 +25,11 @@
 //!
 //! Parsing borrows from the input (the firmware parses straight from flash), allocates
 //! nothing, checks every length against the bytes that remain and rejects trailing bytes.
+//!
+//! One encoding per proof: the envelope has fixed-width fields, and each backend's payload
+//! reader accepts only the encoding its prover writes (minimal varints and vints, canonical
+//! field elements, no trailing bytes; `docs/panic-inventory.md`, "Malleability"), the same on
+//! the host and on a 32-bit MCU. A file that verifies has exactly one byte string.
 //! The ranges above are the envelope's: each backend's `check_supported` narrows them to what
 //! its verifier and the libraries it calls can take (e.g. at most 30 proof-of-work bits over
 //! BabyBear; `docs/panic-inventory.md`).

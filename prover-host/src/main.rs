@@ -3,6 +3,7 @@
 //! Exit codes: 0 success (or proof accepted), 1 proof rejected, 2 bad arguments or input.
 
 mod bench;
+mod memory;
 mod registry;
 mod tune;
 
@@ -99,6 +100,22 @@ struct ProveArgs {
     /// Also write a host benchmark record (JSON) here.
     #[arg(long)]
     record: Option<PathBuf>,
+    /// Prove even when the estimated peak memory exceeds what the host has available.
+    #[arg(long)]
+    force: bool,
+}
+
+/// Columns of an AIR's trace and its largest transition degree.
+pub(crate) fn air_shape(air: AirId) -> (usize, usize) {
+    use picostark_air::AirDef;
+    fn shape(a: impl AirDef) -> (usize, usize) {
+        let degree = a.transition_degrees().iter().copied().max().unwrap_or(1);
+        (a.width(), degree)
+    }
+    match air {
+        AirId::Fibonacci => shape(picostark_air::fibonacci::Fibonacci),
+        AirId::CubicChain16 => shape(picostark_air::chain16::CubicChain16),
+    }
 }
 
 /// The verifier policy on the command line.
@@ -301,8 +318,23 @@ fn request(args: &ProveArgs, backend: BackendId) -> Result<ProveRequest, UsageEr
     prover
         .check_request(&req)
         .map_err(|e| UsageError(format!("parameters not provable: {e}")))?;
+    // A run that would not fit the host's memory is refused before it starts.
+    let (width, degree) = air_shape(air);
+    let needed = memory::estimate(backend, &req, width, degree);
+    if let Some(free) = memory::available() {
+        if needed > free && !args.force {
+            return usage(format!(
+                "proving would need about {:.1} GiB (estimate, prover-host/src/memory.rs) and \
+                 {:.1} GiB is available; --force proves anyway",
+                needed / GIB,
+                free / GIB
+            ));
+        }
+    }
     Ok(req)
 }
+
+const GIB: f64 = 1024.0 * 1024.0 * 1024.0;
 
 /// The policy a prove command checks its parameters against: the command line's, else the
 /// preset's, else the default.
@@ -345,9 +377,9 @@ fn prove_one(
 /// Verifies on the host; returns the verify time in ms.
 fn verify_timed(bytes: &[u8], policy: &Policy) -> Result<f64, picostark_core::VerifyError> {
     let backend = ProofFile::parse(bytes)?.header.backend;
-    let verifier = registry::verifier(backend).ok_or(picostark_core::VerifyError::Unsupported(
-        "backend not in this build",
-    ))?;
+    let verifier = registry::verifier_for(backend, policy).ok_or(
+        picostark_core::VerifyError::Unsupported("backend not in this build"),
+    )?;
     let start = Instant::now();
     picostark_core::verify(verifier.as_ref(), bytes, None, policy)?;
     Ok(start.elapsed().as_secs_f64() * 1e3)

@@ -1,7 +1,7 @@
 //! The backends this binary knows: one prover and one verifier per backend id.
 
 use picostark_core::prove::Prover;
-use picostark_core::{BackendId, Verifier};
+use picostark_core::{BackendId, Policy, Verifier};
 
 /// The prover for `id`, if this build has it (every backend, at present).
 pub fn prover(id: BackendId) -> Option<Box<dyn Prover>> {
@@ -27,6 +27,19 @@ pub fn verifier(id: BackendId) -> Option<Box<dyn Verifier>> {
         BackendId::WfGoldilocks => Box::new(wf::WfGoldilocksVerifier::default()),
         BackendId::WfBabyBear => Box::new(wf::WfBabyBearVerifier::default()),
     })
+}
+
+/// The verifier for `id` under `policy`: the winterfell verifiers' own floor on the payload's
+/// parameters (95 bits by default) follows the policy's minimum, so a proof made with
+/// `--min-security 40` verifies under that same policy.
+pub fn verifier_for(id: BackendId, policy: &Policy) -> Option<Box<dyn Verifier>> {
+    use picostark_winterfell as wf;
+    let min_security_bits = policy.min_security_bits;
+    match id {
+        BackendId::WfGoldilocks => Some(Box::new(wf::WfGoldilocksVerifier { min_security_bits })),
+        BackendId::WfBabyBear => Some(Box::new(wf::WfBabyBearVerifier { min_security_bits })),
+        _ => verifier(id),
+    }
 }
 
 /// Backend ids with both a prover and a verifier in this build.

@@ -227,6 +227,7 @@ fn argument_grid_never_panics() {
                                 Some(2) => {
                                     let line = err.lines().last().unwrap_or("");
                                     assert!(line.starts_with("error: "), "{args:?}: {err}");
+                                    assert!(!line.contains("internal error"), "{args:?}: {err}");
                                 }
                                 code => panic!("{args:?}: exit {code:?}: {err}"),
                             }
@@ -238,6 +239,24 @@ fn argument_grid_never_panics() {
     }
     // Some of the grid is provable (queries 1 or 255 at blowup 2, folding 16, no PoW...).
     assert!(proved > 0);
+}
+
+/// A run that would not fit the host's memory is refused before proving, with the estimate
+/// (p3-goldilocks at n = 2^24, blowup 2^6: about 260 GiB by prover-host/src/memory.rs).
+#[test]
+fn a_run_too_large_for_the_host_is_refused_with_the_estimate() {
+    let o = run(&[
+        "--backend",
+        "p3-goldilocks",
+        "--n",
+        "16777216",
+        "--min-security",
+        "80",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("GiB is available"), "{err}");
+    assert!(err.contains("--force"), "{err}");
 }
 
 #[test]

@@ -1,0 +1,70 @@
+//! The fuzz target's smoke run for CI (issue 29): the verify target's body and its
+//! format-aware mutator (`fuzz/src/mutate.rs`, included by path) driven by a fixed seed instead
+//! of libFuzzer, over proofs of every backend and both AIRs. Mutations stack (each input is a
+//! mutation of the previous one, back to the seed every few steps), as a fuzzer's corpus
+//! entries do. Nothing may panic, the lean and stock Plonky3 paths must agree on every input
+//! (asserted inside `check`), and no mutated input that differs from its seed may verify.
+//! The long runs are libFuzzer's (`fuzz/README.md`).
+
+#[path = "../../fuzz/src/mutate.rs"]
+mod mutate;
+
+use picostark_core::prove::{ProveRequest, Prover};
+use picostark_core::{AirId, HashId};
+use picostark_plonky3 as p3;
+use picostark_winterfell as wf;
+
+/// Inputs per seed proof.
+const RUNS_PER_SEED: usize = 400;
+/// Mutations stacked before starting again from the seed.
+const CHAIN: usize = 4;
+
+#[test]
+fn structured_mutations_never_panic_and_never_verify() {
+    let provers: [&dyn Prover; 5] = [
+        &p3::P3BabyBearProver,
+        &p3::P3GoldilocksProver,
+        &p3::P3M31Prover,
+        &wf::WfGoldilocksProver,
+        &wf::WfBabyBearProver,
+    ];
+    let mut rng = mutate::Rng(0x2545_f491);
+    let mut runs = 0;
+    for prover in provers {
+        for air in [AirId::Fibonacci, AirId::CubicChain16] {
+            let req = ProveRequest {
+                air,
+                log_n: 3,
+                extension_degree: prover.extension_degrees()[0],
+                params: prover.default_params(),
+                hash: HashId::Blake3_256,
+            };
+            let seed = prover.prove(&req, &mut |_| {}).unwrap();
+            assert!(
+                mutate::check(&seed),
+                "{} seed must verify",
+                prover.backend()
+            );
+            let mut input = seed.clone();
+            for k in 0..RUNS_PER_SEED {
+                if k % CHAIN == 0 {
+                    input = seed.clone();
+                }
+                let Some(next) = mutate::structured(&input, &mut rng) else {
+                    continue;
+                };
+                input = next;
+                runs += 1;
+                if mutate::check(&input) && input != seed {
+                    panic!(
+                        "{} {}: a mutated proof verified",
+                        prover.backend(),
+                        air.name()
+                    );
+                }
+            }
+        }
+    }
+    eprintln!("{runs} structured mutations checked");
+    assert!(runs > 10 * RUNS_PER_SEED / 2);
+}
