@@ -144,7 +144,7 @@ fn air_shapes_are_plonky3s() {
     for (backend, ext) in BACKENDS {
         for air in [AirId::Fibonacci, AirId::CubicChain16] {
             let lib = library(backend, ext, air, 10, &p);
-            let shape = AirShape::of(air, backend == BackendId::P3M31);
+            let shape = AirShape::of(air, backend.field(), backend == BackendId::P3M31);
             assert_eq!(lib.num_constraints, shape.num_constraints as usize, "{air}");
             assert_eq!(
                 lib.air_max_constraint_degree, shape.max_constraint_degree as usize,
@@ -172,8 +172,8 @@ fn conjectured_security_matches_plonky3_on_a_grid() {
             for log_n in [3u8, 6, 10, 13, 16, 20] {
                 for log_blowup in 1..=8u8 {
                     // Plonky3 needs the quotient to fit the LDE (degree <= blowup + 1).
-                    let degree =
-                        AirShape::of(air, backend == BackendId::P3M31).max_constraint_degree;
+                    let degree = AirShape::of(air, backend.field(), backend == BackendId::P3M31)
+                        .max_constraint_degree;
                     if log_n + log_blowup > 27 || degree > (1 << log_blowup) + 1 {
                         continue;
                     }

@@ -10,7 +10,7 @@
 
 use p3_commit::PolynomialSpace;
 use p3_field::ExtensionField;
-use picostark_air::{AirDef, BoundaryValue, Row};
+use picostark_air::{AirDef, BoundaryValue, Frame, Row};
 use picostark_core::VerifyError;
 
 use super::reader::{Reader, WireField, REJECTED};
@@ -177,7 +177,17 @@ where
 
     let sels = trace_domain.selectors_at_point(zeta);
     let mut acc = EF::ZERO;
-    air.eval_transition(&trace_local[..width], &trace_next[..width], &mut |c: EF| {
+    let mut public_ef = [EF::ZERO; MAX_PUBLIC];
+    for (e, &v) in public_ef.iter_mut().zip(public) {
+        *e = EF::from_u64(v);
+    }
+    let frame = Frame {
+        local: &trace_local[..width],
+        next: &trace_next[..width],
+        public: &public_ef[..num_public],
+        constant: &EF::from_u64,
+    };
+    air.eval_transition(&frame, &mut |c: EF| {
         acc = acc * alpha + c * sels.is_transition;
     });
     for b in air.boundaries() {

@@ -418,6 +418,9 @@ where
         AirId::CubicChain16 => {
             verify_proof::<CubicChain16, B, E, H>(file, accepted_tags, min_security_bits)
         }
+        AirId::Membership => Err(VerifyError::Unsupported(
+            "the membership AIR on the winterfell backends",
+        )),
     }
 }
 
