@@ -37,6 +37,7 @@ use winter_prover::{
 use crate::air::{felt_from_u64, PublicInputs, WfAir};
 use crate::field::{BabyBear, Quartic, Quintic};
 use crate::hash::Sha256;
+use crate::membership::{MembershipField, MembershipOf};
 
 /// The default parameters: blowup 64, 14 queries, 20 grinding bits, folding 8, remainder
 /// degree 31, the same blowup, queries and grinding as the Plonky3 defaults. 14 queries is
@@ -201,9 +202,22 @@ fn prove_file<B, E>(
     progress: &mut dyn FnMut(&str),
 ) -> Result<Vec<u8>, ProveError>
 where
-    B: StarkField<PositiveInteger = u64> + ExtensibleField<2> + ExtensibleField<3> + 'static,
+    B: StarkField<PositiveInteger = u64>
+        + ExtensibleField<2>
+        + ExtensibleField<3>
+        + MembershipField
+        + 'static,
     E: FieldElement<BaseField = B>,
 {
+    if request.air == AirId::Membership {
+        let rows = MembershipOf::<B>::default().min_rows();
+        if n < rows {
+            return Err(ProveError(format!(
+                "the membership AIR of depth {} needs n >= {rows}",
+                picostark_air::membership::DEFAULT_DEPTH
+            )));
+        }
+    }
     match (request.air, request.hash) {
         (AirId::Fibonacci, HashId::Blake3_256) => {
             prove_air::<Fibonacci, B, E, Blake3_256<B>>(backend, request, options, n, progress)
@@ -217,10 +231,14 @@ where
         (AirId::CubicChain16, HashId::Sha256) => {
             prove_air::<CubicChain16, B, E, Sha256<B>>(backend, request, options, n, progress)
         }
-        // Needs a winterfell-side Poseidon2 instance (issue 28, stage 2).
-        (AirId::Membership, _) => Err(ProveError(
-            "the membership AIR is not yet proved by the winterfell backends".into(),
-        )),
+        (AirId::Membership, HashId::Blake3_256) => {
+            prove_air::<MembershipOf<B>, B, E, Blake3_256<B>>(
+                backend, request, options, n, progress,
+            )
+        }
+        (AirId::Membership, HashId::Sha256) => {
+            prove_air::<MembershipOf<B>, B, E, Sha256<B>>(backend, request, options, n, progress)
+        }
     }
 }
 

@@ -51,6 +51,7 @@ use winter_math::{ExtensibleField, FieldElement, StarkField};
 
 use crate::air::{felt_from_u64, PublicInputs, WfAir};
 use crate::field::{BabyBear, Quartic, Quintic};
+use crate::membership::{MembershipField, MembershipOf};
 use composer::{check_ood_constraints, deep_evaluations, DeepInputs};
 use fri::{element_at, verify_queries, FriInputs, FriShape, Powers};
 use merkle::{read_digest, verify_batch, MerkleScratch, Node, NodeHash, DIGEST_BYTES};
@@ -214,7 +215,7 @@ fn verify_hashed<B, E>(
     min_security_bits: u32,
 ) -> Result<(), VerifyError>
 where
-    B: StarkField + ExtensibleField<2> + ExtensibleField<3>,
+    B: StarkField + ExtensibleField<2> + ExtensibleField<3> + MembershipField,
     E: FieldElement<BaseField = B>,
 {
     match file.header.hash {
@@ -407,7 +408,7 @@ fn verify_air<B, E, H>(
     min_security_bits: u32,
 ) -> Result<(), VerifyError>
 where
-    B: StarkField + ExtensibleField<2> + ExtensibleField<3>,
+    B: StarkField + ExtensibleField<2> + ExtensibleField<3> + MembershipField,
     E: FieldElement<BaseField = B>,
     H: ElementHasher<BaseField = B> + NodeHash,
 {
@@ -418,9 +419,9 @@ where
         AirId::CubicChain16 => {
             verify_proof::<CubicChain16, B, E, H>(file, accepted_tags, min_security_bits)
         }
-        AirId::Membership => Err(VerifyError::Unsupported(
-            "the membership AIR on the winterfell backends",
-        )),
+        AirId::Membership => {
+            verify_proof::<MembershipOf<B>, B, E, H>(file, accepted_tags, min_security_bits)
+        }
     }
 }
 

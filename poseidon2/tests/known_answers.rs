@@ -9,7 +9,7 @@ use p3_symmetric::Permutation;
 use picostark_air::membership::Membership;
 use picostark_air::poseidon2::Poseidon2Instance;
 use picostark_air::{check_trace, AirDef};
-use picostark_plonky3::membership::{BabyBear16, Goldilocks8, Mersenne31x16};
+use picostark_poseidon2::{BabyBear16, Goldilocks8, Mersenne31x16};
 
 /// splitmix64: reproducible words without a dependency.
 fn words(seed: u64, n: usize) -> Vec<u64> {
