@@ -453,6 +453,8 @@ impl Sub for Deg {
 
 impl Mul for Deg {
     type Output = Deg;
+    // Degrees add under multiplication.
+    #[allow(clippy::suspicious_arithmetic_impl)]
     fn mul(self, o: Deg) -> Deg {
         Deg(self.0 + o.0)
     }

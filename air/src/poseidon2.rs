@@ -63,7 +63,7 @@ impl Poseidon2Params {
     /// S-box exponent of 3, 5 or 7.
     pub fn is_well_formed(&self) -> bool {
         self.width >= 4
-            && self.width % 4 == 0
+            && self.width.is_multiple_of(4)
             && matches!(self.sbox_degree, 3 | 5 | 7)
             && self.internal_diag.len() == self.width
             && self.external_initial.len() == self.external_terminal.len()
