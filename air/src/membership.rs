@@ -47,10 +47,13 @@
 //!
 //! No S-box register columns: each committed state is the S-box of a linear function of the
 //! previous one, so permutation constraints have the S-box's degree (7 for BabyBear and
-//! Goldilocks, 5 for Mersenne-31) and everything else at most 3. With the transition
-//! selector that is degree 8 (6) and 8 quotient chunks at log blowup 3, against the 298
-//! columns and degree 3 (4 chunks) of one S-box register per S-box: fewer opened values per
-//! query, which is what a verifier pays for. All constraints are transitions (rows 0 .. n-2)
+//! Goldilocks, 5 for Mersenne-31) and everything else at most 3. Plonky3 sizes the quotient
+//! from the prover's degree hint (that degree plus one for the transition selector), so 8
+//! quotient chunks, which needs log blowup >= 3 (winterfell likewise needs a blowup of 8 for
+//! degree 7); the default parameters have it. One S-box register per S-box (the layout of
+//! Plonky3's `p3-poseidon2-air`, 298 columns for BabyBear-16) would keep degree 3 and 4
+//! chunks, but every query would open almost twice the values, which is what a verifier
+//! pays for. All constraints are transitions (rows 0 .. n-2)
 //! so that every backend can state them; the last row is padding and only its kind flags are
 //! pinned (to zero, by boundary constraints). The row kinds are sequenced by transitions
 //! (`N -> L -> H .. H -> B -> P .. P`, `N` only on row 0) and the hop counter must read `D` when

@@ -60,6 +60,17 @@ where
     }
 }
 
+/// The least blowup factor winterfell takes for `def` (`AirContext::new` asserts it), by
+/// winterfell's own rule per constraint degree. The verifier and the prover compare the
+/// options with it first, so that a header or a request below it is an error, not a panic.
+pub fn min_blowup<A: AirDef>(def: &A) -> usize {
+    def.transition_degrees()
+        .iter()
+        .map(|&d| TransitionConstraintDegree::new(d).min_blowup_factor())
+        .max()
+        .unwrap_or(2)
+}
+
 impl<A, B> Air for WfAir<A, B>
 where
     A: AirDef + Default + Send + Sync,

@@ -34,7 +34,7 @@ use winter_prover::{
     DefaultTraceLde, StarkDomain, TracePolyTable, TraceTable,
 };
 
-use crate::air::{felt_from_u64, PublicInputs, WfAir};
+use crate::air::{felt_from_u64, min_blowup, PublicInputs, WfAir};
 use crate::field::{BabyBear, Quartic, Quintic};
 use crate::hash::Sha256;
 use crate::membership::{MembershipField, MembershipOf};
@@ -257,8 +257,16 @@ where
     E: FieldElement<BaseField = B>,
     H: ElementHasher<BaseField = B> + Send + Sync + 'static,
 {
+    let def = A::default();
+    let need = min_blowup(&def);
+    if options.blowup_factor() < need {
+        return Err(ProveError(format!(
+            "the {} AIR needs a blowup factor of at least {need}",
+            A::ID
+        )));
+    }
     progress("trace");
-    let (trace, public) = air_trace::<A, B>(&A::default(), n);
+    let (trace, public) = air_trace::<A, B>(&def, n);
     let public_u64: Vec<u64> = public.iter().map(|v| v.as_int()).collect();
     let prover = AirProver::<A, B, H>::new(options, public);
     progress("prove");

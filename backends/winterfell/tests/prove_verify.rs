@@ -385,3 +385,41 @@ fn membership_round_trip_wrong_root_and_tampered_rejected() {
         assert!(p.prove(&small, &mut |_| {}).is_err(), "{name}: n = 8");
     }
 }
+
+/// Degree-7 constraints need a blowup of 8 in winterfell (`AirContext::new` asserts it): a
+/// request below it is an error from the prover, and a membership proof whose header and
+/// proof context both claim blowup 4 is refused by the verifier, neither a panic.
+#[test]
+fn membership_below_its_blowup_is_an_error_not_a_panic() {
+    let p = WfGoldilocksProver;
+    let mut req = request(&p, 4, p.default_params());
+    req.air = AirId::Membership;
+    let mut low = req;
+    low.params.log_blowup = 2;
+    let err = p.prove(&low, &mut |_| {}).unwrap_err();
+    assert!(err.0.contains("blowup factor of at least 8"), "{}", err.0);
+
+    let file = p.prove(&req, &mut |_| {}).unwrap();
+    let parsed = ProofFile::parse(&file).unwrap();
+    let mut payload = parsed.payload.to_vec();
+    // trace info (4), metadata length and metadata, modulus length and modulus, then the
+    // options: queries, blowup.
+    let meta = usize::from(u16::from_le_bytes([payload[4], payload[5]]));
+    let modulus = usize::from(payload[6 + meta]);
+    let blowup_at = 6 + meta + 1 + modulus + 1;
+    assert_eq!(payload[blowup_at], 1 << req.params.log_blowup);
+    payload[blowup_at] = 4;
+    let mut header = parsed.header;
+    header.params.log_blowup = 2;
+    let public: Vec<u64> = parsed.public_inputs.iter().collect();
+    let bad = picostark_core::proof_file::encode(&header, &public, &payload);
+    let lax = Policy {
+        min_security_bits: 1,
+        ..Policy::default()
+    };
+    let v = WfGoldilocksVerifier::default();
+    assert_eq!(
+        verify(&v, &bad, None, &lax).unwrap_err(),
+        VerifyError::Unsupported("blowup below the AIR's constraint degree")
+    );
+}
