@@ -12,7 +12,7 @@
 use alloc::vec::Vec;
 use core::ops::{Add, Mul, Sub};
 
-use crate::{AirDef, AirId, Algebra, Boundary, BoundaryValue, Row, Trace};
+use crate::{AirDef, AirId, Algebra, Boundary, BoundaryValue, Frame, Row, Trace};
 
 /// State width.
 pub const WIDTH: usize = 16;
@@ -43,7 +43,8 @@ impl AirDef for CubicChain16 {
         &DEGREES
     }
 
-    fn eval_transition<E: Algebra>(&self, local: &[E], next: &[E], emit: &mut dyn FnMut(E)) {
+    fn eval_transition<E: Algebra>(&self, frame: &Frame<'_, E>, emit: &mut dyn FnMut(E)) {
+        let (local, next) = (frame.local, frame.next);
         let cubes: Vec<E> = local
             .iter()
             .map(|x| x.clone() * x.clone() * x.clone())

@@ -8,7 +8,7 @@ use alloc::vec;
 use alloc::vec::Vec;
 use core::ops::{Add, Mul, Sub};
 
-use crate::{AirDef, AirId, Algebra, Boundary, BoundaryValue, Row, Trace};
+use crate::{AirDef, AirId, Algebra, Boundary, BoundaryValue, Frame, Row, Trace};
 
 /// The Fibonacci AIR. Stateless: n comes from the trace or the proof.
 #[derive(Clone, Copy, Debug, Default)]
@@ -29,7 +29,8 @@ impl AirDef for Fibonacci {
         &[1, 1]
     }
 
-    fn eval_transition<E: Algebra>(&self, local: &[E], next: &[E], emit: &mut dyn FnMut(E)) {
+    fn eval_transition<E: Algebra>(&self, frame: &Frame<'_, E>, emit: &mut dyn FnMut(E)) {
+        let (local, next) = (frame.local, frame.next);
         let (s0, s1) = (local[0].clone(), local[1].clone());
         let (n0, n1) = (next[0].clone(), next[1].clone());
         emit(n0.clone() - (s0 + s1.clone()));

@@ -16,6 +16,8 @@ pub use picostark_core::AirId;
 
 pub mod chain16;
 pub mod fibonacci;
+pub mod membership;
+pub mod poseidon2;
 
 #[cfg(test)]
 mod test_field;
@@ -23,6 +25,21 @@ mod test_field;
 /// What constraint evaluation needs of a value type: ring operations and cloning.
 pub trait Algebra: Clone + Add<Output = Self> + Sub<Output = Self> + Mul<Output = Self> {}
 impl<T: Clone + Add<Output = T> + Sub<Output = T> + Mul<Output = T>> Algebra for T {}
+
+/// What a transition constraint sees: two consecutive rows, the public inputs and a way to
+/// write the AIR's constants, all as values of the backend's algebra `E`.
+pub struct Frame<'a, E> {
+    /// The current row.
+    pub local: &'a [E],
+    /// The next row.
+    pub next: &'a [E],
+    /// The public inputs, in [`AirDef`] order (constraints may use them directly, so a
+    /// statement can pin cells on rows other than the first and last).
+    pub public: &'a [E],
+    /// Embeds a constant of the AIR (a field element given by its canonical value, below
+    /// 2^64) into `E`; round constants and matrix entries come in this way.
+    pub constant: &'a dyn Fn(u64) -> E,
+}
 
 /// Which row a boundary constraint pins.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -81,9 +98,9 @@ pub trait AirDef: Sync {
     /// emits them.
     fn transition_degrees(&self) -> &[usize];
 
-    /// Evaluates the transition constraints on rows `local` and `next`, calling `emit` once
-    /// per constraint, in a fixed order; each value must be zero on a valid trace.
-    fn eval_transition<E: Algebra>(&self, local: &[E], next: &[E], emit: &mut dyn FnMut(E));
+    /// Evaluates the transition constraints on the frame's rows `local` and `next`, calling
+    /// `emit` once per constraint, in a fixed order; each value must be zero on a valid trace.
+    fn eval_transition<E: Algebra>(&self, frame: &Frame<'_, E>, emit: &mut dyn FnMut(E));
 
     /// The boundary constraints.
     fn boundaries(&self) -> Vec<Boundary>;
@@ -109,7 +126,13 @@ where
     let h = trace.height();
     for i in 0..h - 1 {
         let mut ok = true;
-        air.eval_transition(trace.row(i), trace.row(i + 1), &mut |c| ok &= c == zero);
+        let frame = Frame {
+            local: trace.row(i),
+            next: trace.row(i + 1),
+            public: &trace.public_inputs,
+            constant: &from_u64,
+        };
+        air.eval_transition(&frame, &mut |c| ok &= c == zero);
         if !ok {
             return Err("transition constraint violated");
         }

@@ -77,6 +77,10 @@ byte_enum! {
         /// Sixteen columns, one degree-3 mixing round per row; public inputs are four
         /// input words (first row) and four output words (last row).
         CubicChain16 = 2, "chain16";
+        /// Merkle membership with a nullifier (`picostark_air::membership`): one Poseidon2
+        /// permutation per row over the backend's field; public inputs are the root, the
+        /// nullifier, the signal hash and the scope hash.
+        Membership = 3, "membership";
     }
 }
 

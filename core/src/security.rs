@@ -126,9 +126,10 @@ pub struct AirShape {
 }
 
 impl AirShape {
-    /// The shape of a picostark AIR, over a two-adic domain or the circle domain (whose
-    /// transition selector Plonky3 counts as one degree higher).
-    pub const fn of(air: AirId, circle: bool) -> AirShape {
+    /// The shape of a picostark AIR over `field` (the membership AIR's Poseidon2 instance
+    /// depends on it), over a two-adic domain or the circle domain (whose transition
+    /// selector Plonky3 counts as one degree higher).
+    pub const fn of(air: AirId, field: FieldId, circle: bool) -> AirShape {
         match air {
             // 2 transitions of degree 1 and 3 boundaries under degree-1 selectors.
             AirId::Fibonacci => AirShape {
@@ -144,6 +145,31 @@ impl AirShape {
                 num_constraints: 36,
                 max_constraint_degree: if circle { 4 } else { 3 },
                 num_quotient_chunks: 4,
+            },
+            // `picostark_air::membership`: the permutation's cells, 6 control columns, 6
+            // boundaries; transitions of the S-box's degree (x^7; x^5 on Mersenne-31), the
+            // prover's degree hint (S-box degree + 1) sets 8 quotient chunks. BabyBear-16: 13
+            // partial rounds, 8-word digests; Mersenne-31-16: 14 partial rounds; Goldilocks-8:
+            // 22 partial rounds, 4-word digests.
+            AirId::Membership => match field {
+                FieldId::BabyBear => AirShape {
+                    width: 163,
+                    num_constraints: 228 + 6,
+                    max_constraint_degree: 7,
+                    num_quotient_chunks: 8,
+                },
+                FieldId::Mersenne31 => AirShape {
+                    width: 164,
+                    num_constraints: 229 + 6,
+                    max_constraint_degree: if circle { 6 } else { 5 },
+                    num_quotient_chunks: 8,
+                },
+                FieldId::Goldilocks => AirShape {
+                    width: 100,
+                    num_constraints: 137 + 6,
+                    max_constraint_degree: 7,
+                    num_quotient_chunks: 8,
+                },
             },
         }
     }
@@ -332,7 +358,7 @@ impl Setting {
         let p = &h.params;
         let base_bits = 64 - h.field.modulus().leading_zeros();
         let circle = h.backend == BackendId::P3M31;
-        let shape = AirShape::of(h.air, circle);
+        let shape = AirShape::of(h.air, h.field, circle);
         let plonky3 = h.backend.protocol() == "plonky3";
         Setting {
             m_bits: base_bits * u32::from(h.extension_degree),

@@ -612,6 +612,9 @@ fn list_cmd() {
         let what = match air {
             AirId::Fibonacci => "two columns, degree 1; public input s1[n-1] = F(2n)",
             AirId::CubicChain16 => "16 columns, degree-3 rounds; public input and claimed output",
+            AirId::Membership => {
+                "Poseidon2 Merkle membership, depth 10, nullifier; n = 16 (Plonky3 backends)"
+            }
         };
         println!("  {:<14} {what}", air.name());
     }

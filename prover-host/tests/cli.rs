@@ -18,11 +18,15 @@ fn tmp(name: &str) -> PathBuf {
 }
 
 fn prove(backend: &str, n: u64, out: &Path) {
+    prove_air(backend, "fib", n, out);
+}
+
+fn prove_air(backend: &str, air: &str, n: u64, out: &Path) {
     let o = run(&[
         "--backend",
         backend,
         "--air",
-        "fib",
+        air,
         "--n",
         &n.to_string(),
         "--out",
@@ -87,6 +91,18 @@ fn every_backend_proves_and_verifies_and_rejects_tampering() {
         for k in ["proven_unique", "proven_list"] {
             assert!(f[k].as_u64().unwrap() < 95, "{backend} {k}: {f}");
         }
+
+        // The membership AIR (depth 10, n = 16): accepted, a changed root word rejected.
+        let path = tmp(&format!("{backend}-membership.proof"));
+        prove_air(backend, "membership", 16, &path);
+        let o = run(&["verify", path.to_str().unwrap()]);
+        assert_eq!(o.status.code(), Some(0), "{backend} membership");
+        let mut bytes = std::fs::read(&path).unwrap();
+        bytes[picostark_core::proof_file::FIXED_HEADER_LEN] ^= 1;
+        let bad = tmp(&format!("{backend}-membership-root.proof"));
+        std::fs::write(&bad, &bytes).unwrap();
+        let o = run(&["verify", bad.to_str().unwrap()]);
+        assert_eq!(o.status.code(), Some(1), "{backend} wrong root accepted");
     }
 }
 

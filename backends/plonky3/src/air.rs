@@ -8,7 +8,7 @@ use alloc::vec::Vec;
 
 use p3_air::{Air, AirBuilder, BaseAir, WindowAccess};
 use p3_field::PrimeCharacteristicRing;
-use picostark_air::{AirDef, BoundaryValue, Row};
+use picostark_air::{AirDef, BoundaryValue, Frame, Row};
 
 /// A picostark AIR seen as a Plonky3 AIR.
 #[derive(Clone, Copy, Debug, Default)]
@@ -45,8 +45,13 @@ impl<AB: AirBuilder, A: AirDef> Air<AB> for P3Air<A> {
         let public: Vec<AB::Expr> = builder.public_values().iter().map(|&v| v.into()).collect();
 
         let mut transitions = Vec::with_capacity(self.0.transition_degrees().len());
-        self.0
-            .eval_transition(&local, &next, &mut |c| transitions.push(c));
+        let frame = Frame {
+            local: &local,
+            next: &next,
+            public: &public,
+            constant: &AB::Expr::from_u64,
+        };
+        self.0.eval_transition(&frame, &mut |c| transitions.push(c));
         for c in transitions {
             builder.when_transition().assert_zero(c);
         }

@@ -26,6 +26,7 @@ pub mod hash;
 pub mod hash_count;
 pub mod lean;
 pub mod m31_sextic;
+pub mod membership;
 mod verifier;
 
 #[cfg(feature = "prover")]

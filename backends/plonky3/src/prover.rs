@@ -19,6 +19,7 @@ use serde::Serialize;
 
 use crate::air::P3Air;
 use crate::config::{self, DEFAULT_PARAMS_CIRCLE, DEFAULT_PARAMS_TWO_ADIC};
+use crate::membership::{MembershipField, MembershipOf};
 
 fn check_request(header: &ProofHeader, degrees: &[u8]) -> Result<(), ProveError> {
     if !degrees.contains(&header.extension_degree) {
@@ -69,11 +70,35 @@ where
     Ok(encode(header, &public_u64, &payload))
 }
 
+/// The membership AIR over the configuration's base field.
+fn prove_membership<SC>(
+    make_config: impl FnOnce(&[u8]) -> SC,
+    header: &ProofHeader,
+    progress: &mut dyn FnMut(&str),
+) -> Result<Vec<u8>, ProveError>
+where
+    SC: StarkGenericConfig,
+    Val<SC>: PrimeField64 + MembershipField,
+    SC::Challenger: p3_challenger::GrindingChallenger<Witness = Val<SC>>,
+    Proof<SC>: Serialize,
+{
+    let air = MembershipOf::<Val<SC>>::default();
+    let rows = air.min_rows();
+    if (1usize << header.log_n) < rows {
+        return Err(ProveError(std::format!(
+            "the membership AIR of depth {} needs n >= {rows}",
+            air.depth()
+        )));
+    }
+    prove_air(make_config, air, header, progress)
+}
+
 macro_rules! dispatch_air {
     ($req:expr, $header:expr, $progress:expr, $make:expr) => {
         match $req.air {
             AirId::Fibonacci => prove_air($make, Fibonacci, &$header, $progress),
             AirId::CubicChain16 => prove_air($make, CubicChain16, &$header, $progress),
+            AirId::Membership => prove_membership($make, &$header, $progress),
         }
     };
 }

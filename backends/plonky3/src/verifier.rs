@@ -22,6 +22,7 @@ use crate::decode::decode;
 
 use crate::air::P3Air;
 use crate::config;
+use crate::membership::{MembershipField, MembershipOf};
 
 fn verify_air<SC, A>(config: &SC, air: A, file: &ProofFile<'_>) -> Result<(), VerifyError>
 where
@@ -52,13 +53,14 @@ where
 fn verify_with<SC>(config: &SC, file: &ProofFile<'_>) -> Result<(), VerifyError>
 where
     SC: StarkGenericConfig,
-    Val<SC>: PrimeField64,
+    Val<SC>: PrimeField64 + MembershipField,
     SC::Challenger: p3_challenger::GrindingChallenger<Witness = Val<SC>>,
     Proof<SC>: DeserializeOwned,
 {
     match file.header.air {
         AirId::Fibonacci => verify_air(config, Fibonacci, file),
         AirId::CubicChain16 => verify_air(config, CubicChain16, file),
+        AirId::Membership => verify_air(config, MembershipOf::<Val<SC>>::default(), file),
     }
 }
 

@@ -24,6 +24,7 @@ use picostark_core::{AirId, BackendId, HashId, ProofHeader, ProofParams};
 use picostark_plonky3::config::{
     BabyBear4, BabyBear5, BabyBear8, Goldilocks2, Goldilocks3, Goldilocks5,
 };
+use picostark_plonky3::membership::MembershipOf;
 use picostark_plonky3::P3Air;
 
 /// Plonky3's security parameters for one of our AIRs at these FRI parameters.
@@ -36,7 +37,7 @@ fn stark_params<F, EF, A>(
 where
     F: Field + PrimeField64,
     EF: ExtensionField<F>,
-    A: AirDef + Copy,
+    A: AirDef,
 {
     let fri = FriParameters {
         log_blowup: p.log_blowup.into(),
@@ -79,6 +80,9 @@ fn library(
             match air {
                 AirId::Fibonacci => stark_params::<$f, $ef, _>(Fibonacci, p, $domain, $open),
                 AirId::CubicChain16 => stark_params::<$f, $ef, _>(CubicChain16, p, $domain, $open),
+                AirId::Membership => {
+                    stark_params::<$f, $ef, _>(MembershipOf::<$f>::default(), p, $domain, $open)
+                }
             }
         };
     }
@@ -142,9 +146,9 @@ const BACKENDS: [(BackendId, u8); 8] = [
 fn air_shapes_are_plonky3s() {
     let p = picostark_plonky3::DEFAULT_PARAMS_TWO_ADIC;
     for (backend, ext) in BACKENDS {
-        for air in [AirId::Fibonacci, AirId::CubicChain16] {
+        for air in [AirId::Fibonacci, AirId::CubicChain16, AirId::Membership] {
             let lib = library(backend, ext, air, 10, &p);
-            let shape = AirShape::of(air, backend == BackendId::P3M31);
+            let shape = AirShape::of(air, backend.field(), backend == BackendId::P3M31);
             assert_eq!(lib.num_constraints, shape.num_constraints as usize, "{air}");
             assert_eq!(
                 lib.air_max_constraint_degree, shape.max_constraint_degree as usize,
@@ -172,8 +176,8 @@ fn conjectured_security_matches_plonky3_on_a_grid() {
             for log_n in [3u8, 6, 10, 13, 16, 20] {
                 for log_blowup in 1..=8u8 {
                     // Plonky3 needs the quotient to fit the LDE (degree <= blowup + 1).
-                    let degree =
-                        AirShape::of(air, backend == BackendId::P3M31).max_constraint_degree;
+                    let degree = AirShape::of(air, backend.field(), backend == BackendId::P3M31)
+                        .max_constraint_degree;
                     if log_n + log_blowup > 27 || degree > (1 << log_blowup) + 1 {
                         continue;
                     }
@@ -203,6 +207,35 @@ fn conjectured_security_matches_plonky3_on_a_grid() {
     }
     assert!(points > 5000, "{points}");
     assert!(best >= 120, "{best}");
+}
+
+/// The membership AIR (wide, degree 7 or 5) on a small grid: its shape enters the formula
+/// through the batched functions and the quotient chunks.
+#[test]
+fn conjectured_security_matches_plonky3_for_membership() {
+    let air = AirId::Membership;
+    let mut points = 0;
+    for (backend, ext) in BACKENDS {
+        let circle = backend == BackendId::P3M31;
+        for log_n in [4u8, 10] {
+            for (log_blowup, num_queries) in [(3u8, 27u16), (3, 50), (4, 20)] {
+                let p = ProofParams {
+                    log_blowup,
+                    num_queries,
+                    pow_bits: 16,
+                    log_fold_arity: if circle { 1 } else { 2 },
+                    log_final_poly_len: if circle { 0 } else { 1 },
+                };
+                let lib = library(backend, ext, air, log_n, &p);
+                let want = ConjecturedSecurity::compute_from_params(&lib, log_n.into())
+                    .security_bits as u32;
+                let got = bits(&header(backend, ext, air, log_n, p), Regime::Plonky3);
+                assert_eq!(got, want, "{backend} x{ext} n=2^{log_n} {p}");
+                points += 1;
+            }
+        }
+    }
+    assert_eq!(points, 48);
 }
 
 /// The proven figures the core reports are winterfell's analysis (2024/1553); Plonky3's own

@@ -203,3 +203,58 @@ fn wide_air_wrong_claimed_output_rejected() {
         );
     }
 }
+
+#[test]
+fn membership_accepted_wrong_root_and_tampered_rejected() {
+    // Depth 10 fits n = 16. The verifiers' dispatch takes the stock path (the AIR is wider
+    // than the lean verifier's bounds); `verify_stock` is checked on its own too.
+    for case in &cases()[..3] {
+        let name = case.verifier.backend();
+        let bytes = prove_air(case, AirId::Membership, 4);
+        assert!(
+            verify(case.verifier, &bytes, None, &Policy::default()).is_ok(),
+            "{name}"
+        );
+        let file = picostark_core::ProofFile::parse(&bytes).unwrap();
+        verify_stock(&file).unwrap();
+        // The root is public inputs 0 .. DIGEST: change its first and its last word.
+        let digest = file.public_inputs.len() / 4;
+        for word in [0, digest - 1] {
+            let mut t = bytes.clone();
+            t[FIXED_HEADER_LEN + 8 * word] ^= 1;
+            assert!(
+                matches!(
+                    verify(case.verifier, &t, None, &Policy::default()),
+                    Err(VerifyError::Rejected(_))
+                ),
+                "{name}: root word {word}"
+            );
+        }
+        // Flipped payload bytes, a spread sample.
+        let payload_at = bytes.len() - file.payload.len();
+        let payload_len = file.payload.len();
+        for k in 0..24 {
+            let at = payload_at + k * payload_len / 24;
+            let mut t = bytes.clone();
+            t[at] ^= 0x01 << (k % 8);
+            assert!(
+                verify(case.verifier, &t, None, &Policy::default()).is_err(),
+                "{name}: flip at {at}"
+            );
+        }
+    }
+}
+
+#[test]
+fn membership_needs_room_for_its_rows() {
+    let case = &cases()[0];
+    let req = ProveRequest {
+        air: AirId::Membership,
+        log_n: 3,
+        extension_degree: case.ext,
+        params: case.prover.default_params(),
+        hash: picostark_core::HashId::Blake3_256,
+    };
+    let err = case.prover.prove(&req, &mut |_| {}).unwrap_err();
+    assert!(err.0.contains("n >= 16"), "{}", err.0);
+}

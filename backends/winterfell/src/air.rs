@@ -5,7 +5,7 @@
 use alloc::vec::Vec;
 use core::marker::PhantomData;
 
-use picostark_air::{AirDef, BoundaryValue, Row};
+use picostark_air::{AirDef, BoundaryValue, Frame, Row};
 use winter_air::{
     Air, AirContext, Assertion, EvaluationFrame, ProofOptions, TraceInfo,
     TransitionConstraintDegree,
@@ -60,6 +60,17 @@ where
     }
 }
 
+/// The least blowup factor winterfell takes for `def` (`AirContext::new` asserts it), by
+/// winterfell's own rule per constraint degree. The verifier and the prover compare the
+/// options with it first, so that a header or a request below it is an error, not a panic.
+pub fn min_blowup<A: AirDef>(def: &A) -> usize {
+    def.transition_degrees()
+        .iter()
+        .map(|&d| TransitionConstraintDegree::new(d).min_blowup_factor())
+        .max()
+        .unwrap_or(2)
+}
+
 impl<A, B> Air for WfAir<A, B>
 where
     A: AirDef + Default + Send + Sync,
@@ -95,13 +106,20 @@ where
         result: &mut [E],
     ) {
         let mut i = 0;
-        self.def
-            .eval_transition(frame.current(), frame.next(), &mut |c| {
-                if let Some(slot) = result.get_mut(i) {
-                    *slot = c;
-                }
-                i += 1;
-            });
+        let public: Vec<E> = self.public_inputs.iter().map(|&b| E::from(b)).collect();
+        let constant = |v: u64| E::from(felt_from_u64::<B>(v));
+        let frame = Frame {
+            local: frame.current(),
+            next: frame.next(),
+            public: &public,
+            constant: &constant,
+        };
+        self.def.eval_transition(&frame, &mut |c| {
+            if let Some(slot) = result.get_mut(i) {
+                *slot = c;
+            }
+            i += 1;
+        });
     }
 
     fn get_assertions(&self) -> Vec<Assertion<B>> {

@@ -18,6 +18,7 @@ extern crate std;
 pub mod air;
 pub mod field;
 pub mod hash;
+pub mod membership;
 pub mod verifier;
 
 #[cfg(feature = "prover")]

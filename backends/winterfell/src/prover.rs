@@ -34,9 +34,10 @@ use winter_prover::{
     DefaultTraceLde, StarkDomain, TracePolyTable, TraceTable,
 };
 
-use crate::air::{felt_from_u64, PublicInputs, WfAir};
+use crate::air::{felt_from_u64, min_blowup, PublicInputs, WfAir};
 use crate::field::{BabyBear, Quartic, Quintic};
 use crate::hash::Sha256;
+use crate::membership::{MembershipField, MembershipOf};
 
 /// The default parameters: blowup 64, 14 queries, 20 grinding bits, folding 8, remainder
 /// degree 31, the same blowup, queries and grinding as the Plonky3 defaults. 14 queries is
@@ -245,9 +246,22 @@ fn prove_file<B, E>(
     progress: &mut dyn FnMut(&str),
 ) -> Result<Vec<u8>, ProveError>
 where
-    B: StarkField<PositiveInteger = u64> + ExtensibleField<2> + ExtensibleField<3> + 'static,
+    B: StarkField<PositiveInteger = u64>
+        + ExtensibleField<2>
+        + ExtensibleField<3>
+        + MembershipField
+        + 'static,
     E: FieldElement<BaseField = B>,
 {
+    if request.air == AirId::Membership {
+        let rows = MembershipOf::<B>::default().min_rows();
+        if n < rows {
+            return Err(ProveError(format!(
+                "the membership AIR of depth {} needs n >= {rows}",
+                picostark_air::membership::DEFAULT_DEPTH
+            )));
+        }
+    }
     match (request.air, request.hash) {
         (AirId::Fibonacci, HashId::Blake3_256) => {
             prove_air::<Fibonacci, B, E, Blake3_256<B>>(backend, request, options, n, progress)
@@ -260,6 +274,14 @@ where
         }
         (AirId::CubicChain16, HashId::Sha256) => {
             prove_air::<CubicChain16, B, E, Sha256<B>>(backend, request, options, n, progress)
+        }
+        (AirId::Membership, HashId::Blake3_256) => {
+            prove_air::<MembershipOf<B>, B, E, Blake3_256<B>>(
+                backend, request, options, n, progress,
+            )
+        }
+        (AirId::Membership, HashId::Sha256) => {
+            prove_air::<MembershipOf<B>, B, E, Sha256<B>>(backend, request, options, n, progress)
         }
     }
 }
@@ -279,8 +301,16 @@ where
     E: FieldElement<BaseField = B>,
     H: ElementHasher<BaseField = B> + Send + Sync + 'static,
 {
+    let def = A::default();
+    let need = min_blowup(&def);
+    if options.blowup_factor() < need {
+        return Err(ProveError(format!(
+            "the {} AIR needs a blowup factor of at least {need}",
+            A::ID
+        )));
+    }
     progress("trace");
-    let (trace, public) = air_trace::<A, B>(&A::default(), n);
+    let (trace, public) = air_trace::<A, B>(&def, n);
     let public_u64: Vec<u64> = public.iter().map(|v| v.as_int()).collect();
     let prover = AirProver::<A, B, H>::new(options, public);
     progress("prove");

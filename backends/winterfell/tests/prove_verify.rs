@@ -317,3 +317,109 @@ fn prove_dyn(p: &dyn Prover, log_n: u8) -> Vec<u8> {
     p.prove(&request(p, log_n, p.default_params()), &mut |_| {})
         .unwrap()
 }
+
+/// The membership AIR (Poseidon2 per row, depth 10, n = 16) on both backends: accepted by our
+/// verifier (and by upstream `winterfell::verify` for Goldilocks, the one field upstream
+/// verifies), rejected with a changed root word or a flipped payload byte; n = 8 is refused.
+#[test]
+fn membership_round_trip_wrong_root_and_tampered_rejected() {
+    use picostark_core::proof_file::FIXED_HEADER_LEN;
+    use picostark_winterfell::air::{PublicInputs, WfAir};
+    use picostark_winterfell::membership::MembershipOf;
+    use winterfell::crypto::hashers::Blake3_256;
+    use winterfell::crypto::{DefaultRandomCoin, MerkleTree};
+    use winterfell::math::fields::f64::BaseElement as Goldilocks;
+    use winterfell::{AcceptableOptions, Proof};
+
+    let policy = Policy::default();
+    let provers: [(&dyn Prover, &dyn picostark_core::Verifier); 2] = [
+        (&WfGoldilocksProver, &WfGoldilocksVerifier::default()),
+        (&WfBabyBearProver, &WfBabyBearVerifier::default()),
+    ];
+    for (p, v) in provers {
+        let name = v.backend();
+        let mut req = request(p, 4, p.default_params());
+        req.air = AirId::Membership;
+        let file = p.prove(&req, &mut |_| {}).unwrap();
+        let parsed = ProofFile::parse(&file).unwrap();
+        assert_eq!(parsed.header.air, AirId::Membership);
+        let digest = parsed.public_inputs.len() / 4;
+        assert!(verify(v, &file, None, &policy).is_ok(), "{name}");
+        for word in [0, digest - 1] {
+            let mut bad = file.clone();
+            bad[FIXED_HEADER_LEN + 8 * word] ^= 1;
+            assert!(
+                matches!(
+                    verify(v, &bad, None, &policy),
+                    Err(VerifyError::Rejected(_))
+                ),
+                "{name}: root word {word} changed and accepted"
+            );
+        }
+        let payload_at = file.len() - parsed.payload.len();
+        for k in 0..24 {
+            let mut bad = file.clone();
+            bad[payload_at + k * parsed.payload.len() / 24] ^= 0x01 << (k % 8);
+            assert!(verify(v, &bad, None, &policy).is_err(), "{name}: flip {k}");
+        }
+        if name == picostark_core::BackendId::WfGoldilocks {
+            type H = Blake3_256<Goldilocks>;
+            let proof = Proof::from_bytes(parsed.payload).unwrap();
+            let options = proof.options().clone();
+            let public: Vec<Goldilocks> =
+                parsed.public_inputs.iter().map(Goldilocks::new).collect();
+            winterfell::verify::<
+                WfAir<MembershipOf<Goldilocks>, Goldilocks>,
+                H,
+                DefaultRandomCoin<H>,
+                MerkleTree<H>,
+            >(
+                proof,
+                PublicInputs(public),
+                &AcceptableOptions::OptionSet(vec![options]),
+            )
+            .unwrap();
+        }
+        let mut small = request(p, 3, p.default_params());
+        small.air = AirId::Membership;
+        assert!(p.prove(&small, &mut |_| {}).is_err(), "{name}: n = 8");
+    }
+}
+
+/// Degree-7 constraints need a blowup of 8 in winterfell (`AirContext::new` asserts it): a
+/// request below it is an error from the prover, and a membership proof whose header and
+/// proof context both claim blowup 4 is refused by the verifier, neither a panic.
+#[test]
+fn membership_below_its_blowup_is_an_error_not_a_panic() {
+    let p = WfGoldilocksProver;
+    let mut req = request(&p, 4, p.default_params());
+    req.air = AirId::Membership;
+    let mut low = req;
+    low.params.log_blowup = 2;
+    let err = p.prove(&low, &mut |_| {}).unwrap_err();
+    assert!(err.0.contains("blowup factor of at least 8"), "{}", err.0);
+
+    let file = p.prove(&req, &mut |_| {}).unwrap();
+    let parsed = ProofFile::parse(&file).unwrap();
+    let mut payload = parsed.payload.to_vec();
+    // trace info (4), metadata length and metadata, modulus length and modulus, then the
+    // options: queries, blowup.
+    let meta = usize::from(u16::from_le_bytes([payload[4], payload[5]]));
+    let modulus = usize::from(payload[6 + meta]);
+    let blowup_at = 6 + meta + 1 + modulus + 1;
+    assert_eq!(payload[blowup_at], 1 << req.params.log_blowup);
+    payload[blowup_at] = 4;
+    let mut header = parsed.header;
+    header.params.log_blowup = 2;
+    let public: Vec<u64> = parsed.public_inputs.iter().collect();
+    let bad = picostark_core::proof_file::encode(&header, &public, &payload);
+    let lax = Policy {
+        min_security_bits: 1,
+        ..Policy::default()
+    };
+    let v = WfGoldilocksVerifier::default();
+    assert_eq!(
+        verify(&v, &bad, None, &lax).unwrap_err(),
+        VerifyError::Unsupported("blowup below the AIR's constraint degree")
+    );
+}

@@ -5,7 +5,7 @@
 //! algebraic batching (how Plonky3 proofs batch).
 
 use picostark_core::security::{bits, AirShape, Regime};
-use picostark_core::{AirId, BackendId, HashId, ProofHeader, ProofParams};
+use picostark_core::{AirId, BackendId, FieldId, HashId, ProofHeader, ProofParams};
 use picostark_winterfell::field::BabyBear;
 use winter_air::proof::{Context, Proof};
 use winter_air::{BatchingMethod, FieldExtension, ProofOptions, TraceInfo};
@@ -129,7 +129,7 @@ fn algebraic_batching_matches_winterfell_where_it_can_be_expressed() {
     // agree, which is possible for small blowups.
     let mut points = 0;
     for air in [AirId::Fibonacci, AirId::CubicChain16] {
-        let shape = AirShape::of(air, false);
+        let shape = AirShape::of(air, FieldId::Goldilocks, false);
         let batched = shape.num_batched_functions(2, false) as usize;
         for (log_n, p) in grid() {
             let blowup = 1usize << p.log_blowup;

@@ -332,13 +332,18 @@ mod p3 {
     fn by_air<SC>(c: &SC, file: &ProofFile<'_>) -> Result<(), VerifyError>
     where
         SC: StarkGenericConfig,
-        Val<SC>: PrimeField64,
+        Val<SC>: PrimeField64 + picostark_plonky3::membership::MembershipField,
         SC::Challenger: p3_challenger::GrindingChallenger<Witness = Val<SC>>,
         Proof<SC>: DeserializeOwned,
     {
         match file.header.air {
             AirId::Fibonacci => run(c, Fibonacci, file),
             AirId::CubicChain16 => run(c, CubicChain16, file),
+            AirId::Membership => run(
+                c,
+                picostark_plonky3::membership::MembershipOf::<Val<SC>>::default(),
+                file,
+            ),
         }
     }
 

@@ -795,7 +795,7 @@ pub fn circle_pcs<H>(file: &ProofFile<'_>, hash: H) -> CirclePcs<H> {
 /// Whether the lean verifier takes this `p3-m31` proof's shape: the header's parameters and
 /// the AIR within the fixed bounds (else the caller runs the stock verifier).
 pub fn within_bounds<EF: ExtensionField<F>>(file: &ProofFile<'_>) -> bool {
-    let (width, log_chunks) = super::air_shape(file.header.air);
+    let (width, log_chunks) = super::air_shape::<F>(file.header.air);
     circle_pcs(file, ()).within_bounds(usize::from(file.header.log_n), 1 << log_chunks)
         && width <= MAX_WIDTH
         && EF::DIMENSION <= MAX_DEGREE

@@ -89,6 +89,7 @@ use picostark_air::{AirDef, AirId};
 use picostark_core::{BackendId, HashId, ProofFile};
 
 use crate::config::{ByteHash, VERIFIER_HASH};
+use crate::membership::{MembershipField, MembershipOf};
 use two_adic::TwoAdicPcs;
 
 /// The two-adic PCS the header describes.
@@ -105,7 +106,7 @@ pub fn two_adic_pcs<H>(file: &ProofFile<'_>, hash: H) -> TwoAdicPcs<H> {
 }
 
 /// The header's AIR: its trace width and log2 of its quotient chunk count.
-pub fn air_shape(air: AirId) -> (usize, usize) {
+pub fn air_shape<F: MembershipField>(air: AirId) -> (usize, usize) {
     match air {
         AirId::Fibonacci => (
             Fibonacci.width(),
@@ -115,16 +116,20 @@ pub fn air_shape(air: AirId) -> (usize, usize) {
             CubicChain16.width(),
             uni_stark::log_quotient_chunks(&CubicChain16),
         ),
+        AirId::Membership => {
+            let air = MembershipOf::<F>::default();
+            (air.width(), uni_stark::log_quotient_chunks(&air))
+        }
     }
 }
 
 /// Whether the lean verifier takes this two-adic proof's shape (else the caller runs the
 /// stock verifier): the header's parameters and the AIR within the fixed bounds.
-pub fn two_adic_within_bounds<F: PrimeField64, EF: ExtensionField<F>>(
+pub fn two_adic_within_bounds<F: PrimeField64 + MembershipField, EF: ExtensionField<F>>(
     file: &ProofFile<'_>,
 ) -> bool {
     let log_n = usize::from(file.header.log_n);
-    let (width, log_chunks) = air_shape(file.header.air);
+    let (width, log_chunks) = air_shape::<F>(file.header.air);
     two_adic_pcs(file, ()).within_bounds(log_n)
         && width <= uni_stark::MAX_WIDTH
         && (1usize << log_chunks) <= uni_stark::MAX_CHUNKS
@@ -184,6 +189,14 @@ where
         AirId::CubicChain16 => uni_stark::verify::<F, EF, C, _, _>(
             pcs,
             &CubicChain16,
+            challenger,
+            log_n,
+            public,
+            file.payload,
+        ),
+        AirId::Membership => uni_stark::verify::<F, EF, C, _, _>(
+            pcs,
+            &MembershipOf::<F>::default(),
             challenger,
             log_n,
             public,

@@ -26,7 +26,7 @@ pub const REJECTED: VerifyError = VerifyError::Rejected("Plonky3 verification fa
 /// upstream writes (`serialize` of a non-human-readable format) and what a Merkle leaf hashes
 /// (`into_bytes`), the same bytes for our three fields. Read straight from the payload,
 /// without serde's visitor machinery or a conversion.
-pub trait WireField: PrimeField64 {
+pub trait WireField: PrimeField64 + crate::membership::MembershipField {
     /// Bytes of one element on the wire.
     const WIRE_LEN: usize;
 

@@ -9,8 +9,8 @@
 //! with upstream's folding rule `acc = acc * alpha + c`.
 
 use p3_commit::PolynomialSpace;
-use p3_field::ExtensionField;
-use picostark_air::{AirDef, BoundaryValue, Row};
+use p3_field::{ExtensionField, Field};
+use picostark_air::{AirDef, BoundaryValue, Frame, Row};
 use picostark_core::VerifyError;
 
 use super::reader::{Reader, WireField, REJECTED};
@@ -176,10 +176,14 @@ where
     }
 
     let sels = trace_domain.selectors_at_point(zeta);
-    let mut acc = EF::ZERO;
-    air.eval_transition(&trace_local[..width], &trace_next[..width], &mut |c: EF| {
-        acc = acc * alpha + c * sels.is_transition;
-    });
+    let mut acc = fold_transitions(
+        air,
+        &trace_local[..width],
+        &trace_next[..width],
+        public,
+        alpha,
+        sels.is_transition,
+    );
     for b in air.boundaries() {
         let value = match b.value {
             BoundaryValue::Constant(c) => EF::from_u64(c),
@@ -195,6 +199,35 @@ where
         return Err(REJECTED);
     }
     Ok(())
+}
+
+/// The transition constraints at `zeta` folded as upstream does (`acc = acc * alpha + c *
+/// is_transition`), in a frame of its own: the public inputs as challenge-field values (which
+/// constraints may read) take stack only here, after the PCS's deeper frames have returned.
+#[inline(never)]
+fn fold_transitions<EF: Field, A: AirDef>(
+    air: &A,
+    local: &[EF],
+    next: &[EF],
+    public: &[u64],
+    alpha: EF,
+    is_transition: EF,
+) -> EF {
+    let mut public_ef = [EF::ZERO; MAX_PUBLIC];
+    for (e, &v) in public_ef.iter_mut().zip(public) {
+        *e = EF::from_u64(v);
+    }
+    let frame = Frame {
+        local,
+        next,
+        public: &public_ef[..public.len().min(MAX_PUBLIC)],
+        constant: &EF::from_u64,
+    };
+    let mut acc = EF::ZERO;
+    air.eval_transition(&frame, &mut |c: EF| {
+        acc = acc * alpha + c * is_transition;
+    });
+    acc
 }
 
 #[cfg(test)]

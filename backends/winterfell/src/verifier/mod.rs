@@ -37,9 +37,7 @@ use picostark_core::{
     conjectured_security_bits, AirId, BackendId, FieldId, HashId, Policy, ProofFile, ProofHeader,
     Verifier, VerifyError,
 };
-use winter_air::{
-    Air, BatchingMethod, FieldExtension, ProofOptions, TraceInfo, TransitionConstraintDegree,
-};
+use winter_air::{Air, BatchingMethod, FieldExtension, ProofOptions, TraceInfo};
 use winter_crypto::hashers::Blake3_256;
 
 use crate::hash::Sha256;
@@ -49,8 +47,9 @@ use winter_math::fields::f64::BaseElement as Goldilocks;
 use winter_math::fields::{CubeExtension, QuadExtension};
 use winter_math::{ExtensibleField, FieldElement, StarkField};
 
-use crate::air::{felt_from_u64, PublicInputs, WfAir};
+use crate::air::{felt_from_u64, min_blowup, PublicInputs, WfAir};
 use crate::field::{BabyBear, Quartic, Quintic};
+use crate::membership::{MembershipField, MembershipOf};
 use composer::{check_ood_constraints, deep_evaluations, DeepInputs};
 use fri::{element_at, verify_queries, FriInputs, FriShape, Powers};
 use merkle::{read_digest, verify_batch, MerkleScratch, Node, NodeHash, DIGEST_BYTES};
@@ -214,7 +213,7 @@ fn verify_hashed<B, E>(
     min_security_bits: u32,
 ) -> Result<(), VerifyError>
 where
-    B: StarkField + ExtensibleField<2> + ExtensibleField<3>,
+    B: StarkField + ExtensibleField<2> + ExtensibleField<3> + MembershipField,
     E: FieldElement<BaseField = B>,
 {
     match file.header.hash {
@@ -294,13 +293,7 @@ where
         return Err(VerifyError::Unsupported("partitioned commitments"));
     }
     // `AirContext::new` asserts the blowup covers the constraint degrees.
-    let min_blowup = def
-        .transition_degrees()
-        .iter()
-        .map(|&d| TransitionConstraintDegree::new(d).min_blowup_factor())
-        .max()
-        .unwrap_or(2);
-    if usize::from(o.blowup) < min_blowup {
+    if usize::from(o.blowup) < min_blowup(def) {
         return Err(VerifyError::Unsupported(
             "blowup below the AIR's constraint degree",
         ));
@@ -407,7 +400,7 @@ fn verify_air<B, E, H>(
     min_security_bits: u32,
 ) -> Result<(), VerifyError>
 where
-    B: StarkField + ExtensibleField<2> + ExtensibleField<3>,
+    B: StarkField + ExtensibleField<2> + ExtensibleField<3> + MembershipField,
     E: FieldElement<BaseField = B>,
     H: ElementHasher<BaseField = B> + NodeHash,
 {
@@ -417,6 +410,9 @@ where
         }
         AirId::CubicChain16 => {
             verify_proof::<CubicChain16, B, E, H>(file, accepted_tags, min_security_bits)
+        }
+        AirId::Membership => {
+            verify_proof::<MembershipOf<B>, B, E, H>(file, accepted_tags, min_security_bits)
         }
     }
 }

@@ -1,0 +1,114 @@
+//! The membership AIR's Poseidon2 against the Plonky3 field crates' own permutations
+//! (known-answer tests on pseudo-random states), and its trace over each real instance.
+
+use p3_baby_bear::{default_babybear_poseidon2_16, BabyBear};
+use p3_field::PrimeField64;
+use p3_goldilocks::{default_goldilocks_poseidon2_8, Goldilocks};
+use p3_mersenne_31::{default_mersenne31_poseidon2_16, Mersenne31};
+use p3_symmetric::Permutation;
+use picostark_air::membership::Membership;
+use picostark_air::poseidon2::Poseidon2Instance;
+use picostark_air::{check_trace, AirDef};
+use picostark_poseidon2::{BabyBear16, Goldilocks8, Mersenne31x16};
+
+/// splitmix64: reproducible words without a dependency.
+fn words(seed: u64, n: usize) -> Vec<u64> {
+    let mut s = seed;
+    (0..n)
+        .map(|_| {
+            s = s.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            let mut z = s;
+            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            z ^ (z >> 31)
+        })
+        .collect()
+}
+
+/// Our permutation equals `theirs` on 32 pseudo-random states (and on zero).
+fn same_permutation<F, I, const W: usize>(theirs: impl Permutation<[F; W]>)
+where
+    F: PrimeField64,
+    I: Poseidon2Instance,
+{
+    let params = I::params();
+    assert_eq!(params.width, W);
+    for seed in 0..33u64 {
+        let input: [F; W] = if seed == 0 {
+            [F::ZERO; W]
+        } else {
+            let w = words(seed, W);
+            core::array::from_fn(|i| F::from_u64(w[i]))
+        };
+        let mut ours = input;
+        params.permute(&mut ours, &F::from_u64);
+        let mut expected = input;
+        theirs.permute_mut(&mut expected);
+        assert_eq!(ours, expected, "seed {seed}");
+        // The committed cells end with the output.
+        let cells = params.committed(&input, &F::from_u64);
+        assert_eq!(cells.len(), params.committed_cells());
+        assert_eq!(&cells[cells.len() - W..], &expected[..]);
+    }
+}
+
+#[test]
+fn babybear16_is_plonky3s() {
+    same_permutation::<BabyBear, BabyBear16, 16>(default_babybear_poseidon2_16());
+    let p = BabyBear16::params();
+    assert_eq!(
+        (p.sbox_degree, p.half_full_rounds(), p.partial_rounds()),
+        (7, 4, 13)
+    );
+}
+
+#[test]
+fn mersenne31x16_is_plonky3s() {
+    same_permutation::<Mersenne31, Mersenne31x16, 16>(default_mersenne31_poseidon2_16());
+    let p = Mersenne31x16::params();
+    assert_eq!(
+        (p.sbox_degree, p.half_full_rounds(), p.partial_rounds()),
+        (5, 4, 14)
+    );
+}
+
+#[test]
+fn goldilocks8_is_plonky3s() {
+    same_permutation::<Goldilocks, Goldilocks8, 8>(default_goldilocks_poseidon2_8());
+    let p = Goldilocks8::params();
+    assert_eq!(
+        (p.sbox_degree, p.half_full_rounds(), p.partial_rounds()),
+        (7, 4, 22)
+    );
+}
+
+/// The default-depth trace satisfies the AIR; a flipped cell on every third active row, a
+/// changed root word and a changed nullifier word are each caught.
+fn trace_checks<F: PrimeField64, I: Poseidon2Instance>(width: usize) {
+    let air = Membership::<I>::default();
+    assert_eq!(air.width(), width);
+    let n = air.min_rows();
+    assert_eq!(n, 16);
+    let t = air.generate_trace(n, F::from_u64);
+    check_trace(&air, &t, F::from_u64).unwrap();
+    for row in (0..n - 1).step_by(3) {
+        for col in (0..width).step_by(7) {
+            let mut bad = t.clone();
+            bad.values[row * width + col] += F::ONE;
+            assert!(check_trace(&air, &bad, F::from_u64).is_err(), "{row}/{col}");
+        }
+    }
+    let d = I::DIGEST;
+    for i in [0, d - 1, d, 2 * d - 1] {
+        let mut bad = t.clone();
+        bad.public_inputs[i] += F::ONE;
+        assert!(check_trace(&air, &bad, F::from_u64).is_err(), "public {i}");
+    }
+}
+
+#[test]
+fn traces_satisfy_the_air_over_each_field() {
+    trace_checks::<BabyBear, BabyBear16>(163);
+    trace_checks::<Mersenne31, Mersenne31x16>(164);
+    trace_checks::<Goldilocks, Goldilocks8>(100);
+}
