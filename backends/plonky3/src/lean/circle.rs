@@ -827,6 +827,10 @@ fn verify_ext<EF: ExtensionField<F>>(file: &ProofFile<'_>) -> Option<Result<(), 
 /// The lean verdict for a `p3-m31` proof whose header passed the backend's checks, or `None`
 /// when its shape or challenge field is outside what the lean path takes.
 pub fn verify_m31(file: &ProofFile<'_>) -> Option<Result<(), VerifyError>> {
+    // Proofs of our WideCirclePcs (issue 25) are not this verifier's protocol.
+    if crate::config::uses_wide_circle_pcs(&file.header.params) {
+        return None;
+    }
     match file.header.extension_degree {
         4 => verify_ext::<QM31>(file),
         3 => verify_ext::<BinomialExtensionField<F, 3>>(file),
