@@ -156,6 +156,13 @@ pub enum WideCircleError<InputError: Debug, FriError: Debug> {
 #[derive(Debug)]
 pub struct WideCircleProverError(pub &'static str);
 
+/// The x-coordinate at index `j` of a line layer of `2^log_len` values (for the lean
+/// verifier's tests).
+#[cfg(test)]
+pub(crate) fn line_x_for_tests(log_len: usize, j: usize) -> p3_mersenne_31::Mersenne31 {
+    geometry::line_x(log_len, j)
+}
+
 /// The LDE height (log2) of a claimed domain.
 fn log_size<F: ComplexExtendable>(domain: &CircleDomain<F>) -> usize {
     use p3_commit::PolynomialSpace;
