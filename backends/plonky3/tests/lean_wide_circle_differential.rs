@@ -131,3 +131,63 @@ fn moved_headers_get_the_same_verdict() {
         }
     }
 }
+
+/// BLAKE3 compressions of one lean verification of Fib-1024 (host count, feature
+/// `hash-count`): p3-m31 over WideCirclePcs at several folds and final lengths beside
+/// p3-m31 over upstream's CirclePcs and p3-babybear at their defaults, each with its
+/// strictest-conjecture security. Run with
+/// `cargo test --release -p picostark-plonky3 --features hash-count --test
+/// lean_wide_circle_differential count -- --nocapture`.
+#[cfg(feature = "hash-count")]
+#[test]
+fn count_compressions_at_fib_1024() {
+    use picostark_core::security::{bits, Regime};
+    use picostark_plonky3::{hash_count, lean, P3BabyBearProver, DEFAULT_PARAMS_TWO_ADIC};
+    let count = |bytes: &[u8], babybear: bool| {
+        let file = ProofFile::parse(bytes).unwrap();
+        hash_count::reset();
+        let ok = if babybear {
+            lean::verify_babybear_file(&file).unwrap().is_ok()
+        } else {
+            picostark_plonky3::lean::circle::verify_m31(&file)
+                .unwrap()
+                .is_ok()
+        };
+        let n = hash_count::compressions();
+        hash_count::stop();
+        assert!(ok);
+        (n, bits(&file.header, Regime::Strictest), bytes.len())
+    };
+    let req = |p| ProveRequest {
+        air: AirId::Fibonacci,
+        log_n: 10,
+        extension_degree: 4,
+        params: p,
+        hash: HashId::Blake3_256,
+    };
+    let bb = P3BabyBearProver
+        .prove(&req(DEFAULT_PARAMS_TWO_ADIC), &mut |_| {})
+        .unwrap();
+    let (n, s, len) = count(&bb, true);
+    println!("p3-babybear {DEFAULT_PARAMS_TWO_ADIC}: {n} compressions, {s} bits, {len} B");
+    let mut rows = vec![picostark_plonky3::DEFAULT_PARAMS_CIRCLE];
+    for (k, f) in [
+        (2, 0),
+        (2, 2),
+        (3, 2),
+        (3, 3),
+        (4, 2),
+        (4, 3),
+        (4, 4),
+        (4, 5),
+    ] {
+        rows.push(params(k, f, 6, 14, 20));
+    }
+    rows.push(params(4, 6, 8, 10, 20));
+    rows.push(params(4, 5, 8, 10, 20));
+    for p in rows {
+        let bytes = P3M31Prover.prove(&req(p), &mut |_| {}).unwrap();
+        let (n, s, len) = count(&bytes, false);
+        println!("p3-m31 {p}: {n} compressions, {s} bits, {len} B");
+    }
+}
