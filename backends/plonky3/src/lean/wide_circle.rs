@@ -471,7 +471,9 @@ where
             position[k] = indices[k] >> 1;
         }
         let mut current = g.max_h - 1;
-        let mut rows = [[EF::ZERO; MAX_LEAF]; MAX_QUERIES];
+        // One leaf buffer: each query's leaf is hashed and folded as it is read (the
+        // digests, not the leaves, wait for the layer's multi-proof).
+        let mut leaf = [EF::ZERO; MAX_LEAF];
         let mut twiddles = [F::ZERO; MAX_LEAF];
         r.expect_len(rounds)?;
         for round in 0..rounds {
@@ -482,10 +484,14 @@ where
             for k in 0..q {
                 r.expect_len(leaf_len - 1)?;
                 let at = position[k] & (leaf_len - 1);
-                for (j, v) in rows[k][..leaf_len].iter_mut().enumerate() {
+                for (j, v) in leaf[..leaf_len].iter_mut().enumerate() {
                     *v = if j == at { folded[k] } else { r.ext()? };
                 }
                 leaf_index[k] = position[k] >> a;
+                digests[k] = hash_row(&leaf[..leaf_len]);
+                leaf_twiddles(current, a, leaf_index[k], &mut twiddles)?;
+                folded[k] = fold_row(&mut leaf, a, &twiddles, betas[round]);
+                position[k] = leaf_index[k];
             }
             verify_multi(
                 &compress,
@@ -493,15 +499,10 @@ where
                 current - a,
                 None,
                 &leaf_index[..q],
-                |k| (hash_row(&rows[k][..leaf_len]), [0; 32]),
-                |x, y| rows[x][..leaf_len] == rows[y][..leaf_len],
+                |k| (digests[k], [0; 32]),
+                |x, y| digests[x] == digests[y],
                 r,
             )?;
-            for k in 0..q {
-                leaf_twiddles(current, a, leaf_index[k], &mut twiddles)?;
-                folded[k] = fold_row(&mut rows[k], a, &twiddles, betas[round]);
-                position[k] = leaf_index[k];
-            }
             current -= a;
         }
         debug_assert_eq!(current, log_final);
