@@ -37,6 +37,20 @@
 //!
 //! [`Regime::Strictest`], the default policy, is the minimum of (a), (b) and (c).
 //!
+//! **Folding by `2^a` with one challenge per layer.** Every FRI this project runs folds a
+//! committed layer by `2^a` with a single challenge `beta` (the two-adic FRI of Plonky3 and
+//! winterfell, and `p3-m31`'s circle FRI: upstream's `CirclePcs` at `a = 1`, our
+//! `WideCirclePcs` at `a` up to 4, whose `a` binary sub-folds use `beta, beta^2, beta^4, ..`
+//! and so equal one `sum_i beta^i f_i` over the layer's `2^a` components). Such a fold is a
+//! point on a curve of degree `2^a - 1` in `beta`, and the proximity gap for curves
+//! (Ben-Sasson, Carmon, Ishai, Kopparty, Saraf, "Proximity Gaps for Reed-Solomon Codes",
+//! ePrint 2020/654, Theorem 1.5 (unique decoding) and Theorem 6.2 (list decoding)) charges
+//! `2^a - 1` times a line's error: hence the commit-phase term `(2^a - 1)(N + 1) / |F|` of (c)
+//! and (d), and the `2^a`-fold's share of (e). The circle's first, circle-to-line layer is one
+//! binary fold (`a = 1`), whose term is below any wider layer's; circle proofs are counted
+//! with Plonky3's circle opening shape ([`AirShape::of`]). `backends/plonky3/tests/security.rs`
+//! checks (c) against Plonky3's estimator for both PCS families at every arity 2..=16.
+//!
 //! Everything here is integer arithmetic: logarithms are computed in fixed point with 40
 //! fractional bits, so a figure differs from the library's `f64` result only when that lies
 //! within about `2^-30` of an integer. The host tests compare every figure with the library

@@ -8,6 +8,8 @@ use alloc::vec::Vec;
 use p3_baby_bear::BabyBear;
 use p3_challenger::{HashChallenger, SerializingChallenger32, SerializingChallenger64};
 use p3_circle::CirclePcs;
+
+use crate::circle_pcs::{WideCirclePcs, MAX_LOG_FINAL_POLY_LEN, MAX_LOG_FOLD_ARITY};
 use p3_commit::ExtensionMmcs;
 use p3_dft::Radix2DitParallel;
 use p3_field::extension::{BinomialExtensionField, CubicTrinomialExtensionField};
@@ -161,6 +163,24 @@ pub type M31Config<EF, H = VerifierHash> = StarkConfig<
     SerializingChallenger32<Mersenne31, Transcript<H>>,
 >;
 
+/// Mersenne-31 circle STARK over our [`WideCirclePcs`] (line folds by up to 16, a final
+/// polynomial): the `p3-m31` configuration of every header whose `log_fold_arity` and
+/// `log_final_poly_len` are not `(1, 0)` ([`uses_wide_circle_pcs`]).
+pub type M31WideConfig<EF, H = VerifierHash> = StarkConfig<
+    WideCirclePcs<Mersenne31, ValMmcs<Mersenne31, H>, ChallengeMmcs<Mersenne31, EF, H>>,
+    EF,
+    SerializingChallenger32<Mersenne31, Transcript<H>>,
+>;
+
+/// Which PCS made (or verifies) a `p3-m31` proof, read from the header: folding by two down
+/// to a constant (`log_fold_arity` 1, `log_final_poly_len` 0) is Plonky3 0.8's own
+/// `CirclePcs`, so every proof and record made before issue 25 keeps its meaning; any other
+/// pair is [`WideCirclePcs`]. The header is absorbed into the transcript, so a proof cannot
+/// be moved from one PCS to the other by editing it.
+pub fn uses_wide_circle_pcs(p: &ProofParams) -> bool {
+    (p.log_fold_arity, p.log_final_poly_len) != (1, 0)
+}
+
 /// The foundation's first default parameters for every Plonky3 backend: blowup 8, 27
 /// queries, 16 proof-of-work bits before the queries (97 - 1 = 96 conjectured bits), binary
 /// folding down to a constant. Kept as the stock-Plonky3 baseline of `results/baseline/`.
@@ -260,19 +280,20 @@ pub fn fri_params_supported(header: &ProofHeader) -> Result<(), VerifyError> {
         return Err(VerifyError::Unsupported("not a Plonky3 backend"));
     }
     if backend == BackendId::P3M31 {
-        // CirclePcs folds by two only and ignores the final polynomial length.
-        if p.log_fold_arity != 1 {
+        // (1, 0) is upstream's CirclePcs; anything else is our WideCirclePcs, which folds
+        // lines by 2..=16 and ends in up to 2^10 coefficients.
+        if p.log_fold_arity == 0 || usize::from(p.log_fold_arity) > MAX_LOG_FOLD_ARITY {
             return Err(out_of_range(
                 "log2 folding arity (circle FRI)",
                 p.log_fold_arity,
-                1,
+                MAX_LOG_FOLD_ARITY as u8,
             ));
         }
-        if p.log_final_poly_len != 0 {
+        if usize::from(p.log_final_poly_len) > MAX_LOG_FINAL_POLY_LEN {
             return Err(out_of_range(
                 "log2 final polynomial length (circle FRI)",
                 p.log_final_poly_len,
-                0,
+                MAX_LOG_FINAL_POLY_LEN as u8,
             ));
         }
     }
@@ -385,6 +406,21 @@ pub fn m31<EF: ExtensionField<Mersenne31>, H: ByteHash>(
 ) -> M31Config<EF, H> {
     let mmcs = val_mmcs::<Mersenne31, H>(hash);
     let pcs = CirclePcs::new(mmcs.clone(), fri_params(p, ExtensionMmcs::new(mmcs)));
+    StarkConfig::new(
+        pcs,
+        SerializingChallenger32::new(transcript(statement_bytes, hash)),
+    )
+}
+
+/// The `p3-m31` configuration over [`WideCirclePcs`] for these parameters, transcript seeded
+/// with the statement.
+pub fn m31_wide<EF: ExtensionField<Mersenne31>, H: ByteHash>(
+    p: &ProofParams,
+    statement_bytes: &[u8],
+    hash: H,
+) -> M31WideConfig<EF, H> {
+    let mmcs = val_mmcs::<Mersenne31, H>(hash);
+    let pcs = WideCirclePcs::new(mmcs.clone(), fri_params(p, ExtensionMmcs::new(mmcs)));
     StarkConfig::new(
         pcs,
         SerializingChallenger32::new(transcript(statement_bytes, hash)),

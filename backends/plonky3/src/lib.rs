@@ -4,7 +4,7 @@
 //! |---|---|---|---|
 //! | `p3-babybear` | BabyBear | degree 4 (x^4 - 11, default), 5 or 8 | two-adic FRI |
 //! | `p3-goldilocks` | Goldilocks | degree 2 (default), 3 or 5 | two-adic FRI |
-//! | `p3-m31` | Mersenne-31 | QM31 (degree 4, default), degree 3, or degree 6 (`m31_sextic`) | circle FRI (`CirclePcs`) |
+//! | `p3-m31` | Mersenne-31 | QM31 (degree 4, default), degree 3, or degree 6 (`m31_sextic`) | circle FRI: `CirclePcs` (fold 2, no final polynomial) or our `circle_pcs::WideCirclePcs` (fold up to 16, final polynomial), by the header |
 //!
 //! BLAKE3 or SHA-256 (the header's hash; `p3-sha256`) for every Merkle commitment and for
 //! Fiat-Shamir. The whole proof-file header (backend, field, extension, hash, AIR, n,
@@ -19,6 +19,7 @@ extern crate alloc;
 extern crate std;
 
 mod air;
+pub mod circle_pcs;
 pub mod config;
 mod decode;
 pub mod hash;

@@ -198,15 +198,24 @@ p3_prover!(
     P3M31Verifier,
     BackendId::P3M31,
     DEFAULT_PARAMS_CIRCLE,
-    |req, h, progress| match req.extension_degree {
-        4 => dispatch_hash!(req, h, progress, |s, hash| {
+    |req, h, progress| match (config::uses_wide_circle_pcs(&req.params), req.extension_degree) {
+        (false, 4) => dispatch_hash!(req, h, progress, |s, hash| {
             config::m31::<QM31, _>(&req.params, s, hash)
         }),
-        6 => dispatch_hash!(req, h, progress, |s, hash| {
+        (false, 6) => dispatch_hash!(req, h, progress, |s, hash| {
             config::m31::<config::M31Sextic, _>(&req.params, s, hash)
         }),
-        _ => dispatch_hash!(req, h, progress, |s, hash| {
+        (false, _) => dispatch_hash!(req, h, progress, |s, hash| {
             config::m31::<BinomialExtensionField<Mersenne31, 3>, _>(&req.params, s, hash)
+        }),
+        (true, 4) => dispatch_hash!(req, h, progress, |s, hash| {
+            config::m31_wide::<QM31, _>(&req.params, s, hash)
+        }),
+        (true, 6) => dispatch_hash!(req, h, progress, |s, hash| {
+            config::m31_wide::<config::M31Sextic, _>(&req.params, s, hash)
+        }),
+        (true, _) => dispatch_hash!(req, h, progress, |s, hash| {
+            config::m31_wide::<BinomialExtensionField<Mersenne31, 3>, _>(&req.params, s, hash)
         }),
     }
 );

@@ -136,6 +136,19 @@ fn verify_goldilocks<H: config::ByteHash>(
 /// The `p3-m31` verification with hasher `hash`, for either challenge field.
 fn verify_m31<H: config::ByteHash>(file: &ProofFile<'_>, hash: H) -> Result<(), VerifyError> {
     let (p, s) = (&file.header.params, file.statement_bytes);
+    if config::uses_wide_circle_pcs(p) {
+        return match file.header.extension_degree {
+            4 => verify_with(&config::m31_wide::<QM31, _>(p, s, hash), file),
+            3 => verify_with(
+                &config::m31_wide::<BinomialExtensionField<Mersenne31, 3>, _>(p, s, hash),
+                file,
+            ),
+            6 => verify_with(&config::m31_wide::<config::M31Sextic, _>(p, s, hash), file),
+            _ => Err(VerifyError::Unsupported(
+                "extension degree for this backend",
+            )),
+        };
+    }
     match file.header.extension_degree {
         4 => verify_with(&config::m31::<QM31, _>(p, s, hash), file),
         3 => verify_with(

@@ -76,7 +76,7 @@ fn lde_domain_up_to_the_field_and_the_index_draw() {
 }
 
 #[test]
-fn final_polynomial_shorter_than_the_trace_and_circle_folds_by_two() {
+fn final_polynomial_shorter_than_the_trace_and_circle_folds_up_to_sixteen() {
     let bb = |log_fold_arity, log_final_poly_len| {
         let p = ProofParams {
             log_fold_arity,
@@ -98,9 +98,34 @@ fn final_polynomial_shorter_than_the_trace_and_circle_folds_by_two() {
         };
         P3M31Verifier.check_supported(&header(BackendId::P3M31, 4, 10, p))
     };
-    assert_eq!(m31(1, 0), Ok(()));
-    assert!(m31(2, 0).is_err());
-    assert!(m31(1, 1).is_err());
+    // (1, 0) is upstream's CirclePcs; our WideCirclePcs takes every other arity 2..=16 and
+    // final length up to 2^10 coefficients, below the trace length (n = 2^10 here).
+    for k in 0..=8u8 {
+        for f in 0..=12u8 {
+            let got = m31(k, f);
+            if k == 0 || k > 4 {
+                assert_eq!(
+                    got,
+                    out_of_range("log2 folding arity (circle FRI)", k.into(), 4),
+                    "k {k} f {f}"
+                );
+            } else if f > 10 {
+                assert_eq!(
+                    got,
+                    out_of_range("log2 final polynomial length (circle FRI)", f.into(), 10),
+                    "k {k} f {f}"
+                );
+            } else if f == 10 {
+                assert_eq!(
+                    got,
+                    out_of_range("log2 final polynomial length", f.into(), 9),
+                    "k {k} f {f}"
+                );
+            } else {
+                assert_eq!(got, Ok(()), "k {k} f {f}");
+            }
+        }
+    }
 }
 
 #[test]

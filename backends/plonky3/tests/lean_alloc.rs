@@ -3,7 +3,9 @@
 //! run records). Measured (host, this test): 3 allocations (Fibonacci) or 4 (CubicChain16),
 //! peak 2,204 / 2,804 live bytes: the challenger's input buffer (statement + 2 KB) and output
 //! buffer, the AIR's boundary list and CubicChain16's transition scratch; none is sized by
-//! the proof. Asserted bound: at most 4 allocations and 4 KB.
+//! the proof. Asserted bound: at most 4 allocations and 4 KB; the circle paths (upstream's
+//! CirclePcs and our WideCirclePcs, equal to each other) make one allocation more (4 / 5,
+//! same peaks), bounded at 5.
 
 mod common;
 
@@ -80,5 +82,55 @@ fn verify_path_allocates_a_small_fixed_amount() {
                 "{count} allocations, {peak} bytes"
             );
         }
+    }
+    wide_circle_verify_path_allocates_the_same_fixed_amount();
+}
+
+/// The same bound for `p3-m31` proofs over our WideCirclePcs (issue 25: folding by 16, an
+/// 8-coefficient final polynomial): its lean verifier keeps every per-query value on the
+/// stack, so the heap holds only what the uni-stark part allocates. Called from the test
+/// above: the counter is process-wide, so the measurements must not run in parallel.
+fn wide_circle_verify_path_allocates_the_same_fixed_amount() {
+    let params = picostark_core::ProofParams {
+        log_fold_arity: 4,
+        log_final_poly_len: 3,
+        ..DEFAULT_PARAMS_CIRCLE
+    };
+    for air in [AirId::Fibonacci, AirId::CubicChain16] {
+        let req = |params| picostark_core::prove::ProveRequest {
+            air,
+            log_n: 10,
+            extension_degree: 4,
+            params,
+            hash: HashId::Blake3_256,
+        };
+        // Upstream's CirclePcs through lean::circle, the reference for the circle path.
+        let upstream = P3M31Prover
+            .prove(&req(DEFAULT_PARAMS_CIRCLE), &mut |_| {})
+            .unwrap();
+        let (up_count, up_peak, ok) = measure(&upstream);
+        assert!(ok);
+        let mut bytes = P3M31Prover.prove(&req(params), &mut |_| {}).unwrap();
+        let (count, peak, ok) = measure(&bytes);
+        assert!(ok);
+        println!(
+            "wide circle {air:?}: {count} allocations, peak {peak} bytes \
+             (CirclePcs: {up_count}, {up_peak})"
+        );
+        assert!(
+            count <= up_count && peak <= up_peak,
+            "{count} allocations, {peak} bytes"
+        );
+        assert!(
+            count <= 5 && peak <= 4096,
+            "{count} allocations, {peak} bytes"
+        );
+        *bytes.last_mut().unwrap() ^= 1;
+        let (count, peak, ok) = measure(&bytes);
+        assert!(!ok);
+        assert!(
+            count <= 5 && peak <= 4096,
+            "{count} allocations, {peak} bytes"
+        );
     }
 }

@@ -184,13 +184,14 @@ fn conjectured_security_matches_plonky3_on_a_grid() {
                     for num_queries in [4u16, 13, 14, 27, 50, 100, 200] {
                         for pow_bits in [0u8, 16, 20, 30] {
                             let i = usize::from(log_n + log_blowup) + usize::from(num_queries);
-                            let circle = backend == BackendId::P3M31;
+                            // Every arity 2..=16 and final length 1..=4 for both PCS
+                            // families: the circle's WideCirclePcs (issue 25) takes them too.
                             let p = ProofParams {
                                 log_blowup,
                                 num_queries,
                                 pow_bits,
-                                log_fold_arity: if circle { 1 } else { 1 + (i % 4) as u8 },
-                                log_final_poly_len: if circle { 0 } else { (i / 4 % 3) as u8 },
+                                log_fold_arity: 1 + (i % 4) as u8,
+                                log_final_poly_len: (i / 4 % 3) as u8,
                             };
                             let lib = library(backend, ext, air, log_n, &p);
                             let want = ConjecturedSecurity::compute_from_params(&lib, log_n.into())
@@ -320,6 +321,15 @@ fn proven100_configurations_under_plonky3s_own_analysis() {
             Regime::ProvenList,
         ),
         (BackendId::P3M31, 6, params(8, 20, 1, 0), Regime::ProvenList),
+        // Our WideCirclePcs (issue 25): the sextic folding lines by 16 with a 4-coefficient
+        // final polynomial, and QM31 the same way under unique decoding.
+        (BackendId::P3M31, 6, params(8, 20, 4, 2), Regime::ProvenList),
+        (
+            BackendId::P3M31,
+            4,
+            params(7, 77, 4, 2),
+            Regime::ProvenUnique,
+        ),
     ] {
         let h = header(backend, ext, AirId::Fibonacci, 10, p);
         assert!(bits(&h, regime) >= 100, "{backend} x{ext}");

@@ -49,13 +49,13 @@ type Digest = [u8; 32];
 /// The circle PCS's protocol name, as upstream binds it into the separator.
 pub const PROTOCOL: &[u8] = b"p3-circle-pcs";
 /// The most claims (opening points over all matrices): trace at two points, chunks at one.
-const MAX_CLAIMS: usize = 2 + MAX_CHUNKS;
+pub(crate) const MAX_CLAIMS: usize = 2 + MAX_CHUNKS;
 /// Distinct LDE heights: the trace's and, with one quotient chunk, the quotient's.
-const MAX_HEIGHTS: usize = 2;
+pub(crate) const MAX_HEIGHTS: usize = 2;
 /// The circle group of M31 has order 2^31; a query index must be narrower.
-const CIRCLE_TWO_ADICITY: usize = 31;
+pub(crate) const CIRCLE_TWO_ADICITY: usize = 31;
 /// Bytes of one serialized base element.
-const F_LEN: usize = <F as WireField>::WIRE_LEN;
+pub(crate) const F_LEN: usize = <F as WireField>::WIRE_LEN;
 
 /// The circle PCS with the header's parameters over byte hash `H` (binary folding to a
 /// constant; no batch or commit-phase grinding).
@@ -73,22 +73,22 @@ pub struct CirclePcs<H> {
 
 /// The heights and round count every check derives from the claims, never from the proof.
 #[derive(Clone, Copy, Debug)]
-struct Geometry {
+pub(crate) struct Geometry {
     /// log2 of the trace's LDE.
-    trace_h: usize,
+    pub(crate) trace_h: usize,
     /// log2 of each quotient chunk's LDE.
-    chunk_h: usize,
+    pub(crate) chunk_h: usize,
     /// log2 of the tallest LDE (the query index width).
-    max_h: usize,
+    pub(crate) max_h: usize,
     /// Distinct heights, ascending (upstream's `BTreeMap` order), and how many.
-    heights: [usize; MAX_HEIGHTS],
-    num_heights: usize,
+    pub(crate) heights: [usize; MAX_HEIGHTS],
+    pub(crate) num_heights: usize,
     /// Folding rounds after the first layer.
-    rounds: usize,
+    pub(crate) rounds: usize,
 }
 
 impl Geometry {
-    fn height_slot(&self, h: usize) -> usize {
+    pub(crate) fn height_slot(&self, h: usize) -> usize {
         if self.heights[0] == h {
             0
         } else {
@@ -104,7 +104,7 @@ pub fn chunk_log_n(log_n: usize, log_chunks: usize) -> usize {
 }
 
 impl<H> CirclePcs<H> {
-    fn geometry(&self, log_n: usize, num_chunks: usize) -> Geometry {
+    pub(crate) fn geometry(&self, log_n: usize, num_chunks: usize) -> Geometry {
         let log_chunks = num_chunks.trailing_zeros() as usize;
         let trace_h = log_n + self.log_blowup;
         let chunk_h = chunk_log_n(log_n, log_chunks) + self.log_blowup;
@@ -140,7 +140,7 @@ impl<H> CirclePcs<H> {
 
 /// Upstream's `cfft_permute_index`: where the `index`-th committed row sits in the circle
 /// domain's natural order.
-fn cfft_permute_index(index: usize, log_n: usize) -> usize {
+pub(crate) fn cfft_permute_index(index: usize, log_n: usize) -> usize {
     let (half, lsb) = (index >> 1, index & 1);
     let i = if lsb == 0 {
         half
@@ -152,7 +152,7 @@ fn cfft_permute_index(index: usize, log_n: usize) -> usize {
 
 /// The `idx`-th point of the standard twin coset of size `2^log_n` (upstream's
 /// `CircleDomain::standard(log_n).nth_point(idx)`).
-fn nth_point(log_n: usize, idx: usize) -> Point<F> {
+pub(crate) fn nth_point(log_n: usize, idx: usize) -> Point<F> {
     let shift = Point::<F>::generator(log_n + 1);
     let g = Point::<F>::generator(log_n - 1);
     if idx & 1 == 0 {
@@ -164,7 +164,7 @@ fn nth_point(log_n: usize, idx: usize) -> Point<F> {
 
 /// `v_n(p)`: the x-coordinate doubled `log_n - 1` times, the vanishing polynomial of the
 /// standard coset of size `2^log_n` up to a constant.
-fn v_n(mut x: F, log_n: usize) -> F {
+pub(crate) fn v_n(mut x: F, log_n: usize) -> F {
     for _ in 0..log_n.saturating_sub(1) {
         x = x.square().double() - F::ONE;
     }
@@ -172,13 +172,13 @@ fn v_n(mut x: F, log_n: usize) -> F {
 }
 
 /// One binary fold: `((e0 + e1) + beta * (e0 - e1) / t) / 2`.
-fn fold<EF: ExtensionField<F>>(t_inv: F, beta: EF, e0: EF, e1: EF) -> EF {
+pub(crate) fn fold<EF: ExtensionField<F>>(t_inv: F, beta: EF, e0: EF, e1: EF) -> EF {
     ((e0 + e1) + beta * ((e0 - e1) * t_inv)).halve()
 }
 
 /// A point on the circle over `EF` from its projective-line coordinate `t`:
 /// `((1 - t^2) / (1 + t^2), 2t / (1 + t^2))`; upstream panics where `t^2 = -1`, we reject.
-fn point_from_line<EF: ExtensionField<F>>(t: EF) -> Result<(EF, EF), VerifyError> {
+pub(crate) fn point_from_line<EF: ExtensionField<F>>(t: EF) -> Result<(EF, EF), VerifyError> {
     let t2 = t.square();
     let inv = (EF::ONE + t2).try_inverse().ok_or(REJECTED)?;
     Ok(((EF::ONE - t2) * inv, t.double() * inv))
@@ -186,7 +186,7 @@ fn point_from_line<EF: ExtensionField<F>>(t: EF) -> Result<(EF, EF), VerifyError
 
 /// The leaf hash input of extension-field values: their base coefficients as bytes, in
 /// upstream's `flatten_to_base` order. Returns the number of bytes written.
-fn ext_bytes<EF: ExtensionField<F>>(values: &[EF], out: &mut [u8]) -> usize {
+pub(crate) fn ext_bytes<EF: ExtensionField<F>>(values: &[EF], out: &mut [u8]) -> usize {
     let mut n = 0;
     for v in values {
         for c in v.as_basis_coefficients_slice() {
@@ -207,7 +207,7 @@ fn ext_bytes<EF: ExtensionField<F>>(values: &[EF], out: &mut [u8]) -> usize {
 /// merged into one node before an injection must have opened the same shorter row (equal
 /// injected digests); their tallest rows differ.
 #[allow(clippy::too_many_arguments)]
-fn verify_multi<C: PseudoCompressionFunction<Digest, 2>>(
+pub(crate) fn verify_multi<C: PseudoCompressionFunction<Digest, 2>>(
     compress: &C,
     root: &Digest,
     depth: usize,
@@ -827,6 +827,10 @@ fn verify_ext<EF: ExtensionField<F>>(file: &ProofFile<'_>) -> Option<Result<(), 
 /// The lean verdict for a `p3-m31` proof whose header passed the backend's checks, or `None`
 /// when its shape or challenge field is outside what the lean path takes.
 pub fn verify_m31(file: &ProofFile<'_>) -> Option<Result<(), VerifyError>> {
+    // Proofs of our WideCirclePcs (issue 25) have their own lean verifier.
+    if crate::config::uses_wide_circle_pcs(&file.header.params) {
+        return super::wide_circle::verify_m31(file);
+    }
     match file.header.extension_degree {
         4 => verify_ext::<QM31>(file),
         3 => verify_ext::<BinomialExtensionField<F, 3>>(file),

@@ -75,6 +75,7 @@ pub trait LeanPcs<F: WireField, EF: ExtensionField<F>> {
 pub mod circle;
 pub mod two_adic;
 pub mod uni_stark;
+pub mod wide_circle;
 
 use alloc::vec::Vec;
 

@@ -7,6 +7,7 @@ use picostark_core::{AirId, HashId, ProofFile};
 
 /// A proof of `air` over `2^log_n` rows with challenge-field degree `ext`, the prover's default
 /// parameters and `hash`, or `None` if the prover does not offer that configuration.
+#[allow(dead_code)] // not every test binary proves with the defaults
 pub fn prove_default(
     prover: &dyn Prover,
     air: AirId,
