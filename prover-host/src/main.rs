@@ -16,7 +16,7 @@ use picostark_core::prove::ProveRequest;
 use picostark_core::record::{RunRecord, RUN_RECORD_SCHEMA};
 use picostark_core::security::{self, Figures};
 use picostark_core::{
-    AirId, BackendId, HashId, Policy, ProofFile, ProofHeader, ProofParams, Regime,
+    AirId, BackendId, FieldId, HashId, Policy, ProofFile, ProofHeader, ProofParams, Regime,
 };
 
 #[derive(Parser)]
@@ -105,16 +105,23 @@ struct ProveArgs {
     force: bool,
 }
 
-/// Columns of an AIR's trace and its largest transition degree.
-pub(crate) fn air_shape(air: AirId) -> (usize, usize) {
+/// Columns of an AIR's trace over `backend`'s field and its largest transition degree.
+pub(crate) fn air_shape(backend: BackendId, air: AirId) -> (usize, usize) {
+    use picostark_air::membership::Membership;
     use picostark_air::AirDef;
+    use picostark_poseidon2 as p2;
     fn shape(a: impl AirDef) -> (usize, usize) {
         let degree = a.transition_degrees().iter().copied().max().unwrap_or(1);
         (a.width(), degree)
     }
-    match air {
-        AirId::Fibonacci => shape(picostark_air::fibonacci::Fibonacci),
-        AirId::CubicChain16 => shape(picostark_air::chain16::CubicChain16),
+    match (air, backend.field()) {
+        (AirId::Fibonacci, _) => shape(picostark_air::fibonacci::Fibonacci),
+        (AirId::CubicChain16, _) => shape(picostark_air::chain16::CubicChain16),
+        (AirId::Membership, FieldId::BabyBear) => shape(Membership::<p2::BabyBear16>::default()),
+        (AirId::Membership, FieldId::Mersenne31) => {
+            shape(Membership::<p2::Mersenne31x16>::default())
+        }
+        (AirId::Membership, FieldId::Goldilocks) => shape(Membership::<p2::Goldilocks8>::default()),
     }
 }
 
@@ -319,7 +326,7 @@ fn request(args: &ProveArgs, backend: BackendId) -> Result<ProveRequest, UsageEr
         .check_request(&req)
         .map_err(|e| UsageError(format!("parameters not provable: {e}")))?;
     // A run that would not fit the host's memory is refused before it starts.
-    let (width, degree) = air_shape(air);
+    let (width, degree) = air_shape(backend, air);
     let needed = memory::estimate(backend, &req, width, degree);
     if let Some(free) = memory::available() {
         if needed > free && !args.force {

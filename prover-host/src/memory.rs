@@ -154,8 +154,8 @@ mod tests {
                 out.push(Point {
                     backend,
                     req,
-                    width: crate::air_shape(air).0,
-                    degree: crate::air_shape(air).1,
+                    width: crate::air_shape(backend, air).0,
+                    degree: crate::air_shape(backend, air).1,
                     peak: r.host_peak_rss.unwrap() as f64,
                     calibration: (log_n == 10 || log_n == 14) && log_blowup == 6,
                     name: format!(
