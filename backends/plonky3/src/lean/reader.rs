@@ -1,7 +1,7 @@
 //! An in-place reader of postcard-encoded Plonky3 proofs: the lean verifiers walk the borrowed
 //! payload with it instead of decoding an owned `Proof` tree.
 //!
-//! It accepts exactly the encodings [`crate::decode::decode`] accepts for the types in a
+//! It accepts exactly the encodings the stock path's `decode::decode` accepts for the types in a
 //! proof (so a verdict never depends on which decoder ran), which are the ones postcard
 //! writes: minimal varints only (postcard would also read trailing zero groups; one proof has
 //! one encoding), sequence lengths of at most 32 bits on every target (what a 32-bit MCU's
