@@ -94,6 +94,8 @@ GRID=(
   "p3-goldilocks --n 16 --log-blowup 3 --queries 32 --log-fold-arity 2 --log-final-poly-len 1"
   "wf-goldilocks --n 8 --log-blowup 3 --queries 32 --log-fold-arity 2 --log-final-poly-len 1"
   "wf-babybear --n 16 --log-blowup 4 --queries 24 --log-fold-arity 1 --log-final-poly-len 2"
+  # Issue 25's WideCirclePcs (circle lines folded by 16, final polynomial of 8).
+  "p3-m31 --n 1024 --log-fold-arity 4 --log-final-poly-len 3"
 )
 for spec in "${GRID[@]}"; do
   read -r b args <<<"$spec"
