@@ -1,6 +1,6 @@
 //! The stock fallback and the `lean-only` build. Valid proofs the lean verifier does not take
 //! (more queries than `lean::two_adic::MAX_QUERIES`, a final polynomial longer than
-//! `MAX_LOG_FINAL_POLY_LEN`) go to Plonky3's verifier and are accepted in the default build;
+//! `MAX_LOG_FINAL_POLY_LEN`, the membership AIR wider than `lean::uni_stark::MAX_WIDTH`) go to Plonky3's verifier and are accepted in the default build;
 //! a `lean-only` build (no stock verifier linked: the firmware's code-in-SRAM images) refuses
 //! them with `VerifyError::Unsupported`. Beside each, a default-shape proof is accepted and
 //! its tampered copy rejected in both builds. Run both:
@@ -104,4 +104,31 @@ fn m31_more_queries_than_the_lean_bound() {
         verdicts(&P3M31Verifier, &bytes),
         (expected_outside(), false)
     );
+}
+
+/// The membership AIR (163 or 164 columns, 32 public inputs; 100 and 16 on Goldilocks) is
+/// beyond the lean verifier's width and public-input bounds on every Plonky3 backend.
+#[test]
+fn membership_is_beyond_the_lean_bounds() {
+    let cases: [(&dyn Prover, &dyn Verifier, u8); 3] = [
+        (&P3BabyBearProver, &P3BabyBearVerifier, 4),
+        (&P3GoldilocksProver, &P3GoldilocksVerifier, 2),
+        (&P3M31Prover, &P3M31Verifier, 4),
+    ];
+    for (p, v, ext) in cases {
+        let req = ProveRequest {
+            air: AirId::Membership,
+            log_n: 4,
+            extension_degree: ext,
+            params: p.default_params(),
+            hash: HashId::Sha256,
+        };
+        let bytes = p.prove(&req, &mut |_| {}).expect("proving succeeds");
+        assert_eq!(
+            verdicts(v, &bytes),
+            (expected_outside(), false),
+            "{}",
+            v.backend()
+        );
+    }
 }
