@@ -88,21 +88,27 @@ fi
 # each at >= 95 bits so the firmware's policy takes it; p3-m31 n = 8 with 16 queries is the
 # shape the lean circle verifier used to reject. Verified on both cores with the rest.
 GRID=(
-  "p3-m31 --n 8 --queries 16"
-  "p3-m31 --n 8 --ext 6 --queries 20"
-  "p3-babybear --n 8 --log-blowup 3 --queries 32 --log-fold-arity 1 --log-final-poly-len 0"
-  "p3-goldilocks --n 16 --log-blowup 3 --queries 32 --log-fold-arity 2 --log-final-poly-len 1"
-  "wf-goldilocks --n 8 --log-blowup 3 --queries 32 --log-fold-arity 2 --log-final-poly-len 1"
-  "wf-babybear --n 16 --log-blowup 4 --queries 24 --log-fold-arity 1 --log-final-poly-len 2"
+  "p3-m31 --air fib --n 8 --queries 16"
+  "p3-m31 --air fib --n 8 --ext 6 --queries 20"
+  "p3-babybear --air fib --n 8 --log-blowup 3 --queries 32 --log-fold-arity 1 --log-final-poly-len 0"
+  "p3-goldilocks --air fib --n 16 --log-blowup 3 --queries 32 --log-fold-arity 2 --log-final-poly-len 1"
+  "wf-goldilocks --air fib --n 8 --log-blowup 3 --queries 32 --log-fold-arity 2 --log-final-poly-len 1"
+  "wf-babybear --air fib --n 16 --log-blowup 4 --queries 24 --log-fold-arity 1 --log-final-poly-len 2"
   # Issue 25's WideCirclePcs (circle lines folded by 16, final polynomial of 8).
-  "p3-m31 --n 1024 --log-fold-arity 4 --log-final-poly-len 3"
+  "p3-m31 --air fib --n 1024 --log-fold-arity 4 --log-final-poly-len 3"
+  # Issue 28's Poseidon2 Merkle-membership AIR (depth 10, n = 16), every backend.
+  "p3-babybear --air membership --n 16"
+  "p3-goldilocks --air membership --n 16"
+  "p3-m31 --air membership --n 16"
+  "wf-goldilocks --air membership --n 16"
+  "wf-babybear --air membership --n 16"
 )
 for spec in "${GRID[@]}"; do
   read -r b args <<<"$spec"
   [[ " ${BACKENDS[*]} " == *" $b "* ]] || continue
   name="grid-$b$(tr -d ' -' <<<"$args")"
   # shellcheck disable=SC2086
-  "$PH" --backend "$b" --air fib $args --out "$PROOFS/$name.proof"
+  "$PH" --backend "$b" $args --out "$PROOFS/$name.proof"
   "$MCU" tamper --kind flip "$PROOFS/$name.proof" "$PROOFS/$name.flip.tampered"
 done
 # The host's verdict on every hostile file, beside the firmware's below: all rejected.
