@@ -539,7 +539,7 @@ pub fn wide_circle_pcs<H>(file: &ProofFile<'_>, hash: H) -> WideCircleLean<H> {
 
 /// Whether the lean verifier takes this wide-circle proof's shape.
 pub fn within_bounds<EF: ExtensionField<F>>(file: &ProofFile<'_>) -> bool {
-    let (width, log_chunks) = super::air_shape(file.header.air);
+    let (width, log_chunks) = super::air_shape::<F>(file.header.air);
     wide_circle_pcs(file, ()).within_bounds(usize::from(file.header.log_n), 1 << log_chunks)
         && width <= MAX_WIDTH
         && EF::DIMENSION <= MAX_DEGREE
