@@ -174,6 +174,9 @@ impl Prover for WideM31Prover {
             ..picostark_plonky3::DEFAULT_PARAMS_CIRCLE
         }
     }
+    fn check_request(&self, req: &ProveRequest) -> Result<(), picostark_core::prove::ProveError> {
+        picostark_plonky3::P3M31Prover.check_request(req)
+    }
     fn prove(
         &self,
         req: &ProveRequest,
