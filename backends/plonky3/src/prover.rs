@@ -28,7 +28,21 @@ fn check_request(header: &ProofHeader, degrees: &[u8]) -> Result<(), ProveError>
     if header.log_n < 3 {
         return Err(ProveError("n must be at least 8".to_string()));
     }
-    config::fri_params_supported(header).map_err(|e| ProveError(e.to_string()))
+    config::fri_params_supported(header).map_err(|e| ProveError(e.to_string()))?;
+    // WideCirclePcs with more queries than LDE points (every index repeats) writes a proof
+    // whose decoded size exceeds the verifier's decode budget (found by the CLI argument grid
+    // at n = 8, 255 queries); such a request adds nothing and is refused.
+    let p = &header.params;
+    let wide =
+        header.backend == BackendId::P3M31 && (p.log_fold_arity, p.log_final_poly_len) != (1, 0);
+    let lde_points = 1u64 << (u32::from(header.log_n) + u32::from(p.log_blowup)).min(63);
+    if wide && u64::from(p.num_queries) > lde_points {
+        return Err(ProveError(std::format!(
+            "{} queries exceed the {lde_points} LDE points of the wide circle PCS",
+            p.num_queries
+        )));
+    }
+    Ok(())
 }
 
 fn format_degree_error(backend: BackendId, degrees: &[u8]) -> std::string::String {
