@@ -144,51 +144,11 @@ fn backends() -> Vec<Row> {
             ext,
         ));
     }
-    // p3-m31 over our WideCirclePcs (issue 25), both hashes.
-    for hash in [HashId::Blake3_256, HashId::Sha256] {
-        rows.push((
-            Box::new(WideM31Prover),
-            Box::new(p3::P3M31Verifier),
-            hash,
-            4,
-        ));
-    }
     rows
 }
 
-/// `p3-m31` proving with WideCirclePcs parameters (folding by 16, an 8-coefficient final
-/// polynomial, the circle defaults otherwise) as its defaults.
-struct WideM31Prover;
-
-impl Prover for WideM31Prover {
-    fn backend(&self) -> BackendId {
-        BackendId::P3M31
-    }
-    fn extension_degrees(&self) -> &'static [u8] {
-        picostark_plonky3::P3M31Prover.extension_degrees()
-    }
-    fn default_params(&self) -> picostark_core::ProofParams {
-        picostark_core::ProofParams {
-            log_fold_arity: 4,
-            log_final_poly_len: 3,
-            ..picostark_plonky3::DEFAULT_PARAMS_CIRCLE
-        }
-    }
-    fn check_request(&self, req: &ProveRequest) -> Result<(), picostark_core::prove::ProveError> {
-        picostark_plonky3::P3M31Prover.check_request(req)
-    }
-    fn prove(
-        &self,
-        req: &ProveRequest,
-        progress: &mut dyn FnMut(&str),
-    ) -> Result<Vec<u8>, picostark_core::prove::ProveError> {
-        picostark_plonky3::P3M31Prover.prove(req, progress)
-    }
-}
-
-/// Rows beyond every backend's default field and both hashes (`backends` appends them): the
-/// larger challenge fields, and WideCirclePcs with both hashes.
-const LARGER_FIELD_ROWS: usize = 6;
+/// Rows of the larger challenge fields (`backends` appends them).
+const LARGER_FIELD_ROWS: usize = 4;
 
 /// One backend under test: its prover, its verifier and the hash its proofs use.
 type Backend = (Box<dyn Prover>, Box<dyn Verifier>, HashId);
