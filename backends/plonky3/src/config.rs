@@ -71,7 +71,7 @@ impl ByteHash for p3_sha256::Sha256 {
     }
 }
 
-/// The verifiers' SHA-256: the same digests, every block through `rp2350_sha256` (software
+/// The verifiers' SHA-256: the same digests, every block through `picostark_sha256` (software
 /// or the RP2350 engine, see [`crate::hash`]).
 impl ByteHash for crate::hash::Sha256Lean {
     type Compress = crate::hash::Sha256LeanCompress;

@@ -9,7 +9,7 @@
 //! inputs fall back to the streaming hasher. Same function, same digests (tests below).
 //!
 //! SHA-256 on the verifier side is [`Sha256Lean`] and [`Sha256LeanCompress`]: the digests of
-//! `p3_sha256::Sha256` and `Sha256Compress`, every 64-byte block through `rp2350_sha256` (the
+//! `p3_sha256::Sha256` and `Sha256Compress`, every 64-byte block through `picostark_sha256` (the
 //! verifiers' one SHA-256 interface: software, or the RP2350 engine in the board firmware).
 
 use p3_symmetric::{CryptographicHasher, PseudoCompressionFunction};
@@ -90,7 +90,7 @@ impl PseudoCompressionFunction<[u8; 32], 2> for Blake3LeanCompress {
     }
 }
 
-/// SHA-256 over bytes, digest-compatible with `p3_sha256::Sha256`, through `rp2350_sha256`.
+/// SHA-256 over bytes, digest-compatible with `p3_sha256::Sha256`, through `picostark_sha256`.
 #[derive(Copy, Clone, Debug, Default)]
 pub struct Sha256Lean;
 
@@ -99,7 +99,7 @@ impl CryptographicHasher<u8, [u8; 32]> for Sha256Lean {
     where
         I: IntoIterator<Item = u8>,
     {
-        let mut h = rp2350_sha256::Sha256::new();
+        let mut h = picostark_sha256::Sha256::new();
         input.into_iter().for_each(|b| h.update_byte(b));
         h.finalize()
     }
@@ -108,7 +108,7 @@ impl CryptographicHasher<u8, [u8; 32]> for Sha256Lean {
     where
         I: IntoIterator<Item = &'a [u8]>,
     {
-        let mut h = rp2350_sha256::Sha256::new();
+        let mut h = picostark_sha256::Sha256::new();
         input.into_iter().for_each(|s| h.update(s));
         h.finalize()
     }
@@ -124,7 +124,7 @@ impl PseudoCompressionFunction<[u8; 32], 2> for Sha256LeanCompress {
         let mut block = [0u8; 64];
         block[..32].copy_from_slice(&input[0]);
         block[32..].copy_from_slice(&input[1]);
-        rp2350_sha256::compress_from_iv(&block)
+        picostark_sha256::compress_from_iv(&block)
     }
 }
 

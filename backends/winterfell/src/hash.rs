@@ -1,5 +1,5 @@
 //! SHA-256 as a winter-crypto hasher, for the upstream prover on the host and our verifier.
-//! Every compression goes through `rp2350_sha256` (the verifiers' one SHA-256 interface:
+//! Every compression goes through `picostark_sha256` (the verifiers' one SHA-256 interface:
 //! software, or the RP2350 engine in the board firmware), one call per 64-byte block.
 //!
 //! Byte and element hashing is plain SHA-256 (FIPS 180-4) of the bytes winter-crypto's
@@ -10,7 +10,7 @@
 
 use core::marker::PhantomData;
 
-use rp2350_sha256::{DigestWords, Sha256 as Stream};
+use picostark_sha256::{DigestWords, Sha256 as Stream};
 
 use crate::verifier::merkle::{Node, NodeHash};
 use winter_crypto::{Digest, ElementHasher, Hasher};
@@ -18,7 +18,7 @@ use winter_math::{FieldElement, StarkField};
 use winter_utils::{ByteReader, ByteWriter, Deserializable, DeserializationError, Serializable};
 
 /// A SHA-256 digest (winter-crypto keeps its `ByteDigest` private): its 32 bytes, held as
-/// `rp2350_sha256`'s [`DigestWords`] (the bytes in memory order).
+/// `picostark_sha256`'s [`DigestWords`] (the bytes in memory order).
 ///
 /// Words: the verifier moves digests around (Merkle levels, openings, the coin), and a
 /// 32-byte copy of a byte-aligned value is a call to the byte-wise `memcpy` (about 100
@@ -55,7 +55,7 @@ impl ByteDigest {
 
 impl Digest for ByteDigest {
     fn as_bytes(&self) -> [u8; 32] {
-        rp2350_sha256::blocks::digest_bytes(&self.0)
+        picostark_sha256::digest_bytes(&self.0)
     }
 }
 
@@ -85,7 +85,7 @@ impl Deserializable for ByteDigest {
 pub struct Sha256<B: StarkField>(PhantomData<B>);
 
 fn digest(bytes: &[u8]) -> ByteDigest {
-    ByteDigest::written(|out| rp2350_sha256::sha256_into(bytes, out))
+    ByteDigest::written(|out| picostark_sha256::sha256_into(bytes, out))
 }
 
 /// Streams serialised elements into SHA-256 (for fields stored in a non-canonical form).
@@ -115,7 +115,7 @@ impl<B: StarkField> Hasher for Sha256<B> {
         // SAFETY: two `ByteDigest`s are 64 initialised bytes without padding (see
         // `digests_as_bytes`, and the size check after the struct), alignment 1 suffices for bytes.
         let block = unsafe { &*values.as_ptr().cast::<[u8; 64]>() };
-        ByteDigest::written(|out| rp2350_sha256::compress_from_iv_into(block, out))
+        ByteDigest::written(|out| picostark_sha256::compress_from_iv_into(block, out))
     }
 
     fn merge_many(values: &[Self::Digest]) -> Self::Digest {
@@ -133,11 +133,11 @@ impl<B: StarkField> Hasher for Sha256<B> {
 /// Leaves and parents written into the Merkle levels where they belong.
 impl<B: StarkField> NodeHash for Sha256<B> {
     fn leaf(bytes: &[u8], out: &mut Node) {
-        rp2350_sha256::sha256_into(bytes, &mut out.0);
+        picostark_sha256::sha256_into(bytes, &mut out.0);
     }
 
     fn parent(pair: &[Node; 2], out: &mut Node) {
-        rp2350_sha256::compress_from_iv_into(Node::pair_bytes(pair), &mut out.0);
+        picostark_sha256::compress_from_iv_into(Node::pair_bytes(pair), &mut out.0);
     }
 }
 
@@ -199,7 +199,7 @@ mod tests {
         let mut block = [0u8; 64];
         block[..32].copy_from_slice(&l.as_bytes());
         block[32..].copy_from_slice(&r.as_bytes());
-        let mut state = rp2350_sha256::blocks::IV;
+        let mut state = picostark_sha256::IV;
         sha2::block_api::compress256(&mut state, &[block]);
         let mut want = [0u8; 32];
         for (c, w) in want.chunks_exact_mut(4).zip(state) {

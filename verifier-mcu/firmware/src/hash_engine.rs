@@ -1,19 +1,24 @@
 //! The verifiers' hash in this firmware (issue 17): which implementation a proof's hash runs
 //! with, and, on the board, the SHA-256 engine's bring-up.
 //!
-//! Both protocols hash SHA-256 through `rp2350_sha256::blocks`, one call per 64-byte block.
-//! The `rp2350` board build turns on that crate's `engine` feature (Cargo.toml), so there
-//! the RP2350's SHA-256 block does the compressions; the QEMU builds (no such device) run the
+//! Both protocols hash SHA-256 through `picostark_sha256`, one call per 64-byte block. The
+//! `rp2350` board build links the engine driver `rp2350_sha256` with its `engine` feature
+//! (Cargo.toml), which defines that crate's engine hooks, so there the RP2350's SHA-256
+//! block does the compressions; the QEMU builds (no such device) run the
 //! software compression, and `mcu-run run --sha256-engine` has the timing model charge the
 //! engine's cost per call in its place. BLAKE3 is always software.
 
 use picostark_core::HashId;
+// The engine hooks are defined in the driver; nothing here names it otherwise, and an
+// unnamed crate is not linked.
+#[cfg(feature = "rp2350")]
+use rp2350_sha256 as _;
 
 /// The `hash_impl` a run line states for a proof hashed with `hash`.
 pub fn implementation(hash: HashId) -> &'static str {
     match hash {
         HashId::Blake3_256 => "blake3-software",
-        HashId::Sha256 => rp2350_sha256::IMPLEMENTATION,
+        HashId::Sha256 => picostark_sha256::IMPLEMENTATION,
     }
 }
 

@@ -1,7 +1,8 @@
-//! SHA-256 for the picostark verifiers on the RP2350: the driver for the chip's SHA-256
-//! accelerator (datasheet section 12.13, block at 0x400f8000, usable from either core: it
-//! is plain MMIO), and [`blocks`], the one interface the verifiers hash through (software
-//! compression or the engine, chosen at build time by the `engine` feature).
+//! The driver for the RP2350's SHA-256 accelerator (datasheet section 12.13, block at
+//! 0x400f8000, usable from either core: it is plain MMIO), kept board-side. The verifiers
+//! hash through `picostark-sha256` (blocks/sha256); with this crate's `engine` feature (the
+//! firmware's `rp2350` build) that crate's engine hooks are defined here ([`hooks`]), so
+//! every SHA-256 block of a verification goes through the engine.
 //!
 //! The engine keeps its own chaining state: START loads the SHA-256 IV and there is
 //! no way to load an arbitrary state, so a `compress(state_in, block)` call cannot be
@@ -17,6 +18,8 @@
 
 #[cfg(test)]
 extern crate std;
+
+use picostark_sha256::{BlockSink, DigestWords};
 
 /// Block base address (datasheet 12.13 / pico-sdk `SHA256_BASE`).
 pub const SHA256_BASE: usize = 0x400f_8000;
@@ -169,14 +172,11 @@ impl<R: Regs> Sha256Engine<R> {
     pub(crate) fn finish(&mut self) -> Result<[u8; 32], WdataNotReady> {
         let mut out = [0; 8];
         self.finish_into(&mut out)?;
-        Ok(blocks::digest_bytes(&out))
+        Ok(picostark_sha256::digest_bytes(&out))
     }
 
-    /// As [`Self::finish`], into `out` ([`blocks::DigestWords`]: word `i` is `SUMi.to_be()`).
-    pub(crate) fn finish_into(
-        &mut self,
-        out: &mut blocks::DigestWords,
-    ) -> Result<(), WdataNotReady> {
+    /// As [`Self::finish`], into `out` ([`DigestWords`]: word `i` is `SUMi.to_be()`).
+    pub(crate) fn finish_into(&mut self, out: &mut DigestWords) -> Result<(), WdataNotReady> {
         let csr = loop {
             let csr = self.regs.read(CSR);
             if csr & CSR_SUM_VLD != 0 {
@@ -193,11 +193,66 @@ impl<R: Regs> Sha256Engine<R> {
     }
 }
 
-pub mod blocks;
-pub use blocks::{
-    compress_from_iv, compress_from_iv_into, pstk_sha256_compress, sha256, sha256_into,
-    DigestWords, Sha256, IMPLEMENTATION,
-};
+/// The engine streams the blocks itself (START was written when the sink was made).
+impl<R: Regs> BlockSink for Sha256Engine<R> {
+    fn block(&mut self, block: &[u8; 64]) {
+        self.write_block(block);
+    }
+    fn digest_into(mut self, out: &mut DigestWords) {
+        engine_digest(&mut self, out)
+    }
+}
+
+/// The engine's digest. A WDATA write while busy cannot come from the data hashed (the
+/// driver polls WDATA_RDY before every block): it is a driver or hardware fault, not a
+/// verdict on a proof, so it halts rather than returning a digest nobody can trust.
+fn engine_digest<R: Regs>(engine: &mut Sha256Engine<R>, out: &mut DigestWords) {
+    engine
+        .finish_into(out)
+        .expect("RP2350 SHA-256 engine: WDATA written while not ready")
+}
+
+/// `picostark-sha256`'s engine hooks, on the device's registers. The engine holds one
+/// chaining state, so one hash holds it at a time; a hash started meanwhile runs in
+/// software (same digest).
+#[cfg(feature = "engine")]
+pub mod hooks {
+    use core::sync::atomic::{AtomicBool, Ordering};
+
+    use super::{engine_digest, ByteOrder, Mmio, Sha256Engine};
+
+    static IN_USE: AtomicBool = AtomicBool::new(false);
+
+    fn device() -> Sha256Engine<Mmio> {
+        // SAFETY: the firmware takes the block out of reset before verifying
+        // (`firmware/src/hash_engine.rs`), and `IN_USE` makes the holder its only owner.
+        Sha256Engine::new(unsafe { Mmio::new() }, ByteOrder::EngineSwaps)
+    }
+
+    #[no_mangle]
+    pub fn pstk_sha256_engine_acquire() -> bool {
+        if IN_USE.swap(true, Ordering::Acquire) {
+            return false;
+        }
+        device().start();
+        true
+    }
+
+    #[no_mangle]
+    pub fn pstk_sha256_engine_block(block: &[u8; 64]) {
+        device().write_block(block);
+    }
+
+    #[no_mangle]
+    pub fn pstk_sha256_engine_digest(out: &mut [u32; 8]) {
+        engine_digest(&mut device(), out)
+    }
+
+    #[no_mangle]
+    pub fn pstk_sha256_engine_release() {
+        IN_USE.store(false, Ordering::Release);
+    }
+}
 
 #[cfg(test)]
 mod model;

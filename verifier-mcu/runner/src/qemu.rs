@@ -1015,7 +1015,7 @@ pub fn layout_arg(
 pub const SHA256_ENGINE_CYCLES: u32 = 84;
 
 /// The software compression the engine replaces: one call per 64-byte block
-/// (`rp2350_sha256::blocks`, an unmangled symbol).
+/// (`picostark_sha256`, an unmangled symbol).
 pub const SHA256_COMPRESS_SYMBOL: &str = "pstk_sha256_compress";
 
 /// The plugin argument that charges the SHA-256 engine in place of the software

@@ -87,7 +87,7 @@ python3 - "$REPO" "$WORK/zk-$PUBLISHED" "$HERE/window.rs" <<'EOF'
 import sys
 repo, zk, window = sys.argv[1:]
 t = open('fw/Cargo.toml').read()
-for rel in ['../../core', '../rp2350-sha256', '../../backends/plonky3', '../../backends/winterfell', '../../air']:
+for rel in ['../../core', '../../blocks/sha256', '../rp2350-sha256', '../../backends/plonky3', '../../backends/winterfell', '../../air']:
     t = t.replace(f'path = "{rel}"', 'path = "%s/verifier-mcu/firmware/%s"' % (repo, rel))
 old = 'stock-wf-window = ["stock-wf"]'
 assert old in t

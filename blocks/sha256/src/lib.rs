@@ -1,14 +1,21 @@
 //! The verifiers' SHA-256: every 64-byte block goes through one call of a [`BlockSink`],
-//! either the software compression [`pstk_sha256_compress`] or the RP2350 engine.
+//! either the software compression [`pstk_sha256_compress`] or a hardware engine.
 //!
-//! Which one runs is fixed at build time: with the crate feature `engine` (the firmware's
-//! `rp2350` board build turns it on) each hash leases the engine; without it (host, QEMU)
-//! the software runs. Under QEMU the timing model charges the engine's cost per call of
+//! A shared `no_std` building block: both backends' verifiers hash through it, so it sits on
+//! the lowest floor beside `core`, and knows no board. Which sink runs is fixed at build time:
+//! with the crate feature `engine` each hash leases the engine through four link-time hooks
+//! ([`engine`]: the RP2350 driver `verifier-mcu/rp2350-sha256` defines them, and its own
+//! `engine` feature turns this one on); without it (host, QEMU) the software runs. Under QEMU the timing model charges the engine's cost per call of
 //! [`pstk_sha256_compress`] (`mcu-run run --sha256-engine` finds it by that symbol), so the
 //! software path is laid out as one non-inlined call per block for that reason.
 //!
 //! The engine holds one chaining state, so two hashes cannot stream through it at once: a
 //! hash started while another holds the engine runs in software (same digest).
+
+#![no_std]
+
+#[cfg(test)]
+extern crate std;
 
 /// SHA-256's initial state (FIPS 180-4, 5.3.3).
 pub const IV: [u32; 8] = [
@@ -181,25 +188,6 @@ impl BlockSink for Software {
     }
 }
 
-/// The engine streams the blocks itself (START was written when the sink was made).
-impl<R: crate::Regs> BlockSink for crate::Sha256Engine<R> {
-    fn block(&mut self, block: &[u8; 64]) {
-        self.write_block(block);
-    }
-    fn digest_into(mut self, out: &mut DigestWords) {
-        engine_digest(&mut self, out)
-    }
-}
-
-/// The engine's digest. A WDATA write while busy cannot come from the data hashed (the
-/// driver polls WDATA_RDY before every block): it is a driver or hardware fault, not a
-/// verdict on a proof, so it halts rather than returning a digest nobody can trust.
-fn engine_digest<R: crate::Regs>(engine: &mut crate::Sha256Engine<R>, out: &mut DigestWords) {
-    engine
-        .finish_into(out)
-        .expect("RP2350 SHA-256 engine: WDATA written while not ready")
-}
-
 /// A SHA-256 computation in progress: bytes in, one [`BlockSink::block`] per full block,
 /// padding (FIPS 180-4, 5.1.1) at the end.
 pub struct Stream<S: BlockSink> {
@@ -273,45 +261,54 @@ impl<S: BlockSink> Stream<S> {
     }
 }
 
+/// The hooks a hardware engine's driver defines (with `#[no_mangle]`) when the `engine`
+/// feature is on; the lease below is their only caller.
+#[cfg(feature = "engine")]
+pub mod engine {
+    extern "Rust" {
+        /// Takes the engine and starts a hash (the engine's IV loaded), or returns `false`
+        /// while another hash holds it.
+        pub fn pstk_sha256_engine_acquire() -> bool;
+        /// Gives the engine one 64-byte block of the hash in progress.
+        pub fn pstk_sha256_engine_block(block: &[u8; 64]);
+        /// Writes the digest of the blocks given (as [`super::DigestWords`]).
+        pub fn pstk_sha256_engine_digest(out: &mut [u32; 8]);
+        /// Frees the engine for the next hash.
+        pub fn pstk_sha256_engine_release();
+    }
+}
+
 #[cfg(feature = "engine")]
 mod lease {
-    use core::sync::atomic::{AtomicBool, Ordering};
+    use super::{engine, BlockSink, DigestWords};
 
-    use super::BlockSink;
-    use crate::{ByteOrder, Mmio, Sha256Engine};
-
-    static IN_USE: AtomicBool = AtomicBool::new(false);
-
-    /// The engine, held by one hash from START to the digest.
-    pub struct Lease(Sha256Engine<Mmio>);
+    /// The engine, held by one hash from its start to the digest (or until dropped).
+    pub struct Lease(());
 
     impl Lease {
         /// The engine, started, or `None` while another hash holds it.
         pub fn take() -> Option<Lease> {
-            if IN_USE.swap(true, Ordering::Acquire) {
-                return None;
-            }
-            // SAFETY: the firmware takes the block out of reset before verifying
-            // (`firmware/src/hash_engine.rs`), and `IN_USE` makes this the only owner.
-            let mut engine = Sha256Engine::new(unsafe { Mmio::new() }, ByteOrder::EngineSwaps);
-            engine.start();
-            Some(Lease(engine))
+            // SAFETY: the driver's hook; defined once per image by the engine's driver.
+            unsafe { engine::pstk_sha256_engine_acquire() }.then_some(Lease(()))
         }
     }
 
     impl BlockSink for Lease {
         fn block(&mut self, block: &[u8; 64]) {
-            self.0.block(block);
+            // SAFETY: as in `take`; this lease holds the engine.
+            unsafe { engine::pstk_sha256_engine_block(block) }
         }
         // `self` (and so the lease) is dropped after the digest is read.
-        fn digest_into(mut self, out: &mut super::DigestWords) {
-            super::engine_digest(&mut self.0, out)
+        fn digest_into(self, out: &mut DigestWords) {
+            // SAFETY: as in `block`.
+            unsafe { engine::pstk_sha256_engine_digest(out) }
         }
     }
 
     impl Drop for Lease {
         fn drop(&mut self) {
-            IN_USE.store(false, Ordering::Release);
+            // SAFETY: as in `block`; the engine is given back once, by its holder.
+            unsafe { engine::pstk_sha256_engine_release() }
         }
     }
 }
@@ -433,3 +430,6 @@ pub fn compress_from_iv_into(block: &[u8; 64], out: &mut DigestWords) {
     pstk_sha256_compress(out, block);
     state_to_digest(out);
 }
+
+#[cfg(test)]
+mod tests;
