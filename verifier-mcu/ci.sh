@@ -22,6 +22,7 @@
 #    wf-goldilocks alone, wf-goldilocks and lean-only p3-babybear with code in SRAM, and the
 #    published window's stock-wf-window build), its UF2 files, each image checked by
 #    `mcu-run check-image`.
+# Steps 3 to 5 run for the two cores at the same time, each core's log printed after both end.
 #
 # Records go to $OUT (default out/mcu), UF2 files to $OUT/uf2.
 set -euo pipefail
@@ -119,92 +120,84 @@ for t in "$PROOFS"/*.tampered; do
 done
 echo "ok: the host rejects all $(ls "$PROOFS"/*.tampered | wc -l) hostile files"
 FEATURES=$(IFS=,; echo "${BACKENDS[*]}")
+RAM_CODE_HEAP=131072
+has() { [[ " ${BACKENDS[*]} " == *" $1 "* ]]; }
 
-for core in m33 rv32; do
+# Steps 3 to 5 for one core. The two cores run at the same time (each firmware build is one
+# single-threaded LTO link and each QEMU run one thread, so one core's pipeline leaves the
+# other CPU idle); each core builds in firmware target dirs of its own (cargo locks a target
+# dir for a whole build): M33 in target/ and target/cortex-m33, Hazard3 in target/rv32,
+# target/rv32imac-nohoist and target/rv32imac.
+core_checks() {
+  local core=$1 target family fwdir
+  case $core in
+    m33) target=thumbv8m.main-none-eabihf; family=rp2350-arm; fwdir=target ;;
+    rv32) target=riscv32imac-unknown-none-elf; family=rp2350-riscv; fwdir=target/rv32 ;;
+  esac
   echo "== verifier-mcu: QEMU $core"
   "$MCU" run --core "$core" --features "$FEATURES" --repeat 2 --out "$OUT" "$PROOFS"/*.proof
   "$MCU" run --core "$core" --features "$FEATURES" --expect rejected --out "$OUT/tampered" "$PROOFS"/*.tampered
   # The timing model's engine charge must find its marker (one call per SHA-256 block).
   "$MCU" run --core "$core" --features "$FEATURES" --sha256-engine --out "$OUT/sha256-engine" "$PROOFS"/*-sha256.proof
-done
-# Code in SRAM (issue 17, feature code-in-ram): a one-backend image (the five-backend one has
-# about 1 MB of code, more than the SRAM), one genuine proof with the engine charge and one
-# tampered copy per core. Heap 128 KiB: with 256 KiB the Hazard3 board image of wf-goldilocks
-# and its embedded proof do not fit the SRAM (its heap peak is under 4 KB).
-RAM_CODE_HEAP=131072
-if [[ " ${BACKENDS[*]} " == *" wf-goldilocks "* ]]; then
-  for core in m33 rv32; do
+  # Code in SRAM (issue 17, feature code-in-ram): a one-backend image (the five-backend one
+  # has about 1 MB of code, more than the SRAM), one genuine proof with the engine charge and
+  # one tampered copy. Heap 128 KiB: with 256 KiB the Hazard3 board image of wf-goldilocks
+  # and its embedded proof do not fit the SRAM (its heap peak is under 4 KB).
+  if has wf-goldilocks; then
     echo "== verifier-mcu: QEMU $core, code in SRAM"
     "$MCU" run --core "$core" --features wf-goldilocks,code-in-ram --heap $RAM_CODE_HEAP \
       --sha256-engine --out "$OUT/code-in-ram" "$PROOFS/wf-goldilocks-fib-1024-sha256.proof"
     "$MCU" run --core "$core" --features wf-goldilocks,code-in-ram --heap $RAM_CODE_HEAP \
       --expect rejected --out "$OUT/code-in-ram/tampered" \
       "$PROOFS/wf-goldilocks-fib-1024-sha256.flip.tampered"
-  done
-fi
-# The rv32 runs above use the RP2350's ISA (RV32IMAC + Zba/Zbb/Zbs/Zbkb, the default); the
-# plain RV32IMAC build for other chips is checked once, on the genuine proofs (QEMU with the
-# bit-manipulation extensions off, so a stray Zb* instruction would trap).
-echo "== verifier-mcu: QEMU rv32, plain RV32IMAC (--isa rv32imac)"
-"$MCU" run --core rv32 --isa rv32imac --features "$FEATURES" --out "$OUT/rv32imac" "$PROOFS"/*.proof
-
-if [[ " ${BACKENDS[*]} " == *" wf-goldilocks "* ]]; then
-  "$PH" tune --reference-out "$PROOFS/stock/wf-goldilocks-ref-zkmcu.proof"
-  for core in m33 rv32; do
+  fi
+  # The rv32 runs above use the RP2350's ISA (RV32IMAC + Zba/Zbb/Zbs/Zbkb, the default); the
+  # plain RV32IMAC build for other chips is checked once, on the genuine proofs (QEMU with
+  # the bit-manipulation extensions off, so a stray Zb* instruction would trap).
+  if [ "$core" = rv32 ]; then
+    echo "== verifier-mcu: QEMU rv32, plain RV32IMAC (--isa rv32imac)"
+    "$MCU" run --core rv32 --isa rv32imac --features "$FEATURES" --out "$OUT/rv32imac" "$PROOFS"/*.proof
+  fi
+  if has wf-goldilocks; then
     echo "== verifier-mcu: stock winterfell::verify on $core"
     "$MCU" run --core "$core" --window stock-wf --iterations 1 --out "$OUT/stock" \
       "$PROOFS/stock/wf-goldilocks-ref-zkmcu.proof" "$PROOFS/wf-goldilocks-fib-1024.proof"
-  done
-fi
+  fi
 
-echo "== verifier-mcu: rp2350 firmware and UF2"
-FIRST=$(realpath "$PROOFS/${BACKENDS[0]}-fib-1024.proof")
-# The build must refuse a proof whose backend is not enabled.
-OTHER=$([ "${BACKENDS[0]}" = p3-goldilocks ] && echo p3-babybear || echo p3-goldilocks)
-REFUSAL=$(cd verifier-mcu/firmware && PSTK_PROOF="$FIRST" cargo build --release \
-  --target thumbv8m.main-none-eabihf --features "qemu,$OTHER" 2>&1 || true)
-if grep -q "firmware feature \`${BACKENDS[0]}\` is not enabled" <<<"$REFUSAL"; then
-  echo "ok: a ${BACKENDS[0]} proof is refused by a firmware built without it"
-else
-  echo "$REFUSAL"
-  echo "FAIL: the firmware build accepted a proof for a backend it does not have"; exit 1
-fi
-# Every board image is checked before any board sees it (issue 18): `mcu-run check-image`
-# reads the ELF and its UF2 (layout in SRAM, IMAGE_DEF, vector table or entry, E10 block,
-# family, numbering, contiguity, payload = ELF load image). Backend sets: every backend (with
-# the first proof), and wf-goldilocks alone, as verifier-mcu/README.md builds it for a board.
-SETS=("all:$FEATURES:262144:$FIRST")
-if [[ " ${BACKENDS[*]} " == *" wf-goldilocks "* ]]; then
-  SETS+=("wf-goldilocks:wf-goldilocks:262144:$(realpath "$PROOFS/wf-goldilocks-fib-1024.proof")")
-  # Code in SRAM: check-image checks the copied code runs in SRAM inside the start-up copy.
-  SETS+=("wf-goldilocks-code-in-ram:wf-goldilocks,code-in-ram:$RAM_CODE_HEAP:$(realpath "$PROOFS/wf-goldilocks-fib-1024-sha256.proof")")
-fi
-# A Plonky3 image fits SRAM only without the stock fallback (`lean-only`; results/hash/README.md).
-if [[ " ${BACKENDS[*]} " == *" p3-babybear "* ]]; then
-  SETS+=("p3-babybear-code-in-ram:p3-babybear,code-in-ram,lean-only:$RAM_CODE_HEAP:$(realpath "$PROOFS/p3-babybear-fib-1024-sha256.proof")")
-fi
-for pair in thumbv8m.main-none-eabihf:rp2350-arm riscv32imac-unknown-none-elf:rp2350-riscv; do
-  target=${pair%%:*}
-  family=${pair##*:}
+  echo "== verifier-mcu: rp2350 $family firmware and UF2"
+  if [ "$core" = m33 ]; then
+    # The build must refuse a proof whose backend is not enabled.
+    local refusal
+    refusal=$(cd verifier-mcu/firmware && PSTK_PROOF="$FIRST" cargo build --release \
+      --target "$target" --features "qemu,$OTHER" 2>&1 || true)
+    if grep -q "firmware feature \`${BACKENDS[0]}\` is not enabled" <<<"$refusal"; then
+      echo "ok: a ${BACKENDS[0]} proof is refused by a firmware built without it"
+    else
+      echo "$refusal"
+      echo "FAIL: the firmware build accepted a proof for a backend it does not have"; return 1
+    fi
+  fi
+  local set name features heap proof suffix elf uf2
   for set in "${SETS[@]}"; do
     IFS=: read -r name features heap proof <<<"$set"
     suffix=$([ "$name" = all ] && echo "" || echo "-$name")
-    elf="verifier-mcu/firmware/target/$target/release/picostark-verifier-fw"
+    elf="verifier-mcu/firmware/$fwdir/$target/release/picostark-verifier-fw"
     uf2="$OUT/uf2/picostark-verifier-$family$suffix.uf2"
     echo "== verifier-mcu: rp2350 $family, backends $features"
     (cd verifier-mcu/firmware &&
-      PSTK_HEAP_SIZE="$heap" PSTK_PROOF="$proof" cargo build --release --target "$target" --features "rp2350,$features")
+      PSTK_HEAP_SIZE="$heap" PSTK_PROOF="$proof" cargo build --release --target "$target" \
+        --features "rp2350,$features" --target-dir "$fwdir")
     "$MCU" uf2 "$elf" "$uf2" --family "$family"
     "$MCU" check-image "$elf" "$uf2" --family "$family"
   done
-done
-# The published window's board build (README "Firmware", `stock-wf-window`): its own flags
-# and target dirs (target-cpu=cortex-m33 on the M33, plain RV32IMAC on Hazard3).
-if [[ " ${BACKENDS[*]} " == *" wf-goldilocks "* ]]; then
-  WFG=$(realpath "$PROOFS/wf-goldilocks-fib-1024.proof")
-  for spec in thumbv8m.main-none-eabihf:rp2350-arm:cortex-m33:-Ctarget-cpu=cortex-m33 \
-      riscv32imac-unknown-none-elf:rp2350-riscv:rv32imac:; do
-    IFS=: read -r target family dir flags <<<"$spec"
+  # The published window's board build (README "Firmware", `stock-wf-window`): its own flags
+  # and target dirs (target-cpu=cortex-m33 on the M33, plain RV32IMAC on Hazard3).
+  if has wf-goldilocks; then
+    local dir flags
+    case $core in
+      m33) dir=cortex-m33; flags=-Ctarget-cpu=cortex-m33 ;;
+      rv32) dir=rv32imac; flags= ;;
+    esac
     elf="verifier-mcu/firmware/target/$dir/$target/release/picostark-verifier-fw"
     uf2="$OUT/uf2/picostark-verifier-$family-stock-wf-window.uf2"
     echo "== verifier-mcu: rp2350 $family, stock-wf-window"
@@ -213,6 +206,45 @@ if [[ " ${BACKENDS[*]} " == *" wf-goldilocks "* ]]; then
         --target "$target" --features rp2350,stock-wf-window --target-dir "target/$dir")
     "$MCU" uf2 "$elf" "$uf2" --family "$family"
     "$MCU" check-image "$elf" "$uf2" --family "$family"
-  done
+  fi
+}
+
+# What both cores' steps share: the stock reference proof, the board images' backend sets.
+if has wf-goldilocks; then
+  "$PH" tune --reference-out "$PROOFS/stock/wf-goldilocks-ref-zkmcu.proof"
+  WFG=$(realpath "$PROOFS/wf-goldilocks-fib-1024.proof")
+fi
+FIRST=$(realpath "$PROOFS/${BACKENDS[0]}-fib-1024.proof")
+OTHER=$([ "${BACKENDS[0]}" = p3-goldilocks ] && echo p3-babybear || echo p3-goldilocks)
+# Every board image is checked before any board sees it (issue 18): `mcu-run check-image`
+# reads the ELF and its UF2 (layout in SRAM, IMAGE_DEF, vector table or entry, E10 block,
+# family, numbering, contiguity, payload = ELF load image). Backend sets: every backend (with
+# the first proof), and wf-goldilocks alone, as verifier-mcu/README.md builds it for a board.
+SETS=("all:$FEATURES:262144:$FIRST")
+if has wf-goldilocks; then
+  SETS+=("wf-goldilocks:wf-goldilocks:262144:$WFG")
+  # Code in SRAM: check-image checks the copied code runs in SRAM inside the start-up copy.
+  SETS+=("wf-goldilocks-code-in-ram:wf-goldilocks,code-in-ram:$RAM_CODE_HEAP:$(realpath "$PROOFS/wf-goldilocks-fib-1024-sha256.proof")")
+fi
+# A Plonky3 image fits SRAM only without the stock fallback (`lean-only`; results/hash/README.md).
+if has p3-babybear; then
+  SETS+=("p3-babybear-code-in-ram:p3-babybear,code-in-ram,lean-only:$RAM_CODE_HEAP:$(realpath "$PROOFS/p3-babybear-fib-1024-sha256.proof")")
+fi
+
+# The runner is built; the QEMU plugin is built here, once, so both pipelines only read it.
+(cd verifier-mcu/icount-plugin && cargo build --release --quiet)
+core_checks m33 >"$OUT/ci-m33.log" 2>&1 &
+m33=$!
+core_checks rv32 >"$OUT/ci-rv32.log" 2>&1 &
+rv32=$!
+failed=()
+wait "$m33" || failed+=(m33)
+wait "$rv32" || failed+=(rv32)
+for core in m33 rv32; do
+  echo "---- verifier-mcu: $core (log $OUT/ci-$core.log)"
+  cat "$OUT/ci-$core.log"
+done
+if [ ${#failed[@]} -gt 0 ]; then
+  echo "FAIL: verifier-mcu checks failed on: ${failed[*]}"; exit 1
 fi
 echo "verifier-mcu: all checks passed"

@@ -37,7 +37,7 @@ pub fn check(data: &[u8]) -> bool {
     let lean = match file.header.backend {
         BackendId::P3BabyBear => lean::verify_babybear_file(&file),
         BackendId::P3Goldilocks => lean::verify_goldilocks_file(&file),
-        _ => lean::circle::verify_m31(&file),
+        _ => lean::verify_m31_file(&file),
     };
     if let Some(lean) = lean {
         let stock = verify_stock(&file);

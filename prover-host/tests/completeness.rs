@@ -83,7 +83,7 @@ fn verdicts(verifier: &dyn Verifier, bytes: &[u8]) -> Result<(), String> {
         let lean = match backend {
             BackendId::P3BabyBear => p3::lean::verify_babybear_file(&file),
             BackendId::P3Goldilocks => p3::lean::verify_goldilocks_file(&file),
-            _ => p3::lean::circle::verify_m31(&file),
+            _ => p3::lean::verify_m31_file(&file),
         };
         if let Some(v) = lean {
             v.map_err(|e| format!("lean: {e}"))?;

@@ -68,7 +68,7 @@ fn accepted_anywhere(verifier: &dyn Verifier, bytes: &[u8]) -> Option<&'static s
     let lean = match file.header.backend {
         BackendId::P3BabyBear => p3::lean::verify_babybear_file(&file),
         BackendId::P3Goldilocks => p3::lean::verify_goldilocks_file(&file),
-        _ => p3::lean::circle::verify_m31(&file),
+        _ => p3::lean::verify_m31_file(&file),
     };
     if lean.is_some_and(|v| v.is_ok()) {
         return Some("lean verifier");

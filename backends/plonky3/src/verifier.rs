@@ -241,7 +241,7 @@ verifier!(
     BackendId::P3M31,
     &[4, 3, 6],
     verify_m31,
-    crate::lean::circle::verify_m31
+    crate::lean::verify_m31_file
 );
 
 /// What a `lean-only` build answers for a proof the lean verifier does not take (its shape

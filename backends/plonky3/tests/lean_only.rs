@@ -1,6 +1,6 @@
 //! The stock fallback and the `lean-only` build. Valid proofs the lean verifier does not take
-//! (more queries than `lean::two_adic::MAX_QUERIES`, a final polynomial longer than
-//! `MAX_LOG_FINAL_POLY_LEN`, the membership AIR wider than `lean::uni_stark::MAX_WIDTH`) go to Plonky3's verifier and are accepted in the default build;
+//! (more queries than `lean::bounds::MAX_QUERIES`, a final polynomial longer than
+//! `MAX_LOG_FINAL_POLY_LEN`, the membership AIR wider than `lean::bounds::MAX_WIDTH`) go to Plonky3's verifier and are accepted in the default build;
 //! a `lean-only` build (no stock verifier linked: the firmware's code-in-SRAM images) refuses
 //! them with `VerifyError::Unsupported`. Beside each, a default-shape proof is accepted and
 //! its tampered copy rejected in both builds. Run both:
@@ -12,7 +12,7 @@
 
 use picostark_core::prove::{ProveRequest, Prover};
 use picostark_core::{AirId, HashId, ProofFile, ProofParams, Verifier, VerifyError};
-use picostark_plonky3::lean::two_adic::{MAX_LOG_FINAL_POLY_LEN, MAX_QUERIES};
+use picostark_plonky3::lean::bounds::{MAX_LOG_FINAL_POLY_LEN, MAX_QUERIES};
 use picostark_plonky3::*;
 
 fn prove(prover: &dyn Prover, log_n: u8, ext: u8, params: ProofParams) -> Vec<u8> {

@@ -149,7 +149,7 @@ fn count_compressions_at_fib_1024() {
         let ok = if babybear {
             lean::verify_babybear_file(&file).unwrap().is_ok()
         } else {
-            picostark_plonky3::lean::circle::verify_m31(&file)
+            picostark_plonky3::lean::verify_m31_file(&file)
                 .unwrap()
                 .is_ok()
         };

@@ -50,10 +50,13 @@ mod board;
 mod dwarf;
 mod elf;
 mod image_check;
+mod paths;
 mod profile;
 mod qemu;
 mod record;
 mod uf2;
+
+use paths::repo_root;
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -77,14 +80,6 @@ fn usage() -> &'static str {
   mcu-run tamper [--kind flip|truncate|low-security|wrong-backend|zero-payload|overlong|trailing] IN OUT
   mcu-run tamper --kind header-sweep IN PREFIX
   mcu-run bringup-proof OUT [--backend NAME] [--bytes N]"
-}
-
-/// The repository root (this crate is at `verifier-mcu/runner`).
-pub fn repo_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../..")
-        .canonicalize()
-        .unwrap_or_else(|_| Path::new(env!("CARGO_MANIFEST_DIR")).join("../.."))
 }
 
 struct Flags {

@@ -9,7 +9,7 @@ use picostark_core::record::{parse_log, DeviceLog, InstructionClasses};
 
 use crate::dwarf;
 use crate::elf::{Elf, Segment};
-use crate::repo_root;
+use crate::paths::repo_root;
 
 /// The emulated core.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -192,10 +192,12 @@ pub fn build_firmware(
             );
             fw.join("target").join("rv32imac-nohoist")
         }
+        // Its own target dir too: cargo locks a target dir for a whole build, and CI builds
+        // the two cores' images at the same time (verifier-mcu/ci.sh).
         (Core::Rv32, Isa::Rp2350) => {
             cmd.env_remove("CARGO_ENCODED_RUSTFLAGS")
                 .env_remove("RUSTFLAGS");
-            fw.join("target")
+            fw.join("target").join("rv32")
         }
         // The published runs' build (`stock-wf-window`) tuned for the core, in its own dir.
         (Core::M33, _) if backends.iter().any(|b| b == "stock-wf-window") => {

@@ -9,8 +9,8 @@ use picostark_core::record::{
 };
 use picostark_core::{AirId, BackendId, HashId, ProofHeader, ProofParams};
 
+use crate::paths::repo_root;
 use crate::qemu::{Core, Outcome, Region};
-use crate::repo_root;
 
 /// Build facts written into every record.
 #[derive(Clone)]

@@ -6,6 +6,8 @@
 //!
 //! Its verdicts equal `p3_uni_stark::verify`'s on the same bytes (tests/lean_differential.rs).
 
+pub mod bounds;
+pub mod math;
 pub mod patterns;
 pub mod reader;
 pub mod transcript;
@@ -132,9 +134,9 @@ pub fn two_adic_within_bounds<F: PrimeField64 + MembershipField, EF: ExtensionFi
     let log_n = usize::from(file.header.log_n);
     let (width, log_chunks) = air_shape::<F>(file.header.air);
     two_adic_pcs(file, ()).within_bounds(log_n)
-        && width <= uni_stark::MAX_WIDTH
-        && (1usize << log_chunks) <= uni_stark::MAX_CHUNKS
-        && EF::DIMENSION <= uni_stark::MAX_DEGREE
+        && width <= bounds::MAX_WIDTH
+        && (1usize << log_chunks) <= bounds::MAX_CHUNKS
+        && EF::DIMENSION <= bounds::MAX_DEGREE
 }
 
 /// Verifies a two-adic proof with challenge field `EF`, challenger `challenger` (holding the
@@ -167,7 +169,7 @@ where
     P: LeanPcs<F, EF>,
 {
     let log_n = usize::from(file.header.log_n);
-    let mut public = [0u64; uni_stark::MAX_PUBLIC];
+    let mut public = [0u64; bounds::MAX_PUBLIC];
     let count = file.public_inputs.len();
     if count > public.len() {
         return Err(VerifyError::StatementMismatch(
@@ -284,6 +286,16 @@ pub fn verify_goldilocks_file(file: &ProofFile<'_>) -> Option<Result<(), VerifyE
     }
 }
 
+/// [`verify_babybear_file`] for `p3-m31`: upstream's `CirclePcs` (`circle`) or our
+/// `WideCirclePcs` (`wide_circle`, issue 25), as the header's FRI parameters say.
+pub fn verify_m31_file(file: &ProofFile<'_>) -> Option<Result<(), VerifyError>> {
+    if crate::config::uses_wide_circle_pcs(&file.header.params) {
+        wide_circle::verify_m31(file)
+    } else {
+        circle::verify_m31(file)
+    }
+}
+
 /// The lean verdict for any Plonky3 proof whose header passed its backend's checks, or `None`
 /// when its shape is outside the lean verifier's bounds or its configuration is not one the
 /// lean path dispatches (the caller then runs the stock verifier). Two-adic challenge fields:
@@ -294,7 +306,7 @@ pub fn verify(file: &ProofFile<'_>) -> Option<Result<(), VerifyError>> {
     match file.header.backend {
         BackendId::P3BabyBear => verify_babybear_file(file),
         BackendId::P3Goldilocks => verify_goldilocks_file(file),
-        BackendId::P3M31 => circle::verify_m31(file),
+        BackendId::P3M31 => verify_m31_file(file),
         _ => None,
     }
 }

@@ -23,7 +23,7 @@ use p3_symmetric::Hash;
 
 use super::reader::WireField;
 
-pub use super::patterns::PATTERNS;
+pub use super::patterns::{PatternEntry, CIRCLE_PATTERNS, PATTERNS};
 
 /// The challenger bounds every lean verifier needs: upstream's own challengers meet them.
 pub trait LeanChallenger<F: PrimeField64>:
@@ -60,21 +60,6 @@ impl Protocol {
     }
 }
 
-/// One precomputed pattern hash: upstream's `InteractionPattern::pattern_hash` for a shape.
-#[derive(Clone, Copy, Debug)]
-pub struct PatternEntry {
-    /// The protocol the pattern describes.
-    pub protocol: &'static [u8],
-    /// The base field's order.
-    pub modulus: u64,
-    /// The challenge field's degree over it.
-    pub degree: u8,
-    /// The numbers that fix the pattern (see [`stark_pattern`], [`pcs_pattern`], [`fri_pattern`]).
-    pub params: &'static [u32],
-    /// The pattern hash.
-    pub hash: [u8; 32],
-}
-
 /// The pattern hash for `(protocol, F, EF, params)`: from [`PATTERNS`] when listed, else
 /// computed by `fallback` (upstream's own rendering and Keccak).
 pub fn pattern_hash<F: PrimeField64, EF: ExtensionField<F>>(
@@ -86,7 +71,7 @@ pub fn pattern_hash<F: PrimeField64, EF: ExtensionField<F>>(
     let degree = EF::DIMENSION as u64;
     PATTERNS
         .iter()
-        .chain(super::circle::CIRCLE_PATTERNS)
+        .chain(CIRCLE_PATTERNS)
         .find(|e| {
             e.modulus == F::ORDER_U64
                 && u64::from(e.degree) == degree

@@ -9,23 +9,18 @@
 //! which the encoding places after the query openings).
 
 use p3_field::coset::TwoAdicMultiplicativeCoset;
-use p3_field::{ExtensionField, Field, TwoAdicField};
+use p3_field::{ExtensionField, TwoAdicField};
 use picostark_core::VerifyError;
 
+use super::bounds::{
+    MAX_CHUNKS, MAX_DEGREE, MAX_LOG_ARITY, MAX_LOG_FINAL_POLY_LEN, MAX_QUERIES, MAX_ROUNDS,
+    MAX_WIDTH,
+};
+use super::math::{batch_invert, reverse_bits};
 use super::reader::{Reader, WireField, REJECTED};
 use super::transcript::{fri_pattern, pcs_pattern, LeanChallenger, Protocol, Transcript};
-use super::uni_stark::{MAX_CHUNKS, MAX_DEGREE, MAX_WIDTH};
 use super::{LeanPcs, OpeningClaims};
 use crate::config::ByteHash;
-
-/// The most FRI queries the lean verifier takes.
-pub const MAX_QUERIES: usize = 32;
-/// The most FRI rounds.
-pub const MAX_ROUNDS: usize = 32;
-/// The widest fold (log2).
-pub const MAX_LOG_ARITY: usize = 4;
-/// The longest final polynomial (log2).
-pub const MAX_LOG_FINAL_POLY_LEN: usize = 6;
 
 type Digest = [u8; 32];
 
@@ -188,25 +183,6 @@ fn hash_parts<H: ByteHash>(hash: &H, buf: &mut [u8], parts: &[&[u8]]) -> Digest 
     hash.hash_slice(&buf[..n])
 }
 
-/// Montgomery's batch inversion in place; fails on a zero.
-pub(super) fn batch_invert<EF: Field>(
-    values: &mut [EF],
-    scratch: &mut [EF],
-) -> Result<(), VerifyError> {
-    let mut acc = EF::ONE;
-    for (v, s) in values.iter().zip(scratch.iter_mut()) {
-        *s = acc;
-        acc *= *v;
-    }
-    let mut inv = acc.try_inverse().ok_or(REJECTED)?;
-    for (v, s) in values.iter_mut().zip(scratch.iter()).rev() {
-        let next = inv * *v;
-        *v = inv * *s;
-        inv = next;
-    }
-    Ok(())
-}
-
 /// One FRI round's fold: the value at `beta` of the polynomial through a row of `2^log_arity`
 /// evaluations on the coset `start * <w>` (listed in bit-reversed order), computed as
 /// `log_arity` binary folds with `beta, beta^2, beta^4, ...` (the same polynomial identity
@@ -284,15 +260,6 @@ impl<F: TwoAdicField, EF: ExtensionField<F>> FoldRound<F, EF> {
             m = half;
         }
         row[0] * self.scale
-    }
-}
-
-/// `x`'s low `bits` bits reversed.
-pub(super) fn reverse_bits(x: usize, bits: usize) -> usize {
-    if bits == 0 {
-        0
-    } else {
-        x.reverse_bits() >> (usize::BITS as usize - bits)
     }
 }
 
@@ -604,7 +571,7 @@ mod tests {
     use super::*;
     use p3_baby_bear::BabyBear;
     use p3_field::extension::BinomialExtensionField;
-    use p3_field::{BasedVectorSpace, PrimeCharacteristicRing};
+    use p3_field::{BasedVectorSpace, Field, PrimeCharacteristicRing};
 
     type Ef = BinomialExtensionField<BabyBear, 4>;
 

@@ -13,18 +13,10 @@ use p3_field::{ExtensionField, Field};
 use picostark_air::{AirDef, BoundaryValue, Frame, Row};
 use picostark_core::VerifyError;
 
+use super::bounds::{MAX_CHUNKS, MAX_DEGREE, MAX_PUBLIC, MAX_WIDTH};
 use super::reader::{Reader, WireField, REJECTED};
 use super::transcript::{stark_pattern, LeanChallenger, Transcript};
 use super::{LeanPcs, OpeningClaims};
-
-/// The widest trace the lean verifier takes (columns).
-pub const MAX_WIDTH: usize = 32;
-/// The most quotient chunks it takes.
-pub const MAX_CHUNKS: usize = 8;
-/// The largest challenge-field degree it takes.
-pub const MAX_DEGREE: usize = 8;
-/// The most public inputs it takes.
-pub const MAX_PUBLIC: usize = 16;
 
 /// log2 of the number of quotient chunks: upstream's rule on the AIR's constraint degree
 /// (transitions times a degree-1 selector, boundaries degree 2), with no zero knowledge.

@@ -20,14 +20,14 @@ use picostark_core::{HashId, ProofFile, VerifyError};
 
 use p3_challenger::{HashChallenger, SerializingChallenger32};
 
+use super::bounds::{MAX_CHUNKS, MAX_DEGREE, MAX_PUBLIC, MAX_QUERIES, MAX_ROUNDS, MAX_WIDTH};
 use super::circle::{
     cfft_permute_index, chunk_log_n, ext_bytes, fold, nth_point, point_from_line, v_n,
     verify_multi, CirclePcs, CIRCLE_TWO_ADICITY, F_LEN, MAX_CLAIMS, MAX_HEIGHTS,
 };
+use super::math::{batch_invert, reverse_bits};
 use super::reader::{Reader, REJECTED};
 use super::transcript::{LeanChallenger, Transcript};
-use super::two_adic::{batch_invert, reverse_bits, MAX_QUERIES, MAX_ROUNDS};
-use super::uni_stark::{MAX_CHUNKS, MAX_DEGREE, MAX_PUBLIC, MAX_WIDTH};
 use super::{LeanPcs, OpeningClaims};
 use crate::circle_pcs::MAX_LOG_FOLD_ARITY;
 use crate::config::{ByteHash, VERIFIER_HASH};

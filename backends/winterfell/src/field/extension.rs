@@ -236,3 +236,131 @@ macro_rules! extension_slices {
     };
 }
 pub(crate) use extension_slices;
+
+/// The laws every binomial extension here must satisfy, checked once for each (the tests of
+/// `quartic` and `quintic` call these with their own type).
+#[cfg(test)]
+pub(crate) mod laws {
+    use super::super::BabyBear;
+    use alloc::vec::Vec;
+    use winter_math::{FieldElement, StarkField};
+    use winter_utils::{Deserializable, Randomizable, Serializable};
+
+    const P: u64 = BabyBear::MODULUS;
+
+    /// A binomial extension `F_p[x] / (x^D - W)` under test.
+    pub trait Binomial:
+        FieldElement<BaseField = BabyBear, PositiveInteger = u64> + Randomizable + core::fmt::Debug
+    {
+        const D: usize;
+        const W: u32;
+        fn from_coeffs(c: &[BabyBear]) -> Self;
+        fn coeffs(&self) -> &[BabyBear];
+        fn frobenius(self) -> Self;
+    }
+
+    fn monomial<E: Binomial>(k: usize, c: BabyBear) -> E {
+        let mut v = alloc::vec![BabyBear::ZERO; E::D];
+        v[k] = c;
+        E::from_coeffs(&v)
+    }
+
+    /// Zero, one, minus one, `x`, `-x^(D-1)`, then pseudo-random elements (an LCG), `n` in all.
+    pub fn sample<E: Binomial>(seed: u64, n: usize) -> Vec<E> {
+        let mut s = seed;
+        let mut next = || {
+            s = s
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            BabyBear::new(((s >> 33) % P) as u32)
+        };
+        let mut v = alloc::vec![E::ZERO, E::ONE, -E::ONE];
+        v.push(monomial(1, BabyBear::ONE));
+        v.push(monomial(E::D - 1, -BabyBear::ONE));
+        while v.len() < n {
+            let c: Vec<BabyBear> = (0..E::D).map(|_| next()).collect();
+            v.push(E::from_coeffs(&c));
+        }
+        v
+    }
+
+    /// `x^D = W`, and `x` generates no smaller power of `W`.
+    pub fn x_to_the_degree_is_w<E: Binomial>() {
+        let x: E = monomial(1, BabyBear::ONE);
+        assert_eq!(x.exp(E::D as u64), E::from(BabyBear::new(E::W)));
+        assert_ne!(x.exp(E::D as u64 - 1), E::from(BabyBear::new(E::W)));
+    }
+
+    pub fn field_laws<E: Binomial>(v: &[E]) {
+        for &a in v {
+            assert_eq!(a + E::ZERO, a);
+            assert_eq!(a * E::ONE, a);
+            assert_eq!(a + (-a), E::ZERO);
+            assert_eq!(a.square(), a * a);
+            for &b in v {
+                assert_eq!(a + b, b + a);
+                assert_eq!(a * b, b * a);
+                for &c in v {
+                    assert_eq!((a * b) * c, a * (b * c));
+                    assert_eq!((a + b) * c, a * c + b * c);
+                }
+            }
+            let s = BabyBear::new(987_654_321);
+            assert_eq!(a.mul_base(s), a * E::from(s));
+        }
+    }
+
+    pub fn inversion<E: Binomial>(v: &[E]) {
+        for &a in v {
+            if a == E::ZERO {
+                assert_eq!(a.inv(), E::ZERO);
+            } else {
+                assert_eq!(a * a.inv(), E::ONE, "{a:?}");
+                assert_eq!(a.inv().inv(), a);
+            }
+        }
+    }
+
+    /// The Frobenius is `a -> a^p`, of order exactly `D` on `x` (the extension has degree
+    /// `D`), and the norm (product of the conjugates) lies in the base field.
+    pub fn frobenius<E: Binomial>(v: &[E]) {
+        for &a in v {
+            let f = a.frobenius();
+            assert_eq!(f, a.exp(P));
+            let (mut g, mut norm) = (a, a);
+            for _ in 1..E::D {
+                g = g.frobenius();
+                norm *= g;
+            }
+            assert_eq!(g.frobenius(), a);
+            assert!(norm.coeffs()[1..].iter().all(|c| *c == BabyBear::ZERO));
+        }
+        let x: E = monomial(1, BabyBear::ONE);
+        let mut g = x;
+        for _ in 1..E::D {
+            g = g.frobenius();
+            assert_ne!(g, x);
+        }
+    }
+
+    /// `D` canonical little-endian words; any coefficient equal to `p` is refused, and so is
+    /// a short buffer.
+    pub fn serialization<E>(v: &[E])
+    where
+        E: Binomial + Serializable + Deserializable + for<'a> TryFrom<&'a [u8]>,
+    {
+        for &a in v {
+            let bytes = a.to_bytes();
+            assert_eq!(bytes.len(), 4 * E::D);
+            assert_eq!(E::read_from_bytes(&bytes).unwrap(), a);
+            assert_eq!(E::from_random_bytes(&bytes), Some(a));
+        }
+        for i in 0..E::D {
+            let mut bad = E::ONE.to_bytes();
+            bad[4 * i..4 * i + 4].copy_from_slice(&(P as u32).to_le_bytes());
+            assert!(E::read_from_bytes(&bad).is_err(), "coefficient {i}");
+            assert_eq!(E::from_random_bytes(&bad), None);
+        }
+        assert!(E::try_from(&E::ONE.to_bytes()[..4 * E::D - 1]).is_err());
+    }
+}

@@ -152,30 +152,25 @@ impl FieldElement for Quartic {
 
 #[cfg(test)]
 mod tests {
+    use super::super::extension::laws::{self, Binomial};
     use super::*;
-    use alloc::vec::Vec;
-    use winter_math::ExtensionOf;
-    use winter_utils::{Deserializable, Randomizable, Serializable};
 
-    const P: u64 = BabyBear::MODULUS;
-
-    fn sample(n: usize) -> Vec<Quartic> {
-        let mut x = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = || {
-            x = x
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            BabyBear::new(((x >> 33) % P) as u32)
-        };
-        let mut v = alloc::vec![Quartic::ZERO, Quartic::ONE, -Quartic::ONE];
-        // x itself, and an element with only the top coefficient set.
-        let (z, o) = (BabyBear::ZERO, BabyBear::ONE);
-        v.push(Quartic([z, o, z, z]));
-        v.push(Quartic([z, z, z, -o]));
-        while v.len() < n {
-            v.push(Quartic([next(), next(), next(), next()]));
+    impl Binomial for Quartic {
+        const D: usize = 4;
+        const W: u32 = 11;
+        fn from_coeffs(c: &[BabyBear]) -> Self {
+            Quartic([c[0], c[1], c[2], c[3]])
         }
-        v
+        fn coeffs(&self) -> &[BabyBear] {
+            &self.0
+        }
+        fn frobenius(self) -> Self {
+            Quartic::frobenius(self)
+        }
+    }
+
+    fn sample(n: usize) -> alloc::vec::Vec<Quartic> {
+        laws::sample(0x9e37_79b9_7f4a_7c15, n)
     }
 
     /// Schoolbook multiplication modulo x^4 - 11, as an independent reference.
@@ -201,82 +196,11 @@ mod tests {
     }
 
     #[test]
-    fn x_to_the_fourth_is_eleven() {
-        let x = Quartic([
-            BabyBear::ZERO,
-            BabyBear::ONE,
-            BabyBear::ZERO,
-            BabyBear::ZERO,
-        ]);
-        assert_eq!(x.exp(4), Quartic::from(11u32));
-    }
-
-    #[test]
-    fn field_laws() {
-        let v = sample(12);
-        for &a in &v {
-            assert_eq!(a + Quartic::ZERO, a);
-            assert_eq!(a * Quartic::ONE, a);
-            assert_eq!(a - a, Quartic::ZERO);
-            assert_eq!(a.square(), a * a);
-            for &b in &v {
-                assert_eq!(a + b, b + a);
-                assert_eq!(a * b, b * a);
-                for &c in &v {
-                    assert_eq!((a * b) * c, a * (b * c));
-                    assert_eq!((a + b) * c, a * c + b * c);
-                }
-            }
-            let s = BabyBear::new(12345);
-            assert_eq!(a.mul_base(s), a * Quartic::from(s));
-        }
-    }
-
-    #[test]
-    fn inversion() {
-        for a in sample(40) {
-            if a == Quartic::ZERO {
-                assert_eq!(a.inv(), Quartic::ZERO);
-            } else {
-                assert_eq!(a * a.inv(), Quartic::ONE, "{a:?}");
-                assert_eq!(a.inv().inv(), a);
-            }
-        }
-    }
-
-    #[test]
-    fn frobenius_is_pth_power_of_order_four() {
-        for a in sample(10) {
-            let f = a.frobenius();
-            assert_eq!(f, a.exp(P));
-            // Order four: a^(p^4) = a.
-            assert_eq!(f.frobenius().frobenius().frobenius(), a);
-            // The norm a * a^p * a^p^2 * a^p^3 lies in the base field.
-            let norm = a * f * f.frobenius() * f.frobenius().frobenius();
-            assert_eq!(&norm.0[1..], &[BabyBear::ZERO; 3]);
-        }
-        // The Frobenius is not the identity on x: the extension is genuinely quartic.
-        let x = Quartic([
-            BabyBear::ZERO,
-            BabyBear::ONE,
-            BabyBear::ZERO,
-            BabyBear::ZERO,
-        ]);
-        assert_ne!(x.frobenius(), x);
-        assert_ne!(x.frobenius().frobenius(), x);
-    }
-
-    #[test]
-    fn serialization_round_trip_and_strictness() {
-        for a in sample(6) {
-            let bytes = a.to_bytes();
-            assert_eq!(bytes.len(), 16);
-            assert_eq!(Quartic::read_from_bytes(&bytes).unwrap(), a);
-            assert_eq!(Quartic::from_random_bytes(&bytes), Some(a));
-        }
-        let mut bad = Quartic::ONE.to_bytes();
-        bad[12..16].copy_from_slice(&(P as u32).to_le_bytes());
-        assert!(Quartic::read_from_bytes(&bad).is_err());
-        assert!(Quartic::try_from(&bad[..15]).is_err());
+    fn binomial_extension_laws() {
+        laws::x_to_the_degree_is_w::<Quartic>();
+        laws::field_laws(&sample(12));
+        laws::inversion(&sample(40));
+        laws::frobenius(&sample(10));
+        laws::serialization(&sample(6));
     }
 }

@@ -114,39 +114,25 @@ impl FieldElement for Quintic {
 
 #[cfg(test)]
 mod tests {
+    use super::super::extension::laws::{self, Binomial};
     use super::*;
-    use alloc::vec::Vec;
-    use winter_math::StarkField;
-    use winter_utils::{Deserializable, Randomizable, Serializable};
 
-    const P: u64 = BabyBear::MODULUS;
-
-    fn sample(n: usize) -> Vec<Quintic> {
-        let mut s = 0x2545_f491_4f6c_dd1du64;
-        let mut next = || {
-            s = s
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            BabyBear::new(((s >> 33) % P) as u32)
-        };
-        let (z, o) = (BabyBear::ZERO, BabyBear::ONE);
-        let mut v = alloc::vec![Quintic::ZERO, Quintic::ONE, -Quintic::ONE];
-        v.push(Quintic([z, o, z, z, z]));
-        v.push(Quintic([z, z, z, z, -o]));
-        while v.len() < n {
-            v.push(Quintic([next(), next(), next(), next(), next()]));
+    impl Binomial for Quintic {
+        const D: usize = 5;
+        const W: u32 = 2;
+        fn from_coeffs(c: &[BabyBear]) -> Self {
+            Quintic([c[0], c[1], c[2], c[3], c[4]])
         }
-        v
+        fn coeffs(&self) -> &[BabyBear] {
+            &self.0
+        }
+        fn frobenius(self) -> Self {
+            Quintic::frobenius(self)
+        }
     }
 
-    fn x() -> Quintic {
-        Quintic([
-            BabyBear::ZERO,
-            BabyBear::ONE,
-            BabyBear::ZERO,
-            BabyBear::ZERO,
-            BabyBear::ZERO,
-        ])
+    fn sample(n: usize) -> alloc::vec::Vec<Quintic> {
+        laws::sample(0x2545_f491_4f6c_dd1d, n)
     }
 
     /// Known answers by hand: `[1, 2, 3, 4, 5] * [6, 7, 8, 9, 10]` has the schoolbook
@@ -159,74 +145,14 @@ mod tests {
             a * b,
             e([6 + 2 * 114, 19 + 2 * 106, 40 + 2 * 85, 70 + 2 * 50, 110])
         );
-        assert_eq!(x().exp(5), Quintic::from(2u32));
     }
 
     #[test]
-    fn field_laws() {
-        let v = sample(10);
-        for &a in &v {
-            assert_eq!(a + Quintic::ZERO, a);
-            assert_eq!(a * Quintic::ONE, a);
-            assert_eq!(a - a, Quintic::ZERO);
-            assert_eq!(a.square(), a * a);
-            for &b in &v {
-                assert_eq!(a * b, b * a);
-                for &c in &v {
-                    assert_eq!((a * b) * c, a * (b * c));
-                    assert_eq!((a + b) * c, a * c + b * c);
-                }
-            }
-            let s = BabyBear::new(987_654_321);
-            assert_eq!(a.mul_base(s), a * Quintic::from(s));
-        }
-    }
-
-    #[test]
-    fn inversion() {
-        for a in sample(40) {
-            if a == Quintic::ZERO {
-                assert_eq!(a.inv(), Quintic::ZERO);
-            } else {
-                assert_eq!(a * a.inv(), Quintic::ONE, "{a:?}");
-                assert_eq!(a.inv().inv(), a);
-            }
-        }
-    }
-
-    #[test]
-    fn frobenius_is_pth_power_of_order_five() {
-        for a in sample(8) {
-            let f = a.frobenius();
-            assert_eq!(f, a.exp(P));
-            let mut g = f;
-            for _ in 0..4 {
-                g = g.frobenius();
-            }
-            assert_eq!(g, a);
-        }
-        // Genuinely quintic: x is fixed by no power of the Frobenius below the fifth.
-        let mut g = x();
-        for _ in 0..4 {
-            g = g.frobenius();
-            assert_ne!(g, x());
-        }
-    }
-
-    #[test]
-    fn serialization_round_trip_and_strictness() {
-        for a in sample(6) {
-            let bytes = a.to_bytes();
-            assert_eq!(bytes.len(), 20);
-            assert_eq!(Quintic::read_from_bytes(&bytes).unwrap(), a);
-            assert_eq!(Quintic::from_random_bytes(&bytes), Some(a));
-        }
-        for i in 0..5 {
-            let mut bad = Quintic::ONE.to_bytes();
-            bad[4 * i..4 * i + 4].copy_from_slice(&(P as u32).to_le_bytes());
-            assert!(Quintic::read_from_bytes(&bad).is_err(), "coefficient {i}");
-            assert_eq!(Quintic::from_random_bytes(&bad), None);
-        }
-        assert!(Quintic::try_from(&Quintic::ONE.to_bytes()[..19]).is_err());
+    fn binomial_extension_laws() {
+        laws::x_to_the_degree_is_w::<Quintic>();
+        laws::field_laws(&sample(10));
+        laws::inversion(&sample(40));
+        laws::frobenius(&sample(8));
+        laws::serialization(&sample(6));
     }
 }

@@ -17,7 +17,8 @@ use winter_air::{
 };
 use winter_math::FieldElement;
 
-use super::fri::{element_at, Powers};
+use super::math::{invert_in_place, Powers};
+use super::parse::element_at;
 
 /// Checks `C(z) == sum_i H_i(z) z^(i n)`: the AIR's constraints combined at the OOD trace
 /// frame against the committed composition columns at `z`. `trace_powers`: the powers of the
@@ -173,30 +174,6 @@ where
         *o *= *d;
     }
     Ok(out)
-}
-
-/// Replaces every element by its inverse (zero stays zero, as `FieldElement::inv` has it)
-/// with one field inversion in all (Montgomery's trick). Not `winter_math::batch_inversion`:
-/// when the prover feature unifies winterfell's `concurrent` feature in, that one runs on the
-/// rayon pool (starting it on first use), so a host verify would spawn threads and its heap
-/// counts would depend on which thread started the pool first.
-pub fn invert_in_place<E: FieldElement>(values: &mut [E]) {
-    let mut prefix = Vec::with_capacity(values.len());
-    let mut acc = E::ONE;
-    for &v in values.iter() {
-        prefix.push(acc);
-        if v != E::ZERO {
-            acc *= v;
-        }
-    }
-    let mut inv = acc.inv();
-    for (v, &before) in values.iter_mut().zip(&prefix).rev() {
-        if *v != E::ZERO {
-            let original = *v;
-            *v = inv * before;
-            inv *= original;
-        }
-    }
 }
 
 #[cfg(test)]

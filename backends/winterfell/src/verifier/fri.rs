@@ -14,62 +14,10 @@ use alloc::vec::Vec;
 
 use picostark_core::VerifyError;
 use winter_math::{FieldElement, StarkField};
-use winter_utils::SliceReader;
 
+use super::math::{invert_in_place, Powers};
 use super::merkle::{verify_batch, MerkleScratch, Node, NodeHash};
-use super::parse::RawFriLayer;
-
-fn malformed(what: &'static str) -> VerifyError {
-    VerifyError::MalformedProof(what)
-}
-
-/// Decodes the `i`-th element of type `E` from `bytes` (canonical encoding enforced).
-pub fn element_at<E: FieldElement>(bytes: &[u8], i: usize) -> Result<E, VerifyError> {
-    let at = i * E::ELEMENT_BYTES;
-    let slice = bytes
-        .get(at..at + E::ELEMENT_BYTES)
-        .ok_or(malformed("field element out of range"))?;
-    E::read_from(&mut SliceReader::new(slice)).map_err(|_| malformed("non-canonical field element"))
-}
-
-/// The powers `g^(2^i)` of a domain generator `g` of order `2^log_size`: a power `g^e` is
-/// the product of the entries of `e`'s set bits, with no squarings (`exp_vartime` squares
-/// once per bit of every exponent, and the verifier takes a power of the LDE generator for
-/// every query at every layer and in the DEEP composition).
-pub struct Powers<B> {
-    table: [B; 32],
-    log_size: u32,
-}
-
-impl<B: StarkField> Powers<B> {
-    /// The table of `g`, of order `2^log_size` (`log_size` at most 31: the checked LDE size).
-    pub fn new(g: B, log_size: u32) -> Self {
-        let log_size = log_size.min(31);
-        let mut table = [B::ONE; 32];
-        let mut p = g;
-        for t in table.iter_mut().take(log_size as usize) {
-            *t = p;
-            p = p.square();
-        }
-        Powers { table, log_size }
-    }
-
-    /// `g^e`, the exponent taken modulo the order.
-    pub fn pow(&self, e: usize) -> B {
-        let mut e = (e as u64 & ((1u64 << self.log_size) - 1)) as u32;
-        let mut acc = B::ONE;
-        while e != 0 {
-            acc *= self.table[e.trailing_zeros() as usize];
-            e &= e - 1;
-        }
-        acc
-    }
-
-    /// `g^-e`.
-    pub fn pow_inv(&self, e: usize) -> B {
-        self.pow((1usize << self.log_size).wrapping_sub(e))
-    }
-}
+use super::parse::{element_at, malformed, RawFriLayer};
 
 /// The fixed shape of a FRI proof, from the (checked) proof options.
 pub struct FriShape {
@@ -126,7 +74,7 @@ where
     let mut max_degree_plus_1 = inp.shape.max_degree_plus_1;
     // One inversion for both: 1 / offset, 1 / N.
     let mut inverses = [inp.domain_offset, B::from(n as u32)];
-    super::composer::invert_in_place(&mut inverses);
+    invert_in_place(&mut inverses);
     let [offset_inv, n_inv] = inverses;
     // w = g^(D/N) is a primitive N-th root of unity (the same at every layer); its inverse
     // powers drive the folding.

@@ -17,14 +17,10 @@ use winter_crypto::{Digest, Hasher};
 use winter_math::StarkField;
 use winter_utils::Deserializable;
 
-use super::parse::Reader;
+use super::parse::{malformed, Reader};
 
 /// Digest size of both hashes this backend uses (BLAKE3-256, SHA-256).
 pub const DIGEST_BYTES: usize = 32;
-
-fn malformed(what: &'static str) -> VerifyError {
-    VerifyError::MalformedProof(what)
-}
 
 /// Reads a digest from exactly [`DIGEST_BYTES`] bytes.
 pub fn read_digest<H: Hasher>(bytes: &[u8]) -> Result<H::Digest, VerifyError> {

@@ -25,6 +25,7 @@
 
 pub mod composer;
 pub mod fri;
+pub mod math;
 pub mod merkle;
 pub mod parse;
 
@@ -51,9 +52,10 @@ use crate::air::{felt_from_u64, min_blowup, PublicInputs, WfAir};
 use crate::field::{BabyBear, Quartic, Quintic};
 use crate::membership::{MembershipField, MembershipOf};
 use composer::{check_ood_constraints, deep_evaluations, DeepInputs};
-use fri::{element_at, verify_queries, FriInputs, FriShape, Powers};
+use fri::{verify_queries, FriInputs, FriShape};
+use math::Powers;
 use merkle::{read_digest, verify_batch, MerkleScratch, Node, NodeHash, DIGEST_BYTES};
-use parse::{RawOptions, RawProof};
+use parse::{element_at, malformed, RawOptions, RawProof};
 
 /// Winterfell's `FieldExtension` byte for "none": what the upstream prover writes for our
 /// BabyBear proofs, whose challenge field really is the quartic extension.
@@ -226,10 +228,6 @@ where
 
 fn mismatch(what: &'static str) -> VerifyError {
     VerifyError::StatementMismatch(what)
-}
-
-fn malformed(what: &'static str) -> VerifyError {
-    VerifyError::MalformedProof(what)
 }
 
 fn coin_error<T>(_: T) -> VerifyError {

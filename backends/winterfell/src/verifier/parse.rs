@@ -23,12 +23,23 @@
 //! ```
 
 use picostark_core::VerifyError;
+use winter_math::FieldElement;
+use winter_utils::SliceReader;
 
 /// Upper bound on FRI layers: a domain of at most 2^32 points folded by at least 2.
 pub const MAX_FRI_LAYERS: usize = 32;
 
-fn malformed(what: &'static str) -> VerifyError {
+pub(super) fn malformed(what: &'static str) -> VerifyError {
     VerifyError::MalformedProof(what)
+}
+
+/// Decodes the `i`-th element of type `E` from `bytes` (canonical encoding enforced).
+pub fn element_at<E: FieldElement>(bytes: &[u8], i: usize) -> Result<E, VerifyError> {
+    let at = i * E::ELEMENT_BYTES;
+    let slice = bytes
+        .get(at..at + E::ELEMENT_BYTES)
+        .ok_or(malformed("field element out of range"))?;
+    E::read_from(&mut SliceReader::new(slice)).map_err(|_| malformed("non-canonical field element"))
 }
 
 /// A cursor over untrusted bytes; every read is bounds-checked.
