@@ -15,9 +15,7 @@ use clap::{Args, Parser, Subcommand};
 use picostark_core::prove::ProveRequest;
 use picostark_core::record::{RunRecord, RUN_RECORD_SCHEMA};
 use picostark_core::security::{self, Figures};
-use picostark_core::{
-    AirId, BackendId, FieldId, HashId, Policy, ProofFile, ProofHeader, ProofParams, Regime,
-};
+use picostark_core::{AirId, BackendId, FieldId, HashId, Policy, ProofFile, ProofParams, Regime};
 
 #[derive(Parser)]
 #[command(
@@ -309,7 +307,7 @@ fn request(args: &ProveArgs, backend: BackendId) -> Result<ProveRequest, UsageEr
     };
     // The header a proof with these parameters would have must pass the verifier's own
     // checks, so nothing is proved that the policy would reject.
-    let header = header_of(backend, &req);
+    let header = req.header(backend);
     let policy = prove_policy(args);
     let bytes = picostark_core::proof_file::encode(&header, &[], &[]);
     if let Err(e) = ProofFile::parse(&bytes) {
@@ -351,10 +349,6 @@ fn prove_policy(args: &ProveArgs) -> Policy {
         .as_deref()
         .map_or_else(Policy::default, preset_policy);
     args.policy.policy_or(fallback)
-}
-
-fn header_of(backend: BackendId, req: &ProveRequest) -> ProofHeader {
-    req.header(backend)
 }
 
 /// Proves one request; returns the proof file and the prove time in ms.
@@ -416,7 +410,7 @@ fn prove_cmd(args: &ProveArgs) -> Result<ExitCode, UsageError> {
         ))
     })?;
     write_file(&out, &bytes)?;
-    let header = header_of(backend, &req);
+    let header = req.header(backend);
     let security = security::bits(&header, policy.regime);
     println!("backend:    {backend}");
     println!(
@@ -644,7 +638,7 @@ mod tests {
                 params,
                 hash: HashId::Blake3_256,
             };
-            let h = header_of(backend, &req);
+            let h = req.header(backend);
             let f = picostark_core::Figures::of(&h);
             assert!(f.get(Regime::Proven) >= 100, "{backend}: {f:?}");
             assert!(f.proven_list >= 100, "{backend}: {f:?}");

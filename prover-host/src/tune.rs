@@ -21,7 +21,7 @@ use clap::Args;
 use picostark_core::prove::ProveRequest;
 use picostark_core::{security, AirId, BackendId, Policy, ProofParams, Regime};
 
-use crate::{header_of, prove_one, registry, usage, UsageError};
+use crate::{prove_one, registry, usage, UsageError};
 
 #[derive(Args)]
 pub struct TuneArgs {
@@ -86,16 +86,14 @@ pub fn run(args: &TuneArgs) -> Result<ExitCode, UsageError> {
 }
 
 fn fib_header(backend: BackendId, ext: u8, params: ProofParams) -> picostark_core::ProofHeader {
-    header_of(
-        backend,
-        &ProveRequest {
-            air: AirId::Fibonacci,
-            log_n: 10,
-            extension_degree: ext,
-            params,
-            hash: picostark_core::HashId::Blake3_256,
-        },
-    )
+    ProveRequest {
+        air: AirId::Fibonacci,
+        log_n: 10,
+        extension_degree: ext,
+        params,
+        hash: picostark_core::HashId::Blake3_256,
+    }
+    .header(backend)
 }
 
 fn write_reference(out: &Path) -> Result<ExitCode, UsageError> {
@@ -179,16 +177,14 @@ fn candidates(
                         log_final_poly_len,
                     });
                     let header = |p: ProofParams| {
-                        header_of(
-                            backend,
-                            &ProveRequest {
-                                air,
-                                log_n,
-                                extension_degree: ext,
-                                params: p,
-                                hash: picostark_core::HashId::Blake3_256,
-                            },
-                        )
+                        ProveRequest {
+                            air,
+                            log_n,
+                            extension_degree: ext,
+                            params: p,
+                            hash: picostark_core::HashId::Blake3_256,
+                        }
+                        .header(backend)
                     };
                     let best = found
                         .into_iter()
@@ -269,7 +265,7 @@ fn search(args: &TuneArgs) -> Result<ExitCode, UsageError> {
         crate::write_file(&file, &bytes)?;
         points.push(Point {
             params,
-            security: security::bits(&crate::header_of(backend, &req), args.regime),
+            security: security::bits(&req.header(backend), args.regime),
             proof_bytes: bytes.len(),
             prove_ms,
             instructions: None,
