@@ -8,10 +8,12 @@
    (test modules excluded: a file's tests may use anything).
 
 Prints every violation and exits 1 if there is one. Reads the sources only (no build).
+`--self-test` first checks that both checks fire on a made-up workspace with one of each.
 """
 import os
 import re
 import sys
+import tempfile
 from collections import defaultdict
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -171,7 +173,36 @@ def cycles(nodes, edges):
     return out
 
 
+def self_test():
+    """Both checks on a made-up workspace: a crate below verifier-mcu/ depending on one inside
+    it, and a circle a -> b -> a through a nested use group; a clean crate beside them."""
+    global ROOT
+    saved = ROOT
+    with tempfile.TemporaryDirectory() as tmp:
+        files = {
+            "low/Cargo.toml": '[dependencies]\ndrv = { path = "../verifier-mcu/drv" }\n',
+            "low/src/lib.rs": "mod a;\nmod b;\n",
+            "low/src/a.rs": "use crate::{b::{f as g}, c};\npub fn h() {}\n",
+            "low/src/b.rs": "pub fn f() { super::a::h() }\n#[cfg(test)]\nmod tests { use crate::a; }\n",
+            "verifier-mcu/drv/Cargo.toml": "[dependencies]\n",
+            "verifier-mcu/drv/src/lib.rs": "mod x;\nmod y;\n",
+            "verifier-mcu/drv/src/x.rs": "pub(super) fn f() { crate::y::g() } // crate::x\n",
+            "verifier-mcu/drv/src/y.rs": "pub fn g() {}\n#[cfg(test)]\nmod tests { use crate::x; }\n",
+        }
+        for name, text in files.items():
+            os.makedirs(os.path.dirname(os.path.join(tmp, name)), exist_ok=True)
+            open(os.path.join(tmp, name), "w").write(text)
+        ROOT = tmp
+        floors, circles = check_floors(), check_circles()
+        ROOT = saved
+    assert floors == ["low depends on verifier-mcu/drv"], floors
+    assert circles == ["low/src: import circle a <-> b"], circles
+    print("ok: the self-test's floor violation and circle are found, and nothing else")
+
+
 if __name__ == "__main__":
+    if "--self-test" in sys.argv:
+        self_test()
     problems = check_floors() + check_circles()
     for p in problems:
         print("FAIL:", p)
