@@ -117,8 +117,25 @@ fn stream(cmd: &mut Command, prefix: &str, log: &Path) -> Result<(bool, String),
         let _ = std::fs::create_dir_all(dir);
     }
     let mut f = std::fs::File::create(log).map_err(|e| format!("{}: {e}", log.display()))?;
-    let _ = writeln!(f, "$ {cmd:?}\n{text}exit: {status}");
+    let _ = writeln!(
+        f,
+        "{}",
+        relative(&format!("$ {cmd:?}\n{text}exit: {status}"))
+    );
     Ok((status.success(), text))
+}
+
+/// `text` without this machine's paths: the repository root becomes `.`, the home folder `~`
+/// (logs go to `results/`, which names no absolute path).
+pub fn relative(text: &str) -> String {
+    let root = repo_root().display().to_string();
+    let home = std::env::var("HOME").unwrap_or_default();
+    let t = text.replace(&format!("{root}/"), "").replace(&root, ".");
+    if home.len() > 1 {
+        t.replace(&home, "~")
+    } else {
+        t
+    }
 }
 
 /// Backends and their extension degrees, from `prover-host list`.
@@ -656,7 +673,7 @@ fn write_readme(
         "cargo run --release -p compare -- {invocation}\n```\n\n"
     ));
     s.push_str("| what | value |\n|---|---|\n");
-    s.push_str(&format!("| generated | {} |\n", crate::render::utc_now()));
+    s.push_str(&format!("| generated | {} |\n", crate::report::utc_now()));
     s.push_str(&format!(
         "| commit | {commit} (working tree at the time of the run) |\n"
     ));

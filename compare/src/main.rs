@@ -9,22 +9,20 @@
 //!
 //! Inputs are run records (JSON, one object or an array) from `prover-host bench` (host) and
 //! `mcu-run` (emulator), and logs in the firmware's `pstk1` line format from a board
-//! (device). See the `input`, `device`, `table`, `summary` and `render` modules.
+//! (device). `input` and `device` read them, `table` makes the rows, `report` the sections
+//! (`sections/`, one module each) and the files.
 
 mod all;
 mod baseline;
 mod capture;
+mod chart;
 mod device;
-mod hash_axis;
-mod human;
+mod doc;
 mod input;
 mod params;
-mod proven;
-mod render;
-mod scaling;
+mod report;
+mod sections;
 mod stats;
-mod summary;
-mod svg;
 mod table;
 
 use std::path::PathBuf;
@@ -138,7 +136,7 @@ pub fn report_cmd(
         eprintln!("warning: {w}");
     }
     let rows = table::build_rows(&loaded.entries);
-    let mut report = render::Report::new(rows, min_security);
+    let mut report = report::Report::new(rows, min_security);
     report.warnings = loaded.warnings;
     report.notes = notes.to_vec();
     report.command = format!("compare {invocation}");
@@ -148,15 +146,21 @@ pub fn report_cmd(
         report.warnings.extend(warnings);
     }
     // Stock baselines and tuning records live next to the report (`<out>/baseline`).
-    report.baseline = baseline::section(&out.join("baseline"));
+    report.baseline = Some(out.join("baseline"));
     report.write(out)?;
     let n = report.rows.len();
     eprintln!(
         "compare: {n} rows -> {}/report.md, report.html, table.csv, table.json",
         out.display()
     );
-    for l in &report.summary.lines {
-        eprintln!("  - {}", l.replace("**", ""));
+    let answer = sections::answer::section(&report.rows, min_security);
+    for t in &answer.tables {
+        if let Some(best) = t.rows.first() {
+            eprintln!(
+                "  fastest on {}: {} ({}, {}) {} ms",
+                t.caption, best[0], best[1], best[3], best[4]
+            );
+        }
     }
     Ok(n)
 }
@@ -209,7 +213,7 @@ fn capture_cmd(
     runs: usize,
 ) -> Result<(), String> {
     let out = out.unwrap_or_else(|| {
-        let t = render::utc_now()
+        let t = report::utc_now()
             .replace([' ', ':'], "-")
             .replace("-UTC", "");
         PathBuf::from(format!("device-{t}.log"))
