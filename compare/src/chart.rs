@@ -91,6 +91,7 @@ fn draw_bars(
         chart
             .configure_mesh()
             .disable_y_mesh()
+            .max_light_lines(0)
             .y_labels(0)
             .x_desc(unit)
             .label_style((FONT, 14))
@@ -115,7 +116,7 @@ fn draw_bars(
         }
         chart
             .configure_series_labels()
-            .position(SeriesLabelPosition::LowerRight)
+            .position(SeriesLabelPosition::UpperRight)
             .background_style(WHITE.mix(0.9))
             .border_style(BLACK)
             .label_font((FONT, 14))

@@ -157,8 +157,8 @@ pub fn report_cmd(
     for t in &answer.tables {
         if let Some(best) = t.rows.first() {
             eprintln!(
-                "  fastest on {}: {} ({}, {}) {} ms",
-                t.caption, best[0], best[1], best[3], best[4]
+                "  fastest on {}: {} {} {} [{}] {} ms, {} bits",
+                t.caption, best[0], best[4], best[6], best[5], best[1], best[2]
             );
         }
     }

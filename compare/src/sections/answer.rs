@@ -38,37 +38,37 @@ pub fn cells(r: &Row) -> Vec<String> {
     let s = r.security.as_ref();
     vec![
         format!("{} × {}^{}", r.protocol, r.field, r.extension),
+        dash(r.est_ms(), ms),
+        r.security_bits.to_string(),
+        dash(s, |s| {
+            format!("{} / {}", bits(s.proven_unique), bits(s.proven_list))
+        }),
         r.hash.clone(),
         r.params.clone(),
         r.placement.clone(),
-        dash(r.est_ms(), ms),
         dash(r.instructions, grouped),
         dash(r.heap_peak, kib),
         dash(r.stack_peak, kib),
         dash(r.flash(), kib),
         dash(r.sram(), kib),
         kib(r.proof_bytes),
-        r.security_bits.to_string(),
-        dash(s, |s| {
-            format!("{} / {}", bits(s.proven_unique), bits(s.proven_list))
-        }),
     ]
 }
 
 pub const HEAD: [&str; 13] = [
     "protocol × field",
+    "est. ms",
+    "bits: strictest",
+    "bits: proven unique / list",
     "hash",
     PARAMS_HEAD,
     "placement",
-    "est. ms",
     "instructions",
     "heap peak",
     "stack peak",
     "flash (image)",
     "SRAM (.data+.bss)",
     "proof",
-    "bits: strictest",
-    "bits: proven unique / list",
 ];
 
 /// Chart groups: one per distinct `key`, with each core's estimated ms, in row order.
