@@ -571,17 +571,20 @@ pub fn run(a: &AllArgs, invocation: &str) -> Result<(), String> {
     let t = Instant::now();
     println!("[4/4] writing the report");
     let mut inputs = vec![raw.clone()];
-    // The proven >= 100 bits track is measured by its own documented commands
-    // (results/proven/README.md): its records join the report when they are there.
-    let proven = out.join("proven/records");
-    if proven.is_dir() {
-        inputs.push(proven);
-    }
-    // So is the best hardware-hash configuration (code in SRAM, its own FRI parameters;
-    // results/hash/README.md).
-    let best_hash = out.join("hash/best");
-    if best_hash.is_dir() {
-        inputs.push(best_hash);
+    // Tracks measured by their own documented commands join the report when their records
+    // are there: proven >= 100 bits (results/proven/README.md), the best hardware-hash
+    // configurations (code in SRAM, their own FRI parameters; results/hash/README.md), the
+    // membership workload (results/membership/README.md) and the WideCirclePcs rows
+    // (results/baseline/wide-circle.md).
+    for track in [
+        "proven/records",
+        "hash/best",
+        "membership/records",
+        "baseline/wide-circle",
+    ] {
+        if out.join(track).is_dir() {
+            inputs.push(out.join(track));
+        }
     }
     let dev_dir = raw.join("device");
     if !a.device_logs.is_empty() {
