@@ -149,6 +149,31 @@ impl Row {
         Some(self.bss_bytes? + self.data_bytes.unwrap_or(0))
     }
 
+    /// The configuration named in full, as every section shows it:
+    /// `p3-babybear^4 blake3 xip [2^6 / 14 / 2^4 / 2^2 / 20]`, with the AIR unless it is
+    /// Fibonacci and the policy unless it is the default one.
+    pub fn full_label(&self) -> String {
+        let air = if self.air == "fib" {
+            String::new()
+        } else {
+            format!(" {}", self.air)
+        };
+        let policy = match &self.security {
+            Some(s) if !self.default_policy() => {
+                format!(" ({} ≥ {})", s.policy_regime, s.policy_min_bits)
+            }
+            _ => String::new(),
+        };
+        let (b, e, h, p, q) = (
+            &self.backend,
+            self.extension,
+            &self.hash,
+            &self.placement,
+            &self.params,
+        );
+        format!("{b}^{e}{air} {h} {p} [{q}]{policy}")
+    }
+
     /// The label and the parameters: one configuration.
     pub fn config_key(&self) -> (String, &str) {
         (self.config_label(), &self.params)

@@ -28,9 +28,9 @@ pub fn candidates(rows: &[Row], min_security: u32) -> (u64, Vec<&Row>) {
     (n, out)
 }
 
-/// A chart label: the configuration and its parameters, unique per configuration.
+/// A chart label: the configuration in full, unique per configuration.
 pub fn label(r: &Row) -> String {
-    format!("{} [{}]", r.config_label(), r.params)
+    r.full_label()
 }
 
 /// One row of an answer table.

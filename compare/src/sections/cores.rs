@@ -22,7 +22,6 @@ fn ratio_table(rows: &[Row]) -> Table {
         "",
         &[
             "configuration",
-            crate::params::PARAMS_HEAD,
             "n",
             "allocator",
             "RV32/M33 instructions",
@@ -30,16 +29,12 @@ fn ratio_table(rows: &[Row]) -> Table {
             "RV32/M33 device cycles",
         ],
     );
-    let mut keys: Vec<((String, String), u64, String)> = Vec::new();
+    let mut keys: Vec<(String, u64, String)> = Vec::new();
     for r in rows
         .iter()
         .filter(|r| r.core == "rv32" && r.rv32_m33_ratio.is_some())
     {
-        let k = (
-            (r.config_label(), r.params.clone()),
-            r.n,
-            r.allocator.clone(),
-        );
+        let k = (r.full_label(), r.n, r.allocator.clone());
         if !keys.contains(&k) {
             keys.push(k);
         }
@@ -50,7 +45,7 @@ fn ratio_table(rows: &[Row]) -> Table {
                 .find(|r| {
                     r.source == source
                         && r.core == "rv32"
-                        && r.config_key() == (cfg.0.clone(), cfg.1.as_str())
+                        && r.full_label() == cfg
                         && r.n == n
                         && r.allocator == alloc
                 })
@@ -58,8 +53,7 @@ fn ratio_table(rows: &[Row]) -> Table {
                 .map_or("–".into(), |v| format!("{v:.2}"))
         };
         t.rows.push(vec![
-            cfg.0.clone(),
-            cfg.1.clone(),
+            cfg.clone(),
             pow2(n),
             alloc.clone(),
             ratio("emulator"),
@@ -76,7 +70,6 @@ fn estimate_device_table(rows: &[Row]) -> Table {
         "",
         &[
             "configuration",
-            crate::params::PARAMS_HEAD,
             "core",
             "n",
             "allocator",
@@ -88,8 +81,7 @@ fn estimate_device_table(rows: &[Row]) -> Table {
     for (e, d, err) in estimate_vs_device(rows) {
         let est = e.estimate.as_ref().expect("paired estimates have one");
         t.rows.push(vec![
-            e.config_label(),
-            e.params.clone(),
+            e.full_label(),
             e.core.clone(),
             pow2(e.n),
             e.allocator.clone(),

@@ -4,7 +4,6 @@
 //! on each core when hashing costs next to nothing.
 
 use crate::doc::{dash, grouped, ms, pow2, Section, Table};
-use crate::params::PARAMS_HEAD;
 use crate::table::{Row, BLAKE3, ESTIMATE, XIP};
 
 const NOTE: &str = "Estimate rows (timing model over the emulator's instruction stream, 150 MHz) of the same backend, AIR, n, core and allocator with each hash. \
@@ -51,7 +50,6 @@ pub fn section(rows: &[Row]) -> Section {
         "",
         &[
             "configuration",
-            PARAMS_HEAD,
             "core",
             "n",
             "BLAKE3 ms",
@@ -84,8 +82,7 @@ pub fn section(rows: &[Row]) -> Section {
             format!("{floor_ms:.2} ({})", percent(cycles, x.cycles as f64))
         });
         t.rows.push(vec![
-            b3.map_or_else(|| e.config_label(), |r| r.config_label()),
-            e.params.clone(),
+            e.full_label(),
             e.core.clone(),
             pow2(e.n),
             dash(b3.and_then(Row::cost), ms),
@@ -120,12 +117,10 @@ pub fn section(rows: &[Row]) -> Section {
         };
         if let (Some((em, e)), Some((bm, b))) = (best("sha256-engine"), best(BLAKE3)) {
             s.notes.push(format!(
-                "**{core}, n = {}**: with the engine, {} [{}] is fastest at {em:.2} ms estimated; with BLAKE3 in software, {} [{}] at {bm:.2} ms ({:.2}x).",
+                "**{core}, n = {}**: with the engine, {} is fastest at {em:.2} ms estimated; with BLAKE3 in software, {} at {bm:.2} ms ({:.2}x).",
                 pow2(n),
-                e.config_label(),
-                e.params,
-                b.config_label(),
-                b.params,
+                e.full_label(),
+                b.full_label(),
                 bm / em
             ));
         }

@@ -49,7 +49,6 @@ pub fn section(rows: &[Row], min_security: u32) -> Section {
         "",
         &[
             "configuration",
-            crate::params::PARAMS_HEAD,
             "core",
             "n",
             "proven bits: unique · list",
@@ -76,8 +75,7 @@ pub fn section(rows: &[Row], min_security: u32) -> Section {
         });
         let f = |v: Option<u64>| v.map(|v| v as f64);
         t.rows.push(vec![
-            r.config_label(),
-            r.params.clone(),
+            r.full_label(),
             r.core.clone(),
             pow2(r.n),
             r.security.as_ref().map_or("–".into(), |s| {
@@ -89,12 +87,7 @@ pub fn section(rows: &[Row], min_security: u32) -> Section {
             dash(r.stack_peak, kib),
             grouped(r.proof_bytes),
             conj.map_or("none measured".into(), |c| {
-                format!(
-                    "{} [{}] ({} bits)",
-                    c.config_label(),
-                    c.params,
-                    c.security_bits
-                )
+                format!("{} ({} bits)", c.full_label(), c.security_bits)
             }),
             times(f(r.instructions), conj.and_then(|c| f(c.instructions))),
             times(est_ms(rows, r), conj.and_then(|c| est_ms(rows, c))),

@@ -35,7 +35,7 @@ fn is_oom(r: &Row) -> bool {
 fn has_series(rows: &[Row]) -> bool {
     let mut seen: BTreeSet<(&str, String, &str, u64)> = BTreeSet::new();
     for r in rows.iter().filter(|r| r.air == BASE_AIR) {
-        seen.insert((&r.source, r.config_label(), &r.core, r.n));
+        seen.insert((&r.source, r.full_label(), &r.core, r.n));
     }
     let mut counts: Vec<((&str, String, &str), usize)> = Vec::new();
     for (s, c, core, _) in seen {
@@ -49,7 +49,7 @@ fn has_series(rows: &[Row]) -> bool {
 
 /// Distinct `(config label, core)` keys of `rows`, sorted.
 fn keys<'a>(rows: impl Iterator<Item = &'a Row>) -> Vec<(String, String)> {
-    let mut v: Vec<(String, String)> = rows.map(|r| (r.config_label(), r.core.clone())).collect();
+    let mut v: Vec<(String, String)> = rows.map(|r| (r.full_label(), r.core.clone())).collect();
     v.sort();
     v.dedup();
     v
@@ -68,7 +68,7 @@ fn series_by_config(
         .filter_map(|(cfg, core)| {
             let mut points: Vec<(f64, f64)> = rows
                 .iter()
-                .filter(|r| r.config_label() == cfg && r.core == core)
+                .filter(|r| r.full_label() == cfg && r.core == core)
                 .filter_map(|r| Some((r.log_n() as f64, value(r)?)))
                 .collect();
             points.sort_by(|a, b| a.0.total_cmp(&b.0));
@@ -155,7 +155,7 @@ fn proof_size_chart(rows: &[Row]) -> Option<Chart> {
     let base: Vec<&Row> = rows.iter().filter(|r| r.air == BASE_AIR).collect();
     // Proof size: one series per configuration, one value per n whatever the source or core
     // (the first row seen; a proof's size does not depend on where it is verified).
-    let mut cfgs: Vec<String> = base.iter().map(|r| r.config_label()).collect();
+    let mut cfgs: Vec<String> = base.iter().map(|r| r.full_label()).collect();
     cfgs.sort();
     cfgs.dedup();
     let proof_series: Vec<Series> = cfgs
@@ -163,7 +163,7 @@ fn proof_size_chart(rows: &[Row]) -> Option<Chart> {
         .enumerate()
         .map(|(color, cfg)| {
             let mut points: Vec<(f64, f64)> = Vec::new();
-            for r in base.iter().filter(|r| r.config_label() == *cfg) {
+            for r in base.iter().filter(|r| r.full_label() == *cfg) {
                 let x = f64::from(r.log_n());
                 if !points.iter().any(|p| p.0 == x) {
                     points.push((x, r.proof_bytes as f64));
@@ -235,7 +235,7 @@ fn tables(rows: &[Row]) -> Vec<Table> {
                 for n in &ns {
                     let cell = src
                         .iter()
-                        .find(|r| r.config_label() == cfg && r.core == core && r.n == *n)
+                        .find(|r| r.full_label() == cfg && r.core == core && r.n == *n)
                         .map_or("–".into(), |r| {
                             if source == "host" {
                                 host_cell(r)
