@@ -128,7 +128,9 @@ pub fn section(rows: &[Row], min_security: u32) -> Section {
         };
         k(a).total_cmp(&k(b))
     });
-    if !groups.is_empty() {
+    if groups.is_empty() {
+        s.notes.push(format!("No configuration can be ranked: no emulator run with a timing-model estimate was accepted under the default policy at {min_security} bits or more (see the Matrix and “Missing data and warnings”)."));
+    } else {
         s.charts.push(chart::bars(
             &format!("Estimated ms of one parse + verify, Fibonacci n = {}, every ranked configuration [{PARAMS_HEAD}]", pow2(n)),
             "estimated ms (RP2350 timing model, 150 MHz); shorter is better",

@@ -178,7 +178,8 @@ fn proof_size_chart(rows: &[Row]) -> Option<Chart> {
             }
         })
         .collect();
-    (!proof_series.is_empty()).then(|| chart::lines("Proof size vs n", "bytes", &proof_series))
+    let ns: BTreeSet<u64> = base.iter().map(|r| r.n).collect();
+    (ns.len() > 1).then(|| chart::lines("Proof size vs n", "bytes", &proof_series))
 }
 
 /// One cell of the emulator/device pivot table.
