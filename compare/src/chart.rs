@@ -43,7 +43,7 @@ fn done(title: &str, svg: String, r: Result<(), String>) -> Chart {
 
 /// Grouped horizontal bars: `groups` are `(label, one value per series)`, drawn top down in
 /// the given order; `series` names the bars of a group (e.g. the cores). Each bar carries
-/// its value as text.
+/// its value as text; the right third is left free for the legend.
 pub fn bars(
     title: &str,
     unit: &str,
@@ -87,7 +87,7 @@ fn draw_bars(
             .margin_right(30)
             .x_label_area_size(36)
             .y_label_area_size(label_w)
-            .build_cartesian_2d(0.0..max * 1.15 + f64::MIN_POSITIVE, 0.0..n)?;
+            .build_cartesian_2d(0.0..max * 1.6 + f64::MIN_POSITIVE, 0.0..n)?;
         chart
             .configure_mesh()
             .disable_y_mesh()

@@ -73,7 +73,10 @@ pub fn section(rows: &[Row], min_security: u32) -> Section {
         let groups = core_groups(&these, &label);
         if groups.iter().any(|g| g.1.iter().any(Option::is_some)) {
             s.charts.push(chart::bars(
-                &format!("Estimated ms, {air} n = {n}, per configuration and core"),
+                &format!(
+                    "Estimated ms, {air} n = {}, per configuration and core",
+                    crate::doc::pow2(n)
+                ),
                 "estimated ms (RP2350 timing model, 150 MHz)",
                 &CORES.map(|c| c.1),
                 &groups,
