@@ -66,14 +66,6 @@ pub struct AllArgs {
     min_security: u32,
 }
 
-/// The repository root (this crate is at `compare/`).
-pub fn repo_root() -> PathBuf {
-    let here = Path::new(env!("CARGO_MANIFEST_DIR"));
-    here.join("..")
-        .canonicalize()
-        .unwrap_or_else(|_| here.join(".."))
-}
-
 fn cargo() -> String {
     std::env::var("CARGO").unwrap_or_else(|_| "cargo".into())
 }
@@ -128,7 +120,7 @@ fn stream(cmd: &mut Command, prefix: &str, log: &Path) -> Result<(bool, String),
 /// `text` without this machine's paths: the repository root becomes `.`, the home folder `~`
 /// (logs go to `results/`, which names no absolute path).
 pub fn relative(text: &str) -> String {
-    let root = repo_root().display().to_string();
+    let root = crate::input::repo_root().display().to_string();
     let home = std::env::var("HOME").unwrap_or_default();
     let t = text.replace(&format!("{root}/"), "").replace(&root, ".");
     if home.len() > 1 {
@@ -209,7 +201,7 @@ fn clean(dir: &Path) -> Result<(), String> {
 
 pub fn run(a: &AllArgs, invocation: &str) -> Result<(), String> {
     let t0 = Instant::now();
-    let root = repo_root();
+    let root = crate::input::repo_root();
     let out = if a.out.is_absolute() {
         a.out.clone()
     } else {
@@ -596,7 +588,7 @@ pub fn run(a: &AllArgs, invocation: &str) -> Result<(), String> {
             std::fs::copy(l, dev_dir.join(&name)).map_err(|e| format!("{}: {e}", l.display()))?;
         }
     }
-    let rows = crate::report_cmd(
+    let rows = crate::report::run(
         &inputs,
         &out,
         Some(&proofs.join("s1")),

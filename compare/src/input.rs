@@ -41,13 +41,21 @@ pub struct Loaded {
 
 const SKIPPED_EXTENSIONS: &[&str] = &["proof", "md", "html", "csv", "png", "svg", "elf", "uf2"];
 
+/// The repository root (this crate is at `compare/`).
+pub fn repo_root() -> PathBuf {
+    let here = Path::new(env!("CARGO_MANIFEST_DIR"));
+    here.join("..")
+        .canonicalize()
+        .unwrap_or_else(|_| here.join(".."))
+}
+
 /// How a path is shown in the report: relative to the working directory (or the
 /// repository) when it is inside it, so that no absolute path of the build machine lands in
 /// `results/`.
 pub fn shown(path: &Path) -> String {
     let bases = [
         std::env::current_dir().ok(),
-        crate::all::repo_root().canonicalize().ok(),
+        repo_root().canonicalize().ok(),
     ];
     let abs = path.canonicalize().unwrap_or_else(|_| path.to_path_buf());
     bases

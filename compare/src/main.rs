@@ -95,7 +95,7 @@ fn main() -> ExitCode {
             out,
             proofs,
             min_security,
-        } => report_cmd(
+        } => report::run(
             &inputs,
             &out,
             proofs.as_deref(),
@@ -120,49 +120,6 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
-}
-
-/// Builds and writes a report; returns the number of rows.
-pub fn report_cmd(
-    inputs: &[PathBuf],
-    out: &std::path::Path,
-    proofs: Option<&std::path::Path>,
-    min_security: u32,
-    invocation: &str,
-    notes: &[String],
-) -> Result<usize, String> {
-    let loaded = input::load(inputs);
-    for w in &loaded.warnings {
-        eprintln!("warning: {w}");
-    }
-    let rows = table::build_rows(&loaded.entries);
-    let mut report = report::Report::new(rows, min_security);
-    report.warnings = loaded.warnings;
-    report.notes = notes.to_vec();
-    report.command = format!("compare {invocation}");
-    if let Some(dir) = proofs {
-        let (params, warnings) = params::read_dir(dir);
-        report.set_params(params);
-        report.warnings.extend(warnings);
-    }
-    // Stock baselines and tuning records live next to the report (`<out>/baseline`).
-    report.baseline = Some(out.join("baseline"));
-    report.write(out)?;
-    let n = report.rows.len();
-    eprintln!(
-        "compare: {n} rows -> {}/report.md, report.html, table.csv, table.json",
-        out.display()
-    );
-    let answer = sections::answer::section(&report.rows, min_security);
-    for t in &answer.tables {
-        if let Some(best) = t.rows.first() {
-            eprintln!(
-                "  fastest on {}: {} {} {} [{}] {} ms, {} bits",
-                t.caption, best[0], best[4], best[6], best[5], best[1], best[2]
-            );
-        }
-    }
-    Ok(n)
 }
 
 fn ingest_cmd(file: &std::path::Path, out: Option<&std::path::Path>) -> Result<(), String> {

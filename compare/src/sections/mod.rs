@@ -1,5 +1,5 @@
-//! One module per report section, each returning a [`crate::doc::Section`]; the order they
-//! are read in is [`crate::report::Report::sections`].
+//! One module per report section, each returning a [`crate::doc::Section`]; the report
+//! (`report.rs`) puts them in reading order.
 
 pub mod about;
 pub mod answer;
