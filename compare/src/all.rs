@@ -66,8 +66,12 @@ pub struct AllArgs {
     min_security: u32,
 }
 
-fn cargo() -> String {
-    std::env::var("CARGO").unwrap_or_else(|_| "cargo".into())
+/// `cargo run --release -p <package> --` in the repository root.
+fn cargo_run(package: &str) -> Command {
+    let mut c = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
+    c.current_dir(crate::input::repo_root())
+        .args(["run", "--release", "-p", package, "--"]);
+    c
 }
 
 /// Runs `cmd`, streaming its stdout and stderr line by line with `prefix` and saving both to
@@ -223,14 +227,7 @@ pub fn run(a: &AllArgs, invocation: &str) -> Result<(), String> {
     let t = Instant::now();
     println!("[1/4] building prover-host (release) and listing its backends");
     let (ok, list) = stream(
-        Command::new(cargo()).current_dir(&root).args([
-            "run",
-            "--release",
-            "-p",
-            "prover-host",
-            "--",
-            "list",
-        ]),
+        cargo_run("prover-host").arg("list"),
         "[1/4]",
         &logs.join("prover-host-list.log"),
     )?;
@@ -267,14 +264,8 @@ pub fn run(a: &AllArgs, invocation: &str) -> Result<(), String> {
         let host_dir = raw.join("host").join(&st);
         println!("[2/4] proofs set {sample} of {samples}");
         let (ok, _) = stream(
-            Command::new(cargo())
-                .current_dir(&root)
+            cargo_run("prover-host")
                 .args([
-                    "run",
-                    "--release",
-                    "-p",
-                    "prover-host",
-                    "--",
                     "bench",
                     "--backend",
                     "all",
@@ -300,19 +291,8 @@ pub fn run(a: &AllArgs, invocation: &str) -> Result<(), String> {
                         let nn = 1u64 << n;
                         let name = format!("{b}-fib-n{nn}-ext{e}");
                         let (ok, text) = stream(
-                            Command::new(cargo())
-                                .current_dir(&root)
-                                .args([
-                                    "run",
-                                    "--release",
-                                    "-p",
-                                    "prover-host",
-                                    "--",
-                                    "--backend",
-                                    b,
-                                    "--air",
-                                    "fib",
-                                ])
+                            cargo_run("prover-host")
+                                .args(["--backend", b, "--air", "fib"])
                                 .args(["--n", &nn.to_string(), "--ext", &e.to_string()])
                                 // Below-floor configurations are proved too: the report shows
                                 // them flagged and never ranks them, and the firmware's policy
@@ -348,9 +328,7 @@ pub fn run(a: &AllArgs, invocation: &str) -> Result<(), String> {
         for (b, _) in &backends {
             let nn = 1u64 << n;
             let (ok, text) = stream(
-                Command::new(cargo())
-                    .current_dir(&root)
-                    .args(["run", "--release", "-p", "prover-host", "--"])
+                cargo_run("prover-host")
                     .args(["--backend", b, "--air", "fib", "--n", &nn.to_string()])
                     .args(["--hash", "sha256", "--out"])
                     .arg(sha_dir.join(format!("{b}-fib-n{nn}-sha256.proof"))),
@@ -428,18 +406,8 @@ pub fn run(a: &AllArgs, invocation: &str) -> Result<(), String> {
                              features: Option<&str>,
                              out: &Path,
                              extra: &[&str]| {
-                let mut cmd = Command::new(cargo());
-                cmd.current_dir(&root)
-                    .args([
-                        "run",
-                        "--release",
-                        "-p",
-                        "mcu-run",
-                        "--",
-                        "run",
-                        "--core",
-                        core,
-                    ])
+                let mut cmd = cargo_run("mcu-run");
+                cmd.args(["run", "--core", core])
                     .args(["--alloc", &a.alloc, "--heap", &a.heap.to_string()])
                     .args(["--timeout", &a.timeout.to_string(), "--expect", expect]);
                 if let Some(f) = features {
@@ -688,6 +656,23 @@ fn write_readme(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn logs_and_origins_name_no_machine_path() {
+        let root = crate::input::repo_root().display().to_string();
+        let log =
+            format!("$ \"{root}/target/release/mcu-run\" --out {root}/results/raw\nin {root}");
+        assert_eq!(
+            relative(&log),
+            "$ \"target/release/mcu-run\" --out results/raw\nin ."
+        );
+        let rec = crate::input::repo_root().join("compare/testdata/host-bench.json");
+        assert!(
+            !crate::input::shown(&rec).starts_with('/'),
+            "{}",
+            crate::input::shown(&rec)
+        );
+    }
 
     #[test]
     fn list_output_parses() {
