@@ -166,7 +166,11 @@ fn draw_lines(
             .margin(10)
             .x_label_area_size(36)
             .y_label_area_size(80)
-            .build_cartesian_2d(x0 - 0.2..x1 + 0.2, 0.0..y1 * 1.1 + f64::MIN_POSITIVE)?;
+            // Headroom on top for the legend, one line per series.
+            .build_cartesian_2d(
+                x0 - 0.2..x1 + 0.2,
+                0.0..y1 * (1.15 + 0.07 * series.len() as f64) + f64::MIN_POSITIVE,
+            )?;
         chart
             .configure_mesh()
             .x_desc("n")

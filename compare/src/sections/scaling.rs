@@ -155,7 +155,9 @@ fn proof_size_chart(rows: &[Row]) -> Option<Chart> {
     let base: Vec<&Row> = rows.iter().filter(|r| r.air == BASE_AIR).collect();
     // Proof size: one series per configuration, one value per n whatever the source or core
     // (the first row seen; a proof's size does not depend on where it is verified).
-    let mut cfgs: Vec<String> = base.iter().map(|r| r.full_label()).collect();
+    // The proof, not where it ran: no placement in the label.
+    let proof = |r: &Row| format!("{}^{} {} [{}]", r.backend, r.extension, r.hash, r.params);
+    let mut cfgs: Vec<String> = base.iter().map(|r| proof(r)).collect();
     cfgs.sort();
     cfgs.dedup();
     let proof_series: Vec<Series> = cfgs
@@ -163,7 +165,7 @@ fn proof_size_chart(rows: &[Row]) -> Option<Chart> {
         .enumerate()
         .map(|(color, cfg)| {
             let mut points: Vec<(f64, f64)> = Vec::new();
-            for r in base.iter().filter(|r| r.full_label() == *cfg) {
+            for r in base.iter().filter(|r| proof(r) == *cfg) {
                 let x = f64::from(r.log_n());
                 if !points.iter().any(|p| p.0 == x) {
                     points.push((x, r.proof_bytes as f64));
