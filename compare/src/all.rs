@@ -66,16 +66,12 @@ pub struct AllArgs {
     min_security: u32,
 }
 
-/// The repository root (this crate is at `compare/`).
-pub fn repo_root() -> PathBuf {
-    let here = Path::new(env!("CARGO_MANIFEST_DIR"));
-    here.join("..")
-        .canonicalize()
-        .unwrap_or_else(|_| here.join(".."))
-}
-
-fn cargo() -> String {
-    std::env::var("CARGO").unwrap_or_else(|_| "cargo".into())
+/// `cargo run --release -p <package> --` in the repository root.
+fn cargo_run(package: &str) -> Command {
+    let mut c = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
+    c.current_dir(crate::input::repo_root())
+        .args(["run", "--release", "-p", package, "--"]);
+    c
 }
 
 /// Runs `cmd`, streaming its stdout and stderr line by line with `prefix` and saving both to
@@ -117,8 +113,25 @@ fn stream(cmd: &mut Command, prefix: &str, log: &Path) -> Result<(bool, String),
         let _ = std::fs::create_dir_all(dir);
     }
     let mut f = std::fs::File::create(log).map_err(|e| format!("{}: {e}", log.display()))?;
-    let _ = writeln!(f, "$ {cmd:?}\n{text}exit: {status}");
+    let _ = writeln!(
+        f,
+        "{}",
+        relative(&format!("$ {cmd:?}\n{text}exit: {status}"))
+    );
     Ok((status.success(), text))
+}
+
+/// `text` without this machine's paths: the repository root becomes `.`, the home folder `~`
+/// (logs go to `results/`, which names no absolute path).
+pub fn relative(text: &str) -> String {
+    let root = crate::input::repo_root().display().to_string();
+    let home = std::env::var("HOME").unwrap_or_default();
+    let t = text.replace(&format!("{root}/"), "").replace(&root, ".");
+    if home.len() > 1 {
+        t.replace(&home, "~")
+    } else {
+        t
+    }
 }
 
 /// Backends and their extension degrees, from `prover-host list`.
@@ -192,7 +205,7 @@ fn clean(dir: &Path) -> Result<(), String> {
 
 pub fn run(a: &AllArgs, invocation: &str) -> Result<(), String> {
     let t0 = Instant::now();
-    let root = repo_root();
+    let root = crate::input::repo_root();
     let out = if a.out.is_absolute() {
         a.out.clone()
     } else {
@@ -214,14 +227,7 @@ pub fn run(a: &AllArgs, invocation: &str) -> Result<(), String> {
     let t = Instant::now();
     println!("[1/4] building prover-host (release) and listing its backends");
     let (ok, list) = stream(
-        Command::new(cargo()).current_dir(&root).args([
-            "run",
-            "--release",
-            "-p",
-            "prover-host",
-            "--",
-            "list",
-        ]),
+        cargo_run("prover-host").arg("list"),
         "[1/4]",
         &logs.join("prover-host-list.log"),
     )?;
@@ -258,14 +264,8 @@ pub fn run(a: &AllArgs, invocation: &str) -> Result<(), String> {
         let host_dir = raw.join("host").join(&st);
         println!("[2/4] proofs set {sample} of {samples}");
         let (ok, _) = stream(
-            Command::new(cargo())
-                .current_dir(&root)
+            cargo_run("prover-host")
                 .args([
-                    "run",
-                    "--release",
-                    "-p",
-                    "prover-host",
-                    "--",
                     "bench",
                     "--backend",
                     "all",
@@ -291,19 +291,8 @@ pub fn run(a: &AllArgs, invocation: &str) -> Result<(), String> {
                         let nn = 1u64 << n;
                         let name = format!("{b}-fib-n{nn}-ext{e}");
                         let (ok, text) = stream(
-                            Command::new(cargo())
-                                .current_dir(&root)
-                                .args([
-                                    "run",
-                                    "--release",
-                                    "-p",
-                                    "prover-host",
-                                    "--",
-                                    "--backend",
-                                    b,
-                                    "--air",
-                                    "fib",
-                                ])
+                            cargo_run("prover-host")
+                                .args(["--backend", b, "--air", "fib"])
                                 .args(["--n", &nn.to_string(), "--ext", &e.to_string()])
                                 // Below-floor configurations are proved too: the report shows
                                 // them flagged and never ranks them, and the firmware's policy
@@ -339,9 +328,7 @@ pub fn run(a: &AllArgs, invocation: &str) -> Result<(), String> {
         for (b, _) in &backends {
             let nn = 1u64 << n;
             let (ok, text) = stream(
-                Command::new(cargo())
-                    .current_dir(&root)
-                    .args(["run", "--release", "-p", "prover-host", "--"])
+                cargo_run("prover-host")
                     .args(["--backend", b, "--air", "fib", "--n", &nn.to_string()])
                     .args(["--hash", "sha256", "--out"])
                     .arg(sha_dir.join(format!("{b}-fib-n{nn}-sha256.proof"))),
@@ -419,18 +406,8 @@ pub fn run(a: &AllArgs, invocation: &str) -> Result<(), String> {
                              features: Option<&str>,
                              out: &Path,
                              extra: &[&str]| {
-                let mut cmd = Command::new(cargo());
-                cmd.current_dir(&root)
-                    .args([
-                        "run",
-                        "--release",
-                        "-p",
-                        "mcu-run",
-                        "--",
-                        "run",
-                        "--core",
-                        core,
-                    ])
+                let mut cmd = cargo_run("mcu-run");
+                cmd.args(["run", "--core", core])
                     .args(["--alloc", &a.alloc, "--heap", &a.heap.to_string()])
                     .args(["--timeout", &a.timeout.to_string(), "--expect", expect]);
                 if let Some(f) = features {
@@ -554,17 +531,20 @@ pub fn run(a: &AllArgs, invocation: &str) -> Result<(), String> {
     let t = Instant::now();
     println!("[4/4] writing the report");
     let mut inputs = vec![raw.clone()];
-    // The proven >= 100 bits track is measured by its own documented commands
-    // (results/proven/README.md): its records join the report when they are there.
-    let proven = out.join("proven/records");
-    if proven.is_dir() {
-        inputs.push(proven);
-    }
-    // So is the best hardware-hash configuration (code in SRAM, its own FRI parameters;
-    // results/hash/README.md).
-    let best_hash = out.join("hash/best");
-    if best_hash.is_dir() {
-        inputs.push(best_hash);
+    // Tracks measured by their own documented commands join the report when their records
+    // are there: proven >= 100 bits (results/proven/README.md), the best hardware-hash
+    // configurations (code in SRAM, their own FRI parameters; results/hash/README.md), the
+    // membership workload (results/membership/README.md) and the WideCirclePcs rows
+    // (results/baseline/wide-circle.md).
+    for track in [
+        "proven/records",
+        "hash/best",
+        "membership/records",
+        "baseline/wide-circle",
+    ] {
+        if out.join(track).is_dir() {
+            inputs.push(out.join(track));
+        }
     }
     let dev_dir = raw.join("device");
     if !a.device_logs.is_empty() {
@@ -576,7 +556,7 @@ pub fn run(a: &AllArgs, invocation: &str) -> Result<(), String> {
             std::fs::copy(l, dev_dir.join(&name)).map_err(|e| format!("{}: {e}", l.display()))?;
         }
     }
-    let rows = crate::report_cmd(
+    let rows = crate::report::run(
         &inputs,
         &out,
         Some(&proofs.join("s1")),
@@ -648,38 +628,27 @@ fn write_readme(
                 .map(|(_, m)| m.trim().to_string())
         })
         .unwrap_or_else(|| std::env::consts::ARCH.into());
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let mut s = String::new();
-    s.push_str("# picostark results\n\n");
-    s.push_str("Generated by one command from the repository root:\n\n```sh\n");
-    s.push_str(&format!(
-        "cargo run --release -p compare -- {invocation}\n```\n\n"
-    ));
-    s.push_str("| what | value |\n|---|---|\n");
-    s.push_str(&format!("| generated | {} |\n", crate::render::utc_now()));
-    s.push_str(&format!(
-        "| commit | {commit} (working tree at the time of the run) |\n"
-    ));
-    s.push_str(&format!("| toolchain | {rustc} |\n"));
-    s.push_str(&format!("| host | {cpu}, {threads} threads |\n"));
-    s.push_str(&format!(
-        "| QEMU | {} |\n",
-        if qemu.is_empty() {
-            "not used".to_string()
-        } else {
-            let mut q = qemu.to_vec();
-            q.dedup();
-            q.join("; ")
-        }
-    ));
-    s.push_str(&format!("| rows | {rows} |\n"));
-    for (what, secs) in timings {
-        s.push_str(&format!("| time: {what} | {secs:.0} s |\n"));
-    }
-    s.push_str(&format!("| time: total | {total:.0} s |\n\n"));
-    s.push_str("Times include whatever cargo had to build in this run (prover-host, the firmware for each core, the QEMU plugin); on a fresh machine those release builds take most of a first run's time.\n\n");
-    s.push_str("Files: `report.html` (charts; open in a browser), `report.md`, `table.csv`, `table.json` (one row per configuration, core and source), `raw/` (the input records and device logs; `s1`, `s2`, ... are the proof sets), `logs/` (each tool's output). Proof files go to `proofs/` (kept out of git by `results/.gitignore`).\n\n");
-    s.push_str("Device rows come only from board logs given with `--device-log` (`compare capture --port /dev/ttyACM0 --out board.log`, then `compare all --device-log board.log` or `compare report --in results/raw board.log --out DIR`); `estimate` rows are the RP2350 timing model's output for each emulator run (see `verifier-mcu/TIMING.md`), not measurements.\n");
+    let mut q = qemu.to_vec();
+    q.dedup();
+    let timings: Vec<(&str, String)> = timings
+        .iter()
+        .map(|(w, t)| (w.as_str(), format!("{t:.0}")))
+        .collect();
+    let mut env = minijinja::Environment::new();
+    env.add_template("r", include_str!("results-readme.md.j2"))
+        .map_err(|e| e.to_string())?;
+    let s = env
+        .get_template("r")
+        .and_then(|t| {
+            t.render(minijinja::context! {
+                invocation, commit, rustc, cpu, rows, timings,
+                generated => crate::report::utc_now(),
+                threads => std::thread::available_parallelism().map_or(1, |n| n.get()),
+                qemu => if q.is_empty() { "not used".to_string() } else { q.join("; ") },
+                total => format!("{total:.0}"),
+            })
+        })
+        .map_err(|e| e.to_string())?;
     let p = out.join("README.md");
     std::fs::write(&p, s).map_err(|e| format!("{}: {e}", p.display()))
 }
@@ -687,6 +656,23 @@ fn write_readme(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn logs_and_origins_name_no_machine_path() {
+        let root = crate::input::repo_root().display().to_string();
+        let log =
+            format!("$ \"{root}/target/release/mcu-run\" --out {root}/results/raw\nin {root}");
+        assert_eq!(
+            relative(&log),
+            "$ \"target/release/mcu-run\" --out results/raw\nin ."
+        );
+        let rec = crate::input::repo_root().join("compare/testdata/host-bench.json");
+        assert!(
+            !crate::input::shown(&rec).starts_with('/'),
+            "{}",
+            crate::input::shown(&rec)
+        );
+    }
 
     #[test]
     fn list_output_parses() {

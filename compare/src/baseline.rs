@@ -19,6 +19,8 @@ use std::path::Path;
 use picostark_core::record::RunRecord;
 use serde_json::Value;
 
+use crate::doc::Section;
+
 /// Published silicon runs of stock `winterfell::verify` 0.13.1 on the zkmcu reference proofs
 /// (verify alone in the window, the proof parsed and cloned before it; rustc 1.94.1 release,
 /// opt-level "s", fat LTO): the TLSF (256 KB) runs as quoted in
@@ -354,8 +356,8 @@ fn counterpart<'a>(stock: &'a [Run], r: &Run) -> Option<&'a Run> {
         })
 }
 
-/// The section as Markdown, or `None` when the folder has no runs.
-pub fn section(dir: &Path) -> Option<String> {
+/// The section (its tables are Markdown in the intro), or `None` when the folder has no runs.
+pub fn section(dir: &Path) -> Option<Section> {
     let ours = runs(&dir.join("ours"));
     let stock = runs(&dir.join("stock"));
     if ours.is_empty() && stock.is_empty() && !dir.join("timing").is_dir() {
@@ -364,7 +366,6 @@ pub fn section(dir: &Path) -> Option<String> {
     let cost = compression_cost(dir);
     let counts = hash_counts(dir);
     let mut md = String::new();
-    let _ = writeln!(md, "## Stock baselines and hash floor\n");
     let _ = writeln!(
         md,
         "Emulator instruction counts of parse + verify (QEMU + icount plugin via `mcu-run`, same markers, TLSF heap, release opt-level s, LTO fat), from `{}`. \
@@ -372,12 +373,8 @@ pub fn section(dir: &Path) -> Option<String> {
          a Plonky3 proof's stock counterpart is the stock verifier on the same backend's proof with the foundation's first defaults (blowup 8, 27 queries, 16 PoW bits, binary folding). \
          *ref* = stock `winterfell::verify` on the zkmcu reference Goldilocks proof. \
          Hash floor = BLAKE3 compressions the proof's verification needs (counted on the host) x one compression's instructions on that core (`hash-cal` firmware).\n",
-        // Relative to the working directory: the report must not name this machine's paths.
-        std::env::current_dir()
-            .ok()
-            .and_then(|cwd| dir.strip_prefix(cwd).ok())
-            .unwrap_or(dir)
-            .display()
+        // Relative: the report must not name this machine's paths.
+        crate::input::shown(dir)
     );
     compression_lines(&mut md, &cost);
     let _ = writeln!(md);
@@ -404,7 +401,11 @@ pub fn section(dir: &Path) -> Option<String> {
     if let Ok(notes) = std::fs::read_to_string(dir.join("NOTES.md")) {
         let _ = writeln!(md, "\n{notes}");
     }
-    Some(md)
+    Some(Section::new(
+        "baseline",
+        "Stock baselines and hash floor",
+        md,
+    ))
 }
 
 /// One comparison table: our runs and the stock runs, with ratios and hash floors.
@@ -582,7 +583,7 @@ mod tests {
             r#"{"counts":[{"proof":"wf-ref-zkmcu.proof","compressions":20}]}"#,
         )
         .unwrap();
-        let md = section(&dir).unwrap();
+        let md = section(&dir).unwrap().intro;
         let line = |p: &str, core: &str, who: &str| {
             md.lines()
                 .find(|l| l.starts_with(&format!("| {p} | {core} | {who} |")))
@@ -695,7 +696,7 @@ mod tests {
             )
             .unwrap();
         }
-        let md = section(&dir).unwrap();
+        let md = section(&dir).unwrap().intro;
         let line = |start: &str| {
             md.lines()
                 .find(|l| l.starts_with(start))

@@ -41,6 +41,32 @@ pub struct Loaded {
 
 const SKIPPED_EXTENSIONS: &[&str] = &["proof", "md", "html", "csv", "png", "svg", "elf", "uf2"];
 
+/// The repository root (this crate is at `compare/`).
+pub fn repo_root() -> PathBuf {
+    let here = Path::new(env!("CARGO_MANIFEST_DIR"));
+    here.join("..")
+        .canonicalize()
+        .unwrap_or_else(|_| here.join(".."))
+}
+
+/// How a path is shown in the report: relative to the working directory (or the
+/// repository) when it is inside it, so that no absolute path of the build machine lands in
+/// `results/`.
+pub fn shown(path: &Path) -> String {
+    let bases = [
+        std::env::current_dir().ok(),
+        repo_root().canonicalize().ok(),
+    ];
+    let abs = path.canonicalize().unwrap_or_else(|_| path.to_path_buf());
+    bases
+        .iter()
+        .flatten()
+        .find_map(|b| abs.strip_prefix(b).ok())
+        .unwrap_or(path)
+        .display()
+        .to_string()
+}
+
 /// Reads every path (file or directory).
 pub fn load(paths: &[PathBuf]) -> Loaded {
     let mut out = Loaded::default();
@@ -55,7 +81,7 @@ fn load_path(path: &Path, out: &mut Loaded) {
         let mut children: Vec<PathBuf> = match std::fs::read_dir(path) {
             Ok(rd) => rd.filter_map(|e| e.ok().map(|e| e.path())).collect(),
             Err(e) => {
-                out.warnings.push(format!("{}: {e}", path.display()));
+                out.warnings.push(format!("{}: {e}", shown(path)));
                 return;
             }
         };
@@ -74,16 +100,16 @@ fn load_path(path: &Path, out: &mut Loaded) {
     let canonical = path.canonicalize().unwrap_or_else(|_| path.to_path_buf());
     if out.seen.contains(&canonical) {
         out.warnings
-            .push(format!("{}: named twice; read once", path.display()));
+            .push(format!("{}: named twice; read once", shown(path)));
         return;
     }
     out.seen.push(canonical);
     match std::fs::read(path) {
         Ok(bytes) => {
             let text = String::from_utf8_lossy(&bytes);
-            load_text(&text, &path.display().to_string(), out);
+            load_text(&text, &shown(path), out);
         }
-        Err(e) => out.warnings.push(format!("{}: {e}", path.display())),
+        Err(e) => out.warnings.push(format!("{}: {e}", shown(path))),
     }
 }
 

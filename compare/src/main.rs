@@ -9,22 +9,20 @@
 //!
 //! Inputs are run records (JSON, one object or an array) from `prover-host bench` (host) and
 //! `mcu-run` (emulator), and logs in the firmware's `pstk1` line format from a board
-//! (device). See the `input`, `device`, `table`, `summary` and `render` modules.
+//! (device). `input` and `device` read them, `table` makes the rows, `report` the sections
+//! (`sections/`, one module each) and the files.
 
 mod all;
 mod baseline;
 mod capture;
+mod chart;
 mod device;
-mod hash_axis;
-mod human;
+mod doc;
 mod input;
 mod params;
-mod proven;
-mod render;
-mod scaling;
+mod report;
+mod sections;
 mod stats;
-mod summary;
-mod svg;
 mod table;
 
 use std::path::PathBuf;
@@ -97,7 +95,7 @@ fn main() -> ExitCode {
             out,
             proofs,
             min_security,
-        } => report_cmd(
+        } => report::run(
             &inputs,
             &out,
             proofs.as_deref(),
@@ -122,43 +120,6 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
-}
-
-/// Builds and writes a report; returns the number of rows.
-pub fn report_cmd(
-    inputs: &[PathBuf],
-    out: &std::path::Path,
-    proofs: Option<&std::path::Path>,
-    min_security: u32,
-    invocation: &str,
-    notes: &[String],
-) -> Result<usize, String> {
-    let loaded = input::load(inputs);
-    for w in &loaded.warnings {
-        eprintln!("warning: {w}");
-    }
-    let rows = table::build_rows(&loaded.entries);
-    let mut report = render::Report::new(rows, min_security);
-    report.warnings = loaded.warnings;
-    report.notes = notes.to_vec();
-    report.command = format!("compare {invocation}");
-    if let Some(dir) = proofs {
-        let (params, warnings) = params::read_dir(dir);
-        report.set_params(params);
-        report.warnings.extend(warnings);
-    }
-    // Stock baselines and tuning records live next to the report (`<out>/baseline`).
-    report.baseline = baseline::section(&out.join("baseline"));
-    report.write(out)?;
-    let n = report.rows.len();
-    eprintln!(
-        "compare: {n} rows -> {}/report.md, report.html, table.csv, table.json",
-        out.display()
-    );
-    for l in &report.summary.lines {
-        eprintln!("  - {}", l.replace("**", ""));
-    }
-    Ok(n)
 }
 
 fn ingest_cmd(file: &std::path::Path, out: Option<&std::path::Path>) -> Result<(), String> {
@@ -209,7 +170,7 @@ fn capture_cmd(
     runs: usize,
 ) -> Result<(), String> {
     let out = out.unwrap_or_else(|| {
-        let t = render::utc_now()
+        let t = report::utc_now()
             .replace([' ', ':'], "-")
             .replace("-UTC", "");
         PathBuf::from(format!("device-{t}.log"))

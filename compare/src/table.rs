@@ -32,6 +32,12 @@ pub struct Row {
     /// The verifier's hash as measured: `blake3`, `sha256` (software) or `sha256-engine`
     /// (the RP2350 engine: on a board, or charged by the timing model; [`hash_of`]).
     pub hash: String,
+    /// FRI parameters, `blowup / queries / fold / final / PoW` ([`crate::params`]).
+    pub params: String,
+    /// Where the verifier's code ran: `xip` (flash through the XIP cache), `all-sram` (code
+    /// and read-only data copied to SRAM, firmware feature `code-in-ram`), a record's own
+    /// `placement=NAME` profile entry, or `host`.
+    pub placement: String,
     pub n: u64,
     pub core: String,
     pub board: String,
@@ -67,6 +73,8 @@ pub struct Row {
     pub host_peak_rss: Option<u64>,
     pub stack_peak: Option<u64>,
     pub text_bytes: Option<u64>,
+    pub data_bytes: Option<u64>,
+    pub bss_bytes: Option<u64>,
     pub proof_bytes: u64,
     /// The bits the record states (its policy's figure).
     pub security_bits: u32,
@@ -113,16 +121,74 @@ impl Row {
         self.result == "accepted"
     }
 
+    /// Verified under the default policy (records without security figures predate other
+    /// policies).
+    pub fn default_policy(&self) -> bool {
+        self.security
+            .as_ref()
+            .is_none_or(|s| s.policy_regime == Policy::default().regime.name())
+    }
+
+    /// Accepted, at or above the floor, under the default policy: may be ranked.
+    pub fn ranked(&self, min_security: u32) -> bool {
+        self.accepted() && self.security_bits >= min_security && self.default_policy()
+    }
+
+    /// The timing model's estimated ms, on emulator and estimate rows that have one.
+    pub fn est_ms(&self) -> Option<f64> {
+        self.estimate.as_ref().map(|e| e.ms)
+    }
+
+    /// Flash bytes of the image (`.text` + `.data`'s initial values).
+    pub fn flash(&self) -> Option<u64> {
+        Some(self.text_bytes? + self.data_bytes.unwrap_or(0))
+    }
+
+    /// Static SRAM bytes (`.data` + `.bss`, the heap arena included).
+    pub fn sram(&self) -> Option<u64> {
+        Some(self.bss_bytes? + self.data_bytes.unwrap_or(0))
+    }
+
+    /// The configuration named in full, as every section shows it:
+    /// `p3-babybear^4 blake3 xip [2^6 / 14 / 2^4 / 2^2 / 20]`, with the AIR unless it is
+    /// Fibonacci and the policy unless it is the default one.
+    pub fn full_label(&self) -> String {
+        let air = if self.air == "fib" {
+            String::new()
+        } else {
+            format!(" {}", self.air)
+        };
+        let policy = match &self.security {
+            Some(s) if !self.default_policy() => {
+                format!(" ({} ≥ {})", s.policy_regime, s.policy_min_bits)
+            }
+            _ => String::new(),
+        };
+        let (b, e, h, p, q) = (
+            &self.backend,
+            self.extension,
+            &self.hash,
+            &self.placement,
+            &self.params,
+        );
+        format!("{b}^{e}{air} {h} {p} [{q}]{policy}")
+    }
+
+    /// The label and the parameters: one configuration.
+    pub fn config_key(&self) -> (String, &str) {
+        (self.config_label(), &self.params)
+    }
+
     /// The configuration without the core: what an RV32/M33 ratio pairs on.
-    fn pair_key(&self) -> (&str, String, u64, &str) {
-        (&self.source, self.config_label(), self.n, &self.allocator)
+    fn pair_key(&self) -> (&str, (String, &str), u64, &str) {
+        (&self.source, self.config_key(), self.n, &self.allocator)
     }
 
     /// Same configuration, n, core and allocator: what an estimate and a device run of one
     /// configuration share.
     pub fn same_run_as(&self, o: &Row) -> bool {
-        (self.config_label(), self.n, &self.core, &self.allocator)
-            == (o.config_label(), o.n, &o.core, &o.allocator)
+        (self.config_key(), self.n, &self.core, &self.allocator)
+            == (o.config_key(), o.n, &o.core, &o.allocator)
     }
 
     /// `log2 n` (n is a power of two for every AIR here).
@@ -131,11 +197,10 @@ impl Row {
     }
 
     /// `backend ^ext`, e.g. `p3-babybear^4`, followed by the AIR unless it is Fibonacci
-    /// (`p3-babybear^4 chain16`), by the hash unless it is BLAKE3 (`p3-babybear^4 sha256`)
-    /// by `code in SRAM` for a `code-in-ram` image, and by the policy when it is not the
-    /// default one (`p3-babybear^4 (proven ≥ 100)`, a
-    /// parameter set of its own): the label of a configuration, and what rows are paired and
-    /// merged on.
+    /// (`p3-babybear^4 chain16`), by the hash unless it is BLAKE3 (`p3-babybear^4 sha256`),
+    /// by the placement unless it is `xip`, and by the policy when it is not the default one
+    /// (`p3-babybear^4 (proven ≥ 100)`): the label of a configuration. Rows are paired and
+    /// merged on it and the parameters ([`Row::config_key`]).
     pub fn config_label(&self) -> String {
         let mut label = format!("{}^{}", self.backend, self.extension);
         if self.air != "fib" {
@@ -144,8 +209,8 @@ impl Row {
         if self.hash != BLAKE3 {
             label = format!("{label} {}", self.hash);
         }
-        if self.profile.contains(CODE_IN_SRAM) {
-            label = format!("{label} code in SRAM");
+        if self.placement != XIP && self.placement != "host" {
+            label = format!("{label} {}", self.placement);
         }
         match &self.security {
             Some(s) if s.policy_regime != Policy::default().regime.name() => {
@@ -159,6 +224,26 @@ impl Row {
 /// What a record's profile says when its firmware ran code and read-only data from SRAM
 /// (feature `code-in-ram`).
 pub const CODE_IN_SRAM: &str = "code=sram";
+
+/// The default placement: code in flash, read through the XIP cache.
+pub const XIP: &str = "xip";
+
+/// A record's code placement ([`Row::placement`]).
+pub fn placement_of(r: &RunRecord) -> String {
+    if let Some(p) = r
+        .profile
+        .split_whitespace()
+        .find_map(|t| t.strip_prefix("placement="))
+    {
+        return p.into();
+    }
+    match (r.source.as_str(), r.profile.contains(CODE_IN_SRAM)) {
+        ("host", _) => "host",
+        (_, true) => "all-sram",
+        _ => XIP,
+    }
+    .into()
+}
 
 /// The hash of the default rows (and of records written before `hash_impl` existed).
 pub const BLAKE3: &str = "blake3";
@@ -197,6 +282,8 @@ fn row_from(e: &Entry) -> Row {
         extension: r.extension,
         air: r.air.clone(),
         hash: hash_of(r),
+        params: crate::params::compact(&crate::params::of_record(&r.backend, &e.origin)),
+        placement: placement_of(r),
         n: r.n,
         core: r.core.clone(),
         board: r.board.clone(),
@@ -219,6 +306,8 @@ fn row_from(e: &Entry) -> Row {
         host_peak_rss: r.host_peak_rss,
         stack_peak: r.stack_peak,
         text_bytes: r.text_bytes,
+        data_bytes: r.data_bytes,
+        bss_bytes: r.bss_bytes,
         proof_bytes: r.proof_bytes,
         security_bits: r.security_bits,
         security: r.security.clone(),
@@ -275,6 +364,7 @@ fn merge_proofs(rows: Vec<Row>) -> Vec<Row> {
         (
             r.source.clone(),
             r.config_label(),
+            r.params.clone(),
             r.n,
             r.core.clone(),
             r.board.clone(),
@@ -415,6 +505,8 @@ const CSV: &[(&str, Cell)] = &[
     ("extension", |r| r.extension.to_string()),
     ("air", |r| r.air.clone()),
     ("hash", |r| r.hash.clone()),
+    ("params", |r| r.params.clone()),
+    ("placement", |r| r.placement.clone()),
     ("n", |r| r.n.to_string()),
     ("core", |r| r.core.clone()),
     ("board", |r| r.board.clone()),
@@ -502,6 +594,8 @@ pub fn to_json(rows: &[Row]) -> String {
             "rv32_m33_ratio": "cost on rv32 / cost on m33, same source and configuration",
             "proofs": "proofs of this configuration behind the row (the row is the median-cost one)",
             "proof_spread": "(max - min) / median cost over those proofs",
+            "params": "FRI parameters: log2 blowup / queries / log2 folding arity / log2 final length / PoW bits",
+            "placement": "xip: code in flash through the XIP cache; all-sram: code and read-only data in SRAM",
         },
         "rows": rows,
     });
@@ -672,7 +766,7 @@ pub(crate) mod tests {
         assert_eq!(lines.len(), 2);
         assert!(lines[1].contains("\"rustc 1.95.0 (a, b)\""));
         assert!(
-            lines[1].starts_with("emulator,p3-babybear,plonky3,babybear,4,fib,blake3,1024,m33,")
+            lines[1].starts_with("emulator,p3-babybear,plonky3,babybear,4,fib,blake3,2^6 / 14 / 2^4 / 2^2 / 20,xip,1024,m33,")
         );
         let json: serde_json::Value = serde_json::from_str(&to_json(&build_rows(&[]))).unwrap();
         assert_eq!(json["kind"], TABLE_KIND);

@@ -1,17 +1,24 @@
-//! How each configuration grows with the trace length, and the wide AIR.
-//!
-//! Shown when a source has one configuration measured at three or more trace lengths (the
-//! `results/scaling/` records): line charts of heap peak (with the heap budget and the
-//! out-of-memory points), proof size, host prove time and host peak RSS against n, a pivot
-//! table per source (one line per configuration and core, one column per n), and the rows
-//! of every AIR other than Fibonacci next to Fibonacci at the same n.
+//! How each configuration grows with the trace length: proof size against n whenever two or
+//! more n are measured; and, when a source has one configuration measured at three or more
+//! trace lengths (the `results/scaling/` records), line charts of heap peak (with the heap
+//! budget and the out-of-memory points), host prove time and host peak RSS against n, and a
+//! pivot table per source (one line per configuration and core, one column per n).
 
 use std::collections::BTreeSet;
 
-use crate::human::{kib, pow2, si};
-use crate::render::Table;
-use crate::svg::{self, Series};
+use crate::chart::{self, Series};
+use crate::doc::Chart;
+use crate::doc::{kib, pow2, si, Section, Table};
 use crate::table::Row;
+
+/// The section (empty with a single n).
+pub fn sections(rows: &[Row]) -> Vec<Section> {
+    let mut s = Section::new("scaling", "Scaling with n", "Fibonacci at every n measured: proof size (default parameters of each backend, the first row seen per configuration), and for a scaling series heap, prove time and host memory.");
+    s.charts.extend(proof_size_chart(rows));
+    s.charts.extend(charts(rows));
+    s.tables = tables(rows);
+    vec![s]
+}
 
 /// The AIR the scaling series are drawn for; other AIRs go to the wide-AIR table.
 const BASE_AIR: &str = "fib";
@@ -25,10 +32,10 @@ fn is_oom(r: &Row) -> bool {
 
 /// Whether the rows hold a scaling series: some source measured one configuration of the
 /// base AIR at three or more trace lengths.
-pub fn has_series(rows: &[Row]) -> bool {
+fn has_series(rows: &[Row]) -> bool {
     let mut seen: BTreeSet<(&str, String, &str, u64)> = BTreeSet::new();
     for r in rows.iter().filter(|r| r.air == BASE_AIR) {
-        seen.insert((&r.source, r.config_label(), &r.core, r.n));
+        seen.insert((&r.source, r.full_label(), &r.core, r.n));
     }
     let mut counts: Vec<((&str, String, &str), usize)> = Vec::new();
     for (s, c, core, _) in seen {
@@ -40,27 +47,16 @@ pub fn has_series(rows: &[Row]) -> bool {
     counts.iter().any(|(_, n)| *n >= 3)
 }
 
-/// The trace lengths to draw per-n charts for: all of them, or the smallest and the largest
-/// when a scaling series would otherwise give one chart per n.
-pub fn per_n_charts(rows: &[Row], ns: BTreeSet<u64>) -> BTreeSet<u64> {
-    if !has_series(rows) || ns.len() <= 3 {
-        return ns;
-    }
-    let first = ns.first().copied();
-    let last = ns.last().copied();
-    first.into_iter().chain(last).collect()
-}
-
 /// Distinct `(config label, core)` keys of `rows`, sorted.
 fn keys<'a>(rows: impl Iterator<Item = &'a Row>) -> Vec<(String, String)> {
-    let mut v: Vec<(String, String)> = rows.map(|r| (r.config_label(), r.core.clone())).collect();
+    let mut v: Vec<(String, String)> = rows.map(|r| (r.full_label(), r.core.clone())).collect();
     v.sort();
     v.dedup();
     v
 }
 
 /// One series per configuration (colour) and core (rv32 dashed) of `value`.
-pub fn series_by_config(
+fn series_by_config(
     rows: &[&Row],
     value: &dyn Fn(&Row) -> Option<f64>,
     suffix: &str,
@@ -72,7 +68,7 @@ pub fn series_by_config(
         .filter_map(|(cfg, core)| {
             let mut points: Vec<(f64, f64)> = rows
                 .iter()
-                .filter(|r| r.config_label() == cfg && r.core == core)
+                .filter(|r| r.full_label() == cfg && r.core == core)
                 .filter_map(|r| Some((r.log_n() as f64, value(r)?)))
                 .collect();
             points.sort_by(|a, b| a.0.total_cmp(&b.0));
@@ -90,12 +86,8 @@ pub fn series_by_config(
         .collect()
 }
 
-fn log2_label(x: f64) -> String {
-    format!("2^{x:.0}")
-}
-
 /// The scaling charts (SVG strings); empty without a scaling series.
-pub fn charts(rows: &[Row]) -> Vec<String> {
+fn charts(rows: &[Row]) -> Vec<Chart> {
     if !has_series(rows) {
         return Vec::new();
     }
@@ -132,12 +124,10 @@ pub fn charts(rows: &[Row]) -> Vec<String> {
                 points: xs.iter().map(|&x| (f64::from(x), *h as f64)).collect(),
             });
         }
-        out.push(svg::line_chart(
-            &format!("Heap peak vs n ({source})"),
-            "tracking allocator's high-water mark of one parse + verify; out-of-memory runs at the bytes in use plus the refused request",
+        out.push(chart::lines(
+            &format!("Heap peak vs n ({source}): the tracking allocator's high-water mark; out-of-memory runs at the bytes in use plus the refused request"),
             "bytes",
             &series,
-            &log2_label,
         ));
     }
 
@@ -147,33 +137,27 @@ pub fn charts(rows: &[Row]) -> Vec<String> {
         .filter(|r| r.source == "host" && r.accepted())
         .collect();
     if !host.is_empty() {
-        out.push(svg::line_chart(
-            "Prove time vs n (host)",
-            "wall clock of one prove on the build machine, every core available to the prover",
+        out.push(chart::lines(
+            "Prove time vs n (host wall clock, every core available to the prover)",
             "ms",
             &series_by_config(&host, &|r| r.host_prove_ms, ""),
-            &log2_label,
         ));
         let rss = series_by_config(&host, &|r| r.host_peak_rss.map(|v| v as f64), "");
         if !rss.is_empty() {
-            out.push(svg::line_chart(
-                "Peak host memory vs n (host)",
-                "peak resident set size (VmHWM) of the process that proved and verified",
-                "bytes",
-                &rss,
-                &log2_label,
-            ));
+            out.push(chart::lines("Peak host memory vs n (host)", "bytes", &rss));
         }
     }
     out
 }
 
 /// Proof size against n, one line per configuration, with or without a scaling series.
-pub fn proof_size_chart(rows: &[Row]) -> Option<String> {
+fn proof_size_chart(rows: &[Row]) -> Option<Chart> {
     let base: Vec<&Row> = rows.iter().filter(|r| r.air == BASE_AIR).collect();
     // Proof size: one series per configuration, one value per n whatever the source or core
     // (the first row seen; a proof's size does not depend on where it is verified).
-    let mut cfgs: Vec<String> = base.iter().map(|r| r.config_label()).collect();
+    // The proof, not where it ran: no placement in the label.
+    let proof = |r: &Row| format!("{}^{} {} [{}]", r.backend, r.extension, r.hash, r.params);
+    let mut cfgs: Vec<String> = base.iter().map(|r| proof(r)).collect();
     cfgs.sort();
     cfgs.dedup();
     let proof_series: Vec<Series> = cfgs
@@ -181,7 +165,7 @@ pub fn proof_size_chart(rows: &[Row]) -> Option<String> {
         .enumerate()
         .map(|(color, cfg)| {
             let mut points: Vec<(f64, f64)> = Vec::new();
-            for r in base.iter().filter(|r| r.config_label() == *cfg) {
+            for r in base.iter().filter(|r| proof(r) == *cfg) {
                 let x = f64::from(r.log_n());
                 if !points.iter().any(|p| p.0 == x) {
                     points.push((x, r.proof_bytes as f64));
@@ -196,15 +180,8 @@ pub fn proof_size_chart(rows: &[Row]) -> Option<String> {
             }
         })
         .collect();
-    (!proof_series.is_empty()).then(|| {
-        svg::line_chart(
-            "Proof size vs n",
-            "bytes of the proof file (header + payload), default parameters of each backend",
-            "bytes",
-            &proof_series,
-            &log2_label,
-        )
-    })
+    let ns: BTreeSet<u64> = base.iter().map(|r| r.n).collect();
+    (ns.len() > 1).then(|| chart::lines("Proof size vs n", "bytes", &proof_series))
 }
 
 /// One cell of the emulator/device pivot table.
@@ -234,7 +211,7 @@ fn host_cell(r: &Row) -> String {
 }
 
 /// The pivot tables: `(title, explanation, table)` per source with a scaling series.
-pub fn tables(rows: &[Row]) -> Vec<(String, String, Table)> {
+fn tables(rows: &[Row]) -> Vec<Table> {
     if !has_series(rows) {
         return Vec::new();
     }
@@ -261,7 +238,7 @@ pub fn tables(rows: &[Row]) -> Vec<(String, String, Table)> {
                 for n in &ns {
                     let cell = src
                         .iter()
-                        .find(|r| r.config_label() == cfg && r.core == core && r.n == *n)
+                        .find(|r| r.full_label() == cfg && r.core == core && r.n == *n)
                         .map_or("–".into(), |r| {
                             if source == "host" {
                                 host_cell(r)
@@ -286,135 +263,12 @@ pub fn tables(rows: &[Row]) -> Vec<(String, String, Table)> {
                 )
             }
         };
-        out.push((
-            format!("Scaling with n ({source})"),
-            what,
-            Table {
-                head,
-                rows: table_rows,
-            },
-        ));
+        out.push(Table {
+            caption: format!("Scaling with n ({source}): {what}"),
+            head,
+            rows: table_rows,
+            sortable: false,
+        });
     }
     out
-}
-
-/// Rows of every AIR other than Fibonacci, with the ratio to Fibonacci on the same source,
-/// configuration, core and n.
-pub fn wide_air_table(rows: &[Row]) -> Option<Table> {
-    let wide: Vec<&Row> = rows.iter().filter(|r| r.air != BASE_AIR).collect();
-    if wide.is_empty() {
-        return None;
-    }
-    let head = [
-        "source",
-        "air",
-        "configuration",
-        "core",
-        "n",
-        "result",
-        "verify cost",
-        "× fib",
-        "proof bytes",
-        "× fib",
-        "heap peak",
-    ]
-    .map(String::from)
-    .to_vec();
-    let ratio = |a: Option<f64>, b: Option<f64>| match (a, b) {
-        (Some(a), Some(b)) if b > 0.0 => format!("{:.2}", a / b),
-        _ => "–".into(),
-    };
-    let table_rows = wide
-        .iter()
-        .map(|r| {
-            let fib = rows.iter().find(|f| {
-                f.air == BASE_AIR
-                    && f.source == r.source
-                    && f.backend == r.backend
-                    && f.extension == r.extension
-                    && f.core == r.core
-                    && f.n == r.n
-            });
-            vec![
-                r.source.clone(),
-                r.air.clone(),
-                format!("{}^{}", r.backend, r.extension),
-                r.core.clone(),
-                pow2(r.n),
-                r.result.clone(),
-                r.cost()
-                    .map_or("–".into(), |c| format!("{} {}", si(c), r.cost_unit())),
-                ratio(r.cost(), fib.and_then(|f| f.cost())),
-                r.proof_bytes.to_string(),
-                ratio(
-                    Some(r.proof_bytes as f64),
-                    fib.map(|f| f.proof_bytes as f64),
-                ),
-                r.heap_peak.map_or("–".into(), kib),
-            ]
-        })
-        .collect();
-    Some(Table {
-        head,
-        rows: table_rows,
-    })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::table::build_rows;
-    use crate::table::tests::emu;
-
-    fn oom(backend: &str, n: u64, core: &str) -> crate::input::Entry {
-        let mut e = emu(backend, 4, n, core, 0);
-        e.record.result = OUT_OF_MEMORY.into();
-        e.record.instructions = None;
-        e.record.instruction_classes = None;
-        e.record.heap_peak = None;
-        e.record.heap_size = Some(393_216);
-        e.record.heap_needed_at_least = Some(400_000);
-        e
-    }
-
-    #[test]
-    fn series_tables_and_out_of_memory_cells() {
-        let mut entries = vec![
-            emu("p3-babybear", 4, 1 << 10, "m33", 1_000_000),
-            emu("p3-babybear", 4, 1 << 12, "m33", 1_200_000),
-            emu("p3-babybear", 4, 1 << 14, "m33", 1_400_000),
-            oom("p3-babybear", 1 << 16, "m33"),
-        ];
-        // Two points only: not a series on its own.
-        assert!(!has_series(&build_rows(&entries[..2])));
-        let mut wide = emu("p3-babybear", 4, 1 << 10, "m33", 3_000_000);
-        wide.record.air = "chain16".into();
-        wide.record.proof_bytes = 80_000;
-        entries.push(wide);
-        let rows = build_rows(&entries);
-        assert!(has_series(&rows));
-        let charts = charts(&rows);
-        assert!(charts
-            .iter()
-            .any(|c| c.contains("Heap peak vs n (emulator)")));
-        assert!(charts
-            .iter()
-            .any(|c| c.contains("out of memory, needs at least")));
-        let tables = tables(&rows);
-        assert_eq!(tables.len(), 1);
-        let t = &tables[0].2;
-        assert_eq!(t.head.len(), 5, "configuration + four n");
-        assert_eq!(t.rows.len(), 1, "the wide AIR is not part of the series");
-        assert!(t.rows[0][4].starts_with("out of memory (needs ≥ 390.6 KiB)"));
-        let w = wide_air_table(&rows).unwrap();
-        assert_eq!(w.rows.len(), 1);
-        assert_eq!(w.rows[0][7], "3.00", "cost relative to fib at the same n");
-        assert_eq!(w.rows[0][9], "2.00", "proof size relative to fib");
-        // Per-n charts: only the ends of a long series.
-        let ns: BTreeSet<u64> = rows.iter().map(|r| r.n).collect();
-        assert_eq!(
-            per_n_charts(&rows, ns).into_iter().collect::<Vec<_>>(),
-            [1 << 10, 1 << 16]
-        );
-    }
 }

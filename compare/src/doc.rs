@@ -1,0 +1,162 @@
+//! The report's building blocks, shared by every section and by the renderer: a [`Table`],
+//! a [`Section`] (title, intro, tables, charts) and the number formatting of the cells. A
+//! leaf module: it imports nothing from the rest of the crate.
+
+use serde::Serialize;
+
+/// A table: an optional caption, a header and plain-text cells.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Table {
+    pub caption: String,
+    pub head: Vec<String>,
+    pub rows: Vec<Vec<String>>,
+    /// HTML: the reader can sort by a column and filter rows (the Matrix).
+    pub sortable: bool,
+}
+
+impl Table {
+    pub fn new(caption: &str, head: &[&str]) -> Self {
+        Table {
+            caption: caption.into(),
+            head: head.iter().map(|s| s.to_string()).collect(),
+            ..Table::default()
+        }
+    }
+}
+
+/// An SVG chart and its title.
+#[derive(Clone, Debug, Serialize)]
+pub struct Chart {
+    pub title: String,
+    pub svg: String,
+}
+
+/// One section of the report. `intro` and `notes` are Markdown.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Section {
+    /// Anchor of the section in report.html (`id`).
+    pub id: String,
+    pub title: String,
+    pub intro: String,
+    pub tables: Vec<Table>,
+    pub charts: Vec<Chart>,
+    /// Bullet points after the tables.
+    pub notes: Vec<String>,
+}
+
+impl Section {
+    pub fn new(id: &str, title: &str, intro: impl Into<String>) -> Self {
+        Section {
+            id: id.into(),
+            title: title.into(),
+            intro: intro.into(),
+            ..Section::default()
+        }
+    }
+
+    /// Whether the section has anything to show.
+    pub fn is_empty(&self) -> bool {
+        self.tables.iter().all(|t| t.rows.is_empty()) && self.charts.is_empty()
+    }
+}
+
+/// `–` for a missing value, else `f(v)`.
+pub fn dash<T>(v: Option<T>, f: impl Fn(T) -> String) -> String {
+    v.map_or_else(|| "–".to_string(), f)
+}
+
+/// Security bits as the regimes give them: whole numbers plain, others to one decimal.
+pub fn bits(v: f64) -> String {
+    if v.fract() == 0.0 {
+        format!("{v:.0}")
+    } else {
+        format!("{v:.1}")
+    }
+}
+
+/// `12345678` -> `12.35 M`, `45678` -> `45.7 k`, `999` -> `999`.
+pub fn si(v: f64) -> String {
+    let a = v.abs();
+    if a >= 1e9 {
+        format!("{:.2} G", v / 1e9)
+    } else if a >= 1e6 {
+        format!("{:.2} M", v / 1e6)
+    } else if a >= 1e4 {
+        format!("{:.1} k", v / 1e3)
+    } else if v.fract() == 0.0 {
+        format!("{v:.0}")
+    } else {
+        format!("{v:.2}")
+    }
+}
+
+/// Bytes as KiB with one decimal, e.g. `38109` -> `37.2 KiB`.
+pub fn kib(v: u64) -> String {
+    format!("{:.1} KiB", v as f64 / 1024.0)
+}
+
+/// An integer with thin grouping: `12345678` -> `12 345 678`.
+pub fn grouped(v: u64) -> String {
+    let s = v.to_string();
+    let mut out = String::new();
+    for (i, ch) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i).is_multiple_of(3) {
+            out.push('\u{202f}');
+        }
+        out.push(ch);
+    }
+    out
+}
+
+/// A signed integer with thin grouping: `-1234` -> `-1 234`.
+pub fn grouped_signed(v: i64) -> String {
+    let sign = if v < 0 { "-" } else { "" };
+    format!("{sign}{}", grouped(v.unsigned_abs()))
+}
+
+/// `n` as `2^k` when it is a power of two.
+pub fn pow2(n: u64) -> String {
+    if n.is_power_of_two() {
+        format!("2^{}", n.trailing_zeros())
+    } else {
+        n.to_string()
+    }
+}
+
+/// A percentage with one decimal.
+pub fn pct(v: f64) -> String {
+    format!("{:.1}%", v * 100.0)
+}
+
+/// `a / b` as `1.23x`, `–` without both.
+pub fn times(a: Option<f64>, b: Option<f64>) -> String {
+    match (a, b) {
+        (Some(a), Some(b)) if b > 0.0 => format!("{:.2}x", a / b),
+        _ => "–".into(),
+    }
+}
+
+/// Milliseconds with two decimals.
+pub fn ms(v: f64) -> String {
+    format!("{v:.2}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn formats() {
+        assert_eq!(si(12_345_678.0), "12.35 M");
+        assert_eq!(si(45_678.0), "45.7 k");
+        assert_eq!(si(999.0), "999");
+        assert_eq!(kib(38_109), "37.2 KiB");
+        assert_eq!(grouped(12_345_678), "12\u{202f}345\u{202f}678");
+        assert_eq!(grouped_signed(-1234), "-1\u{202f}234");
+        assert_eq!(pow2(1024), "2^10");
+        assert_eq!(pow2(1000), "1000");
+        assert_eq!(bits(57.5), "57.5");
+        assert_eq!(times(Some(3.0), Some(2.0)), "1.50x");
+        assert_eq!(times(Some(3.0), None), "–");
+    }
+}

@@ -1,0 +1,129 @@
+//! The section "Hash axis": each backend and core with BLAKE3 (software), SHA-256 (software)
+//! and SHA-256 on the RP2350's engine (the timing model's charge per block, an estimate),
+//! their estimated times, SHA-256 hash floors and proof sizes, and which configuration wins
+//! on each core when hashing costs next to nothing.
+
+use crate::doc::{dash, grouped, ms, pow2, Section, Table};
+use crate::table::{Row, BLAKE3, ESTIMATE, XIP};
+
+const NOTE: &str = "Estimate rows (timing model over the emulator's instruction stream, 150 MHz) of the same backend, AIR, n, core and allocator with each hash. \
+*SHA-256 engine* runs the software compression under QEMU and charges the RP2350 SHA-256 engine's cost per 64-byte block in its place (`mcu-run run --sha256-engine`, `estimate.sha256_engine` in the record; a model of the peripheral, verifier-mcu/TIMING.md). \
+*blocks* = SHA-256 compressions of one verification (the engine charge's call count). \
+*software floor* = blocks x one software compression's instructions (the software row's instructions less the engine row's, per block) and its share of the software row; \
+*engine floor* = blocks x the engine's cycles per block, in ms, and its share of the engine row.";
+
+const SRAM_NOTE: &str = "Rows placed *all-sram* are one-backend images whose code and read-only data (the embedded proof with them) are copied to SRAM at reset (firmware feature `code-in-ram`), with FRI parameters chosen for the engine; their commands, parameters and heap are in `results/hash/README.md` (section \"Best configuration\").";
+
+fn policy(r: &Row) -> Option<&str> {
+    r.security.as_ref().map(|s| s.policy_regime.as_str())
+}
+
+/// The estimate row of `r`'s configuration (code placement included) with hash `hash`.
+fn with_hash<'a>(rows: &'a [Row], r: &Row, hash: &str) -> Option<&'a Row> {
+    rows.iter().find(|o| {
+        o.source == ESTIMATE
+            && o.accepted()
+            && o.hash == hash
+            && policy(o) == policy(r)
+            && o.placement == r.placement
+            && o.params == r.params
+            && (&o.backend, o.extension, &o.air, o.n, &o.core, &o.allocator)
+                == (&r.backend, r.extension, &r.air, r.n, &r.core, &r.allocator)
+    })
+}
+
+fn percent(part: f64, whole: f64) -> String {
+    format!("{:.0} %", 100.0 * part / whole)
+}
+
+/// The section; empty when no row was estimated with the engine.
+pub fn section(rows: &[Row]) -> Section {
+    let mut s = Section::new("hash", "Hash axis", NOTE);
+    let engine_rows: Vec<&Row> = rows
+        .iter()
+        .filter(|r| r.source == ESTIMATE && r.accepted() && r.hash == "sha256-engine")
+        .collect();
+    if engine_rows.is_empty() {
+        return s;
+    }
+    let mut t = Table::new(
+        "",
+        &[
+            "configuration",
+            "core",
+            "n",
+            "BLAKE3 ms",
+            "SHA-256 ms",
+            "SHA-256 engine ms",
+            "blocks",
+            "software floor (instructions)",
+            "engine floor (ms)",
+            "proof bytes BLAKE3 · SHA-256",
+        ],
+    );
+    for e in &engine_rows {
+        let (b3, sw) = (with_hash(rows, e, BLAKE3), with_hash(rows, e, "sha256"));
+        let charge = e.estimate.as_ref().and_then(|x| x.sha256_engine.clone());
+        let blocks = charge.as_ref().map(|c| c.blocks).filter(|&b| b > 0);
+        let sw_floor = match (sw.and_then(|s| s.instructions), e.instructions, blocks) {
+            (Some(s), Some(en), Some(b)) if s > en => {
+                let floor = (s - en) / b * b;
+                Some(format!(
+                    "{} ({})",
+                    grouped(floor),
+                    percent(floor as f64, s as f64)
+                ))
+            }
+            _ => None,
+        };
+        let engine_floor = charge.as_ref().zip(e.estimate.as_ref()).map(|(c, x)| {
+            let cycles = (c.blocks * c.cycles_per_block) as f64;
+            let floor_ms = cycles / x.clock_hz.max(1) as f64 * 1e3;
+            format!("{floor_ms:.2} ({})", percent(cycles, x.cycles as f64))
+        });
+        t.rows.push(vec![
+            e.full_label(),
+            e.core.clone(),
+            pow2(e.n),
+            dash(b3.and_then(Row::cost), ms),
+            dash(sw.and_then(Row::cost), ms),
+            dash(e.cost(), ms),
+            dash(blocks, grouped),
+            sw_floor.unwrap_or_else(|| "–".into()),
+            engine_floor.unwrap_or_else(|| "–".into()),
+            format!(
+                "{} · {}",
+                dash(b3.map(|r| r.proof_bytes), grouped),
+                grouped(e.proof_bytes)
+            ),
+        ]);
+    }
+    if engine_rows.iter().any(|r| r.placement != XIP) {
+        s.intro = format!("{NOTE}\n\n{SRAM_NOTE}");
+    }
+    s.tables.push(t);
+    // The winner per core and n: fastest engine row against the fastest BLAKE3 row.
+    let mut keys: Vec<(&str, u64)> = engine_rows.iter().map(|r| (r.core.as_str(), r.n)).collect();
+    keys.sort();
+    keys.dedup();
+    for (core, n) in keys {
+        let best = |hash: &str| {
+            rows.iter()
+                .filter(|r| r.source == ESTIMATE && r.accepted() && r.hash == hash)
+                .filter(|r| r.core == core && r.n == n && r.air == "fib")
+                .filter(|r| engine_rows.iter().any(|e| e.backend == r.backend))
+                .filter_map(|r| r.cost().map(|c| (c, r)))
+                .min_by(|a, b| a.0.total_cmp(&b.0))
+        };
+        if let (Some((em, e)), Some((bm, b))) = (best("sha256-engine"), best(BLAKE3)) {
+            s.notes.push(format!(
+                "**{core}, n = {}**: with the engine, {} is fastest at {em:.2} ms estimated; with BLAKE3 in software, {} at {bm:.2} ms ({:.2}x).",
+                pow2(n),
+                e.full_label(),
+                b.full_label(),
+                bm / em
+            ));
+        }
+    }
+    s
+}

@@ -1,0 +1,85 @@
+//! One module per report section, each returning a [`crate::doc::Section`]; the report
+//! (`report.rs`) puts them in reading order.
+
+pub mod about;
+pub mod answer;
+pub mod circle;
+pub mod cores;
+pub mod hash;
+pub mod matrix;
+pub mod proven;
+pub mod scaling;
+pub mod workload;
+
+#[cfg(test)]
+mod tests {
+    use crate::table::build_rows;
+    use crate::table::tests::{emu, with_estimate, with_security};
+
+    #[test]
+    fn sections_pick_and_pair_the_right_rows() {
+        let e = |b: &str, ext, core: &str, cycles, bits: f64| {
+            let mut x = with_security(
+                with_estimate(emu(b, ext, 1024, core, cycles / 2), cycles),
+                bits,
+                60.0,
+            );
+            x.record.security_bits = bits as u32;
+            x
+        };
+        let mut engine = e("p3-m31", 4, "m33", 1_500_000, 96.0);
+        engine.record.hash_impl = Some("sha256-engine".into());
+        engine.record.profile = "release code=sram".into();
+        engine.origin = "best/p3-m31-b8-q10-f4-l6.proof.m33.tlsf.json".into();
+        let mut proven = e("wf-goldilocks", 3, "m33", 900_000, 100.0);
+        proven.record.security.as_mut().unwrap().policy_regime = "proven".into();
+        proven.record.security.as_mut().unwrap().proven_list = 101.0;
+        let mut member = e("wf-goldilocks", 2, "m33", 6_000_000, 96.0);
+        member.record.air = "membership".into();
+        member.record.n = 16;
+        let rows = build_rows(&[
+            e("p3-m31", 4, "m33", 3_000_000, 96.0),
+            engine,
+            e("wf-goldilocks", 2, "m33", 2_000_000, 96.0),
+            e("wf-goldilocks", 2, "rv32", 2_400_000, 96.0),
+            // Below the floor: faster, never ranked.
+            e("p3-babybear", 4, "m33", 1_000_000, 90.0),
+            proven,
+            member,
+        ]);
+        let a = super::answer::section(&rows, 95);
+        let m33: Vec<(&str, &str, &str)> = a.tables[0]
+            .rows
+            .iter()
+            .map(|r| (r[0].as_str(), r[1].as_str(), r[6].as_str()))
+            .collect();
+        // Fastest first; p3-m31's engine row beats its BLAKE3 row; the proven-policy
+        // wf-goldilocks^3 and the below-floor p3-babybear row do not compete.
+        assert_eq!(
+            m33,
+            [
+                ("plonky3 × m31^4", "10.00", "all-sram"),
+                ("winterfell × goldilocks^2", "13.33", "xip")
+            ]
+        );
+        assert_eq!(a.tables[0].rows[0][5], "2^8 / 10 / 2^4 / 2^6 / 20");
+        assert_eq!(a.tables[1].rows.len(), 1, "rv32: one configuration");
+        assert_eq!(a.charts.len(), 1);
+        assert!(
+            !a.charts[0].svg.contains("p3-babybear"),
+            "below the floor: not charted"
+        );
+        // Hash axis: the engine row has no BLAKE3 row with its parameters and placement.
+        let h = super::hash::section(&rows);
+        let full = "p3-m31^4 sha256-engine all-sram [2^8 / 10 / 2^4 / 2^6 / 20]";
+        assert_eq!(&h.tables[0].rows[0][..4], [full, "m33", "2^10", "–"]);
+        // Proven: wf-goldilocks^3 next to the conjectured wf-goldilocks^2.
+        let p = super::proven::section(&rows, 95);
+        let conj = "wf-goldilocks^2 blake3 xip [2^6 / 14 / 2^3 / 2^5 / 20] (96 bits)";
+        assert_eq!(p.tables[0].rows[0][9], conj);
+        // Workload: membership against Fibonacci of the same configuration: 6.0 M / 2.0 M cycles.
+        let w = super::workload::section(&rows, 95);
+        let last = w.tables[0].rows[0].last().cloned();
+        assert_eq!(w.tables[0].rows[0][15], "3.00x", "{last:?}");
+    }
+}

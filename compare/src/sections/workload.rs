@@ -1,0 +1,88 @@
+//! The workload axis: the rows of every AIR other than Fibonacci (the Poseidon2
+//! Merkle-membership AIR, `chain16`), measured on both cores, with the ratio to Fibonacci of
+//! the same configuration and core.
+
+use crate::chart;
+use crate::doc::{times, Section, Table};
+use crate::sections::answer::{cells, core_groups, label, CORES, HEAD};
+use crate::table::Row;
+
+const MEMBERSHIP: &str = "**membership** (`air/src/membership.rs`): a depth-10 Poseidon2 Merkle path from the hash of an identity to a public root, a nullifier and a scope/signal binding row, one Poseidon2 permutation per row (n = 16 rows; 163, 164 and 100 columns for BabyBear, M31 and Goldilocks). Its Plonky3 proofs are wider than the lean verifier's bounds, so the firmware verifies them with Plonky3's stock `p3_uni_stark::verify`, not the lean verifier of the Fibonacci rows; the winterfell rows are our verifier. Emulator runs under QEMU, estimated ms from the timing model, every tampered copy rejected; records and commands in `results/membership/` (README.md).";
+
+const CHAIN16: &str = "**chain16** (`picostark_air::chain16::CubicChain16`): 16 columns, 16 degree-3 transition constraints, 8 public inputs.";
+
+pub fn section(rows: &[Row], min_security: u32) -> Section {
+    let wide: Vec<&Row> = rows
+        .iter()
+        .filter(|r| r.air != "fib" && r.source == "emulator" && r.accepted())
+        .collect();
+    let mut intro = String::from("Each AIR other than Fibonacci (2 columns, degree 1), measured as the Fibonacci rows are; “× Fib” is the estimated ms over the Fibonacci row of the same configuration and core at the smallest n measured.");
+    for (air, text) in [("membership", MEMBERSHIP), ("chain16", CHAIN16)] {
+        if wide.iter().any(|r| r.air == air) {
+            intro = format!("{intro}\n\n{text}");
+        }
+    }
+    let mut s = Section::new("workload", "Workloads beyond Fibonacci", intro);
+    let mut airs: Vec<(&str, u64)> = wide.iter().map(|r| (r.air.as_str(), r.n)).collect();
+    airs.sort();
+    airs.dedup();
+    for (air, n) in airs {
+        let fib_n = rows.iter().filter(|f| f.air == "fib").map(|f| f.n).min();
+        for (core, name) in CORES {
+            let mut head = vec!["AIR", "n"];
+            head.extend(HEAD);
+            head.extend(["× Fib est. ms", "policy"]);
+            let mut t = Table::new(&format!("{air}, {name}"), &head);
+            for r in wide
+                .iter()
+                .filter(|r| r.air == air && r.n == n && r.core == core)
+            {
+                let fib = rows.iter().find(|f| {
+                    f.air == "fib"
+                        && Some(f.n) == fib_n
+                        && f.source == "emulator"
+                        && (f.config_key(), &f.core)
+                            == (
+                                (
+                                    r.config_label().replace(&format!(" {air}"), ""),
+                                    r.params.as_str(),
+                                ),
+                                &r.core,
+                            )
+                });
+                let mut line = vec![air.to_string(), crate::doc::pow2(n)];
+                line.extend(cells(r));
+                line.push(times(r.est_ms(), fib.and_then(|f| f.est_ms())));
+                line.push(
+                    if r.ranked(min_security) {
+                        "ranked"
+                    } else {
+                        "below the floor"
+                    }
+                    .into(),
+                );
+                t.rows.push(line);
+            }
+            s.tables.push(t);
+        }
+        let these: Vec<&Row> = wide
+            .iter()
+            .copied()
+            .filter(|r| r.air == air && r.n == n)
+            .collect();
+        let groups = core_groups(&these, &label);
+        if groups.iter().any(|g| g.1.iter().any(Option::is_some)) {
+            s.charts.push(chart::bars(
+                &format!(
+                    "Estimated ms, {air} n = {}, per configuration and core",
+                    crate::doc::pow2(n)
+                ),
+                "estimated ms (RP2350 timing model, 150 MHz)",
+                &CORES.map(|c| c.1),
+                &groups,
+                &|v| format!("{v:.2}"),
+            ));
+        }
+    }
+    s
+}
