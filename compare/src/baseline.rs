@@ -70,19 +70,12 @@ fn runs(dir: &Path) -> Vec<Run> {
         .entries
         .into_iter()
         .filter_map(|e| {
-            let name = Path::new(&e.origin)
-                .file_name()?
-                .to_string_lossy()
-                .into_owned();
+            let name = Path::new(&e.origin).file_name()?.to_string_lossy().into_owned();
             let mut parts = name.strip_suffix(".json")?.rsplitn(3, '.');
             let _alloc = parts.next()?;
             let core = parts.next()?.to_string();
             let proof = parts.next()?.to_string();
-            Some(Run {
-                proof,
-                core,
-                rec: e.record,
-            })
+            Some(Run { proof, core, rec: e.record })
         })
         .collect();
     out.sort_by(|a, b| (&a.proof, &a.core).cmp(&(&b.proof, &b.core)));
@@ -101,12 +94,8 @@ fn compression_cost(dir: &Path) -> BTreeMap<String, Compression> {
         .into_iter()
         .filter(|r| r.result == "accepted")
         .filter_map(|r| {
-            let blocks: f64 = r
-                .proof
-                .strip_prefix("hash-cal-")?
-                .strip_suffix(".proof")?
-                .parse()
-                .ok()?;
+            let blocks: f64 =
+                r.proof.strip_prefix("hash-cal-")?.strip_suffix(".proof")?.parse().ok()?;
             let c = Compression {
                 instructions: r.instructions? as f64 / blocks,
                 estimate: r.estimate.as_ref().map(|e| {
@@ -194,24 +183,17 @@ fn timing_section(dir: &Path, md: &mut String) {
     let mut lines: Vec<Line> = Vec::new();
     for &(backend, proof, core, alloc, measured) in PUBLISHED {
         let head = format!("{proof} | {core} | {alloc}");
-        let matching: Vec<_> = records
-            .iter()
-            .filter(|(_, r)| matches_published(r, backend, core, alloc))
-            .collect();
+        let matching: Vec<_> =
+            records.iter().filter(|(_, r)| matches_published(r, backend, core, alloc)).collect();
         if matching.is_empty() {
             lines.push((head.clone(), Some(measured), None));
         }
-        lines.extend(
-            matching
-                .into_iter()
-                .map(|r| (head.clone(), Some(measured), Some(r))),
-        );
+        lines.extend(matching.into_iter().map(|r| (head.clone(), Some(measured), Some(r))));
     }
-    for rec in records.iter().filter(|(_, r)| {
-        !PUBLISHED
-            .iter()
-            .any(|&(b, _, c, a, _)| matches_published(r, b, c, a))
-    }) {
+    for rec in records
+        .iter()
+        .filter(|(_, r)| !PUBLISHED.iter().any(|&(b, _, c, a, _)| matches_published(r, b, c, a)))
+    {
         let r = &rec.1;
         let head = format!("{} | {} | {}", r.backend, r.core, r.allocator);
         lines.push((head, None, Some(rec)));
@@ -229,10 +211,7 @@ fn timing_section(dir: &Path, md: &mut String) {
         };
         let rec_cells = rec.map_or("– | – | –".into(), |(file, r)| {
             let i = num(r.instructions);
-            format!(
-                "{i} | `{file}` ({}) | {} · {}",
-                r.result, r.board, r.profile
-            )
+            format!("{i} | `{file}` ({}) | {} · {}", r.result, r.board, r.profile)
         });
         let m = measured.map_or("not published".into(), |m| m.to_string());
         let _ = writeln!(md, "| {head} | {m} | {pred} | {err} | {rec_cells} |");
@@ -242,14 +221,8 @@ fn timing_section(dir: &Path, md: &mut String) {
     // record names its own board image (layout, image, window addresses): not a build
     // difference.
     let build = |p: &str| -> String {
-        const PER_IMAGE: [&str; 6] = [
-            "layout-elf=",
-            "board-image=",
-            "image-fnv1a32=",
-            "start=",
-            "end=",
-            "patches=",
-        ];
+        const PER_IMAGE: [&str; 6] =
+            ["layout-elf=", "board-image=", "image-fnv1a32=", "start=", "end=", "patches="];
         p.split(' ')
             .filter(|w| !PER_IMAGE.iter().any(|k| w.starts_with(k)))
             .collect::<Vec<_>>()
@@ -296,9 +269,8 @@ fn timing_section(dir: &Path, md: &mut String) {
             Some(e) => (
                 format!("{} ({} v{})", e.cycles, e.model, e.model_version),
                 format!("{:.2}", e.ms),
-                stock.map_or("–".into(), |s| {
-                    format!("{:.2}x", e.cycles as f64 / s.cycles as f64)
-                }),
+                stock
+                    .map_or("–".into(), |s| format!("{:.2}x", e.cycles as f64 / s.cycles as f64)),
             ),
             None => ("no estimate in the record".into(), "–".into(), "–".into()),
         };
@@ -323,12 +295,7 @@ fn hash_counts(dir: &Path) -> BTreeMap<String, u64> {
         .as_array()
         .into_iter()
         .flatten()
-        .filter_map(|c| {
-            Some((
-                c["proof"].as_str()?.to_string(),
-                c["compressions"].as_u64()?,
-            ))
-        })
+        .filter_map(|c| Some((c["proof"].as_str()?.to_string(), c["compressions"].as_u64()?)))
         .collect()
 }
 
@@ -346,14 +313,11 @@ fn num(v: Option<u64>) -> String {
 /// The stock run this proof is compared with: the same bytes when the stock firmware ran
 /// them, else the stock Plonky3 run with the foundation's first defaults of the backend.
 fn counterpart<'a>(stock: &'a [Run], r: &Run) -> Option<&'a Run> {
-    stock
-        .iter()
-        .find(|s| s.proof == r.proof && s.core == r.core)
-        .or_else(|| {
-            stock.iter().find(|s| {
-                s.core == r.core && s.backend == r.backend && s.proof.contains("foundation")
-            })
-        })
+    stock.iter().find(|s| s.proof == r.proof && s.core == r.core).or_else(|| {
+        stock
+            .iter()
+            .find(|s| s.core == r.core && s.backend == r.backend && s.proof.contains("foundation"))
+    })
 }
 
 /// The section (its tables are Markdown in the intro), or `None` when the folder has no runs.
@@ -379,10 +343,7 @@ pub fn section(dir: &Path) -> Option<Section> {
     compression_lines(&mut md, &cost);
     let _ = writeln!(md);
     table(&mut md, &ours, &stock, &cost, &counts);
-    let (ours_nolto, stock_nolto) = (
-        runs(&dir.join("ours-nolto")),
-        runs(&dir.join("stock-nolto")),
-    );
+    let (ours_nolto, stock_nolto) = (runs(&dir.join("ours-nolto")), runs(&dir.join("stock-nolto")));
     if !ours_nolto.is_empty() || !stock_nolto.is_empty() {
         let _ = writeln!(
             md,
@@ -401,11 +362,7 @@ pub fn section(dir: &Path) -> Option<Section> {
     if let Ok(notes) = std::fs::read_to_string(dir.join("NOTES.md")) {
         let _ = writeln!(md, "\n{notes}");
     }
-    Some(Section::new(
-        "baseline",
-        "Stock baselines and hash floor",
-        md,
-    ))
+    Some(Section::new("baseline", "Stock baselines and hash floor", md))
 }
 
 /// One comparison table: our runs and the stock runs, with ratios and hash floors.
@@ -420,11 +377,7 @@ fn table(
         md,
         "| proof | core | verifier | result | instructions | heap peak | proof bytes | bits | stock counterpart | ours / stock | ours / ref | compressions | hash floor | verify / floor |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
     );
-    for r in ours
-        .iter()
-        .map(|r| (r, "ours"))
-        .chain(stock.iter().map(|r| (r, "stock")))
-    {
+    for r in ours.iter().map(|r| (r, "ours")).chain(stock.iter().map(|r| (r, "stock"))) {
         let (r, who) = r;
         let reference = stock
             .iter()
@@ -453,8 +406,7 @@ fn table(
             r.security_bits,
             ratio(
                 (who == "ours").then_some(accepted).flatten(),
-                cp.filter(|s| s.result == "accepted")
-                    .and_then(|s| s.instructions)
+                cp.filter(|s| s.result == "accepted").and_then(|s| s.instructions)
             ),
             ratio(accepted, reference.and_then(|s| s.instructions)),
             num(counts.get(&r.proof).copied()),
@@ -472,10 +424,7 @@ fn tune_tables(dir: &Path, md: &mut String) {
     let mut files: Vec<_> = entries
         .filter_map(|e| e.ok())
         .map(|e| e.path())
-        .filter(|p| {
-            p.file_name()
-                .is_some_and(|n| n.to_string_lossy().starts_with("tune-"))
-        })
+        .filter(|p| p.file_name().is_some_and(|n| n.to_string_lossy().starts_with("tune-")))
         .collect();
     files.sort();
     for f in files {
@@ -598,19 +547,13 @@ mod tests {
         assert!(l.contains("| 0.50x | 0.75x |"), "{l}");
         // A stock run that rejected gives no ratio.
         let l = line("wf-ref-zkmcu.proof", "rv32", "ours");
-        assert!(
-            l.contains("rejected:rejected (wf-ref-zkmcu.proof) | – | – |"),
-            "{l}"
-        );
+        assert!(l.contains("rejected:rejected (wf-ref-zkmcu.proof) | – | – |"), "{l}");
         // A rejected run stopped early: no ratio from its count.
         let l = line("wf-ref-zkmcu.proof", "rv32", "stock");
         assert!(l.ends_with("| – | – | – | 20 | 4000 | – |"), "{l}");
         assert!(md.contains("- one BLAKE3 compression on m33: 100 instructions, 150 estimated cycles (rp2350-m33 v2)"), "{md}");
         assert!(md.contains("- one BLAKE3 compression on rv32: 200 instructions, no estimate in the hash-cal record"), "{md}");
-        assert!(
-            md.contains("- RV32 / M33 of one compression: 2.00 in instructions\n"),
-            "{md}"
-        );
+        assert!(md.contains("- RV32 / M33 of one compression: 2.00 in instructions\n"), "{md}");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
@@ -690,11 +633,8 @@ mod tests {
             ),
         ];
         for (name, r) in &records {
-            std::fs::write(
-                dir.join("timing").join(name),
-                serde_json::to_string(r).unwrap(),
-            )
-            .unwrap();
+            std::fs::write(dir.join("timing").join(name), serde_json::to_string(r).unwrap())
+                .unwrap();
         }
         let md = section(&dir).unwrap().intro;
         let line = |start: &str| {

@@ -46,12 +46,7 @@ pub struct Section {
 
 impl Section {
     pub fn new(id: &str, title: &str, intro: impl Into<String>) -> Self {
-        Section {
-            id: id.into(),
-            title: title.into(),
-            intro: intro.into(),
-            ..Section::default()
-        }
+        Section { id: id.into(), title: title.into(), intro: intro.into(), ..Section::default() }
     }
 
     /// Whether the section has anything to show.

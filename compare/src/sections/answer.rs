@@ -18,10 +18,7 @@ pub fn candidates(rows: &[Row], min_security: u32) -> (u64, Vec<&Row>) {
     let n = rows.iter().filter(ok).map(|r| r.n).min().unwrap_or(0);
     let mut out: Vec<&Row> = Vec::new();
     for r in rows.iter().filter(ok).filter(|r| r.n == n) {
-        if !out
-            .iter()
-            .any(|o| o.core == r.core && o.config_key() == r.config_key())
-        {
+        if !out.iter().any(|o| o.core == r.core && o.config_key() == r.config_key()) {
             out.push(r);
         }
     }
@@ -40,9 +37,7 @@ pub fn cells(r: &Row) -> Vec<String> {
         format!("{} × {}^{}", r.protocol, r.field, r.extension),
         dash(r.est_ms(), ms),
         r.security_bits.to_string(),
-        dash(s, |s| {
-            format!("{} / {}", bits(s.proven_unique), bits(s.proven_list))
-        }),
+        dash(s, |s| format!("{} / {}", bits(s.proven_unique), bits(s.proven_list))),
         r.hash.clone(),
         r.params.clone(),
         r.placement.clone(),
@@ -77,11 +72,8 @@ pub fn core_groups(rows: &[&Row], key: &dyn Fn(&Row) -> String) -> Vec<(String, 
     for r in rows {
         let l = key(r);
         if !groups.iter().any(|g| g.0 == l) {
-            let on = |c: &str| {
-                rows.iter()
-                    .find(|o| o.core == c && key(o) == l)
-                    .and_then(|o| o.est_ms())
-            };
+            let on =
+                |c: &str| rows.iter().find(|o| o.core == c && key(o) == l).and_then(|o| o.est_ms());
             let v = CORES.iter().map(|c| on(c.0)).collect();
             groups.push((l, v));
         }
@@ -102,19 +94,14 @@ pub fn section(rows: &[Row], min_security: u32) -> Section {
     for (core, name) in CORES {
         let mut best: Vec<&Row> = Vec::new();
         for r in cands.iter().filter(|r| r.core == core) {
-            match best
-                .iter_mut()
-                .find(|b| (&b.protocol, &b.field) == (&r.protocol, &r.field))
-            {
+            match best.iter_mut().find(|b| (&b.protocol, &b.field) == (&r.protocol, &r.field)) {
                 Some(b) if r.est_ms() < b.est_ms() => *b = r,
                 Some(_) => {}
                 None => best.push(r),
             }
         }
         best.sort_by(|a, b| {
-            a.est_ms()
-                .partial_cmp(&b.est_ms())
-                .unwrap_or(std::cmp::Ordering::Equal)
+            a.est_ms().partial_cmp(&b.est_ms()).unwrap_or(std::cmp::Ordering::Equal)
         });
         let mut t = Table::new(name, &HEAD);
         t.rows = best.iter().map(|r| cells(r)).collect();
