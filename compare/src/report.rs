@@ -60,7 +60,7 @@ impl Report {
             let same =
                 |p: &&ParamRow| (&p.backend, p.extension, p.n) == (&r.backend, r.extension, r.n);
             if let Some(p) = own.or_else(|| params.iter().find(same)) {
-                r.security_bits = p.security_bits;
+                r.rec.security_bits = p.security_bits;
                 fixed += 1;
             }
         }

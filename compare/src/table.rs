@@ -18,17 +18,15 @@ use crate::stats;
 /// The source of the rows derived from emulator records that carry a timing-model estimate.
 pub const ESTIMATE: &str = "estimate";
 
-/// One row of the matrix.
+/// One row of the matrix: the input record (its fields flattened into the row's JSON, read
+/// through `Deref`) and the figures derived from it.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Row {
-    /// `host`, `emulator`, `estimate` or `device`.
-    pub source: String,
-    pub backend: String,
+    /// The record; `source` is `estimate` on an [`ESTIMATE`] row.
+    #[serde(flatten)]
+    pub rec: RunRecord,
     /// `plonky3`, `winterfell`, or `unknown` for a backend id this build does not know.
     pub protocol: String,
-    pub field: String,
-    pub extension: u8,
-    pub air: String,
     /// The verifier's hash as measured: `blake3`, `sha256` (software) or `sha256-engine`
     /// (the RP2350 engine: on a board, or charged by the timing model; [`hash_of`]).
     pub hash: String,
@@ -38,48 +36,14 @@ pub struct Row {
     /// and read-only data copied to SRAM, firmware feature `code-in-ram`), a record's own
     /// `placement=NAME` profile entry, or `host`.
     pub placement: String,
-    pub n: u64,
-    pub core: String,
-    pub board: String,
-    pub allocator: String,
-    pub result: String,
     /// Device: the tampered copy's result.
     pub tampered: Option<String>,
-    /// Measured iterations behind the figure.
-    pub iterations: u32,
-    /// Emulator and estimate: guest instructions of one parse + verify (QEMU TCG plugin).
-    pub instructions: Option<u64>,
-    /// Emulator and estimate: the timing model's estimate for the same window, as the
-    /// record states it (`None`: the record predates the model).
-    pub estimate: Option<CycleEstimate>,
-    /// Device: median cycles over the iterations.
+    /// Device: median cycles over the iterations, that median / clock in ms, std / mean and
+    /// IQR / median of the cycles.
     pub cycles_median: Option<f64>,
-    /// Device: the counter's clock.
-    pub clock_hz: Option<u64>,
-    /// Device: median cycles / clock, in ms.
     pub device_ms: Option<f64>,
-    /// Device: std / mean of the cycles.
     pub cycles_cv: Option<f64>,
-    /// Device: IQR / median of the cycles.
     pub cycles_iqr_over_median: Option<f64>,
-    /// Host: wall-clock verify and prove times (ms).
-    pub host_verify_ms: Option<f64>,
-    pub host_prove_ms: Option<f64>,
-    pub heap_size: Option<u64>,
-    pub heap_peak: Option<u64>,
-    /// Out-of-memory runs: bytes in use plus the refused request (a lower bound on the need).
-    pub heap_needed_at_least: Option<u64>,
-    /// Host: peak resident set size of the proving process.
-    pub host_peak_rss: Option<u64>,
-    pub stack_peak: Option<u64>,
-    pub text_bytes: Option<u64>,
-    pub data_bytes: Option<u64>,
-    pub bss_bytes: Option<u64>,
-    pub proof_bytes: u64,
-    /// The bits the record states (its policy's figure).
-    pub security_bits: u32,
-    /// Every regime's bits, when the record has them.
-    pub security: Option<SecurityFigures>,
     /// Cost on rv32 / cost on m33, same source and configuration.
     pub rv32_m33_ratio: Option<f64>,
     /// How many proofs of this configuration the row stands for (provers are not
@@ -87,12 +51,15 @@ pub struct Row {
     pub proofs: u32,
     /// (max - min) / median of the cost over those proofs, when there are several.
     pub proof_spread: Option<f64>,
-    pub instruction_classes: Option<InstructionClasses>,
-    pub toolchain: String,
-    pub profile: String,
-    pub git_commit: String,
     /// The input file.
     pub origin: String,
+}
+
+impl std::ops::Deref for Row {
+    type Target = RunRecord;
+    fn deref(&self) -> &RunRecord {
+        &self.rec
+    }
 }
 
 impl Row {
@@ -102,7 +69,7 @@ impl Row {
         match self.source.as_str() {
             "emulator" => self.instructions.map(|v| v as f64),
             ESTIMATE => self.estimate.as_ref().map(|e| e.ms),
-            "host" => self.host_verify_ms,
+            "host" => self.verify_ms,
             _ => self.cycles_median,
         }
     }
@@ -250,55 +217,24 @@ fn row_from(e: &Entry) -> Row {
     let r: &RunRecord = &e.record;
     let cycles: Vec<f64> = r.cycles.iter().map(|&c| c as f64).collect();
     let cycles_median = stats::median(&cycles);
-    let device_ms = match (cycles_median, r.clock_hz) {
-        (Some(c), Some(hz)) if hz > 0 => Some(c / hz as f64 * 1e3),
-        _ => None,
-    };
     Row {
-        source: r.source.clone(),
-        backend: r.backend.clone(),
         protocol: BackendId::from_name(&r.backend).map_or("unknown", |b| b.protocol()).to_string(),
-        field: r.field.clone(),
-        extension: r.extension,
-        air: r.air.clone(),
         hash: hash_of(r),
         params: crate::params::compact(&crate::params::of_record(&r.backend, &e.origin)),
         placement: placement_of(r),
-        n: r.n,
-        core: r.core.clone(),
-        board: r.board.clone(),
-        allocator: r.allocator.clone(),
-        result: r.result.clone(),
         tampered: e.tampered.clone(),
-        iterations: r.iterations,
-        instructions: r.instructions,
-        estimate: r.estimate.clone(),
         cycles_median,
-        clock_hz: r.clock_hz,
-        device_ms,
+        device_ms: match (cycles_median, r.clock_hz) {
+            (Some(c), Some(hz)) if hz > 0 => Some(c / hz as f64 * 1e3),
+            _ => None,
+        },
         cycles_cv: stats::cv(&cycles),
         cycles_iqr_over_median: stats::iqr_over_median(&cycles),
-        host_verify_ms: r.verify_ms,
-        host_prove_ms: r.prove_ms,
-        heap_size: r.heap_size,
-        heap_peak: r.heap_peak,
-        heap_needed_at_least: r.heap_needed_at_least,
-        host_peak_rss: r.host_peak_rss,
-        stack_peak: r.stack_peak,
-        text_bytes: r.text_bytes,
-        data_bytes: r.data_bytes,
-        bss_bytes: r.bss_bytes,
-        proof_bytes: r.proof_bytes,
-        security_bits: r.security_bits,
-        security: r.security.clone(),
         rv32_m33_ratio: None,
         proofs: 1,
         proof_spread: None,
-        instruction_classes: r.instruction_classes.clone(),
-        toolchain: r.toolchain.clone(),
-        profile: r.profile.clone(),
-        git_commit: r.git_commit.clone(),
         origin: e.origin.clone(),
+        rec: r.clone(),
     }
 }
 
@@ -306,14 +242,17 @@ fn row_from(e: &Entry) -> Row {
 /// cost the estimated time. Memory figures and instruction classes stay on the emulator
 /// row (the same measurement, not ranked twice); the instruction count is kept beside.
 fn estimate_row(r: &Row) -> Option<Row> {
-    (r.source == "emulator" && r.estimate.is_some()).then(|| Row {
-        source: ESTIMATE.into(),
-        heap_peak: None,
-        heap_needed_at_least: None,
-        stack_peak: None,
-        text_bytes: None,
-        instruction_classes: None,
-        ..r.clone()
+    (r.source == "emulator" && r.estimate.is_some()).then(|| {
+        let rec = RunRecord {
+            source: ESTIMATE.into(),
+            heap_peak: None,
+            heap_needed_at_least: None,
+            stack_peak: None,
+            text_bytes: None,
+            instruction_classes: None,
+            ..r.rec.clone()
+        };
+        Row { rec, ..r.clone() }
     })
 }
 
@@ -509,8 +448,8 @@ const CSV: &[(&str, Cell)] = &[
     ("device_ms", |r| fixed(r.device_ms, 3)),
     ("cycles_cv", |r| fixed(r.cycles_cv, 5)),
     ("cycles_iqr_over_median", |r| fixed(r.cycles_iqr_over_median, 5)),
-    ("host_verify_ms", |r| fixed(r.host_verify_ms, 3)),
-    ("host_prove_ms", |r| fixed(r.host_prove_ms, 1)),
+    ("host_verify_ms", |r| fixed(r.verify_ms, 3)),
+    ("host_prove_ms", |r| fixed(r.prove_ms, 1)),
     ("heap_size", |r| opt(r.heap_size)),
     ("heap_peak", |r| opt(r.heap_peak)),
     ("stack_peak", |r| opt(r.stack_peak)),
@@ -566,7 +505,7 @@ pub fn to_json(rows: &[Row]) -> String {
             "estimate": "RP2350 timing model run over the emulator's executed instruction stream: estimated cycles, ms at clock_hz, stall and XIP-miss cycles (estimate rows; a model's output, not a measurement)",
             "cycles_median": "median cycles over the genuine iterations, board counter (device rows only)",
             "device_ms": "cycles_median / clock_hz * 1000 (device rows only)",
-            "host_verify_ms": "wall clock on the host (host rows only)",
+            "verify_ms": "wall clock on the host (host rows only)",
             "heap_peak": "bytes", "stack_peak": "bytes", "proof_bytes": "bytes",
             "security_bits": "the record's policy figure",
             "security": "bits under each regime (core/src/security.rs)",

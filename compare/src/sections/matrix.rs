@@ -113,8 +113,8 @@ pub fn section(rows: &[Row], min_security: u32) -> Section {
                 (None, None) => "–".into(),
                 (a, b) => format!("{} · {} (k={})", dash(a, pct), dash(b, pct), r.iterations),
             },
-            dash(r.host_verify_ms, |v| format!("{v:.2}")),
-            dash(r.host_prove_ms, |v| format!("{v:.0}")),
+            dash(r.verify_ms, |v| format!("{v:.2}")),
+            dash(r.prove_ms, |v| format!("{v:.0}")),
             dash(r.rv32_m33_ratio, |v| format!("{v:.2}")),
             match r.proof_spread {
                 Some(v) => format!("{} (k={})", pct(v), r.proofs),

@@ -133,7 +133,7 @@ fn charts(rows: &[Row]) -> Vec<Chart> {
         out.push(chart::lines(
             "Prove time vs n (host wall clock, every core available to the prover)",
             "ms",
-            &series_by_config(&host, &|r| r.host_prove_ms, ""),
+            &series_by_config(&host, &|r| r.prove_ms, ""),
         ));
         let rss = series_by_config(&host, &|r| r.host_peak_rss.map(|v| v as f64), "");
         if !rss.is_empty() {
@@ -191,7 +191,7 @@ fn device_cell(r: &Row) -> String {
 }
 
 fn host_cell(r: &Row) -> String {
-    let prove = r.host_prove_ms.map_or("–".into(), |v| format!("{v:.0} ms"));
+    let prove = r.prove_ms.map_or("–".into(), |v| format!("{v:.0} ms"));
     match r.host_peak_rss {
         Some(b) => format!("{prove} / {:.0} MiB", b as f64 / 1048576.0),
         None => prove,
