@@ -256,22 +256,9 @@ fn estimate_row(r: &Row) -> Option<Row> {
     })
 }
 
-fn source_rank(s: &str) -> u8 {
-    match s {
-        "device" => 0,
-        ESTIMATE => 1,
-        "emulator" => 2,
-        "host" => 3,
-        _ => 4,
-    }
-}
-
-fn core_rank(c: &str) -> u8 {
-    match c {
-        "m33" => 0,
-        "rv32" => 1,
-        _ => 2,
-    }
+/// The position of `v` in `order` (unlisted values last).
+fn rank(order: &[&str], v: &str) -> usize {
+    order.iter().position(|o| *o == v).unwrap_or(order.len())
 }
 
 /// Emulator, estimate and host rows of the same configuration (several proofs of one
@@ -280,17 +267,8 @@ fn core_rank(c: &str) -> u8 {
 /// each board run already aggregates its iterations.
 fn merge_proofs(rows: Vec<Row>) -> Vec<Row> {
     let key = |r: &Row| {
-        (
-            r.source.clone(),
-            r.config_label(),
-            r.params.clone(),
-            r.n,
-            r.core.clone(),
-            r.board.clone(),
-            r.allocator.clone(),
-            r.heap_size,
-            r.result.clone(),
-        )
+        let t = (&r.source, &r.params, &r.core, &r.board, &r.allocator, &r.result);
+        (format!("{t:?}"), r.config_label(), r.n, r.heap_size)
     };
     let mut groups: Vec<(_, Vec<Row>)> = Vec::new();
     let mut out = Vec::new();
@@ -332,25 +310,10 @@ pub fn build_rows(entries: &[Entry]) -> Vec<Row> {
         std::iter::once(r).chain(est)
     });
     let mut rows: Vec<Row> = merge_proofs(rows.collect());
-    rows.sort_by(|a, b| {
-        (
-            &a.air,
-            a.n,
-            &a.backend,
-            a.extension,
-            core_rank(&a.core),
-            source_rank(&a.source),
-            &a.allocator,
-        )
-            .cmp(&(
-                &b.air,
-                b.n,
-                &b.backend,
-                b.extension,
-                core_rank(&b.core),
-                source_rank(&b.source),
-                &b.allocator,
-            ))
+    rows.sort_by_cached_key(|r| {
+        let core = rank(&["m33", "rv32"], &r.core);
+        let source = rank(&["device", ESTIMATE, "emulator", "host"], &r.source);
+        (r.air.clone(), r.n, r.backend.clone(), r.extension, core, source, r.allocator.clone())
     });
     let ratios: Vec<Option<f64>> = rows
         .iter()
