@@ -472,31 +472,25 @@ fn tune_tables(dir: &Path, md: &mut String) {
 mod tests {
     use super::*;
 
-    fn rec(
-        dir: &Path,
-        sub: &str,
-        proof: &str,
-        core: &str,
-        backend: &str,
-        result: &str,
-        instr: u64,
-    ) {
-        let d = dir.join(sub);
+    /// One `mcu-run` record from `folder proof core backend result instructions`.
+    fn rec(dir: &Path, line: &str) {
+        let f: Vec<&str> = line.split_whitespace().collect();
+        let d = dir.join(f[0]);
         std::fs::create_dir_all(&d).unwrap();
         let r = RunRecord {
             schema: picostark_core::record::RUN_RECORD_SCHEMA,
             source: "emulator".into(),
-            backend: backend.into(),
-            core: core.into(),
-            result: result.into(),
-            instructions: Some(instr),
+            backend: f[3].into(),
+            core: f[2].into(),
+            result: f[4].into(),
+            instructions: f[5].parse().ok(),
             heap_peak: Some(100),
             proof_bytes: 1000,
             security_bits: 95,
             ..RunRecord::default()
         };
         let json = serde_json::to_string(&r).unwrap();
-        std::fs::write(d.join(format!("{proof}.{core}.tlsf.json")), json).unwrap();
+        std::fs::write(d.join(format!("{}.{}.tlsf.json", f[1], f[2])), json).unwrap();
     }
 
     #[test]
@@ -512,10 +506,7 @@ mod tests {
                     ours wf-ref-zkmcu.proof rv32 wf-goldilocks accepted 4000
                     hash-cal hash-cal-10.proof m33 p3-babybear accepted 1000
                     hash-cal hash-cal-10.proof rv32 p3-babybear accepted 2000";
-        for l in runs.lines() {
-            let f: Vec<&str> = l.split_whitespace().collect();
-            rec(&dir, f[0], f[1], f[2], f[3], f[4], f[5].parse().unwrap());
-        }
+        runs.lines().for_each(|l| rec(&dir, l));
         // The m33 calibration run has an estimate: 1500 cycles over 10 compressions.
         let m33_cal = dir.join("hash-cal/hash-cal-10.proof.m33.tlsf.json");
         let mut r: RunRecord =
@@ -584,56 +575,26 @@ mod tests {
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(dir.join("timing")).unwrap();
         let w = "release opt-level=s lto=fat window=stock-wf";
+        let (iw, lw) = (format!("{w} isa=rp2350"), format!("{w} isa=rv32imac"));
+        let b = "window=board-image start=0x10002d12 end=0x10002d54 patches=3 windows=7";
+        let bump = format!("board-image=m33-bump.elf image-fnv1a32=0123abcd {b}");
+        let tlsf = format!("board-image=m33-tlsf.elf image-fnv1a32=4567abcd {b}");
+        let llff = "release opt-level=s lto=fat layout-elf=m33-llff.elf window=stock-wf";
+        // b: another allocator's board layout (the same build for the allocator order);
+        // c: not the published build (Zb* extensions on); f, g: board images; e: not the
+        // stock window.
         let records = [
-            (
-                "a.m33.tlsf.json",
-                timing_record("m33", "tlsf", w, Some(11_760_484)),
-            ),
-            // Another allocator's board layout: the same build for the allocator order.
-            (
-                "b.m33.llff.json",
-                timing_record(
-                    "m33",
-                    "llff",
-                    "release opt-level=s lto=fat layout-elf=m33-llff.elf window=stock-wf",
-                    Some(12_000_000),
-                ),
-            ),
-            // Not the published build: Zb* extensions on.
-            (
-                "c.rv32.tlsf.json",
-                timing_record("rv32", "tlsf", &format!("{w} isa=rp2350"), Some(1)),
-            ),
-            (
-                "d.rv32.tlsf.json",
-                timing_record("rv32", "tlsf", &format!("{w} isa=rv32imac"), None),
-            ),
-            (
-                "f.m33.bump.json",
-                timing_record(
-                    "m33",
-                    "bump",
-                    "board-image=m33-bump.elf image-fnv1a32=0123abcd window=board-image start=0x10002d12 end=0x10002d54 patches=3 windows=7",
-                    Some(10_500_000),
-                ),
-            ),
-            (
-                "g.m33.tlsf.json",
-                timing_record(
-                    "m33",
-                    "tlsf",
-                    "board-image=m33-tlsf.elf image-fnv1a32=4567abcd window=board-image start=0x10002cf0 end=0x10002d2c patches=3 windows=7",
-                    Some(11_100_000),
-                ),
-            ),
-            // Not the stock window.
-            (
-                "e.m33.tlsf.json",
-                timing_record("m33", "tlsf", "release", Some(2)),
-            ),
+            ("a.m33.tlsf.json", "m33", "tlsf", w, Some(11_760_484)),
+            ("b.m33.llff.json", "m33", "llff", llff, Some(12_000_000)),
+            ("c.rv32.tlsf.json", "rv32", "tlsf", &iw, Some(1)),
+            ("d.rv32.tlsf.json", "rv32", "tlsf", &lw, None),
+            ("f.m33.bump.json", "m33", "bump", &bump, Some(10_500_000)),
+            ("g.m33.tlsf.json", "m33", "tlsf", &tlsf, Some(11_100_000)),
+            ("e.m33.tlsf.json", "m33", "tlsf", "release", Some(2)),
         ];
-        for (name, r) in &records {
-            std::fs::write(dir.join("timing").join(name), serde_json::to_string(r).unwrap())
+        for (name, core, alloc, profile, cycles) in records {
+            let r = timing_record(core, alloc, profile, cycles);
+            std::fs::write(dir.join("timing").join(name), serde_json::to_string(&r).unwrap())
                 .unwrap();
         }
         let md = section(&dir).unwrap().intro;

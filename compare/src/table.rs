@@ -619,21 +619,6 @@ pub(crate) mod tests {
     }
 
     #[test]
-    fn csv_has_one_line_per_row_and_quotes() {
-        let mut e = emu("p3-babybear", 4, 1024, "m33", 10);
-        e.record.toolchain = "rustc 1.95.0 (a, b)".into();
-        let csv = to_csv(&build_rows(&[e]));
-        let lines: Vec<&str> = csv.lines().collect();
-        assert_eq!(lines.len(), 2);
-        assert!(lines[1].contains("\"rustc 1.95.0 (a, b)\""));
-        assert!(
-            lines[1].starts_with("emulator,p3-babybear,plonky3,babybear,4,fib,blake3,2^6 / 14 / 2^4 / 2^2 / 20,xip,1024,m33,")
-        );
-        let json: serde_json::Value = serde_json::from_str(&to_json(&build_rows(&[]))).unwrap();
-        assert_eq!(json["kind"], TABLE_KIND);
-    }
-
-    #[test]
     fn estimate_rows_come_from_records_that_have_one() {
         let rows = build_rows(&[
             with_estimate(emu("wf-goldilocks", 2, 1024, "m33", 2_000_000), 3_000_000),
@@ -707,21 +692,23 @@ pub(crate) mod tests {
     }
 
     #[test]
-    fn csv_carries_estimate_and_security_columns() {
-        let e = with_security(
-            with_estimate(emu("p3-babybear", 4, 1024, "m33", 10), 15_000_000),
-            95.0,
-            57.5,
-        );
+    fn csv_columns_quotes_estimate_and_security() {
+        let mut e = emu("p3-babybear", 4, 1024, "m33", 10);
+        e.record.toolchain = "rustc 1.95.0 (a, b)".into();
+        let e = with_security(with_estimate(e, 15_000_000), 95.0, 57.5);
         let csv = to_csv(&build_rows(&[e]));
-        let mut lines = csv.lines();
-        let head: Vec<&str> = lines.next().unwrap().split(',').collect();
+        let lines: Vec<&str> = csv.lines().collect();
+        assert_eq!(lines.len(), 3, "an estimate row and an emulator row");
+        let head: Vec<&str> = lines[0].split(',').collect();
         let col = |line: &str, name: &str| {
             let i = head.iter().position(|h| *h == name).unwrap();
             line.split(',').nth(i).unwrap().to_string()
         };
-        let est = lines.next().unwrap();
-        let emu_line = lines.next().unwrap();
+        let (est, emu_line) = (lines[1], lines[2]);
+        assert!(emu_line.contains("\"rustc 1.95.0 (a, b)\""));
+        let start =
+            "emulator,p3-babybear,plonky3,babybear,4,fib,blake3,2^6 / 14 / 2^4 / 2^2 / 20,xip,";
+        assert!(emu_line.starts_with(&format!("{start}1024,m33,")), "{emu_line}");
         assert_eq!(col(est, "source"), ESTIMATE);
         assert_eq!(col(est, "estimate_ms"), "100.000");
         assert_eq!(col(est, "estimate_model"), "rp2350-m33 v1");
@@ -730,5 +717,7 @@ pub(crate) mod tests {
         assert_eq!(col(emu_line, "bits_proven_list"), "57.5");
         assert_eq!(col(emu_line, "bits_ethstark"), "97");
         assert_eq!(col(emu_line, "policy_regime"), "strictest");
+        let json: serde_json::Value = serde_json::from_str(&to_json(&build_rows(&[]))).unwrap();
+        assert_eq!(json["kind"], TABLE_KIND);
     }
 }
