@@ -4,7 +4,7 @@
 use std::collections::BTreeSet;
 
 use crate::doc::{grouped, pow2, Section, Table};
-use crate::params::{compact, ParamRow};
+use crate::params::{compact, ParamRow, PARAMS_HEAD};
 use crate::table::Row;
 
 /// For every configuration seen, each core without an emulator row, and security mismatches
@@ -58,23 +58,7 @@ pub fn sections(
 ) -> Vec<Section> {
     let mut p = Section::new("parameters", "Proof parameters", "The proof files of this run, their header's parameters and every regime's bits recomputed from them.");
     let policy = format!("bits: policy ({})", picostark_core::Policy::default().regime.name());
-    let mut t = Table::new(
-        "",
-        &[
-            "proof file",
-            "backend",
-            "ext",
-            "n",
-            crate::params::PARAMS_HEAD,
-            "size",
-            "bits: ethSTARK",
-            "bits: wf 0.13.1",
-            "bits: P3 0.8",
-            "bits: proven unique",
-            "bits: proven list",
-            &policy,
-        ],
-    );
+    let mut t = Table::new("", &format!("proof file | backend | ext | n | {PARAMS_HEAD} | size | bits: ethSTARK | bits: wf 0.13.1 | bits: P3 0.8 | bits: proven unique | bits: proven list | {policy}"));
     for q in params {
         let f = &q.figures;
         let mut row = vec![
@@ -106,8 +90,7 @@ pub fn sections(
         "Provenance",
         "Where the rows come from: source, board, allocator, toolchain, build profile and commit.",
     );
-    let mut t =
-        Table::new("", &["source", "board", "allocator", "toolchain", "profile", "commit", "rows"]);
+    let mut t = Table::new("", "source | board | allocator | toolchain | profile | commit | rows");
     for r in rows {
         let key = [&r.source, &r.board, &r.allocator, &r.toolchain, &r.profile, &r.git_commit]
             .map(|s| s.to_string());

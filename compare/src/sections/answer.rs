@@ -103,7 +103,7 @@ pub fn section(rows: &[Row], min_security: u32) -> Section {
         best.sort_by(|a, b| {
             a.est_ms().partial_cmp(&b.est_ms()).unwrap_or(std::cmp::Ordering::Equal)
         });
-        let mut t = Table::new(name, &HEAD);
+        let mut t = Table::new(name, &HEAD.join(" | "));
         t.rows = best.iter().map(|r| cells(r)).collect();
         s.tables.push(t);
     }

@@ -44,7 +44,10 @@ pub fn section(rows: &[Row]) -> Section {
     let mut head = vec!["PCS"];
     head.extend(HEAD);
     for (core, name) in CORES {
-        let mut t = Table::new(&format!("{name}, Fibonacci n = {}", crate::doc::pow2(n)), &head);
+        let mut t = Table::new(
+            &format!("{name}, Fibonacci n = {}", crate::doc::pow2(n)),
+            &head.join(" | "),
+        );
         for r in picked.iter().filter(|r| r.core == core) {
             let mut line = vec![pcs(r).to_string()];
             line.extend(cells(r));

@@ -18,17 +18,7 @@ pub fn section(rows: &[Row]) -> Section {
 /// RV32/M33 per configuration, n and allocator: in instructions, in estimated time and in
 /// device cycles, each from one source's pair of rows.
 fn ratio_table(rows: &[Row]) -> Table {
-    let mut t = Table::new(
-        "",
-        &[
-            "configuration",
-            "n",
-            "allocator",
-            "RV32/M33 instructions",
-            "RV32/M33 estimated time",
-            "RV32/M33 device cycles",
-        ],
-    );
+    let mut t = Table::new("", "configuration | n | allocator | RV32/M33 instructions | RV32/M33 estimated time | RV32/M33 device cycles");
     let mut keys: Vec<(String, u64, String)> = Vec::new();
     for r in rows.iter().filter(|r| r.core == "rv32" && r.rv32_m33_ratio.is_some()) {
         let k = (r.full_label(), r.n, r.allocator.clone());
@@ -63,18 +53,7 @@ fn ratio_table(rows: &[Row]) -> Table {
 
 /// Estimates next to device runs of the same configuration, with the estimate's error.
 fn estimate_device_table(rows: &[Row]) -> Table {
-    let mut t = Table::new(
-        "",
-        &[
-            "configuration",
-            "core",
-            "n",
-            "allocator",
-            "estimate: cycles (model)",
-            "device: cycles (median, k)",
-            "error (estimate − device) / device",
-        ],
-    );
+    let mut t = Table::new("", "configuration | core | n | allocator | estimate: cycles (model) | device: cycles (median, k) | error (estimate − device) / device");
     for (e, d, err) in estimate_vs_device(rows) {
         let est = e.estimate.as_ref().expect("paired estimates have one");
         t.rows.push(vec![

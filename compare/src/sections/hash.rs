@@ -46,21 +46,7 @@ pub fn section(rows: &[Row]) -> Section {
     if engine_rows.is_empty() {
         return s;
     }
-    let mut t = Table::new(
-        "",
-        &[
-            "configuration",
-            "core",
-            "n",
-            "BLAKE3 ms",
-            "SHA-256 ms",
-            "SHA-256 engine ms",
-            "blocks",
-            "software floor (instructions)",
-            "engine floor (ms)",
-            "proof bytes BLAKE3 · SHA-256",
-        ],
-    );
+    let mut t = Table::new("", "configuration | core | n | BLAKE3 ms | SHA-256 ms | SHA-256 engine ms | blocks | software floor (instructions) | engine floor (ms) | proof bytes BLAKE3 · SHA-256");
     for e in &engine_rows {
         let (b3, sw) = (with_hash(rows, e, BLAKE3), with_hash(rows, e, "sha256"));
         let charge = e.estimate.as_ref().and_then(|x| x.sha256_engine.clone());

@@ -27,42 +27,7 @@ fn estimate_cells(r: &Row) -> [String; 3] {
 
 pub fn section(rows: &[Row], min_security: u32) -> Section {
     let mut s = Section::new("matrix", "Matrix", "Every row read: one per configuration, core and source (the same rows as `table.csv` and `table.json`). Each cost column belongs to one source; “–” = not measured by that source. Rows below the floor or under another policy are shown, never ranked.");
-    let mut t = Table::new(
-        "",
-        &[
-            "source",
-            "backend",
-            "field^ext",
-            "AIR",
-            "n",
-            "core",
-            "hash",
-            PARAMS_HEAD,
-            "placement",
-            "alloc, heap",
-            "instructions",
-            "estimate: cycles (model)",
-            "estimate: ms",
-            "estimate: stall cycles · XIP misses of accesses (miss cycles)",
-            "device: cycles (median)",
-            "device: ms at clock",
-            "device spread std/mean · IQR/median",
-            "host: verify ms",
-            "host: prove ms",
-            "RV32/M33",
-            "proofs: range/median",
-            "heap peak",
-            "stack peak",
-            "proof",
-            "bits: ethSTARK",
-            "bits: wf 0.13.1",
-            "bits: P3 0.8",
-            "bits: proven unique",
-            "bits: proven list",
-            "policy",
-            "result",
-        ],
-    );
+    let mut t = Table::new("", &format!("source | backend | field^ext | AIR | n | core | hash | {PARAMS_HEAD} | placement | alloc, heap | instructions | estimate: cycles (model) | estimate: ms | estimate: stall cycles · XIP misses of accesses (miss cycles) | device: cycles (median) | device: ms at clock | device spread std/mean · IQR/median | host: verify ms | host: prove ms | RV32/M33 | proofs: range/median | heap peak | stack peak | proof | bits: ethSTARK | bits: wf 0.13.1 | bits: P3 0.8 | bits: proven unique | bits: proven list | policy | result"));
     for r in rows {
         let result = match &r.tampered {
             Some(tp) => format!("{}; tampered {}", r.result, tp),

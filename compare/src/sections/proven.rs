@@ -43,25 +43,7 @@ pub fn section(rows: &[Row], min_security: u32) -> Section {
         "{REGIMES_NOTE}\n\nEmulator runs of proofs with at least {PROVEN_MIN_BITS:.0} bits of proven security (the better of unique decoding and list decoding up to the Johnson bound), next to the conjectured configuration of the same backend, AIR, n, core and allocator (accepted at the {min_security}-bit floor, proven below {PROVEN_MIN_BITS:.0})."
     );
     let mut s = Section::new("proven", "Security regimes and proven ≥ 100 bits", intro);
-    let mut t = Table::new(
-        "",
-        &[
-            "configuration",
-            "core",
-            "n",
-            "proven bits: unique · list",
-            "instructions",
-            "estimated ms",
-            "heap peak",
-            "stack peak",
-            "proof bytes",
-            "conjectured configuration",
-            "× instructions",
-            "× estimated ms",
-            "× heap peak",
-            "× proof size",
-        ],
-    );
+    let mut t = Table::new("", "configuration | core | n | proven bits: unique · list | instructions | estimated ms | heap peak | stack peak | proof bytes | conjectured configuration | × instructions | × estimated ms | × heap peak | × proof size");
     let emu = |r: &&Row| r.source == "emulator" && r.accepted();
     for r in rows.iter().filter(emu).filter(|r| proven(r)) {
         let conj = rows.iter().filter(emu).find(|c| {

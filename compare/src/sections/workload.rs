@@ -30,7 +30,7 @@ pub fn section(rows: &[Row], min_security: u32) -> Section {
             let mut head = vec!["AIR", "n"];
             head.extend(HEAD);
             head.extend(["× Fib est. ms", "policy"]);
-            let mut t = Table::new(&format!("{air}, {name}"), &head);
+            let mut t = Table::new(&format!("{air}, {name}"), &head.join(" | "));
             for r in wide.iter().filter(|r| r.air == air && r.n == n && r.core == core) {
                 let fib = rows.iter().find(|f| {
                     f.air == "fib"
