@@ -13,13 +13,12 @@
 //! prove time and the published silicon cycles, which carry their source.
 
 use std::collections::BTreeMap;
-use std::fmt::Write as _;
 use std::path::Path;
 
+use minijinja::{context, Value};
 use picostark_core::record::RunRecord;
-use serde_json::Value;
 
-use crate::doc::Section;
+use crate::doc::{md_table, Section, Table};
 
 /// Published silicon runs of stock `winterfell::verify` 0.13.1 on the zkmcu reference proofs
 /// (verify alone in the window, the proof parsed and cloned before it; rustc 1.94.1 release,
@@ -56,7 +55,7 @@ impl std::ops::Deref for Run {
     }
 }
 
-fn read_json(path: &Path) -> Option<Value> {
+fn read_json(path: &Path) -> Option<serde_json::Value> {
     serde_json::from_str(&std::fs::read_to_string(path).ok()?).ok()
 }
 
@@ -109,29 +108,26 @@ fn compression_cost(dir: &Path) -> BTreeMap<String, Compression> {
 }
 
 /// The compression cost lines: per core, and RV32 over M33.
-fn compression_lines(md: &mut String, cost: &BTreeMap<String, Compression>) {
-    for (core, c) in cost {
-        let est = match &c.estimate {
-            Some((cycles, model)) => format!("{cycles:.0} estimated cycles ({model})"),
-            None => "no estimate in the hash-cal record (it predates the timing model)".into(),
-        };
-        let _ = writeln!(
-            md,
-            "- one BLAKE3 compression on {core}: {:.0} instructions, {est}",
-            c.instructions
-        );
-    }
+fn compression_lines(cost: &BTreeMap<String, Compression>) -> Vec<String> {
+    let mut out: Vec<String> = cost
+        .iter()
+        .map(|(core, c)| {
+            let est = match &c.estimate {
+                Some((cycles, model)) => format!("{cycles:.0} estimated cycles ({model})"),
+                None => "no estimate in the hash-cal record (it predates the timing model)".into(),
+            };
+            format!("one BLAKE3 compression on {core}: {:.0} instructions, {est}", c.instructions)
+        })
+        .collect();
     if let (Some(m), Some(r)) = (cost.get("m33"), cost.get("rv32")) {
         let est = match (&m.estimate, &r.estimate) {
             (Some((m, _)), Some((r, _))) => format!(", {:.2} in estimated cycles", r / m),
             _ => String::new(),
         };
-        let _ = writeln!(
-            md,
-            "- RV32 / M33 of one compression: {:.2} in instructions{est}",
-            r.instructions / m.instructions
-        );
+        let i = r.instructions / m.instructions;
+        out.push(format!("RV32 / M33 of one compression: {i:.2} in instructions{est}"));
     }
+    out
 }
 
 /// Whether a record measured the published runs' window: our firmware built as they were
@@ -151,7 +147,7 @@ fn matches_published(r: &RunRecord, backend: &str, core: &str, alloc: &str) -> b
 
 /// Predicted (timing model on the emulator's instruction stream) against measured (the
 /// published silicon runs) cycles, from the records in `timing/`.
-fn timing_section(dir: &Path, md: &mut String) {
+fn timing(dir: &Path) -> Value {
     let records: Vec<(String, RunRecord)> = crate::input::load(&[dir.join("timing")])
         .entries
         .into_iter()
@@ -164,25 +160,12 @@ fn timing_section(dir: &Path, md: &mut String) {
         .collect();
     let (records, others): (Vec<_>, Vec<_>) =
         records.into_iter().partition(|(_, r)| published_window(r));
-    let _ = writeln!(
-        md,
-        "### Timing model against published silicon runs\n\n\
-         Predicted: the RP2350 timing model's estimated cycles (`RunRecord.estimate`) of an emulator run, records in `{}/timing/`: \
-         board `qemu-board-image`, the published runs' own board images rebuilt from their sources and run as they are (`mcu-run board`); \
-         otherwise our firmware built as the published runs were (`mcu-run run --window stock-wf`: stock `winterfell::verify` 0.13.1 alone in the window) \
-         with the board image's layout. \
-         Measured: median cycles, {PUBLISHED_SOURCE}. Error = (predicted − measured) / measured. \
-         Which published run fixed which model parameter is in `verifier-mcu/TIMING.md`.\n\n\
-         | proof | core | allocator | measured cycles | predicted cycles (model) | error | instructions | record (result) | board · profile |\n\
-         |---|---|---|---|---|---|---|---|---|",
-        // The folder's name, not the machine's path to it.
-        dir.file_name().unwrap_or_default().to_string_lossy()
-    );
+    let mut t = Table::new("", "proof | core | allocator | measured cycles | predicted cycles (model) | error | instructions | record (result) | board · profile");
     // Each published run with its matching records, then the records no published run has.
-    type Line<'a> = (String, Option<u64>, Option<&'a (String, RunRecord)>);
+    type Line<'a> = ([String; 3], Option<u64>, Option<&'a (String, RunRecord)>);
     let mut lines: Vec<Line> = Vec::new();
     for &(backend, proof, core, alloc, measured) in PUBLISHED {
-        let head = format!("{proof} | {core} | {alloc}");
+        let head = [proof, core, alloc].map(String::from);
         let matching: Vec<_> =
             records.iter().filter(|(_, r)| matches_published(r, backend, core, alloc)).collect();
         if matching.is_empty() {
@@ -195,8 +178,7 @@ fn timing_section(dir: &Path, md: &mut String) {
         .filter(|(_, r)| !PUBLISHED.iter().any(|&(b, _, c, a, _)| matches_published(r, b, c, a)))
     {
         let r = &rec.1;
-        let head = format!("{} | {} | {}", r.backend, r.core, r.allocator);
-        lines.push((head, None, Some(rec)));
+        lines.push(([&r.backend, &r.core, &r.allocator].map(String::clone), None, Some(rec)));
     }
     for (head, measured, rec) in lines {
         let est = rec.and_then(|(_, r)| r.estimate.as_ref());
@@ -209,14 +191,16 @@ fn timing_section(dir: &Path, md: &mut String) {
             (Some(m), Some(e)) => format!("{:+.1}%", (e.cycles as f64 / m as f64 - 1.0) * 100.0),
             _ => "–".into(),
         };
-        let rec_cells = rec.map_or("– | – | –".into(), |(file, r)| {
-            let i = num(r.instructions);
-            format!("{i} | `{file}` ({}) | {} · {}", r.result, r.board, r.profile)
+        let rec_cells = rec.map_or(["–".into(), "–".into(), "–".into()], |(file, r)| {
+            [
+                num(r.instructions),
+                format!("`{file}` ({})", r.result),
+                format!("{} · {}", r.board, r.profile),
+            ]
         });
         let m = measured.map_or("not published".into(), |m| m.to_string());
-        let _ = writeln!(md, "| {head} | {m} | {pred} | {err} | {rec_cells} |");
+        t.rows.push(head.into_iter().chain([m, pred, err]).chain(rec_cells).collect());
     }
-    md.push('\n');
     // The allocators in predicted order, per backend, core and build. Each allocator's
     // record names its own board image (layout, image, window addresses): not a build
     // difference.
@@ -232,6 +216,7 @@ fn timing_section(dir: &Path, md: &mut String) {
     let mut keys: Vec<_> = records.iter().map(|(_, r)| key(r)).collect();
     keys.sort();
     keys.dedup();
+    let mut orders = Vec::new();
     for k in keys {
         let (backend, core, _) = &k;
         let mut by: Vec<(u64, &str)> = records
@@ -242,24 +227,15 @@ fn timing_section(dir: &Path, md: &mut String) {
         by.sort_unstable();
         let order: Vec<String> = by.iter().map(|(c, a)| format!("{a} ({c})")).collect();
         if order.len() > 1 {
-            let _ = writeln!(
-                md,
-                "- predicted allocator order, {backend} on {core}, fastest first: {}",
-                order.join(" < ")
-            );
+            let order = order.join(" < ");
+            orders.push(format!(
+                "predicted allocator order, {backend} on {core}, fastest first: {order}"
+            ));
         }
-    }
-    md.push('\n');
-    if others.is_empty() {
-        return;
     }
     // Every other record there (e.g. our verifiers), in estimated time and against the
     // stock window's TLSF estimate on the same core.
-    let _ = writeln!(
-        md,
-        "Other records in `timing/` (full parse + verify window), in estimated time; × stock = estimated cycles over the stock window's TLSF estimate on the same core.\n\n\
-         | record | backend | core | allocator | result | instructions | estimated cycles (model) | ms | × stock |\n|---|---|---|---|---|---|---|---|---|"
-    );
+    let mut o = Table::new("", "record | backend | core | allocator | result | instructions | estimated cycles (model) | ms | × stock");
     for (file, r) in &others {
         let stock = records
             .iter()
@@ -274,17 +250,16 @@ fn timing_section(dir: &Path, md: &mut String) {
             ),
             None => ("no estimate in the record".into(), "–".into(), "–".into()),
         };
-        let _ = writeln!(
-            md,
-            "| `{file}` | {} | {} | {} | {} | {} | {pred} | {ms} | {x} |",
-            r.backend,
-            r.core,
-            r.allocator,
-            r.result,
-            num(r.instructions)
-        );
+        let (b, c, a, res) = (&r.backend, &r.core, &r.allocator, &r.result);
+        let cells = [format!("`{file}`"), b.clone(), c.clone(), a.clone(), res.clone()];
+        o.rows.push(cells.into_iter().chain([num(r.instructions), pred, ms, x]).collect());
     }
-    md.push('\n');
+    context! {
+        // The folder's name, not the machine's path to it.
+        dir => dir.file_name().unwrap_or_default().to_string_lossy(),
+        source => PUBLISHED_SOURCE, table => md_table(&t), orders,
+        others => (!others.is_empty()).then(|| md_table(&o)),
+    }
 }
 
 fn hash_counts(dir: &Path) -> BTreeMap<String, u64> {
@@ -320,7 +295,8 @@ fn counterpart<'a>(stock: &'a [Run], r: &Run) -> Option<&'a Run> {
     })
 }
 
-/// The section (its tables are Markdown in the intro), or `None` when the folder has no runs.
+/// The section (its tables are Markdown in the intro, from `baseline.md.j2`), or `None`
+/// when the folder has no runs.
 pub fn section(dir: &Path) -> Option<Section> {
     let ours = runs(&dir.join("ours"));
     let stock = runs(&dir.join("stock"));
@@ -329,56 +305,36 @@ pub fn section(dir: &Path) -> Option<Section> {
     }
     let cost = compression_cost(dir);
     let counts = hash_counts(dir);
-    let mut md = String::new();
-    let _ = writeln!(
-        md,
-        "Emulator instruction counts of parse + verify (QEMU + icount plugin via `mcu-run`, same markers, TLSF heap, release opt-level s, LTO fat), from `{}`. \
-         *stock* = upstream `winterfell::verify` 0.13.1 (wf) or plain postcard + `p3_uni_stark::verify` 0.8 (p3) in the `stock-wf,stock-p3` firmware; \
-         a Plonky3 proof's stock counterpart is the stock verifier on the same backend's proof with the foundation's first defaults (blowup 8, 27 queries, 16 PoW bits, binary folding). \
-         *ref* = stock `winterfell::verify` on the zkmcu reference Goldilocks proof. \
-         Hash floor = BLAKE3 compressions the proof's verification needs (counted on the host) x one compression's instructions on that core (`hash-cal` firmware).\n",
-        // Relative: the report must not name this machine's paths.
-        crate::input::shown(dir)
-    );
-    compression_lines(&mut md, &cost);
-    let _ = writeln!(md);
-    table(&mut md, &ours, &stock, &cost, &counts);
     let (ours_nolto, stock_nolto) = (runs(&dir.join("ours-nolto")), runs(&dir.join("stock-nolto")));
-    if !ours_nolto.is_empty() || !stock_nolto.is_empty() {
-        let _ = writeln!(
-            md,
-            "\n### The same comparison built without LTO\n\n\
-             `ours-nolto/`, `stock-nolto/`: the same firmware and proofs built with `CARGO_PROFILE_RELEASE_LTO=false` \
-             (opt-level s, one codegen unit per crate): a second build setting, since code generation differs with LTO \
-             (the RV32 miscompilation in the notes below depended on it). Both sides use the same build settings; the hash floor \
-             columns use the LTO-fat calibration.\n"
-        );
-        table(&mut md, &ours_nolto, &stock_nolto, &cost, &counts);
-    }
-    if dir.join("timing").is_dir() {
-        timing_section(dir, &mut md);
-    }
-    tune_tables(dir, &mut md);
-    if let Ok(notes) = std::fs::read_to_string(dir.join("NOTES.md")) {
-        let _ = writeln!(md, "\n{notes}");
-    }
+    let nolto = !ours_nolto.is_empty() || !stock_nolto.is_empty();
+    let ctx = context! {
+        // Relative: the report must not name this machine's paths.
+        dir => crate::input::shown(dir),
+        compression => compression_lines(&cost),
+        main => md_table(&table(&ours, &stock, &cost, &counts)),
+        nolto => nolto.then(|| md_table(&table(&ours_nolto, &stock_nolto, &cost, &counts))),
+        timing => dir.join("timing").is_dir().then(|| timing(dir)),
+        tunes => tunes(dir),
+        notes => std::fs::read_to_string(dir.join("NOTES.md")).ok(),
+    };
+    let mut env = minijinja::Environment::new();
+    env.set_keep_trailing_newline(true);
+    let md = env
+        .template_from_str(include_str!("baseline.md.j2"))
+        .and_then(|t| t.render(ctx))
+        .unwrap_or_else(|e| format!("baseline section not rendered: {e}"));
     Some(Section::new("baseline", "Stock baselines and hash floor", md))
 }
 
 /// One comparison table: our runs and the stock runs, with ratios and hash floors.
 fn table(
-    md: &mut String,
     ours: &[Run],
     stock: &[Run],
     cost: &BTreeMap<String, Compression>,
     counts: &BTreeMap<String, u64>,
-) {
-    let _ = writeln!(
-        md,
-        "| proof | core | verifier | result | instructions | heap peak | proof bytes | bits | stock counterpart | ours / stock | ours / ref | compressions | hash floor | verify / floor |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
-    );
-    for r in ours.iter().map(|r| (r, "ours")).chain(stock.iter().map(|r| (r, "stock"))) {
-        let (r, who) = r;
+) -> Table {
+    let mut t = Table::new("", "proof | core | verifier | result | instructions | heap peak | proof bytes | bits | stock counterpart | ours / stock | ours / ref | compressions | hash floor | verify / floor");
+    for (r, who) in ours.iter().map(|r| (r, "ours")).chain(stock.iter().map(|r| (r, "stock"))) {
         let reference = stock
             .iter()
             .find(|s| s.core == r.core && s.proof.contains("ref-zkmcu") && s.result == "accepted");
@@ -394,32 +350,31 @@ fn table(
             Some(s) => format!("{} ({})", s.result, s.proof),
             None => "–".into(),
         };
-        let _ = writeln!(
-            md,
-            "| {} | {} | {who} | {} | {} | {} | {} | {} | {cp_cell} | {} | {} | {} | {} | {} |",
-            r.proof,
-            r.core,
-            r.result,
+        let cp_accepted = cp.filter(|s| s.result == "accepted").and_then(|s| s.instructions);
+        t.rows.push(vec![
+            r.proof.clone(),
+            r.core.clone(),
+            who.into(),
+            r.result.clone(),
             num(r.instructions),
             num(r.heap_peak),
-            r.proof_bytes,
-            r.security_bits,
-            ratio(
-                (who == "ours").then_some(accepted).flatten(),
-                cp.filter(|s| s.result == "accepted").and_then(|s| s.instructions)
-            ),
+            r.proof_bytes.to_string(),
+            r.security_bits.to_string(),
+            cp_cell,
+            ratio((who == "ours").then_some(accepted).flatten(), cp_accepted),
             ratio(accepted, reference.and_then(|s| s.instructions)),
             num(counts.get(&r.proof).copied()),
             num(floor),
             ratio(accepted, floor),
-        );
+        ]);
     }
+    t
 }
 
-/// The Pareto fronts of the parameter searches.
-fn tune_tables(dir: &Path, md: &mut String) {
+/// The Pareto fronts of the parameter searches (`tune-*.json`).
+fn tunes(dir: &Path) -> Vec<Value> {
     let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
+        return Vec::new();
     };
     let mut files: Vec<_> = entries
         .filter_map(|e| e.ok())
@@ -427,45 +382,40 @@ fn tune_tables(dir: &Path, md: &mut String) {
         .filter(|p| p.file_name().is_some_and(|n| n.to_string_lossy().starts_with("tune-")))
         .collect();
     files.sort();
+    let mut out = Vec::new();
     for f in files {
         let Some(v) = read_json(&f) else { continue };
-        let _ = writeln!(
-            md,
-            "\n### Parameter search: {} {} n={} on {} (>= {} bits)\n\nVerify: {}. Prove: {}. Pareto front over (instructions, proof bytes, prove ms); {} points searched.\n",
-            v["backend"].as_str().unwrap_or("?"),
-            v["air"].as_str().unwrap_or("?"),
-            v["n"],
-            v["core"].as_str().unwrap_or("?"),
-            v["min_security"],
-            v["verify_source"].as_str().unwrap_or("?"),
-            v["prove_source"].as_str().unwrap_or("?"),
-            v["points"].as_array().map_or(0, |a| a.len()),
-        );
-        let _ = writeln!(md, "| log blowup | queries | PoW bits | log arity | log final len | bits | instructions | heap peak | proof bytes | prove ms |\n|---|---|---|---|---|---|---|---|---|---|");
-        let mut front: Vec<&Value> = v["points"]
+        let s = |k: &str| v[k].as_str().unwrap_or("?").to_string();
+        let mut t = Table::new("", "log blowup | queries | PoW bits | log arity | log final len | bits | instructions | heap peak | proof bytes | prove ms");
+        let mut front: Vec<&serde_json::Value> = v["points"]
             .as_array()
             .into_iter()
             .flatten()
             .filter(|p| p["pareto"].as_bool() == Some(true))
             .collect();
         front.sort_by_key(|p| p["instructions"].as_u64());
-        for p in front {
-            let _ = writeln!(
-                md,
-                "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
-                p["log_blowup"],
-                p["num_queries"],
-                p["pow_bits"],
-                p["log_fold_arity"],
-                p["log_final_poly_len"],
-                p["security_bits"],
-                p["instructions"],
-                p["heap_peak"],
-                p["proof_bytes"],
-                p["prove_ms"]
-            );
-        }
+        const COLUMNS: [&str; 10] = [
+            "log_blowup",
+            "num_queries",
+            "pow_bits",
+            "log_fold_arity",
+            "log_final_poly_len",
+            "security_bits",
+            "instructions",
+            "heap_peak",
+            "proof_bytes",
+            "prove_ms",
+        ];
+        t.rows =
+            front.iter().map(|p| COLUMNS.iter().map(|k| p[*k].to_string()).collect()).collect();
+        out.push(context! {
+            title => format!("{} {} n={} on {} (>= {} bits)", s("backend"), s("air"), v["n"], s("core"), v["min_security"]),
+            verify => s("verify_source"), prove => s("prove_source"),
+            points => v["points"].as_array().map_or(0, |a| a.len()),
+            table => md_table(&t),
+        });
     }
+    out
 }
 
 #[cfg(test)]

@@ -53,6 +53,20 @@ impl Section {
     }
 }
 
+/// A table as Markdown.
+pub fn md_table(t: &Table) -> String {
+    let line = |cells: &[String]| {
+        let c: Vec<String> = cells.iter().map(|s| s.replace('|', "\\|")).collect();
+        format!("| {} |\n", c.join(" | "))
+    };
+    let mut out = line(&t.head);
+    out.push_str(&format!("|{}\n", "---|".repeat(t.head.len())));
+    for r in &t.rows {
+        out.push_str(&line(r));
+    }
+    out
+}
+
 /// `–` for a missing value, else `f(v)`.
 pub fn dash<T>(v: Option<T>, f: impl Fn(T) -> String) -> String {
     v.map_or_else(|| "–".to_string(), f)

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use minijinja::{context, Environment, Value};
 
-use crate::doc::{Section, Table};
+use crate::doc::{md_table, Section};
 use crate::params::ParamRow;
 use crate::sections;
 use crate::table::{to_csv, to_json, Row};
@@ -223,20 +223,6 @@ fn markdown_html(md: &str) -> String {
     let parser = pulldown_cmark::Parser::new_ext(md, pulldown_cmark::Options::ENABLE_TABLES);
     pulldown_cmark::html::push_html(&mut h, parser);
     h
-}
-
-/// A table as Markdown.
-pub fn md_table(t: &Table) -> String {
-    let line = |cells: &[String]| {
-        let c: Vec<String> = cells.iter().map(|s| s.replace('|', "\\|")).collect();
-        format!("| {} |\n", c.join(" | "))
-    };
-    let mut out = line(&t.head);
-    out.push_str(&format!("|{}\n", "---|".repeat(t.head.len())));
-    for r in &t.rows {
-        out.push_str(&line(r));
-    }
-    out
 }
 
 /// The current UTC time as `YYYY-MM-DD HH:MM UTC`.
