@@ -355,10 +355,8 @@ pub fn run(a: &AllArgs, invocation: &str) -> Result<(), String> {
                 proof_files.iter().cloned().partition(|p| {
                     proof_header(p).is_some_and(|h| Policy::default().check(&h).is_err())
                 });
-            let mut all_backends: Vec<picostark_core::BackendId> =
+            let all_backends: std::collections::BTreeSet<picostark_core::BackendId> =
                 proof_files.iter().filter_map(|p| proof_header(p).map(|h| h.backend)).collect();
-            all_backends.sort();
-            all_backends.dedup();
             let all_features = all_backends.iter().map(|b| b.name()).collect::<Vec<_>>().join(",");
             let run_batch = |files: &[PathBuf],
                              tag: &str,
@@ -403,14 +401,7 @@ pub fn run(a: &AllArgs, invocation: &str) -> Result<(), String> {
                     );
                     let mut by_backend: Vec<(String, Vec<PathBuf>)> = Vec::new();
                     for p in &missing {
-                        let b = std::fs::read(p)
-                            .ok()
-                            .and_then(|bytes| {
-                                picostark_core::ProofFile::parse(&bytes)
-                                    .ok()
-                                    .map(|f| f.header.backend.name().to_string())
-                            })
-                            .unwrap_or_default();
+                        let b = proof_header(p).map_or(String::new(), |h| h.backend.name().into());
                         match by_backend.iter_mut().find(|(k, _)| *k == b) {
                             Some((_, v)) => v.push(p.clone()),
                             None => by_backend.push((b, vec![p.clone()])),

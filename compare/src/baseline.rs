@@ -213,9 +213,7 @@ fn timing(dir: &Path) -> Value {
             .join(" ")
     };
     let key = |r: &RunRecord| (r.backend.clone(), r.core.clone(), build(&r.profile));
-    let mut keys: Vec<_> = records.iter().map(|(_, r)| key(r)).collect();
-    keys.sort();
-    keys.dedup();
+    let keys: std::collections::BTreeSet<_> = records.iter().map(|(_, r)| key(r)).collect();
     let mut orders = Vec::new();
     for k in keys {
         let (backend, core, _) = &k;

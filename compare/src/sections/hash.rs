@@ -81,9 +81,8 @@ pub fn section(rows: &[Row]) -> Section {
     }
     s.tables.push(t);
     // The winner per core and n: fastest engine row against the fastest BLAKE3 row.
-    let mut keys: Vec<(&str, u64)> = engine_rows.iter().map(|r| (r.core.as_str(), r.n)).collect();
-    keys.sort();
-    keys.dedup();
+    let keys: std::collections::BTreeSet<(&str, u64)> =
+        engine_rows.iter().map(|r| (r.core.as_str(), r.n)).collect();
     for (core, n) in keys {
         let best = |hash: &str| {
             rows.iter()

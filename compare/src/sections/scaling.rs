@@ -49,10 +49,8 @@ fn has_series(rows: &[Row]) -> bool {
 
 /// Distinct `(config label, core)` keys of `rows`, sorted.
 fn keys<'a>(rows: impl Iterator<Item = &'a Row>) -> Vec<(String, String)> {
-    let mut v: Vec<(String, String)> = rows.map(|r| (r.full_label(), r.core.clone())).collect();
-    v.sort();
-    v.dedup();
-    v
+    let v: BTreeSet<(String, String)> = rows.map(|r| (r.full_label(), r.core.clone())).collect();
+    v.into_iter().collect()
 }
 
 /// One series per configuration (colour) and core (rv32 dashed) of `value`.
@@ -150,9 +148,7 @@ fn proof_size_chart(rows: &[Row]) -> Option<Chart> {
     // (the first row seen; a proof's size does not depend on where it is verified).
     // The proof, not where it ran: no placement in the label.
     let proof = |r: &Row| format!("{}^{} {} [{}]", r.backend, r.extension, r.hash, r.params);
-    let mut cfgs: Vec<String> = base.iter().map(|r| proof(r)).collect();
-    cfgs.sort();
-    cfgs.dedup();
+    let cfgs: BTreeSet<String> = base.iter().map(|r| proof(r)).collect();
     let proof_series: Vec<Series> = cfgs
         .iter()
         .enumerate()

@@ -21,9 +21,8 @@ pub fn section(rows: &[Row], min_security: u32) -> Section {
         }
     }
     let mut s = Section::new("workload", "Workloads beyond Fibonacci", intro);
-    let mut airs: Vec<(&str, u64)> = wide.iter().map(|r| (r.air.as_str(), r.n)).collect();
-    airs.sort();
-    airs.dedup();
+    let airs: std::collections::BTreeSet<(&str, u64)> =
+        wide.iter().map(|r| (r.air.as_str(), r.n)).collect();
     for (air, n) in airs {
         let fib_n = rows.iter().filter(|f| f.air == "fib").map(|f| f.n).min();
         for (core, name) in CORES {
