@@ -50,21 +50,10 @@ pub fn cells(r: &Row) -> Vec<String> {
     ]
 }
 
-pub const HEAD: [&str; 13] = [
-    "protocol × field",
-    "est. ms",
-    "bits: strictest",
-    "bits: proven unique / list",
-    "hash",
-    PARAMS_HEAD,
-    "placement",
-    "instructions",
-    "heap peak",
-    "stack peak",
-    "flash (image)",
-    "SRAM (.data+.bss)",
-    "proof",
-];
+/// The header of [`cells`], as a Markdown header line.
+pub fn head() -> String {
+    format!("protocol × field | est. ms | bits: strictest | bits: proven unique / list | hash | {PARAMS_HEAD} | placement | instructions | heap peak | stack peak | flash (image) | SRAM (.data+.bss) | proof")
+}
 
 /// Chart groups: one per distinct `key`, with each core's estimated ms, in row order.
 pub fn core_groups(rows: &[&Row], key: &dyn Fn(&Row) -> String) -> Vec<(String, Vec<Option<f64>>)> {
@@ -103,7 +92,7 @@ pub fn section(rows: &[Row], min_security: u32) -> Section {
         best.sort_by(|a, b| {
             a.est_ms().partial_cmp(&b.est_ms()).unwrap_or(std::cmp::Ordering::Equal)
         });
-        let mut t = Table::new(name, &HEAD.join(" | "));
+        let mut t = Table::new(name, &head());
         t.rows = best.iter().map(|r| cells(r)).collect();
         s.tables.push(t);
     }

@@ -4,7 +4,7 @@
 
 use crate::chart;
 use crate::doc::{Section, Table};
-use crate::sections::answer::{cells, core_groups, label, CORES, HEAD};
+use crate::sections::answer::{cells, core_groups, head, label, CORES};
 use crate::table::{Row, BLAKE3};
 
 const INTRO: &str = "`backends/plonky3/src/circle_pcs/` is a Plonky3 0.8 `Pcs` of our own for Mersenne-31: the first layer folds circle to line as upstream's `CirclePcs` does, then each line layer folds by up to 2^4 down to a final polynomial sent in clear; its lean verifier is `backends/plonky3/src/lean/wide_circle.rs`. A p3-m31 header with folding 2^1 and final length 2^0 means upstream's `CirclePcs`, any other pair `WideCirclePcs`. Emulator runs of Fibonacci (BLAKE3, code in flash, TLSF heap) under the default policy, both proofs verified by one p3-m31-only firmware image per core, each tampered copy rejected; records and commands in `results/baseline/wide-circle/` (README.md). `results/baseline/wide-circle.md` gives the host-counted BLAKE3 compressions per parameter pair and the prover's time and memory.";
@@ -41,13 +41,9 @@ pub fn section(rows: &[Row]) -> Section {
             picked.push(r);
         }
     }
-    let mut head = vec!["PCS"];
-    head.extend(HEAD);
+    let head = format!("PCS | {}", head());
     for (core, name) in CORES {
-        let mut t = Table::new(
-            &format!("{name}, Fibonacci n = {}", crate::doc::pow2(n)),
-            &head.join(" | "),
-        );
+        let mut t = Table::new(&format!("{name}, Fibonacci n = {}", crate::doc::pow2(n)), &head);
         for r in picked.iter().filter(|r| r.core == core) {
             let mut line = vec![pcs(r).to_string()];
             line.extend(cells(r));

@@ -4,7 +4,7 @@
 
 use crate::chart;
 use crate::doc::{times, Section, Table};
-use crate::sections::answer::{cells, core_groups, label, CORES, HEAD};
+use crate::sections::answer::{cells, core_groups, head, label, CORES};
 use crate::table::Row;
 
 const MEMBERSHIP: &str = "**membership** (`air/src/membership.rs`): a depth-10 Poseidon2 Merkle path from the hash of an identity to a public root, a nullifier and a scope/signal binding row, one Poseidon2 permutation per row (n = 16 rows; 163, 164 and 100 columns for BabyBear, M31 and Goldilocks). Its Plonky3 proofs are wider than the lean verifier's bounds, so the firmware verifies them with Plonky3's stock `p3_uni_stark::verify`, not the lean verifier of the Fibonacci rows; the winterfell rows are our verifier. Emulator runs under QEMU, estimated ms from the timing model, every tampered copy rejected; records and commands in `results/membership/` (README.md).";
@@ -26,10 +26,8 @@ pub fn section(rows: &[Row], min_security: u32) -> Section {
     for (air, n) in airs {
         let fib_n = rows.iter().filter(|f| f.air == "fib").map(|f| f.n).min();
         for (core, name) in CORES {
-            let mut head = vec!["AIR", "n"];
-            head.extend(HEAD);
-            head.extend(["× Fib est. ms", "policy"]);
-            let mut t = Table::new(&format!("{air}, {name}"), &head.join(" | "));
+            let head = format!("AIR | n | {} | × Fib est. ms | policy", head());
+            let mut t = Table::new(&format!("{air}, {name}"), &head);
             for r in wide.iter().filter(|r| r.air == air && r.n == n && r.core == core) {
                 let fib = rows.iter().find(|f| {
                     f.air == "fib"
