@@ -155,16 +155,9 @@ pub fn parse_list(text: &str) -> Vec<(String, Vec<u8>)> {
     out
 }
 
+/// The proof files in `dir`, none when it cannot be read.
 fn list_proofs(dir: &Path) -> Vec<PathBuf> {
-    let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
-        .map(|rd| {
-            rd.filter_map(|e| e.ok().map(|e| e.path()))
-                .filter(|p| p.extension().is_some_and(|x| x == "proof"))
-                .collect()
-        })
-        .unwrap_or_default();
-    v.sort();
-    v
+    crate::params::proof_files(dir).unwrap_or_default()
 }
 
 fn proof_header(p: &Path) -> Option<picostark_core::ProofHeader> {

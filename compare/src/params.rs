@@ -5,7 +5,7 @@
 //! (`-b8-q10-f4-l6`: log blowup, queries, log folding arity, log final length; `proven100`:
 //! prover-host's preset), else the backend's defaults (`default_params` of each prover).
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use picostark_core::{Figures, Policy, ProofFile, ProofParams};
 
@@ -98,21 +98,23 @@ pub fn param_row(name: &str, bytes: &[u8]) -> Result<ParamRow, String> {
     })
 }
 
-/// Every `*.proof` in `dir` (not recursive), in name order.
-pub fn read_dir(dir: &Path) -> (Vec<ParamRow>, Vec<String>) {
-    let mut rows = Vec::new();
-    let mut warnings = Vec::new();
-    let mut files: Vec<_> = match std::fs::read_dir(dir) {
-        Ok(rd) => rd
-            .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter(|p| p.extension().is_some_and(|e| e == "proof"))
-            .collect(),
-        Err(e) => {
-            warnings.push(format!("{}: {e}", dir.display()));
-            return (rows, warnings);
-        }
-    };
+/// The `*.proof` files in `dir` (not recursive), in name order.
+pub fn proof_files(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|e| e == "proof"))
+        .collect();
     files.sort();
+    Ok(files)
+}
+
+/// Every proof file's parameters in `dir` ([`proof_files`]), and what could not be read.
+pub fn read_dir(dir: &Path) -> (Vec<ParamRow>, Vec<String>) {
+    let (mut rows, mut warnings) = (Vec::new(), Vec::new());
+    let files = proof_files(dir).unwrap_or_else(|e| {
+        warnings.push(format!("{}: {e}", dir.display()));
+        Vec::new()
+    });
     for p in files {
         let name = p.file_name().map_or_else(String::new, |n| n.to_string_lossy().into_owned());
         match std::fs::read(&p) {
