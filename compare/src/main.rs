@@ -115,21 +115,12 @@ fn ingest_cmd(file: &std::path::Path, out: Option<&std::path::Path>) -> Result<(
         match run {
             Ok(r) => {
                 let c = &r.record;
-                eprintln!(
-                    "run {}: {} {} ext={} n={} core={} board={} source={} iterations={} median cycles={} tampered={}",
-                    i + 1,
-                    c.backend,
-                    c.field,
-                    c.extension,
-                    c.n,
-                    c.core,
-                    c.board,
-                    c.source,
-                    c.iterations,
-                    stats::median(&c.cycles.iter().map(|&v| v as f64).collect::<Vec<_>>())
-                        .map_or("-".into(), |m| format!("{m:.0}")),
-                    r.tampered.as_deref().unwrap_or("-")
-                );
+                let cycles: Vec<f64> = c.cycles.iter().map(|&v| v as f64).collect();
+                let median = stats::median(&cycles).map_or("-".into(), |m| format!("{m:.0}"));
+                let (b, f, e, n, core, board) =
+                    (&c.backend, &c.field, c.extension, c.n, &c.core, &c.board);
+                let (src, it, t) = (&c.source, c.iterations, r.tampered.as_deref().unwrap_or("-"));
+                eprintln!("run {}: {b} {f} ext={e} n={n} core={core} board={board} source={src} iterations={it} median cycles={median} tampered={t}", i + 1);
                 records.push(r.record);
             }
             Err(e) => eprintln!("run {}: skipped: {e}", i + 1),
