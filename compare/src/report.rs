@@ -29,19 +29,6 @@ pub struct Report {
 }
 
 impl Report {
-    pub fn new(rows: Vec<Row>, min_security: u32) -> Self {
-        Report {
-            rows,
-            params: Vec::new(),
-            warnings: Vec::new(),
-            notes: Vec::new(),
-            command: String::new(),
-            generated: utc_now(),
-            min_security,
-            baseline: None,
-        }
-    }
-
     /// Sets the proof files' parameters. A row whose record was made from one of these files
     /// takes its parameters from the header; a row that states 0 bits (the firmware writes 0
     /// when its policy rejects the proof) gets the default policy's figure from its proof
@@ -188,17 +175,22 @@ pub fn run(
         eprintln!("warning: {w}");
     }
     let rows = crate::table::build_rows(&loaded.entries);
-    let mut report = Report::new(rows, min_security);
-    report.warnings = loaded.warnings;
-    report.notes = notes.to_vec();
-    report.command = format!("compare {invocation}");
+    let mut report = Report {
+        rows,
+        params: Vec::new(),
+        warnings: loaded.warnings,
+        notes: notes.to_vec(),
+        command: format!("compare {invocation}"),
+        generated: utc_now(),
+        min_security,
+        // Stock baselines and tuning records live next to the report (`<out>/baseline`).
+        baseline: Some(out.join("baseline")),
+    };
     if let Some(dir) = proofs {
         let (params, warnings) = crate::params::read_dir(dir);
         report.set_params(params);
         report.warnings.extend(warnings);
     }
-    // Stock baselines and tuning records live next to the report (`<out>/baseline`).
-    report.baseline = Some(out.join("baseline"));
     report.write(out)?;
     let n = report.rows.len();
     eprintln!(
