@@ -76,36 +76,21 @@ fn cargo_run(package: &str) -> Command {
 /// Runs `cmd`, streaming its stdout and stderr line by line with `prefix` and saving both to
 /// `log`. Returns whether it succeeded, and its output.
 fn stream(cmd: &mut Command, prefix: &str, log: &Path) -> Result<(bool, String), String> {
-    let mut child = cmd
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .map_err(|e| format!("{prefix}: cannot start {cmd:?}: {e}"))?;
-    let (tx, rx) = std::sync::mpsc::channel::<String>();
-    let mut readers = Vec::new();
-    let out: Box<dyn std::io::Read + Send> = Box::new(child.stdout.take().expect("piped"));
-    let err: Box<dyn std::io::Read + Send> = Box::new(child.stderr.take().expect("piped"));
-    for r in [out, err] {
-        let tx = tx.clone();
-        readers.push(std::thread::spawn(move || {
-            for line in BufReader::new(r).lines().map_while(Result::ok) {
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        }));
-    }
-    drop(tx);
+    let shown = format!("{cmd:?}");
+    let cannot = |e: std::io::Error| format!("{prefix}: cannot start {shown}: {e}");
+    // One pipe for both streams, so lines keep the order the tool wrote them in.
+    let (reader, writer) = std::io::pipe().map_err(cannot)?;
+    let writer2 = writer.try_clone().map_err(cannot)?;
+    let spawned = cmd.stdin(Stdio::null()).stdout(writer2).stderr(writer).spawn();
+    // The command's own copies of the write end close here, so the read below ends with it.
+    cmd.stdout(Stdio::null()).stderr(Stdio::null());
+    let mut child = spawned.map_err(cannot)?;
     let mut text = String::new();
-    for line in rx {
+    for line in BufReader::new(reader).lines().map_while(Result::ok) {
         // Cargo's own lines are the progress of the (long, first-time) release builds.
         println!("{prefix} {line}");
         text.push_str(&line);
         text.push('\n');
-    }
-    for r in readers {
-        let _ = r.join();
     }
     let status = child.wait().map_err(|e| e.to_string())?;
     if let Some(dir) = log.parent() {
@@ -574,6 +559,17 @@ mod tests {
         assert_eq!(relative(&log), "$ \"target/release/mcu-run\" --out results/raw\nin .");
         let rec = crate::input::repo_root().join("compare/testdata/host-bench.json");
         assert!(!crate::input::shown(&rec).starts_with('/'), "{}", crate::input::shown(&rec));
+    }
+
+    #[test]
+    fn stream_reads_both_outputs_and_logs_the_exit() {
+        let log = std::env::temp_dir().join(format!("compare-stream-{}.log", std::process::id()));
+        let mut cmd = Command::new("sh");
+        cmd.args(["-c", "echo out; echo err >&2; exit 3"]);
+        assert_eq!(stream(&mut cmd, "[t]", &log).unwrap(), (false, "out\nerr\n".into()));
+        let text = std::fs::read_to_string(&log).unwrap();
+        let _ = std::fs::remove_file(&log);
+        assert!(text.contains("out\nerr\nexit: exit status: 3"), "{text}");
     }
 
     #[test]
