@@ -116,7 +116,8 @@ impl Row {
 
     /// The configuration named in full, as every section shows it:
     /// `p3-babybear^4 blake3 xip [2^6 / 14 / 2^4 / 2^2 / 20]`, with the AIR unless it is
-    /// Fibonacci and the policy unless it is the default one.
+    /// Fibonacci and the policy unless it is the default one. Rows are paired and merged on
+    /// it: one label, one configuration.
     pub fn full_label(&self) -> String {
         let air = if self.air == "fib" { String::new() } else { format!(" {}", self.air) };
         let policy = match &self.security {
@@ -130,50 +131,21 @@ impl Row {
         format!("{b}^{e}{air} {h} {p} [{q}]{policy}")
     }
 
-    /// The label and the parameters: one configuration.
-    pub fn config_key(&self) -> (String, &str) {
-        (self.config_label(), &self.params)
-    }
-
     /// The configuration without the core: what an RV32/M33 ratio pairs on.
-    fn pair_key(&self) -> (&str, (String, &str), u64, &str) {
-        (&self.source, self.config_key(), self.n, &self.allocator)
+    fn pair_key(&self) -> (&str, String, u64, &str) {
+        (&self.source, self.full_label(), self.n, &self.allocator)
     }
 
     /// Same configuration, n, core and allocator: what an estimate and a device run of one
     /// configuration share.
     pub fn same_run_as(&self, o: &Row) -> bool {
-        (self.config_key(), self.n, &self.core, &self.allocator)
-            == (o.config_key(), o.n, &o.core, &o.allocator)
+        (self.full_label(), self.n, &self.core, &self.allocator)
+            == (o.full_label(), o.n, &o.core, &o.allocator)
     }
 
     /// `log2 n` (n is a power of two for every AIR here).
     pub fn log_n(&self) -> u32 {
         self.n.max(1).ilog2()
-    }
-
-    /// `backend ^ext`, e.g. `p3-babybear^4`, followed by the AIR unless it is Fibonacci
-    /// (`p3-babybear^4 chain16`), by the hash unless it is BLAKE3 (`p3-babybear^4 sha256`),
-    /// by the placement unless it is `xip`, and by the policy when it is not the default one
-    /// (`p3-babybear^4 (proven ≥ 100)`): the label of a configuration. Rows are paired and
-    /// merged on it and the parameters ([`Row::config_key`]).
-    pub fn config_label(&self) -> String {
-        let mut label = format!("{}^{}", self.backend, self.extension);
-        if self.air != "fib" {
-            label = format!("{label} {}", self.air);
-        }
-        if self.hash != BLAKE3 {
-            label = format!("{label} {}", self.hash);
-        }
-        if self.placement != XIP && self.placement != "host" {
-            label = format!("{label} {}", self.placement);
-        }
-        match &self.security {
-            Some(s) if s.policy_regime != Policy::default().regime.name() => {
-                format!("{label} ({} ≥ {})", s.policy_regime, s.policy_min_bits)
-            }
-            _ => label,
-        }
     }
 }
 
@@ -267,8 +239,8 @@ fn rank(order: &[&str], v: &str) -> usize {
 /// each board run already aggregates its iterations.
 fn merge_proofs(rows: Vec<Row>) -> Vec<Row> {
     let key = |r: &Row| {
-        let t = (&r.source, &r.params, &r.core, &r.board, &r.allocator, &r.result);
-        (format!("{t:?}"), r.config_label(), r.n, r.heap_size)
+        let t = (&r.source, &r.core, &r.board, &r.allocator, &r.result);
+        (format!("{t:?}"), r.full_label(), r.n, r.heap_size)
     };
     let mut groups: Vec<(_, Vec<Row>)> = Vec::new();
     let mut out = Vec::new();
@@ -667,10 +639,13 @@ pub(crate) mod tests {
         ]);
         assert_eq!(rows.len(), 4, "not merged as proofs of one configuration");
         let get = |label: &str, core: &str| {
-            rows.iter().find(|r| r.config_label() == label && r.core == core).unwrap()
+            rows.iter().find(|r| r.full_label() == label && r.core == core).unwrap()
         };
-        assert_eq!(get("p3-babybear^4", "rv32").rv32_m33_ratio, Some(1.5));
-        let p = get("p3-babybear^4 (proven ≥ 100)", "rv32");
+        assert_eq!(
+            get("p3-babybear^4 blake3 xip [2^6 / 14 / 2^4 / 2^2 / 20]", "rv32").rv32_m33_ratio,
+            Some(1.5)
+        );
+        let p = get("p3-babybear^4 blake3 xip [2^6 / 14 / 2^4 / 2^2 / 20] (proven ≥ 100)", "rv32");
         assert!((p.rv32_m33_ratio.unwrap() - 1.1).abs() < 1e-12);
     }
 

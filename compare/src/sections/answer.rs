@@ -18,7 +18,7 @@ pub fn candidates(rows: &[Row], min_security: u32) -> (u64, Vec<&Row>) {
     let n = rows.iter().filter(ok).map(|r| r.n).min().unwrap_or(0);
     let mut out: Vec<&Row> = Vec::new();
     for r in rows.iter().filter(ok).filter(|r| r.n == n) {
-        if !out.iter().any(|o| o.core == r.core && o.config_key() == r.config_key()) {
+        if !out.iter().any(|o| o.core == r.core && o.full_label() == r.full_label()) {
             out.push(r);
         }
     }

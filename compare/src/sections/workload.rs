@@ -33,14 +33,8 @@ pub fn section(rows: &[Row], min_security: u32) -> Section {
                     f.air == "fib"
                         && Some(f.n) == fib_n
                         && f.source == "emulator"
-                        && (f.config_key(), &f.core)
-                            == (
-                                (
-                                    r.config_label().replace(&format!(" {air}"), ""),
-                                    r.params.as_str(),
-                                ),
-                                &r.core,
-                            )
+                        && f.core == r.core
+                        && f.full_label() == r.full_label().replace(&format!(" {air}"), "")
                 });
                 let mut line = vec![air.to_string(), crate::doc::pow2(n)];
                 line.extend(cells(r));
