@@ -2,6 +2,8 @@
 //! default policy (estimated ms), with its cost in instructions, memory and bytes and its
 //! security; then one chart of the estimated ms of every ranked configuration on both cores.
 
+use std::cmp::Ordering;
+
 use crate::chart;
 use crate::doc::{bits, dash, grouped, kib, ms, pow2, Section, Table};
 use crate::params::PARAMS_HEAD;
@@ -23,11 +25,6 @@ pub fn candidates(rows: &[Row], min_security: u32) -> (u64, Vec<&Row>) {
         }
     }
     (n, out)
-}
-
-/// A chart label: the configuration in full, unique per configuration.
-pub fn label(r: &Row) -> String {
-    r.full_label()
 }
 
 /// One row of an answer table.
@@ -89,21 +86,16 @@ pub fn section(rows: &[Row], min_security: u32) -> Section {
                 None => best.push(r),
             }
         }
-        best.sort_by(|a, b| {
-            a.est_ms().partial_cmp(&b.est_ms()).unwrap_or(std::cmp::Ordering::Equal)
-        });
+        best.sort_by(|a, b| a.est_ms().partial_cmp(&b.est_ms()).unwrap_or(Ordering::Equal));
         let mut t = Table::new(name, &head());
         t.rows = best.iter().map(|r| cells(r)).collect();
         s.tables.push(t);
     }
     // One bar group per configuration, both cores, fastest on the M33 first.
-    let mut groups = core_groups(&cands, &label);
-    groups.sort_by(|a, b| {
-        let k = |g: &(String, Vec<Option<f64>>)| {
-            g.1.iter().flatten().next().copied().unwrap_or(f64::MAX)
-        };
-        k(a).total_cmp(&k(b))
-    });
+    let mut groups = core_groups(&cands, &Row::full_label);
+    let fastest = |g: &(String, Vec<Option<f64>>)| g.1.iter().flatten().next().copied();
+    groups
+        .sort_by(|a, b| fastest(a).unwrap_or(f64::MAX).total_cmp(&fastest(b).unwrap_or(f64::MAX)));
     if groups.is_empty() {
         s.notes.push(format!("No configuration can be ranked: no emulator run with a timing-model estimate was accepted under the default policy at {min_security} bits or more (see the Matrix and “Missing data and warnings”)."));
     } else {

@@ -4,7 +4,7 @@
 
 use crate::chart;
 use crate::doc::{Section, Table};
-use crate::sections::answer::{cells, core_groups, head, label, CORES};
+use crate::sections::answer::{cells, core_groups, head, CORES};
 use crate::table::{Row, BLAKE3};
 
 const INTRO: &str = "`backends/plonky3/src/circle_pcs/` is a Plonky3 0.8 `Pcs` of our own for Mersenne-31: the first layer folds circle to line as upstream's `CirclePcs` does, then each line layer folds by up to 2^4 down to a final polynomial sent in clear; its lean verifier is `backends/plonky3/src/lean/wide_circle.rs`. A p3-m31 header with folding 2^1 and final length 2^0 means upstream's `CirclePcs`, any other pair `WideCirclePcs`. Emulator runs of Fibonacci (BLAKE3, code in flash, TLSF heap) under the default policy, both proofs verified by one p3-m31-only firmware image per core, each tampered copy rejected; records and commands in `results/baseline/wide-circle/` (README.md). `results/baseline/wide-circle.md` gives the host-counted BLAKE3 compressions per parameter pair and the prover's time and memory.";
@@ -37,7 +37,7 @@ pub fn section(rows: &[Row]) -> Section {
     // Both PCS from the one image of the WideCirclePcs records' folder.
     let mut picked: Vec<&Row> = Vec::new();
     for r in rows.iter().filter(ok).filter(|r| r.n == n && dir(r) == folder) {
-        if !picked.iter().any(|o| o.core == r.core && label(o) == label(r)) {
+        if !picked.iter().any(|o| o.core == r.core && o.full_label() == r.full_label()) {
             picked.push(r);
         }
     }
@@ -51,7 +51,7 @@ pub fn section(rows: &[Row]) -> Section {
         }
         s.tables.push(t);
     }
-    let groups = core_groups(&picked, &|r| format!("{} {}", pcs(r), label(r)));
+    let groups = core_groups(&picked, &|r| format!("{} {}", pcs(r), r.full_label()));
     s.charts.push(chart::bars(
         &format!(
             "Estimated ms, p3-m31 Fibonacci n = {}: CirclePcs against WideCirclePcs",

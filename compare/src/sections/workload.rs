@@ -4,7 +4,7 @@
 
 use crate::chart;
 use crate::doc::{times, Section, Table};
-use crate::sections::answer::{cells, core_groups, head, label, CORES};
+use crate::sections::answer::{cells, core_groups, head, CORES};
 use crate::table::Row;
 
 const MEMBERSHIP: &str = "**membership** (`air/src/membership.rs`): a depth-10 Poseidon2 Merkle path from the hash of an identity to a public root, a nullifier and a scope/signal binding row, one Poseidon2 permutation per row (n = 16 rows; 163, 164 and 100 columns for BabyBear, M31 and Goldilocks). Its Plonky3 proofs are wider than the lean verifier's bounds, so the firmware verifies them with Plonky3's stock `p3_uni_stark::verify`, not the lean verifier of the Fibonacci rows; the winterfell rows are our verifier. Emulator runs under QEMU, estimated ms from the timing model, every tampered copy rejected; records and commands in `results/membership/` (README.md).";
@@ -45,7 +45,7 @@ pub fn section(rows: &[Row], min_security: u32) -> Section {
             s.tables.push(t);
         }
         let these: Vec<&Row> = wide.iter().copied().filter(|r| r.air == air && r.n == n).collect();
-        let groups = core_groups(&these, &label);
+        let groups = core_groups(&these, &Row::full_label);
         if groups.iter().any(|g| g.1.iter().any(Option::is_some)) {
             s.charts.push(chart::bars(
                 &format!(
