@@ -90,13 +90,7 @@ impl Report {
                     .filter(|t| !t.rows.is_empty())
                     .map(|t| context!(md => md_table(t), ..Value::from_serialize(t)))
                     .collect();
-                let md = |t: &str| {
-                    if html {
-                        markdown_html(t)
-                    } else {
-                        t.to_string()
-                    }
-                };
+                let md = |t: &str| if html { markdown_html(t) } else { t.to_string() };
                 context! {
                     id => s.id, title => s.title, intro => md(&s.intro),
                     notes => s.notes.iter().map(|n| md(n)).collect::<Vec<_>>(),
@@ -121,15 +115,9 @@ impl Report {
 
     fn render(&self, template: &str, html: bool) -> Result<String, String> {
         let mut env = Environment::new();
-        env.set_auto_escape_callback(move |_| {
-            if html {
-                minijinja::AutoEscape::Html
-            } else {
-                minijinja::AutoEscape::None
-            }
-        });
-        env.add_template("t", template).map_err(|e| e.to_string())?;
-        let t = env.get_template("t").map_err(|e| e.to_string())?;
+        use minijinja::AutoEscape::{Html, None as Plain};
+        env.set_auto_escape_callback(move |_| if html { Html } else { Plain });
+        let t = env.template_from_str(template).map_err(|e| e.to_string())?;
         t.render(self.context(html)).map_err(|e| e.to_string())
     }
 
