@@ -13,18 +13,13 @@ const FONT: &str = "sans-serif";
 /// labels are never cut off.
 const CHAR_PX: u32 = 8;
 
+/// The series colours, `0xRRGGBB` (matplotlib's "tab10" order).
+const PALETTE: [u32; 8] =
+    [0x1f77b4, 0xff7f0e, 0x2ca02c, 0xd62728, 0x9467bd, 0x8c564b, 0xe377c2, 0x7f7f7f];
+
 fn color(i: usize) -> RGBColor {
-    const C: [RGBColor; 8] = [
-        RGBColor(31, 119, 180),
-        RGBColor(255, 127, 14),
-        RGBColor(44, 160, 44),
-        RGBColor(214, 39, 40),
-        RGBColor(148, 103, 189),
-        RGBColor(140, 86, 75),
-        RGBColor(227, 119, 194),
-        RGBColor(127, 127, 127),
-    ];
-    C[i % C.len()]
+    let c = PALETTE[i % PALETTE.len()];
+    RGBColor((c >> 16) as u8, (c >> 8) as u8, c as u8)
 }
 
 fn done(title: &str, svg: String, r: Result<(), String>) -> Chart {
