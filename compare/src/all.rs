@@ -69,7 +69,8 @@ pub struct AllArgs {
 /// `cargo run --release -p <package> --` in the repository root.
 fn cargo_run(package: &str) -> Command {
     let mut c = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
-    c.current_dir(crate::input::repo_root()).args(["run", "--release", "-p", package, "--"]);
+    c.current_dir(crate::input::repo_root())
+        .args(["run", "--release", "-p", package, "--"]);
     c
 }
 
@@ -81,7 +82,11 @@ fn stream(cmd: &mut Command, prefix: &str, log: &Path) -> Result<(bool, String),
     // One pipe for both streams, so lines keep the order the tool wrote them in.
     let (reader, writer) = std::io::pipe().map_err(cannot)?;
     let writer2 = writer.try_clone().map_err(cannot)?;
-    let spawned = cmd.stdin(Stdio::null()).stdout(writer2).stderr(writer).spawn();
+    let spawned = cmd
+        .stdin(Stdio::null())
+        .stdout(writer2)
+        .stderr(writer)
+        .spawn();
     // The command's own copies of the write end close here, so the read below ends with it.
     cmd.stdout(Stdio::null()).stderr(Stdio::null());
     let mut child = spawned.map_err(cannot)?;
@@ -97,7 +102,11 @@ fn stream(cmd: &mut Command, prefix: &str, log: &Path) -> Result<(bool, String),
         let _ = std::fs::create_dir_all(dir);
     }
     let mut f = std::fs::File::create(log).map_err(|e| format!("{}: {e}", log.display()))?;
-    let _ = writeln!(f, "{}", relative(&format!("$ {cmd:?}\n{text}exit: {status}")));
+    let _ = writeln!(
+        f,
+        "{}",
+        relative(&format!("$ {cmd:?}\n{text}exit: {status}"))
+    );
     Ok((status.success(), text))
 }
 
@@ -147,7 +156,9 @@ fn list_proofs(dir: &Path) -> Vec<PathBuf> {
 
 fn proof_header(p: &Path) -> Option<picostark_core::ProofHeader> {
     let bytes = std::fs::read(p).ok()?;
-    picostark_core::ProofFile::parse(&bytes).ok().map(|f| f.header)
+    picostark_core::ProofFile::parse(&bytes)
+        .ok()
+        .map(|f| f.header)
 }
 
 fn which(bin: &str) -> bool {
@@ -157,9 +168,14 @@ fn which(bin: &str) -> bool {
 
 fn capture_line(cmd: &mut Command) -> Option<String> {
     let o = cmd.output().ok()?;
-    o.status
-        .success()
-        .then(|| String::from_utf8_lossy(&o.stdout).lines().next().unwrap_or("").trim().to_string())
+    o.status.success().then(|| {
+        String::from_utf8_lossy(&o.stdout)
+            .lines()
+            .next()
+            .unwrap_or("")
+            .trim()
+            .to_string()
+    })
 }
 
 fn clean(dir: &Path) -> Result<(), String> {
@@ -175,7 +191,9 @@ pub fn run(a: &AllArgs, invocation: &str) -> Result<(), String> {
     let out = if a.out.is_absolute() {
         a.out.clone()
     } else {
-        std::env::current_dir().map_err(|e| e.to_string())?.join(&a.out)
+        std::env::current_dir()
+            .map_err(|e| e.to_string())?
+            .join(&a.out)
     };
     let raw = out.join("raw");
     let proofs = out.join("proofs");
@@ -190,8 +208,11 @@ pub fn run(a: &AllArgs, invocation: &str) -> Result<(), String> {
     // 1. Which backends exist.
     let t = Instant::now();
     println!("[1/4] building prover-host (release) and listing its backends");
-    let (ok, list) =
-        stream(cargo_run("prover-host").arg("list"), "[1/4]", &logs.join("prover-host-list.log"))?;
+    let (ok, list) = stream(
+        cargo_run("prover-host").arg("list"),
+        "[1/4]",
+        &logs.join("prover-host-list.log"),
+    )?;
     if !ok {
         return Err("prover-host does not build or run; see logs/prover-host-list.log".into());
     }
@@ -201,13 +222,23 @@ pub fn run(a: &AllArgs, invocation: &str) -> Result<(), String> {
     }
     println!(
         "[1/4] backends: {}",
-        backends.iter().map(|(b, d)| format!("{b} (ext {d:?})")).collect::<Vec<_>>().join(", ")
+        backends
+            .iter()
+            .map(|(b, d)| format!("{b} (ext {d:?})"))
+            .collect::<Vec<_>>()
+            .join(", ")
     );
-    timings.push(("build prover-host, list backends".into(), t.elapsed().as_secs_f64()));
+    timings.push((
+        "build prover-host, list backends".into(),
+        t.elapsed().as_secs_f64(),
+    ));
 
     // 2. Host: prove and verify.
     let t = Instant::now();
-    println!("[2/4] proving Fib at n = 2^{{{}}} for every backend (host)", ns.join(","));
+    println!(
+        "[2/4] proving Fib at n = 2^{{{}}} for every backend (host)",
+        ns.join(",")
+    );
     let samples = a.samples.max(1);
     for sample in 1..=samples {
         let st = format!("s{sample}");
@@ -287,7 +318,10 @@ pub fn run(a: &AllArgs, invocation: &str) -> Result<(), String> {
                 &logs.join(format!("prover-host-{b}-sha256.log")),
             )?;
             if !ok {
-                notes.push(format!("{b} SHA-256 n=2^{n} not proved: {}", failure_summary(&text)));
+                notes.push(format!(
+                    "{b} SHA-256 n=2^{n} not proved: {}",
+                    failure_summary(&text)
+                ));
             }
         }
     }
@@ -306,7 +340,11 @@ pub fn run(a: &AllArgs, invocation: &str) -> Result<(), String> {
             other => return Err(format!("unknown core {other} (m33, rv32)")),
         };
         if !which(qemu) {
-            let pkg = if core == "m33" { "qemu-system-arm" } else { "qemu-system-misc" };
+            let pkg = if core == "m33" {
+                "qemu-system-arm"
+            } else {
+                "qemu-system-misc"
+            };
             let msg = format!(
                 "{qemu} not found: no emulator rows for {core}. Install QEMU with `bash .ci/install`, or `apt-get install qemu-system-arm` then `apt-get install qemu-system-misc` (this core needs {pkg}), and run again"
             );
@@ -333,9 +371,15 @@ pub fn run(a: &AllArgs, invocation: &str) -> Result<(), String> {
                 proof_files.iter().cloned().partition(|p| {
                     proof_header(p).is_some_and(|h| Policy::default().check(&h).is_err())
                 });
-            let all_backends: std::collections::BTreeSet<picostark_core::BackendId> =
-                proof_files.iter().filter_map(|p| proof_header(p).map(|h| h.backend)).collect();
-            let all_features = all_backends.iter().map(|b| b.name()).collect::<Vec<_>>().join(",");
+            let all_backends: std::collections::BTreeSet<picostark_core::BackendId> = proof_files
+                .iter()
+                .filter_map(|p| proof_header(p).map(|h| h.backend))
+                .collect();
+            let all_features = all_backends
+                .iter()
+                .map(|b| b.name())
+                .collect::<Vec<_>>()
+                .join(",");
             let run_batch = |files: &[PathBuf],
                              tag: &str,
                              expect: &str,
@@ -357,8 +401,14 @@ pub fn run(a: &AllArgs, invocation: &str) -> Result<(), String> {
                 )
             };
             let proof_files = above;
-            let (ok, text) =
-                run_batch(&proof_files, "", "accepted", Some(&all_features), &emu_dir, &[])?;
+            let (ok, text) = run_batch(
+                &proof_files,
+                "",
+                "accepted",
+                Some(&all_features),
+                &emu_dir,
+                &[],
+            )?;
             if !ok {
                 // Which proofs have no record? Retry them one backend at a time, so one backend
                 // whose firmware does not build cannot take the others down.
@@ -368,7 +418,9 @@ pub fn run(a: &AllArgs, invocation: &str) -> Result<(), String> {
                         let name = p
                             .file_name()
                             .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
-                        !emu_dir.join(format!("{name}.{core}.{}.json", a.alloc)).exists()
+                        !emu_dir
+                            .join(format!("{name}.{core}.{}.json", a.alloc))
+                            .exists()
                     })
                     .cloned()
                     .collect();
@@ -423,9 +475,10 @@ pub fn run(a: &AllArgs, invocation: &str) -> Result<(), String> {
             // the timing model charging the engine per block.
             let sha = list_proofs(&sha_dir);
             if sample == 1 && !sha.is_empty() {
-                for (tag, extra) in
-                    [("sha256", &[][..]), ("sha256-engine", &["--sha256-engine"][..])]
-                {
+                for (tag, extra) in [
+                    ("sha256", &[][..]),
+                    ("sha256-engine", &["--sha256-engine"][..]),
+                ] {
                     let out = raw.join("emulator").join(tag);
                     let (ok, text) = run_batch(
                         &sha,
@@ -436,7 +489,10 @@ pub fn run(a: &AllArgs, invocation: &str) -> Result<(), String> {
                         extra,
                     )?;
                     if !ok {
-                        notes.push(format!("mcu-run on {core}, {tag}: {}", failure_summary(&text)));
+                        notes.push(format!(
+                            "mcu-run on {core}, {tag}: {}",
+                            failure_summary(&text)
+                        ));
                     }
                 }
             }
@@ -453,7 +509,12 @@ pub fn run(a: &AllArgs, invocation: &str) -> Result<(), String> {
     // configurations (code in SRAM, their own FRI parameters; results/hash/README.md), the
     // membership workload (results/membership/README.md) and the WideCirclePcs rows
     // (results/baseline/wide-circle.md).
-    for track in ["proven/records", "hash/best", "membership/records", "baseline/wide-circle"] {
+    for track in [
+        "proven/records",
+        "hash/best",
+        "membership/records",
+        "baseline/wide-circle",
+    ] {
         if out.join(track).is_dir() {
             inputs.push(out.join(track));
         }
@@ -478,9 +539,24 @@ pub fn run(a: &AllArgs, invocation: &str) -> Result<(), String> {
     )?;
     timings.push(("report".into(), t.elapsed().as_secs_f64()));
     let total = t0.elapsed().as_secs_f64();
-    write_readme(&out, invocation, &root, &timings, total, &qemu_versions, rows)?;
-    println!("done in {:.0} s: {rows} rows. Report: {}", total, out.join("report.html").display());
-    println!("  also {0}/report.md, {0}/table.csv, {0}/table.json, {0}/README.md", out.display());
+    write_readme(
+        &out,
+        invocation,
+        &root,
+        &timings,
+        total,
+        &qemu_versions,
+        rows,
+    )?;
+    println!(
+        "done in {:.0} s: {rows} rows. Report: {}",
+        total,
+        out.join("report.html").display()
+    );
+    println!(
+        "  also {0}/report.md, {0}/table.csv, {0}/table.json, {0}/README.md",
+        out.display()
+    );
     Ok(())
 }
 
@@ -527,10 +603,13 @@ fn write_readme(
         .unwrap_or_else(|| std::env::consts::ARCH.into());
     let mut q = qemu.to_vec();
     q.dedup();
-    let timings: Vec<(&str, String)> =
-        timings.iter().map(|(w, t)| (w.as_str(), format!("{t:.0}"))).collect();
+    let timings: Vec<(&str, String)> = timings
+        .iter()
+        .map(|(w, t)| (w.as_str(), format!("{t:.0}")))
+        .collect();
     let mut env = minijinja::Environment::new();
-    env.add_template("r", include_str!("results-readme.md.j2")).map_err(|e| e.to_string())?;
+    env.add_template("r", include_str!("results-readme.md.j2"))
+        .map_err(|e| e.to_string())?;
     let s = env
         .get_template("r")
         .and_then(|t| {
@@ -556,9 +635,16 @@ mod tests {
         let root = crate::input::repo_root().display().to_string();
         let log =
             format!("$ \"{root}/target/release/mcu-run\" --out {root}/results/raw\nin {root}");
-        assert_eq!(relative(&log), "$ \"target/release/mcu-run\" --out results/raw\nin .");
+        assert_eq!(
+            relative(&log),
+            "$ \"target/release/mcu-run\" --out results/raw\nin ."
+        );
         let rec = crate::input::repo_root().join("compare/testdata/host-bench.json");
-        assert!(!crate::input::shown(&rec).starts_with('/'), "{}", crate::input::shown(&rec));
+        assert!(
+            !crate::input::shown(&rec).starts_with('/'),
+            "{}",
+            crate::input::shown(&rec)
+        );
     }
 
     #[test]
@@ -566,7 +652,10 @@ mod tests {
         let log = std::env::temp_dir().join(format!("compare-stream-{}.log", std::process::id()));
         let mut cmd = Command::new("sh");
         cmd.args(["-c", "echo out; echo err >&2; exit 3"]);
-        assert_eq!(stream(&mut cmd, "[t]", &log).unwrap(), (false, "out\nerr\n".into()));
+        assert_eq!(
+            stream(&mut cmd, "[t]", &log).unwrap(),
+            (false, "out\nerr\n".into())
+        );
         let text = std::fs::read_to_string(&log).unwrap();
         let _ = std::fs::remove_file(&log);
         assert!(text.contains("out\nerr\nexit: exit status: 3"), "{text}");
@@ -583,14 +672,23 @@ airs:
 ";
         assert_eq!(
             parse_list(text),
-            vec![("p3-babybear".to_string(), vec![4, 5]), ("p3-m31".to_string(), vec![4])]
+            vec![
+                ("p3-babybear".to_string(), vec![4, 5]),
+                ("p3-m31".to_string(), vec![4])
+            ]
         );
     }
 
     #[test]
     fn failure_lines() {
         let t = "ok line\n   Compiling x\np3-m31 m33 error: 3 of 4\nmcu-run: boom\n";
-        assert_eq!(failure_summary(t), "p3-m31 m33 error: 3 of 4 / mcu-run: boom");
-        assert_eq!(failure_summary("nothing"), "failed (see its log under logs/)");
+        assert_eq!(
+            failure_summary(t),
+            "p3-m31 m33 error: 3 of 4 / mcu-run: boom"
+        );
+        assert_eq!(
+            failure_summary("nothing"),
+            "failed (see its log under logs/)"
+        );
     }
 }

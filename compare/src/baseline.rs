@@ -69,12 +69,19 @@ fn runs(dir: &Path) -> Vec<Run> {
         .entries
         .into_iter()
         .filter_map(|e| {
-            let name = Path::new(&e.origin).file_name()?.to_string_lossy().into_owned();
+            let name = Path::new(&e.origin)
+                .file_name()?
+                .to_string_lossy()
+                .into_owned();
             let mut parts = name.strip_suffix(".json")?.rsplitn(3, '.');
             let _alloc = parts.next()?;
             let core = parts.next()?.to_string();
             let proof = parts.next()?.to_string();
-            Some(Run { proof, core, rec: e.record })
+            Some(Run {
+                proof,
+                core,
+                rec: e.record,
+            })
         })
         .collect();
     out.sort_by(|a, b| (&a.proof, &a.core).cmp(&(&b.proof, &b.core)));
@@ -93,8 +100,12 @@ fn compression_cost(dir: &Path) -> BTreeMap<String, Compression> {
         .into_iter()
         .filter(|r| r.result == "accepted")
         .filter_map(|r| {
-            let blocks: f64 =
-                r.proof.strip_prefix("hash-cal-")?.strip_suffix(".proof")?.parse().ok()?;
+            let blocks: f64 = r
+                .proof
+                .strip_prefix("hash-cal-")?
+                .strip_suffix(".proof")?
+                .parse()
+                .ok()?;
             let c = Compression {
                 instructions: r.instructions? as f64 / blocks,
                 estimate: r.estimate.as_ref().map(|e| {
@@ -116,7 +127,10 @@ fn compression_lines(cost: &BTreeMap<String, Compression>) -> Vec<String> {
                 Some((cycles, model)) => format!("{cycles:.0} estimated cycles ({model})"),
                 None => "no estimate in the hash-cal record (it predates the timing model)".into(),
             };
-            format!("one BLAKE3 compression on {core}: {:.0} instructions, {est}", c.instructions)
+            format!(
+                "one BLAKE3 compression on {core}: {:.0} instructions, {est}",
+                c.instructions
+            )
         })
         .collect();
     if let (Some(m), Some(r)) = (cost.get("m33"), cost.get("rv32")) {
@@ -125,7 +139,9 @@ fn compression_lines(cost: &BTreeMap<String, Compression>) -> Vec<String> {
             _ => String::new(),
         };
         let i = r.instructions / m.instructions;
-        out.push(format!("RV32 / M33 of one compression: {i:.2} in instructions{est}"));
+        out.push(format!(
+            "RV32 / M33 of one compression: {i:.2} in instructions{est}"
+        ));
     }
     out
 }
@@ -166,19 +182,30 @@ fn timing(dir: &Path) -> Value {
     let mut lines: Vec<Line> = Vec::new();
     for &(backend, proof, core, alloc, measured) in PUBLISHED {
         let head = [proof, core, alloc].map(String::from);
-        let matching: Vec<_> =
-            records.iter().filter(|(_, r)| matches_published(r, backend, core, alloc)).collect();
+        let matching: Vec<_> = records
+            .iter()
+            .filter(|(_, r)| matches_published(r, backend, core, alloc))
+            .collect();
         if matching.is_empty() {
             lines.push((head.clone(), Some(measured), None));
         }
-        lines.extend(matching.into_iter().map(|r| (head.clone(), Some(measured), Some(r))));
+        lines.extend(
+            matching
+                .into_iter()
+                .map(|r| (head.clone(), Some(measured), Some(r))),
+        );
     }
-    for rec in records
-        .iter()
-        .filter(|(_, r)| !PUBLISHED.iter().any(|&(b, _, c, a, _)| matches_published(r, b, c, a)))
-    {
+    for rec in records.iter().filter(|(_, r)| {
+        !PUBLISHED
+            .iter()
+            .any(|&(b, _, c, a, _)| matches_published(r, b, c, a))
+    }) {
         let r = &rec.1;
-        lines.push(([&r.backend, &r.core, &r.allocator].map(String::clone), None, Some(rec)));
+        lines.push((
+            [&r.backend, &r.core, &r.allocator].map(String::clone),
+            None,
+            Some(rec),
+        ));
     }
     for (head, measured, rec) in lines {
         let est = rec.and_then(|(_, r)| r.estimate.as_ref());
@@ -199,14 +226,25 @@ fn timing(dir: &Path) -> Value {
             ]
         });
         let m = measured.map_or("not published".into(), |m| m.to_string());
-        t.rows.push(head.into_iter().chain([m, pred, err]).chain(rec_cells).collect());
+        t.rows.push(
+            head.into_iter()
+                .chain([m, pred, err])
+                .chain(rec_cells)
+                .collect(),
+        );
     }
     // The allocators in predicted order, per backend, core and build. Each allocator's
     // record names its own board image (layout, image, window addresses): not a build
     // difference.
     let build = |p: &str| -> String {
-        const PER_IMAGE: [&str; 6] =
-            ["layout-elf=", "board-image=", "image-fnv1a32=", "start=", "end=", "patches="];
+        const PER_IMAGE: [&str; 6] = [
+            "layout-elf=",
+            "board-image=",
+            "image-fnv1a32=",
+            "start=",
+            "end=",
+            "patches=",
+        ];
         p.split(' ')
             .filter(|w| !PER_IMAGE.iter().any(|k| w.starts_with(k)))
             .collect::<Vec<_>>()
@@ -243,14 +281,26 @@ fn timing(dir: &Path) -> Value {
             Some(e) => (
                 format!("{} ({} v{})", e.cycles, e.model, e.model_version),
                 format!("{:.2}", e.ms),
-                stock
-                    .map_or("–".into(), |s| format!("{:.2}x", e.cycles as f64 / s.cycles as f64)),
+                stock.map_or("–".into(), |s| {
+                    format!("{:.2}x", e.cycles as f64 / s.cycles as f64)
+                }),
             ),
             None => ("no estimate in the record".into(), "–".into(), "–".into()),
         };
         let (b, c, a, res) = (&r.backend, &r.core, &r.allocator, &r.result);
-        let cells = [format!("`{file}`"), b.clone(), c.clone(), a.clone(), res.clone()];
-        o.rows.push(cells.into_iter().chain([num(r.instructions), pred, ms, x]).collect());
+        let cells = [
+            format!("`{file}`"),
+            b.clone(),
+            c.clone(),
+            a.clone(),
+            res.clone(),
+        ];
+        o.rows.push(
+            cells
+                .into_iter()
+                .chain([num(r.instructions), pred, ms, x])
+                .collect(),
+        );
     }
     context! {
         // The folder's name, not the machine's path to it.
@@ -268,7 +318,12 @@ fn hash_counts(dir: &Path) -> BTreeMap<String, u64> {
         .as_array()
         .into_iter()
         .flatten()
-        .filter_map(|c| Some((c["proof"].as_str()?.to_string(), c["compressions"].as_u64()?)))
+        .filter_map(|c| {
+            Some((
+                c["proof"].as_str()?.to_string(),
+                c["compressions"].as_u64()?,
+            ))
+        })
         .collect()
 }
 
@@ -286,11 +341,14 @@ fn num(v: Option<u64>) -> String {
 /// The stock run this proof is compared with: the same bytes when the stock firmware ran
 /// them, else the stock Plonky3 run with the foundation's first defaults of the backend.
 fn counterpart<'a>(stock: &'a [Run], r: &Run) -> Option<&'a Run> {
-    stock.iter().find(|s| s.proof == r.proof && s.core == r.core).or_else(|| {
-        stock
-            .iter()
-            .find(|s| s.core == r.core && s.backend == r.backend && s.proof.contains("foundation"))
-    })
+    stock
+        .iter()
+        .find(|s| s.proof == r.proof && s.core == r.core)
+        .or_else(|| {
+            stock.iter().find(|s| {
+                s.core == r.core && s.backend == r.backend && s.proof.contains("foundation")
+            })
+        })
 }
 
 /// The section (its tables are Markdown in the intro, from `baseline.md.j2`), or `None`
@@ -303,7 +361,10 @@ pub fn section(dir: &Path) -> Option<Section> {
     }
     let cost = compression_cost(dir);
     let counts = hash_counts(dir);
-    let (ours_nolto, stock_nolto) = (runs(&dir.join("ours-nolto")), runs(&dir.join("stock-nolto")));
+    let (ours_nolto, stock_nolto) = (
+        runs(&dir.join("ours-nolto")),
+        runs(&dir.join("stock-nolto")),
+    );
     let nolto = !ours_nolto.is_empty() || !stock_nolto.is_empty();
     let ctx = context! {
         // Relative: the report must not name this machine's paths.
@@ -321,7 +382,11 @@ pub fn section(dir: &Path) -> Option<Section> {
         .template_from_str(include_str!("baseline.md.j2"))
         .and_then(|t| t.render(ctx))
         .unwrap_or_else(|e| format!("baseline section not rendered: {e}"));
-    Some(Section::new("baseline", "Stock baselines and hash floor", md))
+    Some(Section::new(
+        "baseline",
+        "Stock baselines and hash floor",
+        md,
+    ))
 }
 
 /// One comparison table: our runs and the stock runs, with ratios and hash floors.
@@ -332,7 +397,11 @@ fn table(
     counts: &BTreeMap<String, u64>,
 ) -> Table {
     let mut t = Table::new("", "proof | core | verifier | result | instructions | heap peak | proof bytes | bits | stock counterpart | ours / stock | ours / ref | compressions | hash floor | verify / floor");
-    for (r, who) in ours.iter().map(|r| (r, "ours")).chain(stock.iter().map(|r| (r, "stock"))) {
+    for (r, who) in ours
+        .iter()
+        .map(|r| (r, "ours"))
+        .chain(stock.iter().map(|r| (r, "stock")))
+    {
         let reference = stock
             .iter()
             .find(|s| s.core == r.core && s.proof.contains("ref-zkmcu") && s.result == "accepted");
@@ -348,7 +417,9 @@ fn table(
             Some(s) => format!("{} ({})", s.result, s.proof),
             None => "–".into(),
         };
-        let cp_accepted = cp.filter(|s| s.result == "accepted").and_then(|s| s.instructions);
+        let cp_accepted = cp
+            .filter(|s| s.result == "accepted")
+            .and_then(|s| s.instructions);
         t.rows.push(vec![
             r.proof.clone(),
             r.core.clone(),
@@ -377,7 +448,10 @@ fn tunes(dir: &Path) -> Vec<Value> {
     let mut files: Vec<_> = entries
         .filter_map(|e| e.ok())
         .map(|e| e.path())
-        .filter(|p| p.file_name().is_some_and(|n| n.to_string_lossy().starts_with("tune-")))
+        .filter(|p| {
+            p.file_name()
+                .is_some_and(|n| n.to_string_lossy().starts_with("tune-"))
+        })
         .collect();
     files.sort();
     let mut out = Vec::new();
@@ -404,8 +478,10 @@ fn tunes(dir: &Path) -> Vec<Value> {
             "proof_bytes",
             "prove_ms",
         ];
-        t.rows =
-            front.iter().map(|p| COLUMNS.iter().map(|k| p[*k].to_string()).collect()).collect();
+        t.rows = front
+            .iter()
+            .map(|p| COLUMNS.iter().map(|k| p[*k].to_string()).collect())
+            .collect();
         out.push(context! {
             title => format!("{} {} n={} on {} (>= {} bits)", s("backend"), s("air"), v["n"], s("core"), v["min_security"]),
             verify => s("verify_source"), prove => s("prove_source"),
@@ -486,13 +562,19 @@ mod tests {
         assert!(l.contains("| 0.50x | 0.75x |"), "{l}");
         // A stock run that rejected gives no ratio.
         let l = line("wf-ref-zkmcu.proof", "rv32", "ours");
-        assert!(l.contains("rejected:rejected (wf-ref-zkmcu.proof) | – | – |"), "{l}");
+        assert!(
+            l.contains("rejected:rejected (wf-ref-zkmcu.proof) | – | – |"),
+            "{l}"
+        );
         // A rejected run stopped early: no ratio from its count.
         let l = line("wf-ref-zkmcu.proof", "rv32", "stock");
         assert!(l.ends_with("| – | – | – | 20 | 4000 | – |"), "{l}");
         assert!(md.contains("- one BLAKE3 compression on m33: 100 instructions, 150 estimated cycles (rp2350-m33 v2)"), "{md}");
         assert!(md.contains("- one BLAKE3 compression on rv32: 200 instructions, no estimate in the hash-cal record"), "{md}");
-        assert!(md.contains("- RV32 / M33 of one compression: 2.00 in instructions\n"), "{md}");
+        assert!(
+            md.contains("- RV32 / M33 of one compression: 2.00 in instructions\n"),
+            "{md}"
+        );
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
@@ -542,8 +624,11 @@ mod tests {
         ];
         for (name, core, alloc, profile, cycles) in records {
             let r = timing_record(core, alloc, profile, cycles);
-            std::fs::write(dir.join("timing").join(name), serde_json::to_string(&r).unwrap())
-                .unwrap();
+            std::fs::write(
+                dir.join("timing").join(name),
+                serde_json::to_string(&r).unwrap(),
+            )
+            .unwrap();
         }
         let md = section(&dir).unwrap().intro;
         let line = |start: &str| {

@@ -79,7 +79,9 @@ pub fn capture_from<P: Read + Write + ?Sized>(
         pending.extend_from_slice(&buf[..n]);
         while let Some(pos) = pending.iter().position(|&b| b == b'\n') {
             let raw: Vec<u8> = pending.drain(..=pos).collect();
-            let line = String::from_utf8_lossy(&raw).trim_end_matches(['\r', '\n']).to_string();
+            let line = String::from_utf8_lossy(&raw)
+                .trim_end_matches(['\r', '\n'])
+                .to_string();
             writeln!(sink, "{line}")?;
             writeln!(echo, "{line}")?;
             text.push_str(&line);
@@ -158,7 +160,10 @@ mod tests {
         }
 
         fn requests(&self) -> usize {
-            self.written.split(|&b| b == b'\n').filter(|l| *l == b"pstk1 start").count()
+            self.written
+                .split(|&b| b == b'\n')
+                .filter(|l| *l == b"pstk1 start")
+                .count()
         }
     }
 
@@ -196,7 +201,14 @@ mod tests {
     }
 
     fn run(port: &mut Port, runs: usize) -> (String, Stop) {
-        capture_from(port, &mut Vec::new(), &mut Vec::new(), runs, Duration::from_secs(5)).unwrap()
+        capture_from(
+            port,
+            &mut Vec::new(),
+            &mut Vec::new(),
+            runs,
+            Duration::from_secs(5),
+        )
+        .unwrap()
     }
 
     #[test]
@@ -208,8 +220,14 @@ mod tests {
             Some(b"ne accepted=1 rejected=1\r\nafter\n"),
         ]);
         let mut sink = Vec::new();
-        let (text, stop) =
-            capture_from(&mut port, &mut sink, &mut Vec::new(), 1, Duration::from_secs(5)).unwrap();
+        let (text, stop) = capture_from(
+            &mut port,
+            &mut sink,
+            &mut Vec::new(),
+            1,
+            Duration::from_secs(5),
+        )
+        .unwrap();
         assert_eq!(stop, Stop::Done);
         assert_eq!(
             text,
@@ -224,8 +242,10 @@ mod tests {
         let mut port = Port::new(vec![Some(
             b"pstk1 run n=1\npstk1 clock window=iter i=0 cycles=1 timer_us=1 measured_hz=1\npstk1 done\npstk1 exit code=0\n",
         )]);
-        port.chunks
-            .push((true, Some(b"pstk1 dropped lines=1 bytes=9\npstk1 run n=2\npstk1 done\n")));
+        port.chunks.push((
+            true,
+            Some(b"pstk1 dropped lines=1 bytes=9\npstk1 run n=2\npstk1 done\n"),
+        ));
         let (text, stop) = run(&mut port, 2);
         assert_eq!(stop, Stop::Done);
         assert_eq!(port.requests(), 2);
@@ -233,9 +253,14 @@ mod tests {
         // Without the second request the firmware stays silent: the deadline ends the capture.
         let mut port = Port::new(vec![Some(b"pstk1 done\n")]);
         port.chunks.push((true, Some(b"pstk1 done\n")));
-        let (_, stop) =
-            capture_from(&mut port, &mut Vec::new(), &mut Vec::new(), 2, Duration::from_millis(50))
-                .unwrap();
+        let (_, stop) = capture_from(
+            &mut port,
+            &mut Vec::new(),
+            &mut Vec::new(),
+            2,
+            Duration::from_millis(50),
+        )
+        .unwrap();
         assert_eq!(stop, Stop::Timeout);
         assert_eq!(port.requests(), 1);
     }

@@ -14,8 +14,9 @@ const FONT: &str = "sans-serif";
 const CHAR_PX: u32 = 8;
 
 /// The series colours, `0xRRGGBB` (matplotlib's "tab10" order).
-const PALETTE: [u32; 8] =
-    [0x1f77b4, 0xff7f0e, 0x2ca02c, 0xd62728, 0x9467bd, 0x8c564b, 0xe377c2, 0x7f7f7f];
+const PALETTE: [u32; 8] = [
+    0x1f77b4, 0xff7f0e, 0x2ca02c, 0xd62728, 0x9467bd, 0x8c564b, 0xe377c2, 0x7f7f7f,
+];
 
 fn color(i: usize) -> RGBColor {
     let c = PALETTE[i % PALETTE.len()];
@@ -24,9 +25,15 @@ fn color(i: usize) -> RGBColor {
 
 fn done(title: &str, svg: String, r: Result<(), String>) -> Chart {
     match r {
-        Ok(()) => Chart { title: title.into(), svg },
+        Ok(()) => Chart {
+            title: title.into(),
+            svg,
+        },
         // A chart that cannot be drawn says so in its place (never a panic).
-        Err(e) => Chart { title: title.into(), svg: format!("<p>chart not drawn: {e}</p>") },
+        Err(e) => Chart {
+            title: title.into(),
+            svg: format!("<p>chart not drawn: {e}</p>"),
+        },
     }
 }
 
@@ -52,13 +59,21 @@ fn draw_bars(
     groups: &[(String, Vec<Option<f64>>)],
     fmt: &dyn Fn(f64) -> String,
 ) -> Result<(), Box<dyn std::error::Error>> {
-    let label_w =
-        groups.iter().map(|g| g.0.chars().count() as u32).max().unwrap_or(4) * CHAR_PX + 16;
+    let label_w = groups
+        .iter()
+        .map(|g| g.0.chars().count() as u32)
+        .max()
+        .unwrap_or(4)
+        * CHAR_PX
+        + 16;
     let k = series.len().max(1) as f64;
     let bar_px = 16.0;
     let height = (groups.len() as f64 * (k * bar_px + 10.0)) as u32 + 90;
     let width = 900.max(label_w + 560);
-    let max = groups.iter().flat_map(|g| g.1.iter().flatten()).fold(0.0f64, |a, &b| a.max(b));
+    let max = groups
+        .iter()
+        .flat_map(|g| g.1.iter().flatten())
+        .fold(0.0f64, |a, &b| a.max(b));
     let n = groups.len() as f64;
     {
         let root = SVGBackend::with_string(svg, (width, height)).into_drawing_area();
@@ -192,12 +207,23 @@ mod tests {
     #[test]
     fn bars_carry_every_label_once_and_values() {
         let g = vec![
-            ("wf-goldilocks^2".to_string(), vec![Some(19.05), Some(19.75)]),
-            ("p3-m31^4 sha256-engine all-sram".to_string(), vec![Some(3.5), None]),
+            (
+                "wf-goldilocks^2".to_string(),
+                vec![Some(19.05), Some(19.75)],
+            ),
+            (
+                "p3-m31^4 sha256-engine all-sram".to_string(),
+                vec![Some(3.5), None],
+            ),
         ];
         let c = bars("t", "ms", &["m33", "rv32"], &g, &|v| format!("{v:.2}"));
         assert!(c.svg.starts_with("<svg"), "{}", c.svg);
-        for l in ["wf-goldilocks^2", "p3-m31^4 sha256-engine all-sram", "19.05", "3.50"] {
+        for l in [
+            "wf-goldilocks^2",
+            "p3-m31^4 sha256-engine all-sram",
+            "19.05",
+            "3.50",
+        ] {
             assert_eq!(c.svg.matches(&format!("\n{l}\n")).count(), 1, "{l}");
         }
         let s = Series {
@@ -207,6 +233,8 @@ mod tests {
             points: vec![(10.0, 1.0), (16.0, 3.0)],
         };
         assert!(lines("t", "bytes", &[s]).svg.contains("2^16"));
-        assert!(lines("t", "bytes", &[]).svg.starts_with("<p>chart not drawn"));
+        assert!(lines("t", "bytes", &[])
+            .svg
+            .starts_with("<p>chart not drawn"));
     }
 }

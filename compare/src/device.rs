@@ -110,10 +110,13 @@ pub fn parse_device_log(text: &str) -> Vec<Result<DeviceRun, String>> {
 fn device_run(log: &DeviceLog, meta: &LogMeta) -> Result<DeviceRun, String> {
     let run = log.run.as_ref().ok_or("no run line")?;
     let s = |k: &str| -> Result<String, String> {
-        run.get(k).map(str::to_string).ok_or_else(|| format!("run line without {k}"))
+        run.get(k)
+            .map(str::to_string)
+            .ok_or_else(|| format!("run line without {k}"))
     };
     let u = |k: &str| -> Result<u64, String> {
-        run.get_u64(k).ok_or_else(|| format!("run line without a numeric {k}"))
+        run.get_u64(k)
+            .ok_or_else(|| format!("run line without a numeric {k}"))
     };
     let what = format!(
         "{} n={} core={}",
@@ -145,8 +148,11 @@ fn device_run(log: &DeviceLog, meta: &LogMeta) -> Result<DeviceRun, String> {
         .unwrap_or("accepted")
         .to_string();
     let counter = s("counter")?;
-    let cycles: Vec<u64> =
-        if counter == "cycles" { genuine.iter().map(|(c, _)| *c).collect() } else { Vec::new() };
+    let cycles: Vec<u64> = if counter == "cycles" {
+        genuine.iter().map(|(c, _)| *c).collect()
+    } else {
+        Vec::new()
+    };
     let mem = log.mem.as_ref();
     let m = |k: &str| mem.and_then(|l| l.get_u64(k));
     let ext = u("ext")?;
@@ -169,7 +175,9 @@ fn device_run(log: &DeviceLog, meta: &LogMeta) -> Result<DeviceRun, String> {
             result,
             iterations: genuine.len() as u32,
             cycles,
-            clock_hz: run.get_u64("clock_hz").filter(|&c| c > 0 && !meta.clock_error),
+            clock_hz: run
+                .get_u64("clock_hz")
+                .filter(|&c| c > 0 && !meta.clock_error),
             heap_before: m("heap_before"),
             heap_peak: m("heap_peak"),
             stack_peak: m("stack_peak"),
@@ -212,7 +220,11 @@ pstk1 iter i=0 count=300 result=accepted
         assert_eq!(runs.len(), 2);
         let r = runs[0].as_ref().unwrap();
         assert_eq!(r.record.source, "device");
-        assert_eq!(r.record.cycles, vec![300, 100, 200], "tampered run excluded");
+        assert_eq!(
+            r.record.cycles,
+            vec![300, 100, 200],
+            "tampered run excluded"
+        );
         assert_eq!(r.record.iterations, 3);
         assert_eq!(r.record.clock_hz, Some(150_000_000));
         assert_eq!(r.record.heap_peak, Some(9000));
@@ -253,14 +265,19 @@ pstk1 iter i=0 count=300 result=accepted
         );
         let runs = parse_device_log(&text);
         assert!(runs[0].as_ref().unwrap_err().contains("cycles not trusted"));
-        assert!(parse_device_log(LOG)[0].is_ok(), "the same run without the error line");
+        assert!(
+            parse_device_log(LOG)[0].is_ok(),
+            "the same run without the error line"
+        );
         assert_eq!(log_meta(&text).counter_failed, [0]);
     }
 
     #[test]
     fn a_rejected_genuine_iteration_is_the_result() {
-        let text =
-            LOG.replace("i=1 count=100 result=accepted", "i=1 count=100 result=rejected:format");
+        let text = LOG.replace(
+            "i=1 count=100 result=accepted",
+            "i=1 count=100 result=rejected:format",
+        );
         let r = parse_device_log(&text).remove(0).unwrap();
         assert_eq!(r.record.result, "rejected:format");
     }

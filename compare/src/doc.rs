@@ -18,7 +18,11 @@ impl Table {
     /// `head` as in a Markdown header: `"n | core | est. ms"`.
     pub fn new(caption: &str, head: &str) -> Self {
         let head = head.split(" | ").map(String::from).collect();
-        Table { caption: caption.into(), head, ..Table::default() }
+        Table {
+            caption: caption.into(),
+            head,
+            ..Table::default()
+        }
     }
 }
 
@@ -44,7 +48,12 @@ pub struct Section {
 
 impl Section {
     pub fn new(id: &str, title: &str, intro: impl Into<String>) -> Self {
-        Section { id: id.into(), title: title.into(), intro: intro.into(), ..Section::default() }
+        Section {
+            id: id.into(),
+            title: title.into(),
+            intro: intro.into(),
+            ..Section::default()
+        }
     }
 
     /// Whether the section has anything to show.

@@ -44,14 +44,19 @@ const SKIPPED_EXTENSIONS: &[&str] = &["proof", "md", "html", "csv", "png", "svg"
 /// The repository root (this crate is at `compare/`).
 pub fn repo_root() -> PathBuf {
     let here = Path::new(env!("CARGO_MANIFEST_DIR"));
-    here.join("..").canonicalize().unwrap_or_else(|_| here.join(".."))
+    here.join("..")
+        .canonicalize()
+        .unwrap_or_else(|_| here.join(".."))
 }
 
 /// How a path is shown in the report: relative to the working directory (or the
 /// repository) when it is inside it, so that no absolute path of the build machine lands in
 /// `results/`.
 pub fn shown(path: &Path) -> String {
-    let bases = [std::env::current_dir().ok(), repo_root().canonicalize().ok()];
+    let bases = [
+        std::env::current_dir().ok(),
+        repo_root().canonicalize().ok(),
+    ];
     let abs = path.canonicalize().unwrap_or_else(|_| path.to_path_buf());
     bases
         .iter()
@@ -94,7 +99,8 @@ fn load_path(path: &Path, out: &mut Loaded) {
     }
     let canonical = path.canonicalize().unwrap_or_else(|_| path.to_path_buf());
     if out.seen.contains(&canonical) {
-        out.warnings.push(format!("{}: named twice; read once", shown(path)));
+        out.warnings
+            .push(format!("{}: named twice; read once", shown(path)));
         return;
     }
     out.seen.push(canonical);
@@ -118,16 +124,20 @@ pub fn load_text(text: &str, origin: &str, out: &mut Loaded) {
                 }
             }
             Ok(None) => {}
-            Err(e) => out.warnings.push(format!("{origin}: not run-record JSON ({e}); skipped")),
+            Err(e) => out
+                .warnings
+                .push(format!("{origin}: not run-record JSON ({e}); skipped")),
         }
         return;
     }
     for e in crate::device::log_meta(text).errors {
-        out.warnings.push(format!("{origin}: firmware reported `{e}`"));
+        out.warnings
+            .push(format!("{origin}: firmware reported `{e}`"));
     }
     let runs = parse_device_log(text);
     if runs.is_empty() {
-        out.warnings.push(format!("{origin}: no pstk1 run line; skipped"));
+        out.warnings
+            .push(format!("{origin}: no pstk1 run line; skipped"));
     }
     for run in runs {
         match run {
@@ -163,10 +173,17 @@ fn push(record: RunRecord, origin: &str, tampered: Option<String>, out: &mut Loa
         return;
     }
     if !KNOWN_SOURCES.contains(&record.source.as_str()) {
-        out.warnings.push(format!("{origin}: unknown source {:?}; skipped", record.source));
+        out.warnings.push(format!(
+            "{origin}: unknown source {:?}; skipped",
+            record.source
+        ));
         return;
     }
-    let entry = Entry { record, origin: origin.to_string(), tampered };
+    let entry = Entry {
+        record,
+        origin: origin.to_string(),
+        tampered,
+    };
     // Identical records from different files are kept: two proofs of one statement can
     // measure the same (a deterministic prover), and both count as proofs.
     out.entries.push(entry);
@@ -201,9 +218,21 @@ mod tests {
         load_text(&many, "b.json", &mut out);
         load_text("{\"schema\": 1}", "c.json", &mut out);
         load_text(&one, "d.json", &mut out);
-        load_text(&serde_json::to_string(&rec("guess", "m33")).unwrap(), "e.json", &mut out);
-        load_text(&format!("{{\"kind\":\"{TABLE_KIND}\",\"rows\":[]}}"), "table.json", &mut out);
-        assert_eq!(out.entries.len(), 4, "identical records of two files both count");
+        load_text(
+            &serde_json::to_string(&rec("guess", "m33")).unwrap(),
+            "e.json",
+            &mut out,
+        );
+        load_text(
+            &format!("{{\"kind\":\"{TABLE_KIND}\",\"rows\":[]}}"),
+            "table.json",
+            &mut out,
+        );
+        assert_eq!(
+            out.entries.len(),
+            4,
+            "identical records of two files both count"
+        );
         assert_eq!(out.entries[1].record.source, "host");
         assert_eq!(out.entries[2].origin, "b.json");
         assert_eq!(out.entries[3].origin, "d.json");
@@ -217,7 +246,10 @@ mod tests {
     #[test]
     fn tool_outputs_parse() {
         let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata");
-        let out = load(&[dir.join("host-bench.json"), dir.join("emulator-record.json")]);
+        let out = load(&[
+            dir.join("host-bench.json"),
+            dir.join("emulator-record.json"),
+        ]);
         assert!(out.warnings.is_empty(), "{:?}", out.warnings);
         let (host, emu): (Vec<&Entry>, Vec<&Entry>) =
             out.entries.iter().partition(|e| e.record.source == "host");
@@ -256,7 +288,10 @@ mod tests {
         assert_eq!(out.entries.len(), 1);
         assert_eq!(out.entries[0].record.source, "device");
         assert_eq!(out.entries[0].record.cycles, vec![1000]);
-        assert_eq!(out.entries[0].tampered.as_deref(), Some("rejected:rejected"));
+        assert_eq!(
+            out.entries[0].tampered.as_deref(),
+            Some("rejected:rejected")
+        );
         assert_eq!(out.warnings.len(), 1);
     }
 }

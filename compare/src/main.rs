@@ -90,14 +90,28 @@ fn main() -> ExitCode {
     let invocation = std::env::args().skip(1).collect::<Vec<_>>().join(" ");
     let result = match cli.command {
         Command::All(a) => all::run(&a, &invocation),
-        Command::Report { inputs, out, proofs, min_security } => {
-            report::run(&inputs, &out, proofs.as_deref(), min_security, &invocation, &[])
-                .map(|_| ())
-        }
+        Command::Report {
+            inputs,
+            out,
+            proofs,
+            min_security,
+        } => report::run(
+            &inputs,
+            &out,
+            proofs.as_deref(),
+            min_security,
+            &invocation,
+            &[],
+        )
+        .map(|_| ()),
         Command::IngestLog { file, out } => ingest_cmd(&file, out.as_deref()),
-        Command::Capture { port, out, baud, timeout, runs } => {
-            capture_cmd(&port, out, baud, timeout, runs)
-        }
+        Command::Capture {
+            port,
+            out,
+            baud,
+            timeout,
+            runs,
+        } => capture_cmd(&port, out, baud, timeout, runs),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -119,7 +133,11 @@ fn ingest_cmd(file: &std::path::Path, out: Option<&std::path::Path>) -> Result<(
                 let median = stats::median(&cycles).map_or("-".into(), |m| format!("{m:.0}"));
                 let (b, f, e, n, core, board) =
                     (&c.backend, &c.field, c.extension, c.n, &c.core, &c.board);
-                let (src, it, t) = (&c.source, c.iterations, r.tampered.as_deref().unwrap_or("-"));
+                let (src, it, t) = (
+                    &c.source,
+                    c.iterations,
+                    r.tampered.as_deref().unwrap_or("-"),
+                );
                 eprintln!("run {}: {b} {f} ext={e} n={n} core={core} board={board} source={src} iterations={it} median cycles={median} tampered={t}", i + 1);
                 records.push(r.record);
             }
@@ -147,13 +165,23 @@ fn capture_cmd(
     runs: usize,
 ) -> Result<(), String> {
     let out = out.unwrap_or_else(|| {
-        let t = report::utc_now().replace([' ', ':'], "-").replace("-UTC", "");
+        let t = report::utc_now()
+            .replace([' ', ':'], "-")
+            .replace("-UTC", "");
         PathBuf::from(format!("device-{t}.log"))
     });
     let mut file = std::fs::File::create(&out).map_err(|e| format!("{}: {e}", out.display()))?;
-    let (text, stop) =
-        capture::capture_port(port, baud, &mut file, runs.max(1), Duration::from_secs(timeout))?;
-    let complete = device::parse_device_log(&text).iter().filter(|r| r.is_ok()).count();
+    let (text, stop) = capture::capture_port(
+        port,
+        baud,
+        &mut file,
+        runs.max(1),
+        Duration::from_secs(timeout),
+    )?;
+    let complete = device::parse_device_log(&text)
+        .iter()
+        .filter(|r| r.is_ok())
+        .count();
     eprintln!(
         "capture: {} ({complete} complete run(s)) -> {}",
         match &stop {

@@ -116,7 +116,9 @@ pub fn read_dir(dir: &Path) -> (Vec<ParamRow>, Vec<String>) {
         Vec::new()
     });
     for p in files {
-        let name = p.file_name().map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+        let name = p
+            .file_name()
+            .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
         match std::fs::read(&p) {
             Ok(b) => match param_row(&name, &b) {
                 Ok(r) => rows.push(r),
@@ -167,17 +169,26 @@ mod tests {
     fn parameters_from_record_names() {
         let p = |b: &str, o: &str| compact(&of_record(b, o));
         assert_eq!(
-            p("wf-goldilocks", "x/wf-goldilocks-fib-n1024.proof.m33.tlsf.json"),
+            p(
+                "wf-goldilocks",
+                "x/wf-goldilocks-fib-n1024.proof.m33.tlsf.json"
+            ),
             "2^6 / 14 / 2^3 / 2^5 / 20"
         );
         assert_eq!(
-            p("p3-babybear", "best/p3-babybear-b8-q10-f4-l6.proof.m33.tlsf.json"),
+            p(
+                "p3-babybear",
+                "best/p3-babybear-b8-q10-f4-l6.proof.m33.tlsf.json"
+            ),
             "2^8 / 10 / 2^4 / 2^6 / 20"
         );
         assert_eq!(
             p("p3-m31", "p3-m31-fib-n1024-wide-f4-l3.proof.rv32.tlsf.json"),
             "2^6 / 14 / 2^4 / 2^3 / 20"
         );
-        assert_eq!(p("p3-m31", "p3-m31-fib-1024-proven100.host.json"), "2^8 / 20 / 2^1 / 2^0 / 24");
+        assert_eq!(
+            p("p3-m31", "p3-m31-fib-1024-proven100.host.json"),
+            "2^8 / 20 / 2^1 / 2^0 / 24"
+        );
     }
 }

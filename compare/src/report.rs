@@ -90,7 +90,13 @@ impl Report {
                     .filter(|t| !t.rows.is_empty())
                     .map(|t| context!(md => md_table(t), ..Value::from_serialize(t)))
                     .collect();
-                let md = |t: &str| if html { markdown_html(t) } else { t.to_string() };
+                let md = |t: &str| {
+                    if html {
+                        markdown_html(t)
+                    } else {
+                        t.to_string()
+                    }
+                };
                 context! {
                     id => s.id, title => s.title, intro => md(&s.intro),
                     notes => s.notes.iter().map(|n| md(n)).collect::<Vec<_>>(),
@@ -212,7 +218,11 @@ pub fn utc_now() -> String {
         .map_or(0, |d| d.as_secs()) as i64;
     let (y, m, d) = civil_from_days(secs.div_euclid(86_400));
     let rem = secs.rem_euclid(86_400);
-    format!("{y:04}-{m:02}-{d:02} {:02}:{:02} UTC", rem / 3600, rem % 3600 / 60)
+    format!(
+        "{y:04}-{m:02}-{d:02} {:02}:{:02} UTC",
+        rem / 3600,
+        rem % 3600 / 60
+    )
 }
 
 /// Days since 1970-01-01 to a proleptic Gregorian date (Howard Hinnant's algorithm).
@@ -225,7 +235,15 @@ pub fn civil_from_days(z: i64) -> (i64, u32, u32) {
     let mp = (5 * doy + 2) / 153;
     let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
     let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
-    (if m <= 2 { yoe + era * 400 + 1 } else { yoe + era * 400 }, m, d)
+    (
+        if m <= 2 {
+            yoe + era * 400 + 1
+        } else {
+            yoe + era * 400
+        },
+        m,
+        d,
+    )
 }
 
 #[cfg(test)]

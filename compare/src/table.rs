@@ -91,7 +91,9 @@ impl Row {
     /// Verified under the default policy (records without security figures predate other
     /// policies).
     pub fn default_policy(&self) -> bool {
-        self.security.as_ref().is_none_or(|s| s.policy_regime == Policy::default().regime.name())
+        self.security
+            .as_ref()
+            .is_none_or(|s| s.policy_regime == Policy::default().regime.name())
     }
 
     /// Accepted, at or above the floor, under the default policy: may be ranked.
@@ -119,15 +121,24 @@ impl Row {
     /// Fibonacci and the policy unless it is the default one. Rows are paired and merged on
     /// it: one label, one configuration.
     pub fn full_label(&self) -> String {
-        let air = if self.air == "fib" { String::new() } else { format!(" {}", self.air) };
+        let air = if self.air == "fib" {
+            String::new()
+        } else {
+            format!(" {}", self.air)
+        };
         let policy = match &self.security {
             Some(s) if !self.default_policy() => {
                 format!(" ({} ≥ {})", s.policy_regime, s.policy_min_bits)
             }
             _ => String::new(),
         };
-        let (b, e, h, p, q) =
-            (&self.backend, self.extension, &self.hash, &self.placement, &self.params);
+        let (b, e, h, p, q) = (
+            &self.backend,
+            self.extension,
+            &self.hash,
+            &self.placement,
+            &self.params,
+        );
         format!("{b}^{e}{air} {h} {p} [{q}]{policy}")
     }
 
@@ -158,7 +169,11 @@ pub const XIP: &str = "xip";
 
 /// A record's code placement ([`Row::placement`]).
 pub fn placement_of(r: &RunRecord) -> String {
-    if let Some(p) = r.profile.split_whitespace().find_map(|t| t.strip_prefix("placement=")) {
+    if let Some(p) = r
+        .profile
+        .split_whitespace()
+        .find_map(|t| t.strip_prefix("placement="))
+    {
         return p.into();
     }
     match (r.source.as_str(), r.profile.contains(CODE_IN_SRAM)) {
@@ -175,7 +190,10 @@ pub const BLAKE3: &str = "blake3";
 /// A record's hash as measured: the engine when the timing model charged it (or a board ran
 /// it), else the implementation that ran.
 pub fn hash_of(r: &RunRecord) -> String {
-    let charged = r.estimate.as_ref().is_some_and(|e| e.sha256_engine.is_some());
+    let charged = r
+        .estimate
+        .as_ref()
+        .is_some_and(|e| e.sha256_engine.is_some());
     match r.hash_impl.as_deref() {
         _ if charged => "sha256-engine",
         Some("sha256-engine") => "sha256-engine",
@@ -190,7 +208,9 @@ fn row_from(e: &Entry) -> Row {
     let cycles: Vec<f64> = r.cycles.iter().map(|&c| c as f64).collect();
     let cycles_median = stats::median(&cycles);
     Row {
-        protocol: BackendId::from_name(&r.backend).map_or("unknown", |b| b.protocol()).to_string(),
+        protocol: BackendId::from_name(&r.backend)
+            .map_or("unknown", |b| b.protocol())
+            .to_string(),
         hash: hash_of(r),
         params: crate::params::compact(&crate::params::of_record(&r.backend, &e.origin)),
         placement: placement_of(r),
@@ -285,7 +305,15 @@ pub fn build_rows(entries: &[Entry]) -> Vec<Row> {
     rows.sort_by_cached_key(|r| {
         let core = rank(&["m33", "rv32"], &r.core);
         let source = rank(&["device", ESTIMATE, "emulator", "host"], &r.source);
-        (r.air.clone(), r.n, r.backend.clone(), r.extension, core, source, r.allocator.clone())
+        (
+            r.air.clone(),
+            r.n,
+            r.backend.clone(),
+            r.extension,
+            core,
+            source,
+            r.allocator.clone(),
+        )
     });
     let ratios: Vec<Option<f64>> = rows
         .iter()
@@ -316,8 +344,9 @@ pub fn estimate_vs_device(rows: &[Row]) -> Vec<(&Row, &Row, f64)> {
     rows.iter()
         .filter(|d| d.source == "device" && d.accepted())
         .filter_map(|d| {
-            let e =
-                rows.iter().find(|e| e.source == ESTIMATE && e.accepted() && e.same_run_as(d))?;
+            let e = rows
+                .iter()
+                .find(|e| e.source == ESTIMATE && e.accepted() && e.same_run_as(d))?;
             let dev = d.cycles_median.filter(|&c| c > 0.0)?;
             let est = e.estimate.as_ref()?.cycles as f64;
             Some((e, d, (est - dev) / dev))
@@ -542,15 +571,28 @@ pub(crate) mod tests {
         let rows = build_rows(&[
             emu("p3-babybear", 4, 1024, "m33", 1_000_000),
             emu("p3-babybear", 4, 1024, "rv32", 1_500_000),
-            dev("p3-babybear", 1024, "m33", &[2_000_000, 2_000_010, 1_999_990]),
+            dev(
+                "p3-babybear",
+                1024,
+                "m33",
+                &[2_000_000, 2_000_010, 1_999_990],
+            ),
             // No device rv32 row: the device m33 row must not pair with the emulator.
             emu("p3-m31", 4, 1024, "m33", 800_000),
         ]);
         let get = |src: &str, b: &str, core: &str| {
-            rows.iter().find(|r| r.source == src && r.backend == b && r.core == core).unwrap()
+            rows.iter()
+                .find(|r| r.source == src && r.backend == b && r.core == core)
+                .unwrap()
         };
-        assert_eq!(get("emulator", "p3-babybear", "rv32").rv32_m33_ratio, Some(1.5));
-        assert_eq!(get("emulator", "p3-babybear", "m33").rv32_m33_ratio, Some(1.5));
+        assert_eq!(
+            get("emulator", "p3-babybear", "rv32").rv32_m33_ratio,
+            Some(1.5)
+        );
+        assert_eq!(
+            get("emulator", "p3-babybear", "m33").rv32_m33_ratio,
+            Some(1.5)
+        );
         assert_eq!(get("device", "p3-babybear", "m33").rv32_m33_ratio, None);
         assert_eq!(get("emulator", "p3-m31", "m33").rv32_m33_ratio, None);
         // Device figures: median and ms at 150 MHz.
@@ -579,8 +621,15 @@ pub(crate) mod tests {
             dev("p3-m31", 1024, "m33", &[5]),
             dev("p3-m31", 1024, "m33", &[6]),
         ]);
-        assert_eq!(rows.len(), 4, "three emulator m33 rows merge; device rows never do");
-        let m = rows.iter().find(|r| r.source == "emulator" && r.core == "m33").unwrap();
+        assert_eq!(
+            rows.len(),
+            4,
+            "three emulator m33 rows merge; device rows never do"
+        );
+        let m = rows
+            .iter()
+            .find(|r| r.source == "emulator" && r.core == "m33")
+            .unwrap();
         assert_eq!(m.instructions, Some(1_050));
         assert_eq!(m.proof_bytes, 3, "the median proof's own figures");
         assert_eq!(m.proofs, 3);
@@ -600,10 +649,16 @@ pub(crate) mod tests {
         ]);
         let est: Vec<&Row> = rows.iter().filter(|r| r.source == ESTIMATE).collect();
         assert_eq!(est.len(), 2);
-        assert!(!rows.iter().any(|r| r.source == ESTIMATE && r.backend == "p3-m31"));
+        assert!(!rows
+            .iter()
+            .any(|r| r.source == ESTIMATE && r.backend == "p3-m31"));
         let m33 = est.iter().find(|r| r.core == "m33").unwrap();
         assert_eq!(m33.cost(), Some(20.0), "3 M cycles at 150 MHz");
-        assert_eq!(m33.instructions, Some(2_000_000), "instructions kept beside");
+        assert_eq!(
+            m33.instructions,
+            Some(2_000_000),
+            "instructions kept beside"
+        );
         assert_eq!(m33.heap_peak, None, "memory stays on the emulator row");
         // Ratios: instructions on the emulator rows, estimated time on the estimate rows.
         let ratio = |src: &str| {
@@ -639,19 +694,33 @@ pub(crate) mod tests {
         ]);
         assert_eq!(rows.len(), 4, "not merged as proofs of one configuration");
         let get = |label: &str, core: &str| {
-            rows.iter().find(|r| r.full_label() == label && r.core == core).unwrap()
+            rows.iter()
+                .find(|r| r.full_label() == label && r.core == core)
+                .unwrap()
         };
         assert_eq!(
-            get("p3-babybear^4 blake3 xip [2^6 / 14 / 2^4 / 2^2 / 20]", "rv32").rv32_m33_ratio,
+            get(
+                "p3-babybear^4 blake3 xip [2^6 / 14 / 2^4 / 2^2 / 20]",
+                "rv32"
+            )
+            .rv32_m33_ratio,
             Some(1.5)
         );
-        let p = get("p3-babybear^4 blake3 xip [2^6 / 14 / 2^4 / 2^2 / 20] (proven ≥ 100)", "rv32");
+        let p = get(
+            "p3-babybear^4 blake3 xip [2^6 / 14 / 2^4 / 2^2 / 20] (proven ≥ 100)",
+            "rv32",
+        );
         assert!((p.rv32_m33_ratio.unwrap() - 1.1).abs() < 1e-12);
     }
 
     #[test]
     fn estimate_against_device_gives_the_error() {
-        let mut d = dev("p3-babybear", 1024, "m33", &[10_000_000, 10_000_000, 10_000_000]);
+        let mut d = dev(
+            "p3-babybear",
+            1024,
+            "m33",
+            &[10_000_000, 10_000_000, 10_000_000],
+        );
         d.record.extension = 4;
         let rows = build_rows(&[
             with_estimate(emu("p3-babybear", 4, 1024, "m33", 7_000_000), 10_500_000),
@@ -683,7 +752,10 @@ pub(crate) mod tests {
         assert!(emu_line.contains("\"rustc 1.95.0 (a, b)\""));
         let start =
             "emulator,p3-babybear,plonky3,babybear,4,fib,blake3,2^6 / 14 / 2^4 / 2^2 / 20,xip,";
-        assert!(emu_line.starts_with(&format!("{start}1024,m33,")), "{emu_line}");
+        assert!(
+            emu_line.starts_with(&format!("{start}1024,m33,")),
+            "{emu_line}"
+        );
         assert_eq!(col(est, "source"), ESTIMATE);
         assert_eq!(col(est, "estimate_ms"), "100.000");
         assert_eq!(col(est, "estimate_model"), "rp2350-m33 v1");

@@ -11,23 +11,34 @@ use crate::table::Row;
 /// between records and proof files.
 pub fn gaps(rows: &[Row], params: &[ParamRow]) -> Vec<String> {
     let mut out = Vec::new();
-    let configs: BTreeSet<(&str, u8, &str, u64)> =
-        rows.iter().map(|r| (r.backend.as_str(), r.extension, r.air.as_str(), r.n)).collect();
+    let configs: BTreeSet<(&str, u8, &str, u64)> = rows
+        .iter()
+        .map(|r| (r.backend.as_str(), r.extension, r.air.as_str(), r.n))
+        .collect();
     for (b, e, a, n) in configs {
         for core in ["m33", "rv32"] {
             let has = rows.iter().any(|r| {
                 r.source == "emulator"
-                    && (r.backend.as_str(), r.extension, r.air.as_str(), r.n, r.core.as_str())
-                        == (b, e, a, n, core)
+                    && (
+                        r.backend.as_str(),
+                        r.extension,
+                        r.air.as_str(),
+                        r.n,
+                        r.core.as_str(),
+                    ) == (b, e, a, n, core)
             });
             if !has {
-                out.push(format!("no emulator row for {b}^{e} {a} n={} on {core}", pow2(n)));
+                out.push(format!(
+                    "no emulator row for {b}^{e} {a} n={} on {core}",
+                    pow2(n)
+                ));
             }
         }
     }
     for p in params {
-        for r in
-            rows.iter().filter(|r| (&r.backend, r.extension, r.n) == (&p.backend, p.extension, p.n))
+        for r in rows
+            .iter()
+            .filter(|r| (&r.backend, r.extension, r.n) == (&p.backend, p.extension, p.n))
         {
             if r.security_bits != p.security_bits
                 && r.accepted()
@@ -57,7 +68,10 @@ pub fn sections(
     warnings: &[String],
 ) -> Vec<Section> {
     let mut p = Section::new("parameters", "Proof parameters", "The proof files of this run, their header's parameters and every regime's bits recomputed from them.");
-    let policy = format!("bits: policy ({})", picostark_core::Policy::default().regime.name());
+    let policy = format!(
+        "bits: policy ({})",
+        picostark_core::Policy::default().regime.name()
+    );
     let mut t = Table::new("", &format!("proof file | backend | ext | n | {PARAMS_HEAD} | size | bits: ethSTARK | bits: wf 0.13.1 | bits: P3 0.8 | bits: proven unique | bits: proven list | {policy}"));
     for q in params {
         let f = &q.figures;
@@ -69,8 +83,14 @@ pub fn sections(
             compact(&q.params),
             grouped(q.bytes),
         ];
-        let b =
-            [f.ethstark, f.winterfell, f.plonky3, f.proven_unique, f.proven_list, q.security_bits];
+        let b = [
+            f.ethstark,
+            f.winterfell,
+            f.plonky3,
+            f.proven_unique,
+            f.proven_list,
+            q.security_bits,
+        ];
         row.extend(b.iter().map(u32::to_string));
         t.rows.push(row);
     }
@@ -90,13 +110,25 @@ pub fn sections(
         "Provenance",
         "Where the rows come from: source, board, allocator, toolchain, build profile and commit.",
     );
-    let mut t = Table::new("", "source | board | allocator | toolchain | profile | commit | rows");
+    let mut t = Table::new(
+        "",
+        "source | board | allocator | toolchain | profile | commit | rows",
+    );
     for r in rows {
-        let key = [&r.source, &r.board, &r.allocator, &r.toolchain, &r.profile, &r.git_commit]
-            .map(|s| s.to_string());
+        let key = [
+            &r.source,
+            &r.board,
+            &r.allocator,
+            &r.toolchain,
+            &r.profile,
+            &r.git_commit,
+        ]
+        .map(|s| s.to_string());
         match t.rows.iter_mut().find(|k| k[..6] == key) {
             Some(k) => k[6] = (k[6].parse::<usize>().unwrap_or(0) + 1).to_string(),
-            None => t.rows.push(key.into_iter().chain(["1".to_string()]).collect()),
+            None => t
+                .rows
+                .push(key.into_iter().chain(["1".to_string()]).collect()),
         }
     }
     v.tables.push(t);

@@ -20,7 +20,10 @@ pub fn candidates(rows: &[Row], min_security: u32) -> (u64, Vec<&Row>) {
     let n = rows.iter().filter(ok).map(|r| r.n).min().unwrap_or(0);
     let mut out: Vec<&Row> = Vec::new();
     for r in rows.iter().filter(ok).filter(|r| r.n == n) {
-        if !out.iter().any(|o| o.core == r.core && o.full_label() == r.full_label()) {
+        if !out
+            .iter()
+            .any(|o| o.core == r.core && o.full_label() == r.full_label())
+        {
             out.push(r);
         }
     }
@@ -34,7 +37,9 @@ pub fn cells(r: &Row) -> Vec<String> {
         format!("{} × {}^{}", r.protocol, r.field, r.extension),
         dash(r.est_ms(), ms),
         r.security_bits.to_string(),
-        dash(s, |s| format!("{} / {}", bits(s.proven_unique), bits(s.proven_list))),
+        dash(s, |s| {
+            format!("{} / {}", bits(s.proven_unique), bits(s.proven_list))
+        }),
         r.hash.clone(),
         r.params.clone(),
         r.placement.clone(),
@@ -58,8 +63,11 @@ pub fn core_groups(rows: &[&Row], key: &dyn Fn(&Row) -> String) -> Vec<(String, 
     for r in rows {
         let l = key(r);
         if !groups.iter().any(|g| g.0 == l) {
-            let on =
-                |c: &str| rows.iter().find(|o| o.core == c && key(o) == l).and_then(|o| o.est_ms());
+            let on = |c: &str| {
+                rows.iter()
+                    .find(|o| o.core == c && key(o) == l)
+                    .and_then(|o| o.est_ms())
+            };
             let v = CORES.iter().map(|c| on(c.0)).collect();
             groups.push((l, v));
         }
@@ -80,13 +88,20 @@ pub fn section(rows: &[Row], min_security: u32) -> Section {
     for (core, name) in CORES {
         let mut best: Vec<&Row> = Vec::new();
         for r in cands.iter().filter(|r| r.core == core) {
-            match best.iter_mut().find(|b| (&b.protocol, &b.field) == (&r.protocol, &r.field)) {
+            match best
+                .iter_mut()
+                .find(|b| (&b.protocol, &b.field) == (&r.protocol, &r.field))
+            {
                 Some(b) if r.est_ms() < b.est_ms() => *b = r,
                 Some(_) => {}
                 None => best.push(r),
             }
         }
-        best.sort_by(|a, b| a.est_ms().partial_cmp(&b.est_ms()).unwrap_or(Ordering::Equal));
+        best.sort_by(|a, b| {
+            a.est_ms()
+                .partial_cmp(&b.est_ms())
+                .unwrap_or(Ordering::Equal)
+        });
         let mut t = Table::new(name, &head());
         t.rows = best.iter().map(|r| cells(r)).collect();
         s.tables.push(t);
@@ -94,8 +109,11 @@ pub fn section(rows: &[Row], min_security: u32) -> Section {
     // One bar group per configuration, both cores, fastest on the M33 first.
     let mut groups = core_groups(&cands, &Row::full_label);
     let fastest = |g: &(String, Vec<Option<f64>>)| g.1.iter().flatten().next().copied();
-    groups
-        .sort_by(|a, b| fastest(a).unwrap_or(f64::MAX).total_cmp(&fastest(b).unwrap_or(f64::MAX)));
+    groups.sort_by(|a, b| {
+        fastest(a)
+            .unwrap_or(f64::MAX)
+            .total_cmp(&fastest(b).unwrap_or(f64::MAX))
+    });
     if groups.is_empty() {
         s.notes.push(format!("No configuration can be ranked: no emulator run with a timing-model estimate was accepted under the default policy at {min_security} bits or more (see the Matrix and “Missing data and warnings”)."));
     } else {

@@ -10,7 +10,11 @@ use crate::table::{Row, BLAKE3};
 const INTRO: &str = "`backends/plonky3/src/circle_pcs/` is a Plonky3 0.8 `Pcs` of our own for Mersenne-31: the first layer folds circle to line as upstream's `CirclePcs` does, then each line layer folds by up to 2^4 down to a final polynomial sent in clear; its lean verifier is `backends/plonky3/src/lean/wide_circle.rs`. A p3-m31 header with folding 2^1 and final length 2^0 means upstream's `CirclePcs`, any other pair `WideCirclePcs`. Emulator runs of Fibonacci (BLAKE3, code in flash, TLSF heap) under the default policy, both proofs verified by one p3-m31-only firmware image per core, each tampered copy rejected; records and commands in `results/baseline/wide-circle/` (README.md). `results/baseline/wide-circle.md` gives the host-counted BLAKE3 compressions per parameter pair and the prover's time and memory.";
 
 fn pcs(r: &Row) -> &'static str {
-    match (r.backend.as_str(), r.params.split(" / ").nth(2), r.params.split(" / ").nth(3)) {
+    match (
+        r.backend.as_str(),
+        r.params.split(" / ").nth(2),
+        r.params.split(" / ").nth(3),
+    ) {
         ("p3-m31", Some("2^1"), Some("2^0")) => "CirclePcs (upstream)",
         ("p3-m31", _, _) => "WideCirclePcs (ours)",
         _ => "two-adic FRI (reference)",
@@ -18,7 +22,11 @@ fn pcs(r: &Row) -> &'static str {
 }
 
 pub fn section(rows: &[Row]) -> Section {
-    let mut s = Section::new("circle", "Circle FRI: WideCirclePcs beside CirclePcs", INTRO);
+    let mut s = Section::new(
+        "circle",
+        "Circle FRI: WideCirclePcs beside CirclePcs",
+        INTRO,
+    );
     let ok = |r: &&Row| {
         r.source == "emulator"
             && r.air == "fib"
@@ -29,21 +37,35 @@ pub fn section(rows: &[Row]) -> Section {
             && r.placement == crate::table::XIP
     };
     let dir = |r: &Row| r.origin.rsplit_once('/').map_or("", |d| d.0).to_string();
-    let wide: Vec<&Row> = rows.iter().filter(ok).filter(|r| pcs(r).starts_with("Wide")).collect();
+    let wide: Vec<&Row> = rows
+        .iter()
+        .filter(ok)
+        .filter(|r| pcs(r).starts_with("Wide"))
+        .collect();
     let (Some(n), Some(folder)) = (wide.iter().map(|r| r.n).min(), wide.first().map(|r| dir(r)))
     else {
         return s;
     };
     // Both PCS from the one image of the WideCirclePcs records' folder.
     let mut picked: Vec<&Row> = Vec::new();
-    for r in rows.iter().filter(ok).filter(|r| r.n == n && dir(r) == folder) {
-        if !picked.iter().any(|o| o.core == r.core && o.full_label() == r.full_label()) {
+    for r in rows
+        .iter()
+        .filter(ok)
+        .filter(|r| r.n == n && dir(r) == folder)
+    {
+        if !picked
+            .iter()
+            .any(|o| o.core == r.core && o.full_label() == r.full_label())
+        {
             picked.push(r);
         }
     }
     let head = format!("PCS | {}", head());
     for (core, name) in CORES {
-        let mut t = Table::new(&format!("{name}, Fibonacci n = {}", crate::doc::pow2(n)), &head);
+        let mut t = Table::new(
+            &format!("{name}, Fibonacci n = {}", crate::doc::pow2(n)),
+            &head,
+        );
         for r in picked.iter().filter(|r| r.core == core) {
             let mut line = vec![pcs(r).to_string()];
             line.extend(cells(r));

@@ -20,7 +20,10 @@ pub fn section(rows: &[Row]) -> Section {
 fn ratio_table(rows: &[Row]) -> Table {
     let mut t = Table::new("", "configuration | n | allocator | RV32/M33 instructions | RV32/M33 estimated time | RV32/M33 device cycles");
     let mut keys: Vec<(String, u64, String)> = Vec::new();
-    for r in rows.iter().filter(|r| r.core == "rv32" && r.rv32_m33_ratio.is_some()) {
+    for r in rows
+        .iter()
+        .filter(|r| r.core == "rv32" && r.rv32_m33_ratio.is_some())
+    {
         let k = (r.full_label(), r.n, r.allocator.clone());
         if !keys.contains(&k) {
             keys.push(k);
@@ -61,7 +64,12 @@ fn estimate_device_table(rows: &[Row]) -> Table {
             e.core.clone(),
             pow2(e.n),
             e.allocator.clone(),
-            format!("{} ({} v{})", grouped(est.cycles), est.model, est.model_version),
+            format!(
+                "{} ({} v{})",
+                grouped(est.cycles),
+                est.model,
+                est.model_version
+            ),
             format!(
                 "{} (k={}, {})",
                 dash(d.cycles_median, |v| grouped(v.round() as u64)),

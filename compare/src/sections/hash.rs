@@ -54,7 +54,11 @@ pub fn section(rows: &[Row]) -> Section {
         let sw_floor = match (sw.and_then(|s| s.instructions), e.instructions, blocks) {
             (Some(s), Some(en), Some(b)) if s > en => {
                 let floor = (s - en) / b * b;
-                Some(format!("{} ({})", grouped(floor), percent(floor as f64, s as f64)))
+                Some(format!(
+                    "{} ({})",
+                    grouped(floor),
+                    percent(floor as f64, s as f64)
+                ))
             }
             _ => None,
         };
@@ -73,7 +77,11 @@ pub fn section(rows: &[Row]) -> Section {
             dash(blocks, grouped),
             sw_floor.unwrap_or_else(|| "–".into()),
             engine_floor.unwrap_or_else(|| "–".into()),
-            format!("{} · {}", dash(b3.map(|r| r.proof_bytes), grouped), grouped(e.proof_bytes)),
+            format!(
+                "{} · {}",
+                dash(b3.map(|r| r.proof_bytes), grouped),
+                grouped(e.proof_bytes)
+            ),
         ]);
     }
     if engine_rows.iter().any(|r| r.placement != XIP) {

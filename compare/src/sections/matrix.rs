@@ -18,9 +18,11 @@ fn estimate_cells(r: &Row) -> [String; 3] {
                 grouped(e.xip_miss_cycles)
             ),
         ],
-        (None, "emulator") => {
-            ["none: the record predates the timing model".into(), "–".into(), "–".into()]
-        }
+        (None, "emulator") => [
+            "none: the record predates the timing model".into(),
+            "–".into(),
+            "–".into(),
+        ],
         _ => ["–".into(), "–".into(), "–".into()],
     }
 }
@@ -34,7 +36,11 @@ pub fn section(rows: &[Row], min_security: u32) -> Section {
             None => r.result.clone(),
         };
         let [est_cycles, est_ms, est_split] = estimate_cells(r);
-        let below = if r.security_bits < min_security { " (below floor)" } else { "" };
+        let below = if r.security_bits < min_security {
+            " (below floor)"
+        } else {
+            ""
+        };
         let (sec, policy) = match &r.security {
             Some(s) => (
                 [
@@ -45,7 +51,10 @@ pub fn section(rows: &[Row], min_security: u32) -> Section {
                     s.proven_list,
                 ]
                 .map(bits),
-                format!("{} ≥ {}: {}{below}", s.policy_regime, s.policy_min_bits, r.security_bits),
+                format!(
+                    "{} ≥ {}: {}{below}",
+                    s.policy_regime, s.policy_min_bits, r.security_bits
+                ),
             ),
             None => (
                 ["–", "–", "–", "–", "–"].map(String::from),

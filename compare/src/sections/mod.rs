@@ -65,7 +65,10 @@ mod tests {
         assert_eq!(a.tables[0].rows[0][5], "2^8 / 10 / 2^4 / 2^6 / 20");
         assert_eq!(a.tables[1].rows.len(), 1, "rv32: one configuration");
         assert_eq!(a.charts.len(), 1);
-        assert!(!a.charts[0].svg.contains("p3-babybear"), "below the floor: not charted");
+        assert!(
+            !a.charts[0].svg.contains("p3-babybear"),
+            "below the floor: not charted"
+        );
         // Hash axis: the engine row has no BLAKE3 row with its parameters and placement.
         let h = super::hash::section(&rows);
         let full = "p3-m31^4 sha256-engine all-sram [2^8 / 10 / 2^4 / 2^6 / 20]";

@@ -23,7 +23,9 @@ Records written before these figures existed show “–” and their one stated
 
 /// Proven bits: the better of unique and list decoding.
 fn proven_bits(r: &Row) -> Option<f64> {
-    r.security.as_ref().map(|s| s.proven_unique.max(s.proven_list))
+    r.security
+        .as_ref()
+        .map(|s| s.proven_unique.max(s.proven_list))
 }
 
 fn proven(r: &Row) -> bool {
@@ -72,7 +74,10 @@ pub fn section(rows: &[Row], min_security: u32) -> Section {
             times(f(r.instructions), conj.and_then(|c| f(c.instructions))),
             times(est_ms(rows, r), conj.and_then(|c| est_ms(rows, c))),
             times(f(r.heap_peak), conj.and_then(|c| f(c.heap_peak))),
-            times(Some(r.proof_bytes as f64), conj.map(|c| c.proof_bytes as f64)),
+            times(
+                Some(r.proof_bytes as f64),
+                conj.map(|c| c.proof_bytes as f64),
+            ),
         ]);
     }
     s.tables.push(t);
@@ -93,7 +98,8 @@ pub fn section(rows: &[Row], min_security: u32) -> Section {
                 ));
             }
             None => {
-                s.notes.push(format!("**{b}**: no proven-100 configuration measured."));
+                s.notes
+                    .push(format!("**{b}**: no proven-100 configuration measured."));
             }
         }
     }

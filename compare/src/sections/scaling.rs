@@ -93,7 +93,11 @@ fn charts(rows: &[Row]) -> Vec<Chart> {
     let base: Vec<&Row> = rows.iter().filter(|r| r.air == BASE_AIR).collect();
 
     for source in ["emulator", "device"] {
-        let src: Vec<&Row> = base.iter().copied().filter(|r| r.source == source).collect();
+        let src: Vec<&Row> = base
+            .iter()
+            .copied()
+            .filter(|r| r.source == source)
+            .collect();
         let fits: Vec<&Row> = src.iter().copied().filter(|r| r.accepted()).collect();
         let mut series = series_by_config(&fits, &|r| r.heap_peak.map(|v| v as f64), "");
         let ooms: Vec<&Row> = src.iter().copied().filter(|r| is_oom(r)).collect();
@@ -125,8 +129,11 @@ fn charts(rows: &[Row]) -> Vec<Chart> {
         ));
     }
 
-    let host: Vec<&Row> =
-        base.iter().copied().filter(|r| r.source == "host" && r.accepted()).collect();
+    let host: Vec<&Row> = base
+        .iter()
+        .copied()
+        .filter(|r| r.source == "host" && r.accepted())
+        .collect();
     if !host.is_empty() {
         out.push(chart::lines(
             "Prove time vs n (host wall clock, every core available to the prover)",
@@ -161,7 +168,12 @@ fn proof_size_chart(rows: &[Row]) -> Option<Chart> {
                 }
             }
             points.sort_by(|a, b| a.0.total_cmp(&b.0));
-            Series { name: cfg.clone(), color, dashed: false, points }
+            Series {
+                name: cfg.clone(),
+                color,
+                dashed: false,
+                points,
+            }
         })
         .collect();
     let ns: BTreeSet<u64> = base.iter().map(|r| r.n).collect();
@@ -201,8 +213,10 @@ fn tables(rows: &[Row]) -> Vec<Table> {
     }
     let mut out = Vec::new();
     for source in ["host", "emulator", "device"] {
-        let src: Vec<&Row> =
-            rows.iter().filter(|r| r.source == source && r.air == BASE_AIR).collect();
+        let src: Vec<&Row> = rows
+            .iter()
+            .filter(|r| r.source == source && r.air == BASE_AIR)
+            .collect();
         let ns: BTreeSet<u64> = src.iter().map(|r| r.n).collect();
         if ns.len() < 3 {
             continue;
@@ -212,8 +226,11 @@ fn tables(rows: &[Row]) -> Vec<Table> {
         let table_rows = keys(src.iter().copied())
             .into_iter()
             .map(|(cfg, core)| {
-                let mut line =
-                    vec![if core == "host" { cfg.clone() } else { format!("{cfg} {core}") }];
+                let mut line = vec![if core == "host" {
+                    cfg.clone()
+                } else {
+                    format!("{cfg} {core}")
+                }];
                 for n in &ns {
                     let cell = src
                         .iter()

@@ -12,8 +12,10 @@ const MEMBERSHIP: &str = "**membership** (`air/src/membership.rs`): a depth-10 P
 const CHAIN16: &str = "**chain16** (`picostark_air::chain16::CubicChain16`): 16 columns, 16 degree-3 transition constraints, 8 public inputs.";
 
 pub fn section(rows: &[Row], min_security: u32) -> Section {
-    let wide: Vec<&Row> =
-        rows.iter().filter(|r| r.air != "fib" && r.source == "emulator" && r.accepted()).collect();
+    let wide: Vec<&Row> = rows
+        .iter()
+        .filter(|r| r.air != "fib" && r.source == "emulator" && r.accepted())
+        .collect();
     let mut intro = String::from("Each AIR other than Fibonacci (2 columns, degree 1), measured as the Fibonacci rows are; “× Fib” is the estimated ms over the Fibonacci row of the same configuration and core at the smallest n measured.");
     for (air, text) in [("membership", MEMBERSHIP), ("chain16", CHAIN16)] {
         if wide.iter().any(|r| r.air == air) {
@@ -28,7 +30,10 @@ pub fn section(rows: &[Row], min_security: u32) -> Section {
         for (core, name) in CORES {
             let head = format!("AIR | n | {} | × Fib est. ms | policy", head());
             let mut t = Table::new(&format!("{air}, {name}"), &head);
-            for r in wide.iter().filter(|r| r.air == air && r.n == n && r.core == core) {
+            for r in wide
+                .iter()
+                .filter(|r| r.air == air && r.n == n && r.core == core)
+            {
                 let fib = rows.iter().find(|f| {
                     f.air == "fib"
                         && Some(f.n) == fib_n
@@ -39,12 +44,23 @@ pub fn section(rows: &[Row], min_security: u32) -> Section {
                 let mut line = vec![air.to_string(), crate::doc::pow2(n)];
                 line.extend(cells(r));
                 line.push(times(r.est_ms(), fib.and_then(|f| f.est_ms())));
-                line.push(if r.ranked(min_security) { "ranked" } else { "below the floor" }.into());
+                line.push(
+                    if r.ranked(min_security) {
+                        "ranked"
+                    } else {
+                        "below the floor"
+                    }
+                    .into(),
+                );
                 t.rows.push(line);
             }
             s.tables.push(t);
         }
-        let these: Vec<&Row> = wide.iter().copied().filter(|r| r.air == air && r.n == n).collect();
+        let these: Vec<&Row> = wide
+            .iter()
+            .copied()
+            .filter(|r| r.air == air && r.n == n)
+            .collect();
         let groups = core_groups(&these, &Row::full_label);
         if groups.iter().any(|g| g.1.iter().any(Option::is_some)) {
             s.charts.push(chart::bars(
