@@ -28,7 +28,6 @@ use p3_circle::{CircleDomain, CirclePcsShape, Point};
 use p3_commit::PolynomialSpace;
 use p3_field::{ExtensionField, PrimeCharacteristicRing, PrimeField32};
 use p3_mersenne_31::Mersenne31;
-use p3_symmetric::PseudoCompressionFunction;
 use picostark_core::VerifyError;
 
 use p3_challenger::{HashChallenger, SerializingChallenger32};
@@ -38,6 +37,7 @@ use picostark_core::{HashId, ProofFile};
 
 use super::bounds::{MAX_CHUNKS, MAX_DEGREE, MAX_PUBLIC, MAX_QUERIES, MAX_ROUNDS, MAX_WIDTH};
 use super::math::{batch_invert, reverse_bits};
+use super::merkle;
 use super::reader::{Reader, WireField, REJECTED};
 use super::transcript::{pattern_hash, LeanChallenger, Protocol, Transcript};
 use super::{LeanPcs, OpeningClaims};
@@ -195,107 +195,6 @@ pub(crate) fn ext_bytes<EF: ExtensionField<F>>(values: &[EF], out: &mut [u8]) ->
         }
     }
     n
-}
-
-/// Verifies a pruned binary Merkle multi-proof (upstream's `verify_batch_pruned` on a
-/// one-root cap) of the leaves at `index` (in query order, possibly repeated) against `root`,
-/// reading its siblings from `r`. The tree has `2^depth` leaves. `leaf(k)` hashes query
-/// `k`'s rows (the tallest matrices') and, with `inject_after = Some(l)`, the shorter
-/// matrix's rows, which enter after compression level `l` as `compress(node, injected)`;
-/// it is called once per distinct index, as upstream hashes. `same(a, b)` says whether two
-/// queries opened identical rows: repeated indices must (upstream compares them). Queries
-/// merged into one node before an injection must have opened the same shorter row (equal
-/// injected digests); their tallest rows differ.
-#[allow(clippy::too_many_arguments)]
-pub(crate) fn verify_multi<C: PseudoCompressionFunction<Digest, 2>>(
-    compress: &C,
-    root: &Digest,
-    depth: usize,
-    inject_after: Option<usize>,
-    index: &[usize],
-    mut leaf: impl FnMut(usize) -> (Digest, Digest),
-    same: impl Fn(usize, usize) -> bool,
-    r: &mut Reader<'_>,
-) -> Result<(), VerifyError> {
-    let supplied = r.seq_len()?;
-    let q = index.len();
-    // Queries sorted by index (insertion sort of a permutation: no rows move).
-    let mut order = [0u8; MAX_QUERIES];
-    for k in 0..q {
-        let mut j = k;
-        while j > 0 && index[order[j - 1] as usize] > index[k] {
-            order[j] = order[j - 1];
-            j -= 1;
-        }
-        order[j] = k as u8;
-    }
-    // Frontier nodes: index, digest and injected digest; at the leaves, the first query of
-    // each distinct index (`lead`), which repeated queries must equal.
-    let mut idx = [0usize; MAX_QUERIES];
-    let mut dig = [[0u8; 32]; MAX_QUERIES];
-    let mut inj = [[0u8; 32]; MAX_QUERIES];
-    let mut lead = 0;
-    let mut n = 0;
-    for &k in &order[..q] {
-        let k = k as usize;
-        if n > 0 && idx[n - 1] == index[k] {
-            if !same(lead, k) {
-                return Err(REJECTED);
-            }
-            continue;
-        }
-        idx[n] = index[k];
-        (dig[n], inj[n]) = leaf(k);
-        lead = k;
-        n += 1;
-    }
-    if n == 0 || idx[n - 1] >> depth != 0 {
-        return Err(REJECTED);
-    }
-    let mut used = 0usize;
-    for level in 0..depth {
-        let mut out = 0;
-        let mut i = 0;
-        while i < n {
-            let node = idx[i];
-            let injected = inj[i];
-            let pair = if i + 1 < n && idx[i + 1] == node ^ 1 {
-                i += 2;
-                // Below the injection, siblings share the shorter matrix's row: both queries
-                // must have opened it alike (their tallest rows differ, legitimately).
-                if inject_after.is_some_and(|l| level <= l) && inj[i - 2] != inj[i - 1] {
-                    return Err(REJECTED);
-                }
-                [dig[i - 2], dig[i - 1]]
-            } else {
-                i += 1;
-                used += 1;
-                if used > supplied {
-                    return Err(REJECTED);
-                }
-                let sib = *r.digest()?;
-                if node & 1 == 0 {
-                    [dig[i - 1], sib]
-                } else {
-                    [sib, dig[i - 1]]
-                }
-            };
-            idx[out] = node >> 1;
-            dig[out] = compress.compress(pair);
-            inj[out] = injected;
-            out += 1;
-        }
-        n = out;
-        if inject_after == Some(level) {
-            for k in 0..n {
-                dig[k] = compress.compress([dig[k], inj[k]]);
-            }
-        }
-    }
-    if used != supplied || n != 1 || dig[0] != *root {
-        return Err(REJECTED);
-    }
-    Ok(())
 }
 
 /// The pattern-hash parameters of a circle PCS shape: `[rounds, query_pow_bits, index_bits,
@@ -635,7 +534,7 @@ where
             } else {
                 c.quotient_root
             };
-            verify_multi(
+            merkle::verify_queries::<H>(
                 &compress,
                 root,
                 h,
@@ -689,7 +588,7 @@ where
         };
         // The shorter matrix (height 2^(h - 1)) joins where the tree narrows to its height.
         let inject_after = (nh == 2).then(|| g.max_h - g.heights[0] - 1);
-        verify_multi(
+        merkle::verify_queries::<H>(
             &compress,
             &first_layer_root,
             g.max_h - 1,
@@ -761,7 +660,7 @@ where
                 idx[k] >>= 1;
                 folded[k] = fold(x_inv[k], betas[round], pairs[k][0], pairs[k][1]);
             }
-            verify_multi(
+            merkle::verify_queries::<H>(
                 &compress,
                 &commits[round],
                 log_cur - 1,

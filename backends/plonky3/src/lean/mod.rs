@@ -8,6 +8,7 @@
 
 pub mod bounds;
 pub mod math;
+pub mod merkle;
 pub mod patterns;
 pub mod reader;
 pub mod transcript;

@@ -17,6 +17,7 @@ use super::bounds::{
     MAX_WIDTH,
 };
 use super::math::{batch_invert, reverse_bits};
+use super::merkle;
 use super::reader::{Reader, WireField, REJECTED};
 use super::transcript::{fri_pattern, pcs_pattern, LeanChallenger, Protocol, Transcript};
 use super::{LeanPcs, OpeningClaims};
@@ -69,88 +70,6 @@ impl<H> TwoAdicPcs<H> {
         let drop = log_n + self.log_blowup - self.log_final_height();
         (drop - round * self.max_log_arity).min(self.max_log_arity)
     }
-}
-
-/// Verifies a pruned binary Merkle multi-proof of `leaves` (`(index, digest)`, sorted by
-/// index, possibly repeated) against `root`, reading its siblings from `r`.
-fn verify_multi<H: ByteHash>(
-    compress: &H::Compress,
-    root: &Digest,
-    log_height: usize,
-    leaves: &mut [(usize, Digest)],
-    r: &mut Reader<'_>,
-) -> Result<(), VerifyError> {
-    let supplied = r.seq_len()?;
-    // Duplicates must agree and collapse (upstream compares their rows).
-    let mut n = 0;
-    for i in 0..leaves.len() {
-        if n > 0 && leaves[n - 1].0 >= leaves[i].0 {
-            if leaves[n - 1].0 > leaves[i].0 || leaves[n - 1].1 != leaves[i].1 {
-                return Err(REJECTED);
-            }
-            continue;
-        }
-        if n != i {
-            leaves[n] = leaves[i];
-        }
-        n += 1;
-    }
-    if n == 0 || leaves[n - 1].0 >> log_height != 0 {
-        return Err(REJECTED);
-    }
-    let mut used = 0usize;
-    // Each node is hashed from this pair in place (digests are copied in, never passed by
-    // value); word-aligned like `leaves`, so the copies between them are word moves rather
-    // than library `memcpy` calls on the MCU.
-    let mut pair = Pair([[0u8; 32]; 2]);
-    for _ in 0..log_height {
-        let mut out = 0;
-        let mut i = 0;
-        while i < n {
-            let idx = leaves[i].0;
-            if i + 1 < n && leaves[i + 1].0 == idx ^ 1 {
-                pair.0[0] = leaves[i].1;
-                pair.0[1] = leaves[i + 1].1;
-                i += 2;
-            } else {
-                used += 1;
-                if used > supplied {
-                    return Err(REJECTED);
-                }
-                let side = idx & 1;
-                pair.0[side] = leaves[i].1;
-                copy_words(&mut pair.0[side ^ 1], r.digest()?);
-                i += 1;
-            }
-            leaves[out].0 = idx >> 1;
-            leaves[out].1 = H::compress_pair(compress, &pair.0);
-            out += 1;
-        }
-        n = out;
-    }
-    if used != supplied || n != 1 || leaves[0].1 != *root {
-        return Err(REJECTED);
-    }
-    Ok(())
-}
-
-/// A Merkle node's two children.
-#[repr(C, align(4))]
-struct Pair([Digest; 2]);
-
-/// `*dst = *src` for a digest at any byte offset (a sibling in the payload) as eight word
-/// moves: a 32-byte copy from an unaligned source is a library `memcpy` call on the MCU.
-#[inline(always)]
-fn copy_words(dst: &mut Digest, src: &Digest) {
-    let (d, s) = (dst.as_chunks_mut::<4>().0, src.as_chunks::<4>().0);
-    d[0] = s[0];
-    d[1] = s[1];
-    d[2] = s[2];
-    d[3] = s[3];
-    d[4] = s[4];
-    d[5] = s[5];
-    d[6] = s[6];
-    d[7] = s[7];
 }
 
 /// The position of each query in index order (ties in query order): folding shifts every
@@ -476,7 +395,7 @@ where
                 .fold(EF::ZERO, |acc, (&v, &a)| acc + a * v);
             folded[k] = (sum_local - at_local) * inv[2 * k] + (sum_next - at_next) * inv[2 * k + 1];
         }
-        verify_multi::<H>(&compress, c.trace_root, log_max, &mut leaves[..q], &mut ri)?;
+        merkle::verify_sorted::<H>(&compress, c.trace_root, log_max, &mut leaves[..q], &mut ri)?;
         ri.expect_len(q)?;
         let mut qrows = [F::ZERO; MAX_CHUNKS * MAX_DEGREE];
         for k in 0..q {
@@ -498,7 +417,7 @@ where
                 .fold(EF::ZERO, |acc, (&v, &a)| acc + a * v);
             folded[k] += (sum_quot - at_x) * inv[2 * k];
         }
-        verify_multi::<H>(
+        merkle::verify_sorted::<H>(
             &compress,
             c.quotient_root,
             log_max,
@@ -540,7 +459,7 @@ where
                 leaves[pos[k] as usize] = (idx[k], leaf);
                 folded[k] = fold.fold(idx[k], &mut evals[..arity]);
             }
-            verify_multi::<H>(
+            merkle::verify_sorted::<H>(
                 &compress,
                 &commits[round],
                 log_folded,

@@ -22,10 +22,11 @@ use p3_challenger::{HashChallenger, SerializingChallenger32};
 
 use super::bounds::{MAX_CHUNKS, MAX_DEGREE, MAX_PUBLIC, MAX_QUERIES, MAX_ROUNDS, MAX_WIDTH};
 use super::circle::{
-    cfft_permute_index, chunk_log_n, ext_bytes, fold, nth_point, point_from_line, v_n,
-    verify_multi, CirclePcs, CIRCLE_TWO_ADICITY, F_LEN, MAX_CLAIMS, MAX_HEIGHTS,
+    cfft_permute_index, chunk_log_n, ext_bytes, fold, nth_point, point_from_line, v_n, CirclePcs,
+    CIRCLE_TWO_ADICITY, F_LEN, MAX_CLAIMS, MAX_HEIGHTS,
 };
 use super::math::{batch_invert, reverse_bits};
+use super::merkle;
 use super::reader::{Reader, REJECTED};
 use super::transcript::{LeanChallenger, Transcript};
 use super::{LeanPcs, OpeningClaims};
@@ -397,7 +398,7 @@ where
             } else {
                 c.quotient_root
             };
-            verify_multi(
+            merkle::verify_queries::<H>(
                 &compress,
                 root,
                 h,
@@ -446,7 +447,7 @@ where
         };
         let tallest = nh - 1;
         let inject_after = (nh == 2).then(|| g.max_h - g.heights[0] - 1);
-        verify_multi(
+        merkle::verify_queries::<H>(
             &compress,
             &first_layer_root,
             g.max_h - 1,
@@ -493,7 +494,7 @@ where
                 folded[k] = fold_row(&mut leaf, a, &twiddles, betas[round]);
                 position[k] = leaf_index[k];
             }
-            verify_multi(
+            merkle::verify_queries::<H>(
                 &compress,
                 &commits[round],
                 current - a,

@@ -1,0 +1,194 @@
+//! The one pruned binary Merkle multi-proof walk of both lean PCS paths (upstream's
+//! `verify_batch_pruned` on a one-root cap): the two-adic FRI's trees and the circle PCS's,
+//! whose first-layer tree takes a shorter matrix's rows in part of the way up
+//! (`inject_after`). Each node is hashed from a pair held in place and siblings are copied in
+//! as words, so the MCU makes no library `memcpy` call per node.
+
+use picostark_core::VerifyError;
+
+use super::bounds::MAX_QUERIES;
+use super::reader::{Reader, REJECTED};
+use crate::config::ByteHash;
+
+/// A digest of either hash (BLAKE3, SHA-256).
+pub type Digest = [u8; 32];
+
+/// A Merkle node's two children, word-aligned like the frontier.
+#[repr(C, align(4))]
+struct Pair([Digest; 2]);
+
+/// `*dst = *src` for a digest at any byte offset (a sibling in the payload) as eight word
+/// moves: a 32-byte copy from an unaligned source is a library `memcpy` call on the MCU.
+#[inline(always)]
+fn copy_words(dst: &mut Digest, src: &Digest) {
+    let (d, s) = (dst.as_chunks_mut::<4>().0, src.as_chunks::<4>().0);
+    d[0] = s[0];
+    d[1] = s[1];
+    d[2] = s[2];
+    d[3] = s[3];
+    d[4] = s[4];
+    d[5] = s[5];
+    d[6] = s[6];
+    d[7] = s[7];
+}
+
+/// Verifies the multi-proof of `leaves` (`(index, digest)`, sorted by index, possibly
+/// repeated: repeats must carry the same digest, as upstream compares their rows) in a tree
+/// of `2^depth` leaves against `root`, reading its siblings from `r`.
+pub fn verify_sorted<H: ByteHash>(
+    compress: &H::Compress,
+    root: &Digest,
+    depth: usize,
+    leaves: &mut [(usize, Digest)],
+    r: &mut Reader<'_>,
+) -> Result<(), VerifyError> {
+    let mut n = 0;
+    for i in 0..leaves.len() {
+        if n > 0 && leaves[n - 1].0 >= leaves[i].0 {
+            if leaves[n - 1].0 > leaves[i].0 || leaves[n - 1].1 != leaves[i].1 {
+                return Err(REJECTED);
+            }
+            continue;
+        }
+        if n != i {
+            leaves[n] = leaves[i];
+        }
+        n += 1;
+    }
+    walk::<H, false>(compress, root, depth, 0, &mut leaves[..n], &mut [], r)
+}
+
+/// Verifies the multi-proof of the leaves at `index` (in query order, possibly repeated)
+/// against `root`. `leaf(k)` hashes query `k`'s rows (the tallest matrices') and, with
+/// `inject_after = Some(l)`, the shorter matrix's rows, which enter after compression level
+/// `l` as `compress(node, injected)`; it is called once per distinct index, as upstream
+/// hashes. `same(a, b)` says whether two queries opened identical rows: repeated indices
+/// must. Queries merged into one node before an injection must have opened the same shorter
+/// row (equal injected digests); their tallest rows differ.
+#[allow(clippy::too_many_arguments)]
+pub fn verify_queries<H: ByteHash>(
+    compress: &H::Compress,
+    root: &Digest,
+    depth: usize,
+    inject_after: Option<usize>,
+    index: &[usize],
+    mut leaf: impl FnMut(usize) -> (Digest, Digest),
+    same: impl Fn(usize, usize) -> bool,
+    r: &mut Reader<'_>,
+) -> Result<(), VerifyError> {
+    let q = index.len();
+    if q > MAX_QUERIES {
+        return Err(REJECTED);
+    }
+    // Queries sorted by index (insertion sort of a permutation: no rows move).
+    let mut order = [0u8; MAX_QUERIES];
+    for k in 0..q {
+        let mut j = k;
+        while j > 0 && index[order[j - 1] as usize] > index[k] {
+            order[j] = order[j - 1];
+            j -= 1;
+        }
+        order[j] = k as u8;
+    }
+    // The first query of each distinct index (`lead`) is hashed; repeats must equal it.
+    let mut nodes = [(0usize, [0u8; 32]); MAX_QUERIES];
+    let mut injected = [[0u8; 32]; MAX_QUERIES];
+    let mut lead = 0;
+    let mut n = 0;
+    for &k in &order[..q] {
+        let k = k as usize;
+        if n > 0 && nodes[n - 1].0 == index[k] {
+            if !same(lead, k) {
+                return Err(REJECTED);
+            }
+            continue;
+        }
+        nodes[n].0 = index[k];
+        (nodes[n].1, injected[n]) = leaf(k);
+        lead = k;
+        n += 1;
+    }
+    match inject_after {
+        Some(l) => walk::<H, true>(
+            compress,
+            root,
+            depth,
+            l,
+            &mut nodes[..n],
+            &mut injected[..n],
+            r,
+        ),
+        None => walk::<H, false>(compress, root, depth, 0, &mut nodes[..n], &mut [], r),
+    }
+}
+
+/// The walk up from `nodes` (distinct indexes in increasing order, with their digests): a
+/// node whose sibling is not on the frontier takes it from the proof, every supplied sibling
+/// must be used, and the one node left must be `root`. With `INJECT`, `injected` (one per
+/// node) rides along and joins after level `inject_after`; without, both are ignored, and
+/// the two-adic trees' walk compiles as if the injection did not exist (a run-time flag cost
+/// them +0.6 % instructions, emulator).
+fn walk<H: ByteHash, const INJECT: bool>(
+    compress: &H::Compress,
+    root: &Digest,
+    depth: usize,
+    inject_after: usize,
+    nodes: &mut [(usize, Digest)],
+    injected: &mut [Digest],
+    r: &mut Reader<'_>,
+) -> Result<(), VerifyError> {
+    let supplied = r.seq_len()?;
+    let mut n = nodes.len();
+    if n == 0 || nodes[n - 1].0 >> depth != 0 {
+        return Err(REJECTED);
+    }
+    let mut used = 0usize;
+    let mut pair = Pair([[0u8; 32]; 2]);
+    for level in 0..depth {
+        // Below the injection, siblings share the shorter matrix's row.
+        let shared_below = INJECT && level <= inject_after;
+        let mut out = 0;
+        let mut i = 0;
+        while i < n {
+            let idx = nodes[i].0;
+            if i + 1 < n && nodes[i + 1].0 == idx ^ 1 {
+                if shared_below && injected[i] != injected[i + 1] {
+                    return Err(REJECTED);
+                }
+                pair.0[0] = nodes[i].1;
+                pair.0[1] = nodes[i + 1].1;
+                if INJECT {
+                    injected[out] = injected[i];
+                }
+                i += 2;
+            } else {
+                used += 1;
+                if used > supplied {
+                    return Err(REJECTED);
+                }
+                let side = idx & 1;
+                pair.0[side] = nodes[i].1;
+                copy_words(&mut pair.0[side ^ 1], r.digest()?);
+                if INJECT {
+                    injected[out] = injected[i];
+                }
+                i += 1;
+            }
+            nodes[out].0 = idx >> 1;
+            nodes[out].1 = H::compress_pair(compress, &pair.0);
+            out += 1;
+        }
+        n = out;
+        if INJECT && level == inject_after {
+            for (node, inj) in nodes[..n].iter_mut().zip(injected.iter()) {
+                pair.0[0] = node.1;
+                pair.0[1] = *inj;
+                node.1 = H::compress_pair(compress, &pair.0);
+            }
+        }
+    }
+    if used != supplied || n != 1 || nodes[0].1 != *root {
+        return Err(REJECTED);
+    }
+    Ok(())
+}
