@@ -8,7 +8,8 @@
 //! mcu-run board --core m33|rv32 --start ADDR --end ADDR [--skip ADDR].. [--return ADDR]..
 //!               [--patch ADDR=HEX].. [--accept ADDR:REG=VALUE] [--expect accepted|rejected]
 //!               [--windows N] [--isa rv32imac|rp2350] [--xip-miss CYCLES] [--proof FILE]
-//!               [--alloc NAME] [--timeout S] [--out DIR] BOARD.elf
+//!               [--alloc NAME] [--timeout S] [--out DIR] [--flip-proof] BOARD.elf
+//! mcu-run board --core m33|rv32 [--proof FILE [--flip-proof]] [--windows 0] [--out DIR] OUR.elf
 //! mcu-run uf2 ELF OUT.uf2 --family rp2350-arm|rp2350-riscv
 //! mcu-run check-image ELF [UF2] --family rp2350-arm|rp2350-riscv
 //! mcu-run tamper [--kind flip|truncate|low-security|wrong-backend|zero-payload|overlong|trailing] IN OUT
@@ -44,7 +45,13 @@
 //! firmware rebuilt from its sources) under QEMU with the timing model, counting from
 //! `--start` to `--end` each time, and writes one `RunRecord` with the median-cycles window's
 //! estimate (`board.rs`: the machine, the patches for code that waits on hardware, the
-//! verdict check through QEMU's gdb stub).
+//! verdict check through QEMU's gdb stub). Our own rp2350 images (this firmware with the
+//! feature `rp2350`) need no addresses: `board::own_image` reads the window
+//! (`pstk_measure_start`/`_end`), the headless word to set, the verdict point
+//! (`pstk_verdict`, argument 0) and the iteration count from the image's symbols, and the
+//! record names the code placement and the code bytes in flash and in SRAM. `--flip-proof`
+//! flips one byte in the middle of the embedded proof's payload (needs `--proof`): the run must
+//! then be rejected.
 
 mod board;
 mod dwarf;
@@ -71,7 +78,8 @@ fn usage() -> &'static str {
   mcu-run board --core m33|rv32 --start ADDR --end ADDR [--skip ADDR].. [--return ADDR]..
               [--patch ADDR=HEX].. [--accept ADDR:REG=VALUE] [--expect accepted|rejected]
               [--windows N] [--isa rv32imac|rp2350] [--xip-miss CYCLES] [--proof FILE]
-              [--alloc NAME] [--timeout S] [--out DIR] BOARD.elf
+              [--alloc NAME] [--timeout S] [--out DIR] [--flip-proof] BOARD.elf
+  mcu-run board --core m33|rv32 [--proof FILE [--flip-proof]] [--windows 0] [--out DIR] OUR.elf
   mcu-run uf2 ELF OUT.uf2 --family rp2350-arm|rp2350-riscv
   mcu-run check-image ELF [UF2] --family rp2350-arm|rp2350-riscv
   mcu-run tamper [--kind flip|truncate|low-security|wrong-backend|zero-payload|overlong|trailing] IN OUT
@@ -184,22 +192,38 @@ fn core_and_isa(f: &Flags, default: qemu::Isa) -> Result<(Core, qemu::Isa), Stri
 }
 
 fn cmd_board(args: &[String]) -> Result<(), String> {
-    let f = Flags::parse(
+    let f = Flags::parse_with_switches(
         args,
         &[
             "core", "start", "end", "skip", "return", "patch", "accept", "expect", "windows",
             "isa", "xip-miss", "proof", "alloc", "timeout", "out",
         ],
+        &["flip-proof"],
     )?;
-    // Published RP2350 images are plain RV32IMAC unless built otherwise.
-    let (core, isa) = core_and_isa(&f, qemu::Isa::Rv32imac)?;
     let [elf_path] = f.positional.as_slice() else {
         return Err("give one board image (ELF)".into());
     };
     let elf = std::fs::read(elf_path).map_err(|e| format!("{elf_path}: {e}"))?;
-    let addr = |k: &str| board::parse_addr(f.get(k).ok_or(format!("--{k} ADDR is required"))?);
-    let (start, end) = (addr("start")?, addr("end")?);
-    let mut patches = Vec::new();
+    // Our own rp2350 images (`PSTK_HEADLESS`): window, patches, verdict and windows from the
+    // image's symbols, the RV32 ISA the firmware is built for. Published RP2350 images are
+    // plain RV32IMAC unless built otherwise, and need everything on the command line.
+    let (core, _) = core_and_isa(&f, qemu::Isa::Rv32imac)?;
+    let own = board::own_image(&elf, core)?;
+    let (core, isa) = core_and_isa(
+        &f,
+        if own.is_some() {
+            qemu::Isa::Rp2350
+        } else {
+            qemu::Isa::Rv32imac
+        },
+    )?;
+    let addr = |k: &str, own: Option<u32>| match f.get(k) {
+        Some(a) => board::parse_addr(a),
+        None => own.ok_or(format!("--{k} ADDR is required")),
+    };
+    let start = addr("start", own.as_ref().map(|o| o.start))?;
+    let end = addr("end", own.as_ref().map(|o| o.end))?;
+    let mut patches = own.as_ref().map(|o| o.patches.clone()).unwrap_or_default();
     for a in f.all("skip") {
         patches.push(board::Patch::Skip(board::parse_addr(a)?));
     }
@@ -209,15 +233,21 @@ fn cmd_board(args: &[String]) -> Result<(), String> {
     for p in f.all("patch") {
         patches.push(board::Patch::parse_bytes(p)?);
     }
-    let verdict = f
-        .get("accept")
-        .map(|v| board::Verdict::parse(v, core))
-        .transpose()?;
-    let expect = f.get("expect").unwrap_or("accepted");
+    let verdict = match f.get("accept") {
+        Some(v) => Some(board::Verdict::parse(v, core)?),
+        None => own.as_ref().map(|o| o.verdict.clone()),
+    };
+    let flip = f.get("flip-proof").is_some();
+    let expect = f
+        .get("expect")
+        .unwrap_or(if flip { "rejected" } else { "accepted" });
     if !["accepted", "rejected"].contains(&expect) {
         return Err("--expect accepted|rejected".into());
     }
-    let windows = f.num("windows", 7)? as usize;
+    let windows = match (f.get("windows"), &own) {
+        (None, Some(o)) => o.iterations as usize,
+        _ => f.num("windows", 7)? as usize,
+    };
     let xip_miss = f
         .get("xip-miss")
         .map(|_| f.num("xip-miss", 0))
@@ -230,10 +260,24 @@ fn cmd_board(args: &[String]) -> Result<(), String> {
     let header = match &proof {
         Some(bytes) => {
             let pf = ProofFile::parse(bytes).map_err(|e| format!("--proof: {e}"))?;
-            if !board::carries(&elf, pf.payload)? {
+            let Some(at) = board::find_bytes(&elf, pf.payload)? else {
                 return Err(format!("{elf_path} does not carry the payload of --proof"));
+            };
+            if flip {
+                // One payload byte in the middle of the embedded proof, flipped in the copy
+                // QEMU runs: every genuine iteration must then be rejected.
+                let mid = at + (pf.payload.len() / 2) as u32;
+                let e = elf::Elf::parse(&elf).map_err(|e| e.to_string())?;
+                let off = e
+                    .file_offset(mid, 1)
+                    .map_err(|e| e.to_string())?
+                    .ok_or("the embedded proof is not in the image's file bytes")?;
+                patches.push(board::Patch::Bytes(mid, vec![elf[off] ^ 0x01]));
             }
             Some((pf.header, bytes.len()))
+        }
+        None if flip => {
+            return Err("--flip-proof needs --proof (the proof the image carries)".into())
         }
         None => None,
     };
@@ -290,6 +334,12 @@ fn cmd_board(args: &[String]) -> Result<(), String> {
     if core == Core::Rv32 {
         profile.push_str(&format!(" isa={}", isa.name()));
     }
+    if let Some(o) = &own {
+        profile.push_str(&format!(
+            " image=picostark headless placement={} flash-code-bytes={} sram-code-bytes={}",
+            o.placement, o.flash_code_bytes, o.sram_code_bytes
+        ));
+    }
     let mut rec = picostark_core::record::RunRecord {
         schema: picostark_core::record::RUN_RECORD_SCHEMA,
         source: "emulator".into(),
@@ -342,7 +392,14 @@ fn cmd_board(args: &[String]) -> Result<(), String> {
             .and_then(|p| Path::new(p).file_name())
             .map_or(name.to_string(), |n| n.to_string_lossy().into());
         let file = Path::new(out).join(format!("{stem}.{}.{alloc}.json", core.name()));
-        let json = serde_json::to_string_pretty(&rec).map_err(|e| e.to_string())?;
+        let mut json = serde_json::to_value(&rec).map_err(|e| e.to_string())?;
+        if let (Some(o), Some(map)) = (&own, json.as_object_mut()) {
+            // Fields beyond the RunRecord schema (readers that do not know them skip them).
+            map.insert("placement".into(), o.placement.into());
+            map.insert("flash_code_bytes".into(), o.flash_code_bytes.into());
+            map.insert("sram_code_bytes".into(), o.sram_code_bytes.into());
+        }
+        let json = serde_json::to_string_pretty(&json).map_err(|e| e.to_string())?;
         std::fs::write(&file, json + "\n").map_err(|e| format!("{}: {e}", file.display()))?;
         println!("wrote {}", file.display());
     }
