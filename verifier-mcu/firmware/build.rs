@@ -12,7 +12,8 @@
 //! - feature `code-in-ram`: code and read-only data linked to SRAM, loaded from flash at reset
 //!   (`link/code-in-ram-*.x`).
 //! - features `place-xip-ordered`, `place-hot-sram` (rp2350 only): the functions listed in
-//!   `link/hot-set.txt` (made by `mcu-run hot-set` from profiles) laid out together in flash,
+//!   `link/hot-set.txt` (`link/hot-set-multi.txt` for a build with several backends; both
+//!   made by `mcu-run hot-set` from profiles) laid out together in flash,
 //!   or copied to SRAM at reset (at most [`HOT_SRAM_BUDGET`] bytes); a generated script,
 //!   [`placement_script`].
 //! - `PSTK_SECURITY_REGIME`, `PSTK_MIN_SECURITY`: the verifier policy (default `strictest`,
@@ -248,7 +249,18 @@ fn main() {
             memory_x.push_str(&read("code-in-ram-arm.x"));
         }
         if let Some(p) = placement {
-            let script = placement_script(p, arm, &read("hot-set.txt"));
+            // One list per image kind, each made for those images' sizes (README of
+            // results/placement): one backend, or several (the all-backend image).
+            let backends = BackendId::ALL
+                .iter()
+                .filter(|b| backend_enabled(**b))
+                .count();
+            let list = if backends > 1 {
+                "hot-set-multi.txt"
+            } else {
+                "hot-set.txt"
+            };
+            let script = placement_script(p, arm, &read(list));
             if arm {
                 // Read before link.x's SECTIONS: the hot patterns win, as for code-in-ram.
                 memory_x.push_str(&script);
@@ -293,7 +305,7 @@ fn placement_script(p: Placement, arm: bool, hot_set: &str) -> String {
         .filter_map(|l| l.split_whitespace().next())
         .collect();
     if patterns.is_empty() {
-        fail("link/hot-set.txt has no patterns (make it with `mcu-run hot-set`)");
+        fail("the hot-set list has no patterns (make it with `mcu-run hot-set`)");
     }
     let (sdata, edata, sidata) = if arm {
         ("__sdata", "__edata", "__sidata")

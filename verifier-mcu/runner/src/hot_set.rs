@@ -3,11 +3,11 @@
 //!
 //! Inputs: instruction profiles (`mcu-run board --profile` or `mcu-run run --profile`:
 //! executed instructions per function, names demangled without hash) of one or both cores,
-//! and the firmware ELFs of each core for the functions' sizes (several per core: each name's
-//! largest size among them, so the budget holds in each). A function's score is its share of its profile's instructions, averaged
+//! and the firmware images (ELFs) the list is for: the functions' sizes, and `--budget` holds
+//! in each image separately (a function an image lacks costs it nothing). A function's score is its share of its profile's instructions, averaged
 //! over every profile given (both cores, every backend), so the set is one list for both cores
-//! where the names agree. Functions are taken by score per byte, highest first, while their
-//! total size on every core stays within `--budget`. A name covers every instance the ELF has
+//! where the names agree. Functions are taken by score per byte (bytes: the largest size in
+//! any image), highest first, while every image's total stays within `--budget`. A name covers every instance the ELF has
 //! of it (generic instances share the demangled name); its pattern is `.text.` and the
 //! symbol with its legacy hash (`17h<16 hex>E`) or LLVM suffix (`.N`) replaced by `*`, which
 //! is how `-ffunction-sections` names the function's input section.
@@ -72,20 +72,6 @@ pub fn functions_by_name(elf: &[u8]) -> Result<BTreeMap<String, (BTreeSet<String
     Ok(out)
 }
 
-/// Two builds' functions as one: per name the union of patterns and the larger size (so a
-/// budget met with these sizes is met in every build given).
-pub fn merge(
-    mut a: BTreeMap<String, (BTreeSet<String>, u64)>,
-    b: BTreeMap<String, (BTreeSet<String>, u64)>,
-) -> BTreeMap<String, (BTreeSet<String>, u64)> {
-    for (name, (patterns, size)) in b {
-        let e = a.entry(name).or_default();
-        e.0.extend(patterns);
-        e.1 = e.1.max(size);
-    }
-    a
-}
-
 /// One chosen function.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Hot {
@@ -97,15 +83,15 @@ pub struct Hot {
     pub patterns: BTreeSet<String>,
 }
 
-/// The hot set: `profiles` as `(core index, parsed profile)`, `cores` the functions of each
-/// core's ELF; at most `budget` bytes on every core.
+/// The hot set: `profiles` parsed, `cores` the functions of each image; at most `budget`
+/// bytes in every image.
 pub fn choose(
-    profiles: &[(usize, Vec<(u64, String)>)],
+    profiles: &[Vec<(u64, String)>],
     cores: &[BTreeMap<String, (BTreeSet<String>, u64)>],
     budget: u64,
 ) -> Vec<Hot> {
     let mut score: BTreeMap<&str, f64> = BTreeMap::new();
-    for (_, rows) in profiles {
+    for rows in profiles {
         let total: u64 = rows.iter().map(|r| r.0).sum();
         for (n, name) in rows {
             *score.entry(name).or_default() +=
@@ -207,14 +193,10 @@ mod tests {
         // a: 60 % in 600 B (0.1 %/B); <x as y>::z: 30 % in 100 B; c: 10 % in 50 B (0.2 %/B).
         let m33 = core(&[("a::b", 600), ("<x as y>::z", 100), ("c", 50)]);
         let rv32 = core(&[("a::b", 400), ("<x as y>::z", 200)]);
-        let hot = choose(&[(0, rows.clone()), (1, rows)], &[m33.clone(), rv32], 700);
-        let merged = merge(m33.clone(), core(&[("a::b", 900), ("d", 8)]));
-        assert_eq!(
-            (merged["a::b"].1, merged["c"].1, merged["d"].1),
-            (900, 50, 8)
-        );
+        let hot = choose(&[rows.clone(), rows], &[m33, rv32], 700);
+        // Per image: the second image lacks c, so c costs it nothing.
         let names: Vec<&str> = hot.iter().map(|h| h.name.as_str()).collect();
-        // c (0.2 %/B), z (0.15 %/B on the larger core); a::b would exceed 700 B on the M33.
+        // c (0.2 %/B), z (0.15 %/B on the larger image); a::b would exceed 700 B in the first.
         assert_eq!(names, ["c", "<x as y>::z"]);
         assert_eq!(hot[1].bytes, 200);
         let text = render(&hot, "made by a test");
