@@ -8,7 +8,7 @@ import sys
 
 HERE = pathlib.Path(__file__).resolve().parent
 BACKENDS = ["wf-goldilocks", "wf-babybear", "p3-babybear", "p3-goldilocks", "p3-m31"]
-PLACEMENTS = ["xip", "xip-ordered", "hot-sram", "all-sram"]
+PLACEMENTS = ["xip", "xip-ordered", "hot-sram-insns", "hot-sram", "all-sram"]
 
 
 def load(image, placement, backend, core):
@@ -31,7 +31,7 @@ def table(image):
                 share = 100.0 * e["xip_miss_cycles"] / e["cycles"]
                 vs = "" if base is None or p == "xip" else \
                     f"{100.0 * (e['cycles'] / base['estimate']['cycles'] - 1):+.1f} %"
-                ls = r["instruction_classes"]["load_store"] if p in ("hot-sram", "all-sram") else None
+                ls = r["instruction_classes"]["load_store"] if "sram" in p else None
                 bound = f"{ls:,} (≤ {100.0 * ls / e['cycles']:.1f} %)" if ls else ""
                 rows.append(
                     f"| {b} | {core} | {p} | {r['instructions']:,} | {e['ms']:.2f} | "

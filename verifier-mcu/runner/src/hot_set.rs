@@ -6,7 +6,9 @@
 //! and the firmware images (ELFs) the list is for: the functions' sizes, and `--budget` holds
 //! in each image separately (a function an image lacks costs it nothing). A function's score is its share of its profile's instructions, averaged
 //! over every profile given (both cores, every backend), so the set is one list for both cores
-//! where the names agree. Functions are taken by score per byte (bytes: the largest size in
+//! where the names agree. A profile's counts may be instructions or the XIP miss cycles the
+//! model charged to each function (`NAME.misses.txt` of `mcu-run board --profile`): the
+//! committed lists rank by miss cycles. Functions are taken by score per byte (bytes: the largest size in
 //! any image), highest first, while every image's total stays within `--budget`. A name covers every instance the ELF has
 //! of it (generic instances share the demangled name); its pattern is `.text.` and the
 //! symbol with its legacy hash (`17h<16 hex>E`) or LLVM suffix (`.N`) replaced by `*`, which
@@ -60,12 +62,20 @@ pub fn parse_profile(text: &str) -> Result<Vec<(u64, String)>, String> {
     Ok(out)
 }
 
-/// A firmware's functions by demangled name: their section patterns and total size.
+/// A firmware's functions by demangled name (every instance: their patterns and total size)
+/// and, where it differs, by symbol (that instance alone: the exact section `.text.SYMBOL`),
+/// so a profile may name either.
 pub fn functions_by_name(elf: &[u8]) -> Result<BTreeMap<String, (BTreeSet<String>, u64)>, String> {
     let e = Elf::parse(elf).map_err(|e| e.to_string())?;
     let mut out: BTreeMap<String, (BTreeSet<String>, u64)> = BTreeMap::new();
     for (_, size, sym) in e.functions().map_err(|e| e.to_string())? {
-        let entry = out.entry(demangle(&sym)).or_default();
+        let name = demangle(&sym);
+        if name != sym {
+            let exact = out.entry(sym.clone()).or_default();
+            exact.0.insert(format!(".text.{sym}"));
+            exact.1 += u64::from(size);
+        }
+        let entry = out.entry(name).or_default();
         entry.0.insert(pattern(&sym));
         entry.1 += u64::from(size);
     }
@@ -143,8 +153,8 @@ pub fn render(hot: &[Hot], header: &str) -> String {
     let covered: f64 = hot.iter().map(|h| h.score).sum();
     let bytes: u64 = hot.iter().map(|h| h.bytes).sum();
     s.push_str(&format!(
-        "# {} functions, {:.1} % of the profiles' instructions (mean), {bytes} B (sum of each \
-         function's largest size over the cores)\n",
+        "# {} functions, {:.1} % of the profiles' counts (mean), {bytes} B (sum of each \
+         function's largest size over the images)\n",
         hot.len(),
         100.0 * covered
     ));

@@ -12,19 +12,26 @@ use crate::elf::Elf;
 
 /// Instructions per function, highest first, from the plugin's `ADDR INSNS` lines.
 pub fn by_function(raw: &str, elf: &Elf<'_>) -> Result<Vec<(String, u64)>, String> {
-    by_function_column(raw, elf, 1)
+    by_function_column(raw, elf, 1, demangle)
 }
 
-/// XIP miss cycles per function, highest first, from the third column the plugin writes
-/// with the timing model (`ADDR INSNS MISSCYCLES`; lines without it count 0).
-pub fn misses_by_function(raw: &str, elf: &Elf<'_>) -> Result<Vec<(String, u64)>, String> {
-    let mut rows = by_function_column(raw, elf, 2)?;
+/// XIP miss cycles per function symbol (as the ELF spells it: one generic instance each),
+/// highest first, from the third column the plugin writes with the timing model
+/// (`ADDR INSNS MISSCYCLES`; lines without it count 0).
+pub fn misses_by_symbol(raw: &str, elf: &Elf<'_>) -> Result<Vec<(String, u64)>, String> {
+    let mut rows = by_function_column(raw, elf, 2, |s| s.to_string())?;
     rows.retain(|r| r.1 > 0);
     Ok(rows)
 }
 
-/// Column `col` (1: instructions, 2: miss cycles) of the plugin's lines, per function.
-fn by_function_column(raw: &str, elf: &Elf<'_>, col: usize) -> Result<Vec<(String, u64)>, String> {
+/// Column `col` (1: instructions, 2: miss cycles) of the plugin's lines, per function symbol
+/// named by `name`.
+fn by_function_column(
+    raw: &str,
+    elf: &Elf<'_>,
+    col: usize,
+    name: impl Fn(&str) -> String,
+) -> Result<Vec<(String, u64)>, String> {
     let mut functions = elf.functions().map_err(|e| e.to_string())?;
     functions.sort_by_key(|f| f.0);
     let mut totals: HashMap<String, u64> = HashMap::new();
@@ -43,9 +50,7 @@ fn by_function_column(raw: &str, elf: &Elf<'_>, col: usize) -> Result<Vec<(Strin
             .map_err(|_| format!("bad profile line {line:?}"))?;
         let i = functions.partition_point(|f| f.0 <= addr);
         let name = match i.checked_sub(1).map(|i| &functions[i]) {
-            Some((start, size, name)) if addr < start.saturating_add((*size).max(1)) => {
-                demangle(name)
-            }
+            Some((start, size, sym)) if addr < start.saturating_add((*size).max(1)) => name(sym),
             _ => format!("{addr:#010x} (no symbol)"),
         };
         *totals.entry(name).or_insert(0) += count;
@@ -166,7 +171,7 @@ mod tests {
             [(f("f"), 15), (f("g"), 3), (f("0x10000030 (no symbol)"), 1)]
         );
         assert_eq!(
-            misses_by_function(raw, &e).unwrap(),
+            misses_by_symbol(raw, &e).unwrap(),
             [(f("0x10000030 (no symbol)"), 9), (f("f"), 7), (f("g"), 2)]
         );
         assert!(by_function("zz 1\n", &e).is_err());
