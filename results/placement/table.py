@@ -16,10 +16,16 @@ def load(image, placement, backend, core):
     return json.loads(f.read_text()) if f.exists() else None
 
 
+def qemu(backend, core):
+    """The report's QEMU-image record (five-backend QEMU firmware, results/raw/emulator/s2)."""
+    f = HERE.parent / "raw" / "emulator" / "s2" / f"{backend}-fib-n1024.proof.{core}.tlsf.json"
+    return json.loads(f.read_text()) if f.exists() else None
+
+
 def table(image):
     rows = ["| backend | core | placement | instructions | est. ms | XIP miss share | vs xip | "
-            "load/store (contention bound) | flash code+ro B | SRAM code B |",
-            "|---|---|---|---:|---:|---:|---:|---:|---:|---:|"]
+            "vs QEMU image | load/store (contention bound) | flash code+ro B | SRAM code B |",
+            "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for b in BACKENDS:
         for core in ["m33", "rv32"]:
             base = load(image, "xip", b, core)
@@ -31,11 +37,14 @@ def table(image):
                 share = 100.0 * e["xip_miss_cycles"] / e["cycles"]
                 vs = "" if base is None or p == "xip" else \
                     f"{100.0 * (e['cycles'] / base['estimate']['cycles'] - 1):+.1f} %"
+                q = qemu(b, core)
+                vq = "" if q is None else \
+                    f"{100.0 * (e['cycles'] / q['estimate']['cycles'] - 1):+.1f} %"
                 ls = r["instruction_classes"]["load_store"] if "sram" in p else None
                 bound = f"{ls:,} (≤ {100.0 * ls / e['cycles']:.1f} %)" if ls else ""
                 rows.append(
                     f"| {b} | {core} | {p} | {r['instructions']:,} | {e['ms']:.2f} | "
-                    f"{share:.1f} % | {vs} | {bound} | {r['flash_code_bytes']:,} | "
+                    f"{share:.1f} % | {vs} | {vq} | {bound} | {r['flash_code_bytes']:,} | "
                     f"{r['sram_code_bytes']:,} |")
     return "\n".join(rows)
 
@@ -47,10 +56,9 @@ def qemu_vs_board():
             "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for b in BACKENDS:
         for core in ["m33", "rv32"]:
-            q = HERE.parent / "raw" / "emulator" / "s2" / f"{b}-fib-n1024.proof.{core}.tlsf.json"
-            if not q.exists():
+            q = qemu(b, core)
+            if q is None:
                 continue
-            q = json.loads(q.read_text())
             cells = [b, core, f"{q['instructions']:,}", f"{q['estimate']['ms']:.2f}"]
             for image in ["one", "all"]:
                 r = load(image, "xip", b, core)
