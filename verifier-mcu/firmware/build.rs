@@ -298,12 +298,22 @@ enum Placement {
 /// after `.data` with its load address at the same offset, so the start-up `.data` copy moves
 /// it (cortex-m-rt and riscv.x define the copy's end after `.data` for this).
 fn placement_script(p: Placement, arm: bool, hot_set: &str) -> String {
-    let patterns: Vec<&str> = hot_set
+    let mut patterns: Vec<&str> = hot_set
         .lines()
         .map(str::trim)
         .filter(|l| !l.is_empty() && !l.starts_with('#'))
         .filter_map(|l| l.split_whitespace().next())
         .collect();
+    // RV32: `memmove` (src/mem_rv32.rs) ends in a direct `j memcpy` (a JAL, +-1 MiB), which
+    // cannot reach from flash to SRAM or back: the two stay in one region.
+    const PAIR: [&str; 2] = [".text.memcpy*", ".text.memmove*"];
+    if !arm && patterns.iter().any(|p| PAIR.contains(p)) {
+        for q in PAIR {
+            if !patterns.contains(&q) {
+                patterns.push(q);
+            }
+        }
+    }
     if patterns.is_empty() {
         fail("the hot-set list has no patterns (make it with `mcu-run hot-set`)");
     }
