@@ -11,6 +11,11 @@
 //! - `PSTK_ITERATIONS`: measured verifications of the genuine proof (default 3, 1..=1000).
 //! - feature `code-in-ram`: code and read-only data linked to SRAM, loaded from flash at reset
 //!   (`link/code-in-ram-*.x`).
+//! - features `place-xip-ordered`, `place-hot-sram` (rp2350 only): the functions listed in
+//!   `link/hot-set.txt` (`link/hot-set-multi.txt` for a build with several backends; both
+//!   made by `mcu-run hot-set` from profiles) laid out together in flash,
+//!   or copied to SRAM at reset (at most [`HOT_SRAM_BUDGET`] bytes); a generated script,
+//!   [`placement_script`].
 //! - `PSTK_SECURITY_REGIME`, `PSTK_MIN_SECURITY`: the verifier policy (default `strictest`,
 //!   95 bits; regimes in `core/src/security.rs`).
 
@@ -194,6 +199,15 @@ fn main() {
     // or our riscv.x (the RP2350's boot block; and every RV32 code-in-ram build, whose
     // placement script must come before the script it changes).
     let code_in_ram = feature("code-in-ram");
+    let placement = match (feature("place-xip-ordered"), feature("place-hot-sram")) {
+        (false, false) => None,
+        (true, false) => Some(Placement::XipOrdered),
+        (false, true) => Some(Placement::HotSram),
+        (true, true) => fail("place-xip-ordered and place-hot-sram exclude each other"),
+    };
+    if placement.is_some() && (code_in_ram || qemu) {
+        fail("place-xip-ordered and place-hot-sram are rp2350 code placements; code-in-ram already runs all code from SRAM");
+    }
     let (memory, scripts): (&str, &[&str]) = match (qemu, arm, code_in_ram) {
         (true, true, _) => ("memory-qemu-m33.x", &["link.x"]),
         (true, false, false) => ("memory-qemu-rv32.x", &["memory.x", "link.x"]),
@@ -202,6 +216,10 @@ fn main() {
             &["memory.x", "code-in-ram-riscv.x", "riscv.x"],
         ),
         (false, true, _) => ("memory-rp2350-arm.x", &["link.x"]),
+        (false, false, false) if placement.is_some() => (
+            "memory-rp2350-riscv.x",
+            &["memory.x", "placement.x", "riscv.x"],
+        ),
         (false, false, false) => ("memory-rp2350-riscv.x", &["memory.x", "riscv.x"]),
         (false, false, true) => (
             "memory-rp2350-riscv.x",
@@ -230,6 +248,26 @@ fn main() {
             // and read-only data before link.x's do.
             memory_x.push_str(&read("code-in-ram-arm.x"));
         }
+        if let Some(p) = placement {
+            // One list per image kind, each made for those images' sizes (README of
+            // results/placement): one backend, or several (the all-backend image).
+            let backends = BackendId::ALL
+                .iter()
+                .filter(|b| backend_enabled(**b))
+                .count();
+            let list = if backends > 1 {
+                "hot-set-multi.txt"
+            } else {
+                "hot-set.txt"
+            };
+            let script = placement_script(p, arm, &read(list));
+            if arm {
+                // Read before link.x's SECTIONS: the hot patterns win, as for code-in-ram.
+                memory_x.push_str(&script);
+            } else {
+                fs::write(out.join("placement.x"), script).unwrap();
+            }
+        }
         fs::write(out.join("memory.x"), memory_x).unwrap();
         for name in scripts.iter().filter(|n| link.join(n).exists()) {
             fs::write(out.join(name), read(name)).unwrap();
@@ -239,6 +277,88 @@ fn main() {
             println!("cargo:rustc-link-arg=-T{name}");
         }
     }
+}
+
+/// The most SRAM `place-hot-sram` may take for code (issue 26's limit).
+const HOT_SRAM_BUDGET: u32 = 32 * 1024;
+
+#[derive(Clone, Copy)]
+enum Placement {
+    /// The hot set first after `.text`, contiguous in flash (no SRAM).
+    XipOrdered,
+    /// The hot set in SRAM, copied from flash at reset with `.data`.
+    HotSram,
+}
+
+/// The link script of a code placement: an output section `.hot_text` holding the input
+/// sections of `hot_set`'s patterns (first word of each non-comment line), between the
+/// symbols `__pstk_hot_start` and `__pstk_hot_end` (`mcu-run board` reads them), and the
+/// checks. It is read before the runtime's script, so its patterns take those functions from
+/// `.text` (as `code-in-ram-*.x` do). `hot-sram` follows code-in-ram's mechanism: inserted
+/// after `.data` with its load address at the same offset, so the start-up `.data` copy moves
+/// it (cortex-m-rt and riscv.x define the copy's end after `.data` for this).
+fn placement_script(p: Placement, arm: bool, hot_set: &str) -> String {
+    let mut patterns: Vec<&str> = hot_set
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .filter_map(|l| l.split_whitespace().next())
+        .collect();
+    // RV32: `memmove` (src/mem_rv32.rs) ends in a direct `j memcpy` (a JAL, +-1 MiB), which
+    // cannot reach from flash to SRAM or back: the two stay in one region.
+    const PAIR: [&str; 2] = [".text.memcpy*", ".text.memmove*"];
+    if !arm && patterns.iter().any(|p| PAIR.contains(p)) {
+        for q in PAIR {
+            if !patterns.contains(&q) {
+                patterns.push(q);
+            }
+        }
+    }
+    if patterns.is_empty() {
+        fail("the hot-set list has no patterns (make it with `mcu-run hot-set`)");
+    }
+    let (sdata, edata, sidata) = if arm {
+        ("__sdata", "__edata", "__sidata")
+    } else {
+        ("_sdata", "_edata", "_sidata")
+    };
+    let mut s = String::from(
+        "/* Generated by build.rs from link/hot-set.txt: code placement (issue 26). */\nSECTIONS\n{\n",
+    );
+    match p {
+        Placement::XipOrdered => s.push_str("  .hot_text : ALIGN(8)\n  {\n"),
+        Placement::HotSram => s.push_str(
+            "  .hot_text : AT(LOADADDR(.data) + (ADDR(.hot_text) - ADDR(.data))) ALIGN(4)\n  {\n",
+        ),
+    }
+    s.push_str("    __pstk_hot_start = .;\n");
+    for p in &patterns {
+        writeln!(s, "    *({p});").unwrap();
+    }
+    s.push_str("    . = ALIGN(8);\n    __pstk_hot_end = .;\n");
+    match p {
+        Placement::XipOrdered => s.push_str("  } > FLASH\n} INSERT AFTER .text;\n"),
+        Placement::HotSram => s.push_str("  } > RAM\n} INSERT AFTER .data;\n"),
+    }
+    s.push_str(
+        "ASSERT(__pstk_hot_end > __pstk_hot_start, \"picostark: placement: no function of link/hot-set.txt is in this build\");\n",
+    );
+    match p {
+        Placement::XipOrdered => s.push_str(
+            "ASSERT(__pstk_hot_start >= ORIGIN(FLASH) && __pstk_hot_end <= ORIGIN(FLASH) + LENGTH(FLASH), \"picostark: xip-ordered: .hot_text is not in flash\");\n",
+        ),
+        Placement::HotSram => {
+            writeln!(
+                s,
+                "ASSERT(__pstk_hot_start >= ORIGIN(RAM) && __pstk_hot_end <= ORIGIN(RAM) + LENGTH(RAM), \"picostark: hot-sram: .hot_text is not in RAM\");\n\
+                 ASSERT(__pstk_hot_end - __pstk_hot_start <= {HOT_SRAM_BUDGET}, \"picostark: hot-sram: the hot set takes more than {HOT_SRAM_BUDGET} B of SRAM\");\n\
+                 ASSERT(LOADADDR(.hot_text) >= ORIGIN(FLASH) && LOADADDR(.hot_text) + SIZEOF(.hot_text) <= ORIGIN(FLASH) + LENGTH(FLASH), \"picostark: hot-sram: .hot_text's load address is not in flash\");\n\
+                 ASSERT(__pstk_hot_start >= {sdata} && __pstk_hot_end <= {edata} && LOADADDR(.hot_text) - {sidata} == __pstk_hot_start - {sdata}, \"picostark: hot-sram: .hot_text is not covered by the .data copy\");"
+            )
+            .unwrap();
+        }
+    }
+    s
 }
 
 /// Twice the largest stack peak of the backends this build verifies (a backend counts when

@@ -110,12 +110,16 @@ fn model_fields(insns: u64, start: ModelTotals, end: ModelTotals, offload_calls:
 
 /// The optional profile: one executed-instruction counter per translation-block start
 /// address (a block retranslated at the same address shares its counter), the counters'
-/// values when the current region started, and the totals over all measured regions.
+/// values when the current region started, and the totals over all measured regions. With
+/// the model, also the XIP miss cycles charged while each block ran (its code lines and its
+/// flash loads; [`MISSES`]), the same way. The profile only reads the model's totals.
 struct Profile {
     path: Option<String>,
     blocks: BTreeMap<u64, &'static AtomicU64>,
     at_start: BTreeMap<u64, u64>,
     totals: BTreeMap<u64, u64>,
+    miss_at_start: BTreeMap<u64, u64>,
+    miss_totals: BTreeMap<u64, u64>,
 }
 
 static PROFILE: Mutex<Profile> = Mutex::new(Profile {
@@ -123,7 +127,30 @@ static PROFILE: Mutex<Profile> = Mutex::new(Profile {
     blocks: BTreeMap::new(),
     at_start: BTreeMap::new(),
     totals: BTreeMap::new(),
+    miss_at_start: BTreeMap::new(),
+    miss_totals: BTreeMap::new(),
 });
+
+/// Miss cycles per block start address (profile with a model only), and the block the
+/// model entered last, which run-time flash loads are charged to.
+static MISSES: Mutex<BTreeMap<u64, u64>> = Mutex::new(BTreeMap::new());
+static CURRENT_BLOCK: AtomicU64 = AtomicU64::new(0);
+
+/// Charges the miss cycles `f` adds to the model to the block at `addr`.
+fn charging(addr: u64, f: impl FnOnce(&mut Model)) {
+    with_model(|m| {
+        let before = m.xip.miss_cycles;
+        f(m);
+        let d = m.xip.miss_cycles - before;
+        if d > 0 {
+            *MISSES
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .entry(addr)
+                .or_insert(0) += d;
+        }
+    });
+}
 
 fn profile_start() {
     let mut p = PROFILE.lock().unwrap_or_else(|e| e.into_inner());
@@ -136,6 +163,7 @@ fn profile_start() {
         .map(|(&a, c)| (a, c.load(Ordering::Relaxed)))
         .collect();
     p.at_start = now;
+    p.miss_at_start = MISSES.lock().unwrap_or_else(|e| e.into_inner()).clone();
 }
 
 /// Adds the region that just ended to the totals and rewrites the profile file
@@ -155,10 +183,21 @@ fn profile_end() {
     for (a, d) in deltas {
         *p.totals.entry(a).or_insert(0) += d;
     }
+    let misses = MISSES.lock().unwrap_or_else(|e| e.into_inner()).clone();
+    for (a, v) in misses {
+        let d = v - p.miss_at_start.get(&a).copied().unwrap_or(0);
+        if d > 0 {
+            *p.miss_totals.entry(a).or_insert(0) += d;
+        }
+    }
+    // `ADDR INSNS` per block; with the model a third column, the block's miss cycles.
     let text: String = p
         .totals
         .iter()
-        .map(|(a, n)| format!("{a:#x} {n}\n"))
+        .map(|(a, n)| match p.miss_totals.get(a) {
+            Some(m) => format!("{a:#x} {n} {m}\n"),
+            None => format!("{a:#x} {n}\n"),
+        })
         .collect();
     let _ = std::fs::write(path, text);
 }
@@ -331,6 +370,7 @@ impl HasCallbacks for ICount {
             }
         };
         let block_insns = tb.size() as u64;
+        let profiling = block_counter.is_some();
         let mut timed = Vec::new();
         let mut image_span: Option<(u32, u32)> = None;
         for insn in tb.instructions() {
@@ -359,7 +399,13 @@ impl HasCallbacks for ICount {
                     insn.register_memory_access_callback_flags(
                         move |_, info, vaddr| {
                             if !info.is_store() && image_flash.contains(vaddr as u32) {
-                                with_model(|m| m.load(map.board(vaddr as u32)))
+                                let board = map.board(vaddr as u32);
+                                if profiling {
+                                    let at = CURRENT_BLOCK.load(Ordering::Relaxed);
+                                    charging(at, |m| m.load(board));
+                                } else {
+                                    with_model(|m| m.load(board))
+                                }
                             }
                         },
                         // Registered for reads only (MEM_R), the callback never ran under
@@ -402,7 +448,15 @@ impl HasCallbacks for ICount {
                 (block.start, block.end) = (start, end);
             }
             let block: &'static _ = Box::leak(Box::new(block));
-            tb.register_execute_callback(move |_| with_model(|m| m.enter(block)));
+            if profiling {
+                let at = tb.vaddr();
+                tb.register_execute_callback(move |_| {
+                    CURRENT_BLOCK.store(at, Ordering::Relaxed);
+                    charging(at, |m| m.enter(block))
+                });
+            } else {
+                tb.register_execute_callback(move |_| with_model(|m| m.enter(block)));
+            }
         }
         if let Some(counter) = block_counter {
             qemu_plugin::qemu_plugin_register_vcpu_tb_exec_inline(

@@ -59,6 +59,140 @@ impl Patch {
     }
 }
 
+/// What `mcu-run board` needs to run one of this repository's own rp2350 images
+/// (`verifier-mcu/firmware`, feature `rp2350`) as it would be flashed, found from the image's
+/// symbols (verifier-mcu/README.md, "Our board images under `mcu-run board`").
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OwnImage {
+    /// `pstk_measure_start` and `pstk_measure_end`: the same window as on the board.
+    pub start: u32,
+    pub end: u32,
+    /// The headless word set to 1 (outside any window) and, on the M33, every
+    /// `mrs rX, primask` made `mov.w rX, #0` (undefined on the A-profile CPU that runs it;
+    /// the same width and, in the model, the same one cycle).
+    pub patches: Vec<Patch>,
+    /// `pstk_verdict`'s argument register holds 0 (the run passed).
+    pub verdict: Verdict,
+    /// The genuine iterations (`PSTK_ITERATIONS`): the windows a record takes.
+    pub iterations: u32,
+    /// How the image places its code (`xip`, `xip-ordered`, `hot-sram`, `all-sram`).
+    pub placement: &'static str,
+    /// Code and read-only data run from flash (the non-writable segments that run where they
+    /// load: vector table, code, constants, the embedded proof), in bytes.
+    pub flash_code_bytes: u64,
+    /// Code and read-only data copied to SRAM at reset and run there, in bytes.
+    pub sram_code_bytes: u64,
+}
+
+/// `Some` for an image that carries the headless word `PSTK_HEADLESS`, else `None` (a
+/// foreign image: its window and patches come from the command line).
+pub fn own_image(elf: &[u8], core: Core) -> Result<Option<OwnImage>, String> {
+    let e = Elf::parse(elf).map_err(|e| e.to_string())?;
+    let sym = |n: &str| e.symbol(n).map_err(|e| e.to_string());
+    let Some(headless) = sym("PSTK_HEADLESS")? else {
+        return Ok(None);
+    };
+    let need = |n: &str| -> Result<u32, String> {
+        sym(n)?.ok_or_else(|| format!("the image has PSTK_HEADLESS but no symbol {n}"))
+    };
+    let word = |a: u32| -> Result<u32, String> {
+        let at = e
+            .file_offset(a, 4)
+            .map_err(|e| e.to_string())?
+            .ok_or_else(|| format!("{a:#x} is not in the image's loaded bytes"))?;
+        Ok(u32::from_le_bytes(
+            elf[at..at + 4].try_into().expect("4 bytes"),
+        ))
+    };
+    let iterations = word(need("PSTK_ITERATIONS")?)?;
+    if !(1..=1000).contains(&iterations) {
+        return Err(format!("PSTK_ITERATIONS in the image is {iterations}"));
+    }
+    let mut patches = vec![Patch::Bytes(headless, 1u32.to_le_bytes().to_vec())];
+    if core == Core::M33 {
+        for (vaddr, data, exec) in e.run_segments().map_err(|e| e.to_string())? {
+            if exec {
+                patches.extend(primask_reads(vaddr, &data));
+            }
+        }
+    }
+    let verdict = Verdict {
+        addr: need("pstk_verdict")? & !1,
+        reg: match core {
+            Core::M33 => 0,
+            Core::Rv32 => 10,
+        },
+        value: 0,
+    };
+    let span = |a: &str, b: &str| -> Result<Option<(u32, u32)>, String> {
+        Ok(match (sym(a)?, sym(b)?) {
+            (Some(s), Some(t)) if t >= s => Some((s, t)),
+            _ => None,
+        })
+    };
+    let in_sram = |a: u32| (0x2000_0000..0x2008_2000).contains(&a);
+    let (placement, sram_code_bytes) =
+        if let Some((s, t)) = span("__pstk_ram_code_start", "__pstk_ram_code_end")? {
+            ("all-sram", u64::from(t - s))
+        } else if let Some((s, t)) = span("__pstk_hot_start", "__pstk_hot_end")? {
+            if in_sram(s) {
+                ("hot-sram", u64::from(t - s))
+            } else {
+                ("xip-ordered", 0)
+            }
+        } else {
+            ("xip", 0)
+        };
+    let flash_code_bytes = e
+        .read_only_ranges()
+        .map_err(|e| e.to_string())?
+        .iter()
+        .map(|(lo, hi)| u64::from(hi - lo))
+        .sum();
+    Ok(Some(OwnImage {
+        start: need("pstk_measure_start")? & !1,
+        end: need("pstk_measure_end")? & !1,
+        patches,
+        verdict,
+        iterations,
+        placement,
+        flash_code_bytes,
+        sram_code_bytes,
+    }))
+}
+
+/// Every Thumb-2 `mrs rX, primask` (`f3ef 8x10`, halfword-aligned) in `code` at run address
+/// `base`, as a patch to `mov.w rX, #0` (`f04f 0x00`).
+fn primask_reads(base: u32, code: &[u8]) -> Vec<Patch> {
+    let hw = |i: usize| u16::from_le_bytes([code[i], code[i + 1]]);
+    (0..code.len().saturating_sub(3))
+        .step_by(2)
+        .filter(|&i| hw(i) == 0xf3ef && hw(i + 2) & 0xf0ff == 0x8010)
+        .map(|i| {
+            let rd = (hw(i + 2) >> 8) & 0xf;
+            let mut bytes = 0xf04fu16.to_le_bytes().to_vec();
+            bytes.extend((rd << 8).to_le_bytes());
+            Patch::Bytes(base + i as u32, bytes)
+        })
+        .collect()
+}
+
+/// The run address of the first copy of `needle` in the image's loaded bytes.
+pub fn find_bytes(elf: &[u8], needle: &[u8]) -> Result<Option<u32>, String> {
+    let e = Elf::parse(elf).map_err(|e| e.to_string())?;
+    if needle.is_empty() {
+        return Ok(None);
+    }
+    Ok(e.run_segments()
+        .map_err(|e| e.to_string())?
+        .iter()
+        .find_map(|(vaddr, data, _)| {
+            data.windows(needle.len())
+                .position(|w| w == needle)
+                .map(|i| vaddr + i as u32)
+        }))
+}
+
 /// A hex address, `0x` optional.
 pub fn parse_addr(s: &str) -> Result<u32, String> {
     let t = s.trim();
@@ -416,17 +550,6 @@ pub fn toolchain(elf: &[u8]) -> Option<String> {
     Some(String::from_utf8_lossy(&elf[at..at + end]).replacen(" version", "", 1))
 }
 
-/// Whether `needle` occurs in the image's loaded bytes (the proof a record names is the one
-/// the image carries).
-pub fn carries(elf: &[u8], needle: &[u8]) -> Result<bool, String> {
-    let e = Elf::parse(elf).map_err(|e| e.to_string())?;
-    Ok(!needle.is_empty()
-        && e.load_segments()
-            .map_err(|e| e.to_string())?
-            .iter()
-            .any(|s| s.data.windows(needle.len()).any(|w| w == needle)))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -534,8 +657,65 @@ mod tests {
             toolchain(&elf).as_deref(),
             Some("rustc 1.94.1 (e408947bf 2026-03-25)")
         );
-        assert!(carries(&elf, b"proof-bytes").unwrap());
-        assert!(!carries(&elf, b"other-bytes").unwrap());
-        assert!(!carries(&elf, b"").unwrap());
+        assert_eq!(find_bytes(&elf, b"proof-bytes").unwrap(), Some(0x1000_0002));
+        assert_eq!(find_bytes(&elf, b"other-bytes").unwrap(), None);
+        assert_eq!(find_bytes(&elf, b"").unwrap(), None);
+    }
+
+    #[test]
+    fn primask_reads_become_moves_of_zero() {
+        // `mrs r3, primask` (ef f3 10 83) between two NOPs, and a lookalike at an odd
+        // halfword that is not `mrs` (second halfword 0x8011).
+        let code = [
+            0x00, 0xbf, 0xef, 0xf3, 0x10, 0x83, 0x00, 0xbf, 0xef, 0xf3, 0x11, 0x80,
+        ];
+        let p = primask_reads(0x2000_0000, &code);
+        assert_eq!(
+            p,
+            vec![Patch::Bytes(0x2000_0002, vec![0x4f, 0xf0, 0x00, 0x03])]
+        );
+        assert!(primask_reads(0, &code[..5]).is_empty());
+    }
+
+    #[test]
+    fn our_images_are_found_by_their_symbols() {
+        let words: Vec<u8> = [0u32, 3, 0xf3ef, 0]
+            .iter()
+            .flat_map(|w| w.to_le_bytes())
+            .collect();
+        let syms = [
+            ("PSTK_HEADLESS", 0x1000_0100, 4),
+            ("PSTK_ITERATIONS", 0x1000_0104, 4),
+            ("pstk_measure_start", 0x1000_0201, 4),
+            ("pstk_measure_end", 0x1000_0205, 4),
+            ("pstk_verdict", 0x1000_0209, 4),
+        ];
+        let elf = test_elf(EM_ARM, 0x1000_0000, &[(0x1000_0100, &words)], &syms);
+        let o = own_image(&elf, Core::M33).unwrap().unwrap();
+        assert_eq!(
+            (o.start, o.end, o.iterations),
+            (0x1000_0200, 0x1000_0204, 3)
+        );
+        assert_eq!(
+            o.verdict,
+            Verdict {
+                addr: 0x1000_0208,
+                reg: 0,
+                value: 0
+            }
+        );
+        assert_eq!(o.patches[0], Patch::Bytes(0x1000_0100, vec![1, 0, 0, 0]));
+        assert_eq!(o.placement, "xip");
+        let o = own_image(&elf, Core::Rv32).unwrap().unwrap();
+        assert_eq!((o.verdict.reg, o.patches.len()), (10, 1));
+        // Foreign images: none; ours without a window symbol or with a bad count: an error.
+        let foreign = test_elf(EM_ARM, 0x1000_0000, &[(0x1000_0100, &words)], &syms[1..]);
+        assert!(own_image(&foreign, Core::M33).unwrap().is_none());
+        let partial = test_elf(EM_ARM, 0x1000_0000, &[(0x1000_0100, &words)], &syms[..4]);
+        assert!(own_image(&partial, Core::M33).is_err());
+        let mut zero = syms;
+        zero[1].1 = 0x1000_0100;
+        let bad = test_elf(EM_ARM, 0x1000_0000, &[(0x1000_0100, &words)], &zero);
+        assert!(own_image(&bad, Core::M33).is_err());
     }
 }

@@ -160,6 +160,18 @@ impl<'a> Elf<'a> {
         Ok(out)
     }
 
+    /// The `PT_LOAD` segments with file bytes by run (virtual) address, and whether each is
+    /// executable: `(run address, bytes, executable)`.
+    pub fn run_segments(&self) -> Result<Vec<(u32, Vec<u8>, bool)>, ElfError> {
+        const PF_X: u32 = 1;
+        let mut out = Vec::new();
+        for l in self.loads()?.iter().filter(|l| l.filesz > 0) {
+            out.push((l.vaddr, self.file_bytes(l)?, l.flags & PF_X != 0));
+        }
+        out.sort_by_key(|s| s.0);
+        Ok(out)
+    }
+
     /// The file offset of `len` bytes at run address `vaddr`, when one `PT_LOAD` segment's
     /// file bytes hold them all (for patching an image in place).
     pub fn file_offset(&self, vaddr: u32, len: usize) -> Result<Option<usize>, ElfError> {

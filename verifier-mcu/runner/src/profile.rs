@@ -12,14 +12,35 @@ use crate::elf::Elf;
 
 /// Instructions per function, highest first, from the plugin's `ADDR INSNS` lines.
 pub fn by_function(raw: &str, elf: &Elf<'_>) -> Result<Vec<(String, u64)>, String> {
+    by_function_column(raw, elf, 1, demangle)
+}
+
+/// XIP miss cycles per function symbol (as the ELF spells it: one generic instance each),
+/// highest first, from the third column the plugin writes with the timing model
+/// (`ADDR INSNS MISSCYCLES`; lines without it count 0).
+pub fn misses_by_symbol(raw: &str, elf: &Elf<'_>) -> Result<Vec<(String, u64)>, String> {
+    let mut rows = by_function_column(raw, elf, 2, |s| s.to_string())?;
+    rows.retain(|r| r.1 > 0);
+    Ok(rows)
+}
+
+/// Column `col` (1: instructions, 2: miss cycles) of the plugin's lines, per function symbol
+/// named by `name`.
+fn by_function_column(
+    raw: &str,
+    elf: &Elf<'_>,
+    col: usize,
+    name: impl Fn(&str) -> String,
+) -> Result<Vec<(String, u64)>, String> {
     let mut functions = elf.functions().map_err(|e| e.to_string())?;
     functions.sort_by_key(|f| f.0);
     let mut totals: HashMap<String, u64> = HashMap::new();
     for line in raw.lines() {
-        let mut parts = line.split_whitespace();
-        let (Some(addr), Some(count)) = (parts.next(), parts.next()) else {
+        let parts: Vec<&str> = line.split_whitespace().collect();
+        let (Some(addr), Some(_)) = (parts.first(), parts.get(1)) else {
             continue;
         };
+        let count = parts.get(col).copied().unwrap_or("0");
         let addr = addr
             .strip_prefix("0x")
             .and_then(|h| u32::from_str_radix(h, 16).ok())
@@ -29,9 +50,7 @@ pub fn by_function(raw: &str, elf: &Elf<'_>) -> Result<Vec<(String, u64)>, Strin
             .map_err(|_| format!("bad profile line {line:?}"))?;
         let i = functions.partition_point(|f| f.0 <= addr);
         let name = match i.checked_sub(1).map(|i| &functions[i]) {
-            Some((start, size, name)) if addr < start.saturating_add((*size).max(1)) => {
-                demangle(name)
-            }
+            Some((start, size, sym)) if addr < start.saturating_add((*size).max(1)) => name(sym),
             _ => format!("{addr:#010x} (no symbol)"),
         };
         *totals.entry(name).or_insert(0) += count;
@@ -132,5 +151,29 @@ mod tests {
         );
         assert_eq!(demangle("memcpy"), "memcpy");
         assert_eq!(demangle("_ZN3fooX"), "_ZN3fooX");
+    }
+
+    #[test]
+    fn instructions_and_miss_cycles_are_charged_by_function() {
+        use crate::elf::tests::typed_elf;
+        use crate::elf::EM_ARM;
+        let elf = typed_elf(
+            EM_ARM,
+            0x1000_0000,
+            &[(0x1000_0000, &[0u8; 64])],
+            &[("f", 0x1000_0000, 16, 2), ("g", 0x1000_0020, 16, 2)],
+        );
+        let e = Elf::parse(&elf).unwrap();
+        let raw = "0x10000000 10 7\n0x10000008 5\n0x10000020 3 2\n0x10000030 1 9\n";
+        let f = |s: &str| s.to_string();
+        assert_eq!(
+            by_function(raw, &e).unwrap(),
+            [(f("f"), 15), (f("g"), 3), (f("0x10000030 (no symbol)"), 1)]
+        );
+        assert_eq!(
+            misses_by_symbol(raw, &e).unwrap(),
+            [(f("0x10000030 (no symbol)"), 9), (f("f"), 7), (f("g"), 2)]
+        );
+        assert!(by_function("zz 1\n", &e).is_err());
     }
 }

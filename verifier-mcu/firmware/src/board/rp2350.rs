@@ -17,6 +17,13 @@
 //!   request, so a host that connects late still reads it. A fault before USB is up halts
 //!   silently.
 //!
+//! - Headless: the word [`PSTK_HEADLESS`] is 0 in every image; `mcu-run board` sets it to 1
+//!   in its copy of the image (an address patch: the image is otherwise the one flashed), and
+//!   the firmware then skips the clock, timer and USB set-up and the host request (all of
+//!   which wait on hardware that QEMU's plain memory never changes), runs the benchmark once
+//!   with no output and calls [`pstk_verdict`] with the exit code. The measured windows are
+//!   the same functions either way (`bench::pstk_measure_start` .. `pstk_measure_end`).
+//!
 //! Flash and capture: see verifier-mcu/README.md ("RP2350 board").
 
 use core::fmt::{self, Write};
@@ -53,6 +60,64 @@ pub static PICOTOOL_ENTRIES: [hal::binary_info::EntryAddr; 3] = [
     ),
     hal::binary_info::rp_cargo_version!(),
 ];
+
+/// 0 on the board; 1 in `mcu-run board`'s patched copy of the image (module docs). Read
+/// volatile, so the build cannot fold it.
+#[no_mangle]
+#[used]
+pub static PSTK_HEADLESS: u32 = 0;
+
+/// The genuine iterations of a run (`PSTK_ITERATIONS`), for `mcu-run board`: it counts that
+/// many windows (the tampered one follows them).
+#[no_mangle]
+#[used]
+pub static PSTK_ITERATIONS: u32 = config::ITERATIONS;
+
+/// Written by [`pstk_verdict`] (a volatile store keeps the call and its argument).
+static VERDICT: core::sync::atomic::AtomicU32 = core::sync::atomic::AtomicU32::new(u32::MAX);
+
+/// Called with the run's exit code (0: every genuine iteration accepted and the tampered copy
+/// rejected; `bench::Outcome::code`) after each run. `mcu-run board` stops here and reads the
+/// argument register (r0 / a0).
+#[no_mangle]
+#[inline(never)]
+pub extern "C" fn pstk_verdict(code: u32) {
+    // SAFETY: a plain word-sized store to a static.
+    unsafe { core::ptr::write_volatile(VERDICT.as_ptr(), code) };
+}
+
+/// The board without its peripherals (headless run under `mcu-run board`): the cycle
+/// counter read as on the board, no output.
+struct Headless;
+
+impl Board for Headless {
+    #[cfg(target_arch = "arm")]
+    const CORE: &'static str = "m33";
+    #[cfg(target_arch = "riscv32")]
+    const CORE: &'static str = "rv32";
+    const BOARD: &'static str = "rp2350";
+    const COUNTER: &'static str = "cycles";
+    const CLOCK_HZ: u32 = SYS_HZ;
+    #[cfg(target_arch = "arm")]
+    const COUNTER_BITS: u32 = 32;
+    #[cfg(target_arch = "riscv32")]
+    const COUNTER_BITS: u32 = 64;
+
+    fn counter(&mut self) -> u64 {
+        read_cycles()
+    }
+
+    fn emit(&mut self, _text: &str) {}
+}
+
+/// One run without peripherals, then [`pstk_verdict`] and an idle loop.
+fn headless() -> ! {
+    let outcome = bench::run(&mut Headless, config::EMBEDDED_PROOF);
+    pstk_verdict(outcome.code());
+    loop {
+        core::hint::spin_loop();
+    }
+}
 
 const XTAL_HZ: u32 = 12_000_000;
 const SYS_HZ: u32 = 150_000_000;
@@ -261,6 +326,10 @@ fn start_counter() {
 #[hal::entry]
 fn main() -> ! {
     heap::init();
+    // SAFETY: a read of a word-sized static.
+    if unsafe { core::ptr::read_volatile(&raw const PSTK_HEADLESS) } != 0 {
+        headless();
+    }
     let mut pac = hal::pac::Peripherals::take().unwrap();
     let mut watchdog = hal::Watchdog::new(pac.WATCHDOG);
     // Also starts the 1 MHz tick generators TIMER0 counts.
@@ -329,6 +398,7 @@ fn main() -> ! {
         board.window = 0;
         board.window_start = None;
         let outcome = bench::run(board, config::EMBEDDED_PROOF);
+        pstk_verdict(outcome.code());
         board.write_fmt_line(|l| writeln!(l, "pstk1 exit code={}", outcome.code()));
     }
 }

@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# Issue 26: estimates from our own rp2350 board images, per code placement.
+#
+#   results/placement/run.sh [BACKENDS] [CORES] [PLACEMENTS] [IMAGE]
+#
+# BACKENDS (default: all five), CORES (default "m33 rv32"), PLACEMENTS (default
+# "xip xip-ordered hot-sram"; all-sram is the `code-in-ram` feature and needs lean-only on
+# the Plonky3 backends), IMAGE "one" (default: one backend per image, as a user would flash
+# it) or "all" (the five-backend image). Per (backend, core, placement): the Fib-1024 default
+# (BLAKE3) proof from `prover-host`, the rp2350 firmware with that proof embedded and the
+# placement's feature (verifier-mcu/firmware, release: opt-level s, fat LTO, TLSF, 256 KiB
+# heap unless HEAP says otherwise), `mcu-run check-image`, then `mcu-run board` (emulator
+# instruction counts + timing model v7: the median-cycles window of PSTK_ITERATIONS=3) with
+# the record written to results/placement/<image>/<placement>/, and the same image with one
+# embedded-proof byte flipped, which must be rejected.
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+MCU=$ROOT/target/release/mcu-run
+PH=$ROOT/target/release/prover-host
+FW=$ROOT/verifier-mcu/firmware
+BACKENDS=${1:-"wf-goldilocks wf-babybear p3-babybear p3-goldilocks p3-m31"}
+CORES=${2:-"m33 rv32"}
+PLACEMENTS=${3:-"xip xip-ordered hot-sram"}
+IMAGE=${4:-one}
+WORK=${WORK:-$ROOT/out/placement}
+mkdir -p "$WORK"
+ALL=p3-babybear,p3-goldilocks,p3-m31,wf-goldilocks,wf-babybear
+for b in $BACKENDS; do
+  proof=$WORK/$b.proof
+  [ -f "$proof" ] || "$PH" --backend "$b" --air fib --n 1024 --out "$proof" >/dev/null
+  for core in $CORES; do
+    case $core in
+      m33) target=thumbv8m.main-none-eabihf; family=rp2350-arm ;;
+      rv32) target=riscv32imac-unknown-none-elf; family=rp2350-riscv ;;
+    esac
+    for p in $PLACEMENTS; do
+      case $p in
+        xip) feat= ;;
+        xip-ordered) feat=,place-xip-ordered ;;
+        hot-sram) feat=,place-hot-sram ;;
+        all-sram) feat=,code-in-ram; case $b in p3-*) feat=$feat,lean-only ;; esac ;;
+        *) echo "unknown placement $p" >&2; exit 1 ;;
+      esac
+      backends=$b; [ "$IMAGE" = all ] && backends=$ALL
+      (cd "$FW" && env PSTK_PROOF="$proof" ${HEAP:+PSTK_HEAP_SIZE=$HEAP} \
+        cargo build --release --target $target --features "rp2350,$backends$feat" 2>&1 | tail -1)
+      elf=$WORK/$IMAGE-$b-$p.$core.elf
+      cp "$FW/target/$target/release/picostark-verifier-fw" "$elf"
+      "$MCU" uf2 "$elf" "$elf.uf2" --family $family >/dev/null
+      "$MCU" check-image "$elf" "$elf.uf2" --family $family | tail -1
+      prof=()
+      if [ "$p" = xip ]; then
+        # The hot set's input (verifier-mcu/firmware/link/hot-set.txt, README.md here).
+        mkdir -p "$ROOT/results/placement/profiles/$IMAGE"
+        prof=(--profile "$ROOT/results/placement/profiles/$IMAGE/$b.$core.profile.txt")
+        cp "$elf" "$WORK/xip-$IMAGE-$b.$core.elf"
+      fi
+      "$MCU" board --core $core --proof "$proof" --out "$ROOT/results/placement/$IMAGE/$p" "${prof[@]}" "$elf"
+      "$MCU" board --core $core --proof "$proof" --flip-proof --windows 0 "$elf"
+    done
+  done
+done
