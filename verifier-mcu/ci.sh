@@ -19,9 +19,10 @@
 #    zkmcu reference proof and on our Goldilocks proof: both must be accepted (a guard against
 #    the RV32 miscompilation described in results/baseline/NOTES.md), with a cycle estimate;
 # 5. the rp2350 firmware for both cores built with an embedded proof (every backend,
-#    wf-goldilocks alone, wf-goldilocks and lean-only p3-babybear with code in SRAM, and the
-#    published window's stock-wf-window build), its UF2 files, each image checked by
-#    `mcu-run check-image`.
+#    wf-goldilocks alone and with its hot code in SRAM, wf-goldilocks and lean-only
+#    p3-babybear with code in SRAM, and the published window's stock-wf-window build), its UF2
+#    files, each image checked by `mcu-run check-image`; the wf-goldilocks images (xip and
+#    hot-sram) run as flashed by `mcu-run board`: accepted, a flipped copy rejected.
 # Steps 3 to 5 run for the two cores at the same time, each core's log printed after both end.
 #
 # Records go to $OUT (default out/mcu), UF2 files to $OUT/uf2.
@@ -189,6 +190,15 @@ core_checks() {
         --features "rp2350,$features" --target-dir "$fwdir")
     "$MCU" uf2 "$elf" "$uf2" --family "$family"
     "$MCU" check-image "$elf" "$uf2" --family "$family"
+    # Our board images as flashed (issue 26): `mcu-run board` runs the image headless under
+    # QEMU with the timing model, its embedded BLAKE3 proof accepted and a copy with one
+    # embedded byte flipped rejected (the SHA-256 images wait on the engine's status bits).
+    case $name in
+      wf-goldilocks | wf-goldilocks-hot-sram)
+        "$MCU" board --core "$core" --proof "$proof" "$elf"
+        "$MCU" board --core "$core" --proof "$proof" --flip-proof --windows 0 "$elf"
+        ;;
+    esac
   done
   # The published window's board build (README "Firmware", `stock-wf-window`): its own flags
   # and target dirs (target-cpu=cortex-m33 on the M33, plain RV32IMAC on Hazard3).
@@ -223,6 +233,9 @@ OTHER=$([ "${BACKENDS[0]}" = p3-goldilocks ] && echo p3-babybear || echo p3-gold
 SETS=("all:$FEATURES:262144:$FIRST")
 if has wf-goldilocks; then
   SETS+=("wf-goldilocks:wf-goldilocks:262144:$WFG")
+  # The hot code in SRAM (issue 26, `place-hot-sram`): the link-time checks, check-image and
+  # a board run of the image.
+  SETS+=("wf-goldilocks-hot-sram:wf-goldilocks,place-hot-sram:262144:$WFG")
   # Code in SRAM: check-image checks the copied code runs in SRAM inside the start-up copy.
   SETS+=("wf-goldilocks-code-in-ram:wf-goldilocks,code-in-ram:$RAM_CODE_HEAP:$(realpath "$PROOFS/wf-goldilocks-fib-1024-sha256.proof")")
 fi

@@ -507,13 +507,16 @@ pub fn run(a: &AllArgs, invocation: &str) -> Result<(), String> {
     // Tracks measured by their own documented commands join the report when their records
     // are there: proven >= 100 bits (results/proven/README.md), the best hardware-hash
     // configurations (code in SRAM, their own FRI parameters; results/hash/README.md), the
-    // membership workload (results/membership/README.md) and the WideCirclePcs rows
-    // (results/baseline/wide-circle.md).
+    // membership workload (results/membership/README.md), the WideCirclePcs rows
+    // (results/baseline/wide-circle.md) and the board images by code placement
+    // (results/placement/README.md).
     for track in [
         "proven/records",
         "hash/best",
         "membership/records",
         "baseline/wide-circle",
+        "placement/one",
+        "placement/all",
     ] {
         if out.join(track).is_dir() {
             inputs.push(out.join(track));

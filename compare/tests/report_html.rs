@@ -169,8 +169,14 @@ fn report_html_has_every_section_and_names_every_row() {
         "results/hash/best",
         "results/membership/records",
     ];
-    if r.join("results/baseline/wide-circle").is_dir() {
-        inputs.push("results/baseline/wide-circle");
+    for track in [
+        "results/baseline/wide-circle",
+        "results/placement/one",
+        "results/placement/all",
+    ] {
+        if r.join(track).is_dir() {
+            inputs.push(track);
+        }
     }
     let status = Command::new(env!("CARGO_BIN_EXE_compare"))
         .current_dir(&r)
