@@ -4,7 +4,7 @@
 //! A shared `no_std` building block: both backends' verifiers hash through it, so it sits on
 //! the lowest floor beside `core`, and knows no board. Which sink runs is fixed at build time:
 //! with the crate feature `engine` each hash leases the engine through four link-time hooks
-//! ([`engine`]: the RP2350 driver `verifier-mcu/rp2350-sha256` defines them, and its own
+//! (module `engine`: the RP2350 driver `verifier-mcu/rp2350-sha256` defines them, and its own
 //! `engine` feature turns this one on); without it (host, QEMU) the software runs. Under QEMU the timing model charges the engine's cost per call of
 //! [`pstk_sha256_compress`] (`mcu-run run --sha256-engine` finds it by that symbol), so the
 //! software path is laid out as one non-inlined call per block for that reason.

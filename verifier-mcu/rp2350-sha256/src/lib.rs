@@ -1,14 +1,14 @@
 //! The driver for the RP2350's SHA-256 accelerator (datasheet section 12.13, block at
 //! 0x400f8000, usable from either core: it is plain MMIO), kept board-side. The verifiers
 //! hash through `picostark-sha256` (blocks/sha256); with this crate's `engine` feature (the
-//! firmware's `rp2350` build) that crate's engine hooks are defined here ([`hooks`]), so
+//! firmware's `rp2350` build) that crate's engine hooks are defined here (module `hooks`), so
 //! every SHA-256 block of a verification goes through the engine.
 //!
 //! The engine keeps its own chaining state: START loads the SHA-256 IV and there is
 //! no way to load an arbitrary state, so a `compress(state_in, block)` call cannot be
 //! offered. The driver offers the two shapes the verifiers need instead:
 //! - [`Sha256Engine::hash`]: a whole message, padded in software, one 16-word WDATA
-//!   burst per 64-byte block (and, through [`blocks::BlockSink`], the same streamed);
+//!   burst per 64-byte block (and, through [`BlockSink`], the same streamed);
 //! - [`Sha256Engine::compress_from_iv`]: one unpadded block compressed from the IV,
 //!   which is the Merkle node function of both protocols' SHA-256 configurations.
 //!

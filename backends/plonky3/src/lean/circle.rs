@@ -20,7 +20,7 @@
 //! State is fixed-size and on the stack (`MAX_*` bounds shared with the two-adic PCS); the
 //! payload is read in two passes with cloned cursors (the transcript needs the final value
 //! and the query witness, which the encoding places after the query openings). The circle
-//! PCS's domain separator needs upstream's pattern hash: looked up in [`CIRCLE_PATTERNS`]
+//! PCS's domain separator needs upstream's pattern hash: looked up in [`CIRCLE_PATTERNS`](super::patterns::CIRCLE_PATTERNS)
 //! (generated from upstream, checked by `circle_pattern_table_is_current`), computed by
 //! upstream only for a shape outside it.
 
@@ -223,7 +223,7 @@ fn pattern_params(
 }
 
 /// Upstream's circle pattern hash for `params` (see `pattern_params`): from the tables
-/// ([`CIRCLE_PATTERNS`] holds the circle shapes) when listed, else computed by upstream.
+/// ([`CIRCLE_PATTERNS`](super::patterns::CIRCLE_PATTERNS) holds the circle shapes) when listed, else computed by upstream.
 pub fn circle_pattern<EF: ExtensionField<F>>(params: &[u32]) -> [u8; 32] {
     pattern_hash::<F, EF>(Protocol::Other(PROTOCOL), params, || {
         upstream_pattern::<EF>(params)
