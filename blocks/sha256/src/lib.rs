@@ -5,9 +5,10 @@
 //! the lowest floor beside `core`, and knows no board. Which sink runs is fixed at build time:
 //! with the crate feature `engine` each hash leases the engine through four link-time hooks
 //! (module `engine`: the RP2350 driver `verifier-mcu/rp2350-sha256` defines them, and its own
-//! `engine` feature turns this one on); without it (host, QEMU) the software runs. Under QEMU the timing model charges the engine's cost per call of
-//! [`pstk_sha256_compress`] (`mcu-run run --sha256-engine` finds it by that symbol), so the
-//! software path is laid out as one non-inlined call per block for that reason.
+//! `engine` feature turns this one on); without it (host, QEMU) the software runs. Under
+//! QEMU the timing model charges the engine's cost per call of [`pstk_sha256_compress`]
+//! (`mcu-run run --sha256-engine` finds it by that symbol), so the software path is laid out
+//! as one non-inlined call per block.
 //!
 //! The engine holds one chaining state, so two hashes cannot stream through it at once: a
 //! hash started while another holds the engine runs in software (same digest).

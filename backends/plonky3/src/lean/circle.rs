@@ -37,14 +37,13 @@ use picostark_core::{HashId, ProofFile};
 
 use super::bounds::{MAX_CHUNKS, MAX_DEGREE, MAX_PUBLIC, MAX_QUERIES, MAX_ROUNDS, MAX_WIDTH};
 use super::math::{batch_invert, reverse_bits};
-use super::merkle;
+use super::merkle::{self, Digest};
 use super::reader::{Reader, WireField, REJECTED};
 use super::transcript::{pattern_hash, LeanChallenger, Protocol, Transcript};
 use super::{LeanPcs, OpeningClaims};
 use crate::config::{ByteHash, VERIFIER_HASH};
 
 type F = Mersenne31;
-type Digest = [u8; 32];
 
 /// The circle PCS's protocol name, as upstream binds it into the separator.
 pub use super::patterns::CIRCLE_PCS as PROTOCOL;

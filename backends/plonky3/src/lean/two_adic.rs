@@ -17,13 +17,11 @@ use super::bounds::{
     MAX_WIDTH,
 };
 use super::math::{batch_invert, reverse_bits};
-use super::merkle;
+use super::merkle::{self, Digest};
 use super::reader::{Reader, WireField, REJECTED};
 use super::transcript::{fri_pattern, pcs_pattern, LeanChallenger, Protocol, Transcript};
 use super::{LeanPcs, OpeningClaims};
 use crate::config::ByteHash;
-
-type Digest = [u8; 32];
 
 /// Two-adic FRI with the header's parameters over byte hash `H`.
 #[derive(Clone, Copy, Debug)]

@@ -26,7 +26,7 @@ use super::circle::{
     CIRCLE_TWO_ADICITY, F_LEN, MAX_CLAIMS, MAX_HEIGHTS,
 };
 use super::math::{batch_invert, reverse_bits};
-use super::merkle;
+use super::merkle::{self, Digest};
 use super::reader::{Reader, REJECTED};
 use super::transcript::{LeanChallenger, Transcript};
 use super::{LeanPcs, OpeningClaims};
@@ -34,7 +34,6 @@ use crate::circle_pcs::MAX_LOG_FOLD_ARITY;
 use crate::config::{ByteHash, VERIFIER_HASH};
 
 type F = Mersenne31;
-type Digest = [u8; 32];
 
 /// The widest committed leaf: `2^MAX_LOG_FOLD_ARITY` values.
 const MAX_LEAF: usize = 1 << MAX_LOG_FOLD_ARITY;
