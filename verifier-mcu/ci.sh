@@ -3,6 +3,7 @@
 # qemu-system-misc (QEMU 7.2) and the rust toolchain from rust-toolchain.toml.
 #
 # 1. unit tests of the runner and the plugin (instruction classifiers, UF2 block format, ELF);
+#    then, while the prover builds, the QEMU images of step 3 for both cores (no proof needed);
 # 2. Fib-1024 proofs for every backend prover-host can make, plus a hostile set of each
 #    (flipped byte, truncated, low-security header, wrong backend, zeroed payload, and a
 #    sampled header sweep: `mcu-run tamper --kind header-sweep`); the same with SHA-256
@@ -33,13 +34,43 @@ PROOFS=${PROOFS:-out/mcu/proofs}
 mkdir -p "$OUT" "$PROOFS" "$OUT/uf2"
 
 echo "== verifier-mcu: unit tests"
-cargo test --release -p mcu-run
+# Under .ci/test (HOST_BIN_DIR set) the workspace tests run the runner's unit tests.
+[ -n "${HOST_BIN_DIR:-}" ] || cargo test --release -p mcu-run
 (cd verifier-mcu/icount-plugin && cargo test --release)
+cargo build --release -p mcu-run
+MCU=target/release/mcu-run
+# The QEMU plugin is built here, once, so both core pipelines only read it.
+(cd verifier-mcu/icount-plugin && cargo build --release --quiet)
+
+# The QEMU images of step 3 need no proof: they are built now, both cores side by side
+# (`mcu-run run --build-only`, the flags of the runs below, so those find them up to date),
+# while the prover is built. Each core's image set in target dirs of its own (see core_checks).
+ALL5=p3-babybear,p3-goldilocks,p3-m31,wf-goldilocks,wf-babybear
+prebuild() {
+  local core=$1
+  "$MCU" run --build-only --core "$core" --features "$ALL5"
+  "$MCU" run --build-only --core "$core" --features wf-goldilocks,code-in-ram --heap 131072
+  "$MCU" run --build-only --core "$core" --window stock-wf --iterations 1
+  if [ "$core" = rv32 ]; then
+    "$MCU" run --build-only --core rv32 --isa rv32imac --features "$ALL5"
+  fi
+}
+prebuild m33 >"$OUT/prebuild-m33.log" 2>&1 &
+prebuild_m33=$!
+prebuild rv32 >"$OUT/prebuild-rv32.log" 2>&1 &
+prebuild_rv32=$!
 
 echo "== verifier-mcu: proofs"
-cargo build --release -p prover-host -p mcu-run
-PH=target/release/prover-host
-MCU=target/release/mcu-run
+# .ci/test hands over the prover its workspace test build made (debug profile, dependencies
+# at opt-level 3): it writes $HOST_BIN_DIR/ready when prover-host is there. Alone, this
+# script builds it.
+if [ -n "${HOST_BIN_DIR:-}" ]; then
+  until [ -e "$HOST_BIN_DIR/ready" ]; do sleep 5; done
+  PH=$HOST_BIN_DIR/prover-host
+else
+  cargo build --release -p prover-host
+  PH=target/release/prover-host
+fi
 BACKENDS=()
 for b in p3-babybear p3-goldilocks p3-m31 wf-goldilocks wf-babybear; do
   if "$PH" list | grep -E "^  $b " | grep -q "not in this build"; then
@@ -244,8 +275,12 @@ if has p3-babybear; then
   SETS+=("p3-babybear-code-in-ram:p3-babybear,code-in-ram,lean-only:$RAM_CODE_HEAP:$(realpath "$PROOFS/p3-babybear-fib-1024-sha256.proof")")
 fi
 
-# The runner is built; the QEMU plugin is built here, once, so both pipelines only read it.
-(cd verifier-mcu/icount-plugin && cargo build --release --quiet)
+for core in m33 rv32; do
+  pid_var=prebuild_$core
+  if ! wait "${!pid_var}"; then
+    cat "$OUT/prebuild-$core.log"; echo "FAIL: the $core QEMU images did not build"; exit 1
+  fi
+done
 core_checks m33 >"$OUT/ci-m33.log" 2>&1 &
 m33=$!
 core_checks rv32 >"$OUT/ci-rv32.log" 2>&1 &

@@ -5,6 +5,8 @@
 //!             [--repeat N] [--heap BYTES] [--iterations N] [--out DIR] [--elf ELF]
 //!             [--embedded] [--profile] [--isa rp2350|rv32imac] [--window full|stock-wf]
 //!             [--xip-miss CYCLES] [--layout-elf BOARD.elf] PROOF...
+//! mcu-run run --build-only --core m33|rv32 --features F,..|--window stock-wf [--alloc NAME]
+//!             [--heap BYTES] [--iterations N] [--isa rp2350|rv32imac]
 //! mcu-run board --core m33|rv32 --start ADDR --end ADDR [--skip ADDR].. [--return ADDR]..
 //!               [--patch ADDR=HEX].. [--accept ADDR:REG=VALUE] [--expect accepted|rejected]
 //!               [--windows N] [--isa rv32imac|rp2350] [--xip-miss CYCLES] [--proof FILE]
@@ -24,7 +26,8 @@
 //! the instruction-count plugin, then for each proof file loads it into the firmware's RAM
 //! proof slot, runs QEMU with the plugin, parses the firmware's `pstk1` lines and the
 //! plugin's counts, and writes one `RunRecord` JSON per proof to `--out` (default
-//! `out/mcu`). It fails (exit 1) when a result is not the expected one, when the firmware's
+//! `out/mcu`). `--build-only` builds that firmware and prints its ELF, no proof needed: a
+//! later `run` with the same flags finds it up to date. It fails (exit 1) when a result is not the expected one, when the firmware's
 //! own tampered copy was accepted, or, with `--repeat N`, when two runs differ in any count.
 //! With `--embedded` each proof is instead built into its own firmware (`PSTK_PROOF`, which
 //! also fixes the expected statement) and run without the slot. With `--profile` the first
@@ -81,6 +84,8 @@ fn usage() -> &'static str {
               [--repeat N] [--heap BYTES] [--iterations N] [--out DIR] [--elf ELF]
               [--embedded] [--profile] [--isa rp2350|rv32imac] [--window full|stock-wf]
               [--xip-miss CYCLES] [--layout-elf BOARD.elf] [--sha256-engine] PROOF...
+  mcu-run run --build-only --core m33|rv32 --features F,..|--window stock-wf [--alloc NAME]
+              [--heap BYTES] [--iterations N] [--isa rp2350|rv32imac]
   mcu-run board --core m33|rv32 --start ADDR --end ADDR [--skip ADDR].. [--return ADDR]..
               [--patch ADDR=HEX].. [--accept ADDR:REG=VALUE] [--expect accepted|rejected]
               [--windows N] [--isa rv32imac|rp2350] [--xip-miss CYCLES] [--proof FILE]
@@ -514,9 +519,10 @@ fn cmd_run(args: &[String]) -> Result<(), String> {
             "xip-miss",
             "layout-elf",
         ],
-        &["embedded", "profile", "sha256-engine"],
+        &["embedded", "profile", "sha256-engine", "build-only"],
     )?;
     let embedded = f.get("embedded").is_some();
+    let build_only = f.get("build-only").is_some();
     let sha256_engine = f.get("sha256-engine").is_some();
     let profiling = f.get("profile").is_some();
     let (core, isa) = core_and_isa(&f, qemu::Isa::Rp2350)?;
@@ -562,6 +568,20 @@ fn cmd_run(args: &[String]) -> Result<(), String> {
         .get("out")
         .map(PathBuf::from)
         .unwrap_or_else(|| repo_root().join("out/mcu"));
+    // `--build-only`: the firmware a later `run` with the same flags reuses, built ahead
+    // (verifier-mcu/ci.sh builds its images while the host still builds the prover).
+    if build_only {
+        if embedded || !f.positional.is_empty() || f.get("features").is_none() && !stock_window {
+            return Err("--build-only takes --features (or --window stock-wf), no proofs".into());
+        }
+        let features: Vec<String> = match f.get("features") {
+            Some(list) => list.split(',').map(str::to_string).collect(),
+            None => vec!["stock-wf-window".to_string()],
+        };
+        let elf = qemu::build_firmware(core, isa, alloc, &features, heap, iterations, None)?;
+        println!("{}", elf.display());
+        return Ok(());
+    }
     if f.positional.is_empty() {
         return Err("no proof files given".into());
     }
