@@ -156,8 +156,8 @@ fn candidates(
     pows: &[u8],
 ) -> Vec<ProofParams> {
     let (arities, finals): (&[u8], &[u8]) = match backend {
-        // CirclePcs: binary folding, no final polynomial length.
-        BackendId::P3M31 => (&[1], &[0]),
+        // (1, 0) is upstream's CirclePcs; every other pair our WideCirclePcs (issue 25).
+        BackendId::P3M31 => (&[1, 2, 3, 4], &[0, 2, 3, 5]),
         BackendId::WfGoldilocks | BackendId::WfBabyBear => (&[2, 3, 4], &[3, 5]),
         _ => (&[1, 2, 3, 4], &[0, 2, 3, 5]),
     };
