@@ -4,9 +4,9 @@
 //! on each core when hashing costs next to nothing.
 
 use crate::doc::{dash, grouped, ms, pow2, Section, Table};
-use crate::table::{Row, BLAKE3, ESTIMATE, XIP};
+use crate::table::{Row, BLAKE3, XIP};
 
-const NOTE: &str = "Estimate rows (timing model over the emulator's instruction stream, 150 MHz) of the same backend, AIR, n, core and allocator with each hash. \
+const NOTE: &str = "Estimated emulator rows (timing model over the emulator's instruction stream, 150 MHz) of the same backend, AIR, n, core and allocator with each hash. \
 *SHA-256 engine* runs the software compression under QEMU and charges the RP2350 SHA-256 engine's cost per 64-byte block in its place (`mcu-run run --sha256-engine`, `estimate.sha256_engine` in the record; a model of the peripheral, verifier-mcu/TIMING.md). \
 *blocks* = SHA-256 compressions of one verification (the engine charge's call count). \
 *software floor* = blocks x one software compression's instructions (the software row's instructions less the engine row's, per block) and its share of the software row; \
@@ -18,10 +18,11 @@ fn policy(r: &Row) -> Option<&str> {
     r.security.as_ref().map(|s| s.policy_regime.as_str())
 }
 
-/// The estimate row of `r`'s configuration (code placement included) with hash `hash`.
+/// The estimated emulator row of `r`'s configuration (code placement included) with hash `hash`.
 fn with_hash<'a>(rows: &'a [Row], r: &Row, hash: &str) -> Option<&'a Row> {
     rows.iter().find(|o| {
-        o.source == ESTIMATE
+        o.source == "emulator"
+            && o.est_ms().is_some()
             && o.accepted()
             && o.hash == hash
             && policy(o) == policy(r)
@@ -41,7 +42,8 @@ pub fn section(rows: &[Row]) -> Section {
     let mut s = Section::new("hash", "Hash axis", NOTE);
     let engine_rows: Vec<&Row> = rows
         .iter()
-        .filter(|r| r.source == ESTIMATE && r.accepted() && r.hash == "sha256-engine")
+        .filter(|r| r.source == "emulator" && r.est_ms().is_some())
+        .filter(|r| r.accepted() && r.hash == "sha256-engine")
         .collect();
     if engine_rows.is_empty() {
         return s;
@@ -71,9 +73,9 @@ pub fn section(rows: &[Row]) -> Section {
             e.full_label(),
             e.core.clone(),
             pow2(e.n),
-            dash(b3.and_then(Row::cost), ms),
-            dash(sw.and_then(Row::cost), ms),
-            dash(e.cost(), ms),
+            dash(b3.and_then(Row::est_ms), ms),
+            dash(sw.and_then(Row::est_ms), ms),
+            dash(e.est_ms(), ms),
             dash(blocks, grouped),
             sw_floor.unwrap_or_else(|| "–".into()),
             engine_floor.unwrap_or_else(|| "–".into()),
@@ -94,10 +96,10 @@ pub fn section(rows: &[Row]) -> Section {
     for (core, n) in keys {
         let best = |hash: &str| {
             rows.iter()
-                .filter(|r| r.source == ESTIMATE && r.accepted() && r.hash == hash)
+                .filter(|r| r.source == "emulator" && r.accepted() && r.hash == hash)
                 .filter(|r| r.core == core && r.n == n && r.air == "fib")
                 .filter(|r| engine_rows.iter().any(|e| e.backend == r.backend))
-                .filter_map(|r| r.cost().map(|c| (c, r)))
+                .filter_map(|r| r.est_ms().map(|c| (c, r)))
                 .min_by(|a, b| a.0.total_cmp(&b.0))
         };
         if let (Some((em, e)), Some((bm, b))) = (best("sha256-engine"), best(BLAKE3)) {

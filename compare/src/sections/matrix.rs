@@ -2,12 +2,12 @@
 
 use crate::doc::{bits, dash, grouped, grouped_signed, kib, pct, pow2, Section, Table};
 use crate::params::PARAMS_HEAD;
-use crate::table::{Row, ESTIMATE};
+use crate::table::Row;
 
 /// The three estimate cells of a row: cycles (model), ms at its clock, stalls and XIP misses.
 fn estimate_cells(r: &Row) -> [String; 3] {
     match (&r.estimate, r.source.as_str()) {
-        (Some(e), ESTIMATE) => [
+        (Some(e), _) => [
             format!("{} ({} v{})", grouped(e.cycles), e.model, e.model_version),
             format!("{:.2} @ {} MHz", e.ms, e.clock_hz / 1_000_000),
             format!(
@@ -28,8 +28,8 @@ fn estimate_cells(r: &Row) -> [String; 3] {
 }
 
 pub fn section(rows: &[Row], min_security: u32) -> Section {
-    let mut s = Section::new("matrix", "Matrix", "Every row read: one per configuration, core and source (the same rows as `table.csv` and `table.json`). Each cost column belongs to one source; “–” = not measured by that source. Rows below the floor or under another policy are shown, never ranked.");
-    let mut t = Table::new("", &format!("source | backend | field^ext | AIR | n | core | hash | {PARAMS_HEAD} | placement | alloc, heap | instructions | estimate: cycles (model) | estimate: ms | estimate: stall cycles · XIP misses of accesses (miss cycles) | device: cycles (median) | device: ms at clock | device spread std/mean · IQR/median | host: verify ms | host: prove ms | RV32/M33 | proofs: range/median | heap peak | stack peak | proof | bits: ethSTARK | bits: wf 0.13.1 | bits: P3 0.8 | bits: proven unique | bits: proven list | policy | result"));
+    let mut s = Section::new("matrix", "Matrix", "Every row read: one per measured configuration, core and source (the same rows as `table.csv` and `table.json`). Each cost column belongs to one source; “–” = not measured by that source. Rows below the floor or under another policy are shown, never ranked.");
+    let mut t = Table::new("", &format!("source | backend | field^ext | AIR | n | core | hash | {PARAMS_HEAD} | placement | alloc, heap | instructions | estimate: cycles (model) | estimate: ms | estimate: stall cycles · XIP misses of accesses (miss cycles) | device: cycles (median) | device: ms at clock | device spread std/mean · IQR/median | host: verify ms | host: prove ms | RV32/M33 (estimate) | proofs: range/median | heap peak | stack peak | proof | bits: ethSTARK | bits: wf 0.13.1 | bits: P3 0.8 | bits: proven unique | bits: proven list | policy | result"));
     for r in rows {
         let result = match &r.tampered {
             Some(tp) => format!("{}; tampered {}", r.result, tp),
@@ -89,7 +89,10 @@ pub fn section(rows: &[Row], min_security: u32) -> Section {
             },
             dash(r.verify_ms, |v| format!("{v:.2}")),
             dash(r.prove_ms, |v| format!("{v:.0}")),
-            dash(r.rv32_m33_ratio, |v| format!("{v:.2}")),
+            match (r.rv32_m33_ratio, r.rv32_m33_est_ratio) {
+                (a, Some(e)) => format!("{} ({e:.2})", dash(a, |v| format!("{v:.2}"))),
+                (a, None) => dash(a, |v| format!("{v:.2}")),
+            },
             match r.proof_spread {
                 Some(v) => format!("{} (k={})", pct(v), r.proofs),
                 None if r.source == "device" => "–".into(),

@@ -8,7 +8,7 @@
 use std::collections::BTreeSet;
 
 use crate::doc::{bits, dash, grouped, kib, ms, pow2, times, Section, Table};
-use crate::table::{Row, ESTIMATE};
+use crate::table::Row;
 
 /// The proven-security track's target.
 pub const PROVEN_MIN_BITS: f64 = 100.0;
@@ -30,13 +30,6 @@ fn proven_bits(r: &Row) -> Option<f64> {
 
 fn proven(r: &Row) -> bool {
     proven_bits(r).is_some_and(|b| b >= PROVEN_MIN_BITS)
-}
-
-/// The estimated ms of an emulator row, from its estimate row.
-fn est_ms(rows: &[Row], r: &Row) -> Option<f64> {
-    rows.iter()
-        .find(|e| e.source == ESTIMATE && e.same_run_as(r) && e.proof_bytes == r.proof_bytes)
-        .and_then(Row::cost)
 }
 
 /// The regimes note and the proven rows.
@@ -64,7 +57,7 @@ pub fn section(rows: &[Row], min_security: u32) -> Section {
                 format!("{} · {}", bits(s.proven_unique), bits(s.proven_list))
             }),
             dash(r.instructions, grouped),
-            dash(est_ms(rows, r), ms),
+            dash(r.est_ms(), ms),
             dash(r.heap_peak, kib),
             dash(r.stack_peak, kib),
             grouped(r.proof_bytes),
@@ -72,7 +65,7 @@ pub fn section(rows: &[Row], min_security: u32) -> Section {
                 format!("{} ({} bits)", c.full_label(), c.security_bits)
             }),
             times(f(r.instructions), conj.and_then(|c| f(c.instructions))),
-            times(est_ms(rows, r), conj.and_then(|c| est_ms(rows, c))),
+            times(r.est_ms(), conj.and_then(Row::est_ms)),
             times(f(r.heap_peak), conj.and_then(|c| f(c.heap_peak))),
             times(
                 Some(r.proof_bytes as f64),
