@@ -71,8 +71,11 @@ impl Report {
         out.extend(sections::scaling::sections(r));
         out.push(sections::matrix::section(r, self.min_security));
         out.retain(|s| !s.is_empty() || !s.notes.is_empty());
-        // Its tables are Markdown in the intro.
-        out.extend(self.baseline.as_deref().and_then(crate::baseline::section));
+        out.extend(
+            self.baseline
+                .iter()
+                .flat_map(|d| crate::baseline::sections(d)),
+        );
         let mut about = sections::about::sections(r, &self.params, &self.notes, &self.warnings);
         about.retain(|s| !s.is_empty() || !s.notes.is_empty());
         out.extend(about);
@@ -211,49 +214,11 @@ fn markdown_html(md: &str) -> String {
     h
 }
 
-/// The current UTC time as `YYYY-MM-DD HH:MM UTC`.
+/// The current UTC time as `YYYY-MM-DD HH:MM UTC` (from `date -u`; `unknown` without it).
 pub fn utc_now() -> String {
-    let secs = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs()) as i64;
-    let (y, m, d) = civil_from_days(secs.div_euclid(86_400));
-    let rem = secs.rem_euclid(86_400);
-    format!(
-        "{y:04}-{m:02}-{d:02} {:02}:{:02} UTC",
-        rem / 3600,
-        rem % 3600 / 60
-    )
-}
-
-/// Days since 1970-01-01 to a proleptic Gregorian date (Howard Hinnant's algorithm).
-pub fn civil_from_days(z: i64) -> (i64, u32, u32) {
-    let z = z + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
-    (
-        if m <= 2 {
-            yoe + era * 400 + 1
-        } else {
-            yoe + era * 400
-        },
-        m,
-        d,
-    )
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn dates() {
-        assert_eq!(civil_from_days(0), (1970, 1, 1));
-        assert_eq!(civil_from_days(19_782), (2024, 2, 29));
-        assert_eq!(civil_from_days(-1), (1969, 12, 31));
-    }
+    let date = std::process::Command::new("date")
+        .args(["-u", "+%Y-%m-%d %H:%M UTC"])
+        .output();
+    let text = date.ok().and_then(|o| String::from_utf8(o.stdout).ok());
+    text.map_or("unknown".into(), |t| t.trim().into())
 }
