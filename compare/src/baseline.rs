@@ -45,6 +45,9 @@ const NOLTO: &str = "The same comparison built without LTO (`ours-nolto/`, `stoc
 
 const TIMING: &str = "Predicted: the RP2350 timing model's estimated cycles (`RunRecord.estimate`) of an emulator run, records in `results/baseline/timing/`: board `qemu-board-image`, the published runs' own board images rebuilt from their sources and run as they are (`mcu-run board`); otherwise our firmware built as the published runs were (`mcu-run run --window stock-wf`: stock `winterfell::verify` 0.13.1 alone in the window) with the board image's layout. Error = (predicted − measured) / measured. Which published run fixed which model parameter is in `verifier-mcu/TIMING.md`.";
 
+/// Instructions and estimated cycles (with the model) of one BLAKE3 compression, per core.
+type Cost = BTreeMap<String, (f64, Option<(f64, String)>)>;
+
 /// One `mcu-run` record and its file name.
 type Run = (String, RunRecord);
 
@@ -79,7 +82,7 @@ fn model(e: &picostark_core::record::CycleEstimate) -> String {
 
 /// Instructions (and estimated cycles with their model) of one BLAKE3 compression per core,
 /// from the `hash-cal` runs of `K` compressions.
-fn compressions(dir: &Path) -> BTreeMap<String, (f64, Option<(f64, String)>)> {
+fn compressions(dir: &Path) -> Cost {
     let per = |(file, r): Run| {
         let k: f64 = proof(&file)
             .strip_prefix("hash-cal-")?
@@ -106,7 +109,7 @@ fn comparison(
     caption: &str,
     ours: &[Run],
     stock: &[Run],
-    cost: &BTreeMap<String, (f64, Option<(f64, String)>)>,
+    cost: &Cost,
     counts: &BTreeMap<String, u64>,
 ) -> Table {
     let mut t = Table::new(caption, "proof | core | verifier | result | instructions | heap peak | proof bytes | bits | stock counterpart | ours / stock | ours / ref | compressions | hash floor | verify / floor");

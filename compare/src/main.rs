@@ -116,6 +116,9 @@ fn ingest(file: &std::path::Path, out: Option<PathBuf>) -> Result<(), String> {
     let json = serde_json::to_string_pretty(&records).map_err(|e| e.to_string())? + "\n";
     match out {
         Some(p) => std::fs::write(&p, json).map_err(|e| format!("{}: {e}", p.display())),
-        None => Ok(print!("{json}")),
+        None => {
+            print!("{json}");
+            Ok(())
+        }
     }
 }

@@ -68,7 +68,7 @@ impl Report {
         out.push(sections::hash::section(r));
         out.push(sections::proven::section(r, self.min_security));
         out.push(sections::cores::section(r));
-        out.extend(sections::scaling::sections(r));
+        out.push(sections::scaling::section(r));
         out.push(sections::matrix::section(r, self.min_security));
         out.retain(|s| !s.is_empty() || !s.notes.is_empty());
         out.extend(

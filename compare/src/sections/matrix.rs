@@ -1,6 +1,6 @@
 //! The full matrix: every row with every column, sortable and filterable in report.html.
 
-use crate::doc::{bits, dash, grouped, grouped_signed, kib, pct, pow2, Section, Table};
+use crate::doc::{bits, dash, grouped, kib, pct, pow2, Section, Table};
 use crate::params::PARAMS_HEAD;
 use crate::table::Row;
 
@@ -12,7 +12,7 @@ fn estimate_cells(r: &Row) -> [String; 3] {
             format!("{:.2} @ {} MHz", e.ms, e.clock_hz / 1_000_000),
             format!(
                 "{} · {} of {} ({} cycles)",
-                grouped_signed(e.stall_cycles),
+                grouped(e.stall_cycles),
                 grouped(e.xip_misses),
                 grouped(e.xip_accesses),
                 grouped(e.xip_miss_cycles)
