@@ -7,6 +7,8 @@
 //! record has one, is in the same row), cycles (device) or wall-clock ms (host); rows of
 //! different sources are never combined, and the RV32/M33 ratios pair rows of one source.
 
+use std::collections::{BTreeMap, BTreeSet};
+
 use picostark_core::record::RunRecord;
 use picostark_core::{BackendId, Policy};
 use serde::Serialize;
@@ -270,27 +272,19 @@ fn merge_proofs(rows: Vec<Row>) -> Vec<Row> {
 pub fn build_rows(entries: &[Entry]) -> Vec<Row> {
     let mut rows = merge_proofs(entries.iter().map(row_from).collect());
     rows.sort_by_cached_key(|r| {
-        let (core, source) = (
-            rank(&["m33", "rv32"], &r.core),
-            rank(&["device", "emulator", "host"], &r.source),
-        );
-        (
-            r.air.clone(),
-            r.n,
-            r.backend.clone(),
-            r.extension,
-            core,
-            source,
-            r.allocator.clone(),
-        )
+        let core = rank(&["m33", "rv32"], &r.core);
+        let source = rank(&["device", "emulator", "host"], &r.source);
+        let (air, backend, alloc) = (r.air.clone(), r.backend.clone(), r.allocator.clone());
+        (air, r.n, backend, r.extension, core, source, alloc)
     });
     let ratio = |row: &Row, cost: fn(&Row) -> Option<f64>| {
         let find = |core: &str| {
             let key = |r: &Row| (r.source.clone(), r.full_label(), r.n, r.allocator.clone());
-            let o = rows
-                .iter()
-                .find(|o| o.core == core && key(o) == key(row) && o.accepted());
-            o.and_then(cost)
+            let same = |o: &&Row| o.core == core && key(o) == key(row);
+            rows.iter()
+                .filter(same)
+                .find(|o| o.accepted())
+                .and_then(cost)
         };
         let pair = row.source != "host" && (row.core == "m33" || row.core == "rv32");
         match (find("rv32"), find("m33")) {
@@ -298,10 +292,8 @@ pub fn build_rows(entries: &[Entry]) -> Vec<Row> {
             _ => None,
         }
     };
-    let ratios: Vec<_> = rows
-        .iter()
-        .map(|r| (ratio(r, Row::cost), ratio(r, Row::est_ms)))
-        .collect();
+    let both = |r: &Row| (ratio(r, Row::cost), ratio(r, Row::est_ms));
+    let ratios: Vec<_> = rows.iter().map(both).collect();
     for (row, (cost, est)) in rows.iter_mut().zip(ratios) {
         (row.rv32_m33_ratio, row.rv32_m33_est_ratio) = (cost, est);
     }
@@ -327,76 +319,57 @@ pub fn estimate_vs_device(rows: &[Row]) -> Vec<(&Row, &Row, f64)> {
 }
 
 /// The CSV's first columns; the others follow in name order.
-const CSV_FIRST: [&str; 10] = [
-    "source",
-    "backend",
-    "field",
-    "extension",
-    "air",
-    "n",
-    "core",
-    "hash",
-    "params",
-    "placement",
-];
+const CSV_FIRST: &str = "source backend field extension air n core hash params placement";
 
 /// `v` as flat CSV cells: nested objects give `outer_inner` columns, lists one cell of
 /// space-separated values, null an empty cell.
-fn flatten(prefix: &str, v: &serde_json::Value, out: &mut Vec<(String, String)>) {
+fn flatten(prefix: &str, v: &serde_json::Value, out: &mut BTreeMap<String, String>) {
     use serde_json::Value::*;
-    match v {
-        Object(m) => m.iter().for_each(|(k, v)| {
-            let key = if prefix.is_empty() {
-                k.clone()
-            } else {
-                format!("{prefix}_{k}")
-            };
-            flatten(&key, v, out)
-        }),
-        Array(a) => out.push((
-            prefix.into(),
-            a.iter()
-                .map(|x| x.to_string())
-                .collect::<Vec<_>>()
-                .join(" "),
-        )),
-        String(s) => out.push((prefix.into(), s.clone())),
-        Null => out.push((prefix.into(), std::string::String::new())),
-        other => out.push((prefix.into(), other.to_string())),
-    }
+    let cell = match v {
+        Object(m) => {
+            for (k, v) in m {
+                let key = format!("{prefix}_{k}");
+                flatten(key.trim_start_matches('_'), v, out);
+            }
+            return;
+        }
+        Array(a) => a.iter().map(|x| x.to_string() + " ").collect(),
+        String(s) => s.clone(),
+        Null => Default::default(),
+        other => other.to_string(),
+    };
+    out.insert(prefix.into(), cell.trim_end().into());
 }
 
 /// The table as CSV: every field of a row's JSON, one column each.
 pub fn to_csv(rows: &[Row]) -> String {
-    let cells: Vec<Vec<(String, String)>> = rows
+    let flat = |r: &Row| {
+        let mut c = BTreeMap::new();
+        flatten(
+            "",
+            &serde_json::to_value(r).expect("rows serialise"),
+            &mut c,
+        );
+        c
+    };
+    let cells: Vec<BTreeMap<String, String>> = rows.iter().map(flat).collect();
+    let first: Vec<&str> = CSV_FIRST.split(' ').collect();
+    let others: BTreeSet<&str> = cells
         .iter()
-        .map(|r| {
-            let mut c = Vec::new();
-            flatten(
-                "",
-                &serde_json::to_value(r).expect("rows serialise"),
-                &mut c,
-            );
-            c
-        })
+        .flat_map(|c| c.keys())
+        .map(|k| k.as_str())
         .collect();
-    let mut head: Vec<&str> = CSV_FIRST.to_vec();
-    let others: std::collections::BTreeSet<&str> =
-        cells.iter().flatten().map(|c| c.0.as_str()).collect();
-    head.extend(others.into_iter().filter(|h| !CSV_FIRST.contains(h)));
-    let quote = |s: &str| match s.contains([',', '"', '\n']) {
+    let mut head = first.clone();
+    head.extend(others.into_iter().filter(|h| !first.contains(h)));
+    let quote = |s: &String| match s.contains([',', '"', '\n']) {
         true => format!("\"{}\"", s.replace('"', "\"\"")),
-        false => s.to_string(),
+        false => s.clone(),
     };
     let mut out = head.join(",") + "\n";
     for c in &cells {
         let line: Vec<String> = head
             .iter()
-            .map(|h| {
-                c.iter()
-                    .find(|x| x.0 == *h)
-                    .map_or(String::new(), |x| quote(&x.1))
-            })
+            .map(|h| c.get(*h).map(quote).unwrap_or_default())
             .collect();
         out += &(line.join(",") + "\n");
     }
