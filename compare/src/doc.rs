@@ -2,10 +2,10 @@
 //! a [`Section`] (title, intro, tables, charts) and the number formatting of the cells. A
 //! leaf module: it imports nothing from the rest of the crate.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// A table: an optional caption, a header and plain-text cells.
-#[derive(Clone, Debug, Default, Serialize)]
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct Table {
     pub caption: String,
     pub head: Vec<String>,
