@@ -48,6 +48,15 @@ const TIMING: &str = "Predicted: the RP2350 timing model's estimated cycles (`Ru
 /// Instructions and estimated cycles (with the model) of one BLAKE3 compression, per core.
 type Cost = BTreeMap<String, (f64, Option<(f64, String)>)>;
 
+/// BLAKE3 compressions of each proof's verification, counted on the host.
+type Counts = BTreeMap<String, u64>;
+
+/// A JSON file's value (null when it cannot be read).
+fn json(path: &Path) -> Value {
+    let text = std::fs::read_to_string(path).unwrap_or_default();
+    serde_json::from_str(&text).unwrap_or_default()
+}
+
 /// One `mcu-run` record and its file name.
 type Run = (String, RunRecord);
 
@@ -105,67 +114,40 @@ fn compressions(dir: &Path) -> Cost {
 }
 
 /// One comparison table: our runs and the stock runs, with ratios and hash floors.
-fn comparison(
-    caption: &str,
-    ours: &[Run],
-    stock: &[Run],
-    cost: &Cost,
-    counts: &BTreeMap<String, u64>,
-) -> Table {
+fn comparison(caption: &str, ours: &[Run], stock: &[Run], cost: &Cost, counts: &Counts) -> Table {
     let mut t = Table::new(caption, "proof | core | verifier | result | instructions | heap peak | proof bytes | bits | stock counterpart | ours / stock | ours / ref | compressions | hash floor | verify / floor");
     let accepted = |r: &RunRecord| r.instructions.filter(|_| r.result == "accepted");
     let who = ours
         .iter()
-        .map(|r| (r, true))
-        .chain(stock.iter().map(|r| (r, false)));
-    for ((file, r), is_ours) in who {
-        let p = proof(file);
+        .map(|r| (r, "ours"))
+        .chain(stock.iter().map(|r| (r, "stock")));
+    for ((file, r), who) in who {
+        let (p, core, result) = (proof(file), &r.core, &r.result);
         let same_core = |s: &&Run| s.1.core == r.core;
-        let reference = stock
-            .iter()
-            .filter(same_core)
-            .find(|s| proof(&s.0).contains("ref-zkmcu") && s.1.result == "accepted");
+        let is_ref = |s: &&Run| proof(&s.0).contains("ref-zkmcu") && s.1.result == "accepted";
+        let reference = stock.iter().filter(same_core).find(is_ref);
         // The stock run on the same bytes, else the stock run of the foundation's defaults.
         let foundation = |s: &&Run| s.1.backend == r.backend && s.0.contains("foundation");
         let cp = stock.iter().filter(same_core).find(|s| proof(&s.0) == p);
-        let cp = cp
-            .or_else(|| stock.iter().filter(same_core).find(foundation))
-            .filter(|_| is_ours);
-        let floor = counts
-            .get(p)
-            .zip(cost.get(&r.core))
-            .map(|(n, c)| (*n as f64 * c.0) as u64);
+        let cp = cp.or_else(|| stock.iter().filter(same_core).find(foundation));
+        let cp = cp.filter(|_| who == "ours");
+        let n = counts.get(p).copied();
+        let floor = n.zip(cost.get(core)).map(|(n, c)| (n as f64 * c.0) as u64);
         let cp_cell = cp.map_or("–".into(), |(f, s)| match s.result == "accepted" {
             true => format!("{} ({})", num(s.instructions), proof(f)),
             false => format!("{} ({})", s.result, proof(f)),
         });
         // A rejected run stopped early: its count is no verification cost.
         let mine = accepted(r);
-        let vs_stock = ratio(mine.filter(|_| is_ours), cp.and_then(|s| accepted(&s.1)));
+        let vs_stock = ratio(
+            mine.filter(|_| who == "ours"),
+            cp.and_then(|s| accepted(&s.1)),
+        );
         let vs_ref = ratio(mine, reference.and_then(|s| s.1.instructions));
-        let head = [
-            p,
-            &r.core,
-            if is_ours { "ours" } else { "stock" },
-            &r.result,
-        ]
-        .map(String::from);
-        let figures = [
-            num(r.instructions),
-            num(r.heap_peak),
-            r.proof_bytes.to_string(),
-            r.security_bits.to_string(),
-        ];
-        let tail = [
-            cp_cell,
-            vs_stock,
-            vs_ref,
-            num(counts.get(p).copied()),
-            num(floor),
-            ratio(mine, floor),
-        ];
-        t.rows
-            .push(head.into_iter().chain(figures).chain(tail).collect());
+        let (insns, heap) = (num(r.instructions), num(r.heap_peak));
+        let (bytes, bits) = (r.proof_bytes, r.security_bits);
+        let (n, over, floor) = (num(n), ratio(mine, floor), num(floor));
+        t.row(&format!("{p} | {core} | {who} | {result} | {insns} | {heap} | {bytes} | {bits} | {cp_cell} | {vs_stock} | {vs_ref} | {n} | {floor} | {over}"));
     }
     t
 }
@@ -212,13 +194,8 @@ fn timing(dir: &Path) -> Section {
     let unpublished = records
         .iter()
         .filter(|r| !published.iter().any(|p| matches(&r.1, p)));
-    lines.extend(unpublished.map(|r| {
-        (
-            vec![r.1.backend.clone(), r.1.core.clone(), r.1.allocator.clone()],
-            None,
-            Some(r),
-        )
-    }));
+    let head = |r: &RunRecord| vec![r.backend.clone(), r.core.clone(), r.allocator.clone()];
+    lines.extend(unpublished.map(|r| (head(&r.1), None, Some(r))));
     for (head, measured, rec) in lines {
         let est = rec.and_then(|r| r.1.estimate.as_ref());
         let pred = match (rec, est) {
@@ -230,85 +207,60 @@ fn timing(dir: &Path) -> Section {
             (Some(m), Some(e)) => format!("{:+.1}%", (e.cycles as f64 / m as f64 - 1.0) * 100.0),
             _ => "–".into(),
         };
-        let cells = rec.map_or(["–".into(), "–".into(), "–".into()], |(f, r)| {
-            [
-                num(r.instructions),
-                format!("`{f}` ({})", r.result),
-                format!("{} · {}", r.board, r.profile),
-            ]
-        });
         let measured = measured.map_or("not published".into(), |m| m.to_string());
-        t.rows.push(
-            head.into_iter()
-                .chain([measured, pred, err])
-                .chain(cells)
-                .collect(),
-        );
+        let line = format!("{} | {measured} | {pred} | {err}", head.join(" | "));
+        match rec {
+            Some((f, r)) => {
+                let (insns, res) = (num(r.instructions), &r.result);
+                let (board, profile) = (&r.board, &r.profile);
+                t.row(&format!(
+                    "{line} | {insns} | `{f}` ({res}) | {board} · {profile}"
+                ))
+            }
+            None => t.row(&format!("{line} | – | – | –")),
+        }
     }
     s.tables.push(t);
     // The allocators in predicted order, per backend, core and build. Each allocator's record
     // names its own board image (layout, image, window addresses): not a build difference.
-    let per_image = [
-        "layout-elf=",
-        "board-image=",
-        "image-fnv1a32=",
-        "start=",
-        "end=",
-        "patches=",
-    ];
+    let per_image = "layout-elf= board-image= image-fnv1a32= start= end= patches=";
+    let own = |w: &&str| per_image.split(' ').any(|k| w.starts_with(k));
     let build = |p: &str| {
         p.split(' ')
-            .filter(|w| !per_image.iter().any(|k| w.starts_with(k)))
+            .filter(|w| !own(w))
             .collect::<Vec<_>>()
             .join(" ")
     };
     let key = |r: &RunRecord| (r.backend.clone(), r.core.clone(), build(&r.profile));
     for k in records.iter().map(|r| key(&r.1)).collect::<BTreeSet<_>>() {
-        let mut by: Vec<(u64, &str)> = records
-            .iter()
-            .filter(|r| key(&r.1) == k)
-            .filter_map(|(_, r)| Some((r.estimate.as_ref()?.cycles, r.allocator.as_str())))
-            .collect();
-        by.sort_unstable();
+        let these = records.iter().filter(|r| key(&r.1) == k).map(|r| &r.1);
+        let cycles = |r: &RunRecord| Some((r.estimate.as_ref()?.cycles, r.allocator.clone()));
+        let by: BTreeSet<(u64, String)> = these.filter_map(cycles).collect();
         let order: Vec<String> = by.iter().map(|(c, a)| format!("{a} ({c})")).collect();
-        if order.len() > 1 {
-            s.notes.push(format!(
-                "predicted allocator order, {} on {}, fastest first: {}",
-                k.0,
-                k.1,
-                order.join(" < ")
-            ));
-        }
+        let (backend, core, order) = (&k.0, &k.1, order.join(" < "));
+        let line =
+            format!("predicted allocator order, {backend} on {core}, fastest first: {order}");
+        s.notes.extend((by.len() > 1).then_some(line));
     }
     // Every other record there (e.g. our verifiers), in estimated time and against the stock
     // window's TLSF estimate on the same core.
     let caption = "Other records in `timing/` (full parse + verify window), in estimated time; × stock = estimated cycles over the stock window's TLSF estimate on the same core";
     let mut o = Table::new(caption, "record | backend | core | allocator | result | instructions | estimated cycles (model) | ms | × stock");
     for (file, r) in &others {
+        let is_stock = |s: &&Run| s.1.core == r.core && s.1.allocator == "tlsf";
         let stock = records
             .iter()
-            .find(|s| s.1.core == r.core && s.1.allocator == "tlsf");
-        let stock = stock.and_then(|s| s.1.estimate.as_ref()).map(|e| e.cycles);
+            .find(is_stock)
+            .and_then(|s| s.1.estimate.as_ref());
         let est = r.estimate.as_ref();
-        let (pred, ms) = est.map_or(("no estimate in the record".into(), "–".into()), |e| {
-            (model(e), format!("{:.2}", e.ms))
-        });
-        let cells = [
-            format!("`{file}`"),
-            r.backend.clone(),
-            r.core.clone(),
-            r.allocator.clone(),
-            r.result.clone(),
-            num(r.instructions),
-            pred,
-            ms,
-        ];
-        o.rows.push(
-            cells
-                .into_iter()
-                .chain([ratio(est.map(|e| e.cycles), stock)])
-                .collect(),
-        );
+        let x = ratio(est.map(|e| e.cycles), stock.map(|e| e.cycles));
+        let none = ("no estimate in the record".into(), "–".into());
+        let (pred, ms) = est.map_or(none, |e| (model(e), format!("{:.2}", e.ms)));
+        let (b, c, a, res) = (&r.backend, &r.core, &r.allocator, &r.result);
+        let insns = num(r.instructions);
+        o.row(&format!(
+            "`{file}` | {b} | {c} | {a} | {res} | {insns} | {pred} | {ms} | {x}"
+        ));
     }
     s.tables.push(o);
     s
@@ -329,12 +281,7 @@ fn tunes(dir: &Path) -> Section {
         f.file_name()
             .is_some_and(|n| n.to_string_lossy().starts_with("tune-"))
     }) {
-        let Some(v) = std::fs::read_to_string(f)
-            .ok()
-            .and_then(|t| serde_json::from_str::<Value>(&t).ok())
-        else {
-            continue;
-        };
+        let v = json(f);
         let g = |k: &str| v[k].as_str().unwrap_or("?").to_string();
         let points = v["points"].as_array().cloned().unwrap_or_default();
         let (b, air, n, core, min) = (
@@ -364,19 +311,16 @@ fn tunes(dir: &Path) -> Section {
 
 /// The sections (the ones with nothing to show are dropped by the report).
 pub fn sections(dir: &Path) -> Vec<Section> {
-    let counts: BTreeMap<String, u64> = std::fs::read_to_string(dir.join("hash-counts.json"))
-        .ok()
-        .and_then(|t| serde_json::from_str::<Value>(&t).ok())
-        .and_then(|v| v["counts"].as_array().cloned())
-        .into_iter()
-        .flatten()
-        .filter_map(|c| {
-            Some((
-                c["proof"].as_str()?.to_string(),
-                c["compressions"].as_u64()?,
-            ))
-        })
-        .collect();
+    let counts = json(&dir.join("hash-counts.json"))["counts"]
+        .as_array()
+        .cloned();
+    let count = |c: Value| {
+        Some((
+            c["proof"].as_str()?.to_string(),
+            c["compressions"].as_u64()?,
+        ))
+    };
+    let counts: Counts = counts.into_iter().flatten().filter_map(count).collect();
     let cost = compressions(dir);
     let mut lines: Vec<String> = cost
         .iter()

@@ -25,6 +25,13 @@ impl Table {
             ..Table::default()
         }
     }
+
+    /// Adds a row written as its Markdown line without the outer pipes: `"a | b | c"` (no
+    /// cell holds `" | "`).
+    pub fn row(&mut self, line: &str) {
+        self.rows
+            .push(line.split(" | ").map(String::from).collect());
+    }
 }
 
 /// An SVG chart and its title.
