@@ -39,16 +39,15 @@ fn done(title: &str, svg: String, r: Result<(), String>) -> Chart {
 
 /// Grouped horizontal bars: `groups` are `(label, one value per series)`, drawn top down in
 /// the given order; `series` names the bars of a group (e.g. the cores). Each bar carries
-/// its value as text; the right third is left free for the legend.
+/// its value as text (two decimals); the right third is left free for the legend.
 pub fn bars(
     title: &str,
     unit: &str,
     series: &[&str],
     groups: &[(String, Vec<Option<f64>>)],
-    fmt: &dyn Fn(f64) -> String,
 ) -> Chart {
     let mut svg = String::new();
-    let r = draw_bars(&mut svg, unit, series, groups, fmt).map_err(|e| e.to_string());
+    let r = draw_bars(&mut svg, unit, series, groups).map_err(|e| e.to_string());
     done(title, svg, r)
 }
 
@@ -57,7 +56,6 @@ fn draw_bars(
     unit: &str,
     series: &[&str],
     groups: &[(String, Vec<Option<f64>>)],
-    fmt: &dyn Fn(f64) -> String,
 ) -> Result<(), Box<dyn std::error::Error>> {
     let label_w = groups
         .iter()
@@ -106,7 +104,7 @@ fn draw_bars(
             let text = groups.iter().enumerate().filter_map(|(i, g)| {
                 let v = (*g.1.get(j)?)?;
                 let mid = n - i as f64 - 0.1 - (j as f64 + 0.5) * 0.8 / k;
-                Some(EmptyElement::at((v, mid)) + Text::new(fmt(v), (4, -6), (FONT, 13)))
+                Some(EmptyElement::at((v, mid)) + Text::new(format!("{v:.2}"), (4, -6), (FONT, 13)))
             });
             chart.draw_series(text)?;
         }
@@ -216,7 +214,7 @@ mod tests {
                 vec![Some(3.5), None],
             ),
         ];
-        let c = bars("t", "ms", &["m33", "rv32"], &g, &|v| format!("{v:.2}"));
+        let c = bars("t", "ms", &["m33", "rv32"], &g);
         assert!(c.svg.starts_with("<svg"), "{}", c.svg);
         for l in [
             "wf-goldilocks^2",
