@@ -403,58 +403,41 @@ pub fn to_json(rows: &[Row]) -> String {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use picostark_core::record::{CycleEstimate, SecurityFigures, RUN_RECORD_SCHEMA};
+    use picostark_core::record::{CycleEstimate, SecurityFigures};
 
     pub fn emu(backend: &str, ext: u8, n: u64, core: &str, insns: u64) -> Entry {
+        let json = include_str!("../testdata/emulator-record.json");
+        let mut r: RunRecord = serde_json::from_str(json).unwrap();
         let field = BackendId::from_name(backend).map_or("?", |b| b.field().name());
-        let (source, board, air, allocator) = (
-            "emulator".into(),
-            format!("qemu-{core}"),
-            "fib".into(),
-            "tlsf".into(),
-        );
-        let record = RunRecord {
-            schema: RUN_RECORD_SCHEMA,
-            source,
-            backend: backend.into(),
-            field: field.into(),
-            extension: ext,
-            air,
-            n,
-            core: core.into(),
-            board,
-            allocator,
-            proof_bytes: 40_000,
-            security_bits: 96,
-            result: "accepted".into(),
-            iterations: 3,
-            instructions: Some(insns),
-            heap_peak: Some(insns / 100),
-            stack_peak: Some(4000),
-            ..RunRecord::default()
-        };
+        (r.backend, r.field) = (backend.into(), field.into());
+        (r.extension, r.n, r.core) = (ext, n, core.into());
+        (r.board, r.instructions) = (format!("qemu-{core}"), Some(insns));
+        (r.proof_bytes, r.security_bits) = (40_000, 96);
+        r.heap_peak = Some(insns / 100);
+        let origin = "fixture".into();
         Entry {
-            record,
-            origin: "fixture".into(),
+            record: r,
+            origin,
             tampered: None,
         }
     }
 
     /// `e` with a timing-model estimate of `cycles` at 150 MHz (a fixture, not a model run).
     pub fn with_estimate(mut e: Entry, cycles: u64) -> Entry {
-        let (model, ms) = (
-            format!("rp2350-{}", e.record.core),
-            cycles as f64 / 150e6 * 1e3,
-        );
-        let xip_misses = cycles / 1000;
-        e.record.estimate = Some(CycleEstimate {
+        let model = format!("rp2350-{}", e.record.core);
+        let (ms, xip_misses) = (cycles as f64 / 150e6 * 1e3, cycles / 1000);
+        let clock_hz = 150_000_000;
+        let est = CycleEstimate {
             model,
-            model_version: 1,
             cycles,
-            clock_hz: 150_000_000,
+            clock_hz,
             ms,
             xip_misses,
             ..Default::default()
+        };
+        e.record.estimate = Some(CycleEstimate {
+            model_version: 1,
+            ..est
         });
         e
     }
