@@ -25,9 +25,12 @@ fn set_params(rows: &mut [Row], params: &[ParamRow]) -> usize {
         let name = r.origin.rsplit('/').next().unwrap_or("");
         let own = params.iter().find(|p| name.starts_with(&p.file));
         if let Some(p) = own {
-            r.params = crate::params::compact(&p.params);
+            r.params = crate::params::compact(&p.header.params);
         }
-        let same = |p: &&ParamRow| (&p.backend, p.extension, p.n) == (&r.backend, r.extension, r.n);
+        let same = |p: &&ParamRow| {
+            let h = &p.header;
+            (h.backend.name(), h.extension_degree, h.n()) == (r.backend.as_str(), r.extension, r.n)
+        };
         let proof = own.or_else(|| params.iter().find(same));
         if let Some(p) = proof.filter(|_| r.security_bits == 0) {
             (r.rec.security_bits, fixed) = (p.security_bits, fixed + 1);

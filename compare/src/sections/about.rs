@@ -23,9 +23,12 @@ fn gaps(rows: &[Row], params: &[ParamRow]) -> Vec<String> {
         }
     }
     for p in params {
-        let same = |r: &&Row| (&r.backend, r.extension, r.n) == (&p.backend, p.extension, p.n);
+        let h = &p.header;
+        let same = |r: &&Row| {
+            (r.backend.as_str(), r.extension, r.n) == (h.backend.name(), h.extension_degree, h.n())
+        };
         let differs =
-            |r: &&Row| r.security_bits != p.security_bits && r.params == compact(&p.params);
+            |r: &&Row| r.security_bits != p.security_bits && r.params == compact(&h.params);
         for r in rows.iter().filter(same).filter(differs) {
             if r.accepted() && r.default_policy() {
                 let (s, b, e, n, bits, want) = (
@@ -56,27 +59,17 @@ pub fn sections(
     let head = format!("proof file | backend | ext | n | {PARAMS_HEAD} | size | bits: ethSTARK | bits: wf 0.13.1 | bits: P3 0.8 | bits: proven unique | bits: proven list | bits: policy ({policy})");
     let mut t = Table::new("", &head);
     for q in params {
-        let f = &q.figures;
-        let (file, b, e, n, prm, size) = (
-            &q.file,
-            &q.backend,
-            q.extension,
-            pow2(q.n),
-            compact(&q.params),
-            grouped(q.bytes),
-        );
-        let bits = [
+        let (f, h, file) = (&q.figures, &q.header, &q.file);
+        let (b, e, n) = (h.backend.name(), h.extension_degree, pow2(h.n()));
+        let (prm, size, policy) = (compact(&h.params), grouped(q.bytes), q.security_bits);
+        let (es, wf, p3, pu, pl) = (
             f.ethstark,
             f.winterfell,
             f.plonky3,
             f.proven_unique,
             f.proven_list,
-            q.security_bits,
-        ];
-        let bits = bits.map(|b| b.to_string()).join(" | ");
-        t.row(&format!(
-            "{file} | {b} | {e} | {n} | {prm} | {size} | {bits}"
-        ));
+        );
+        t.row(&format!("{file} | {b} | {e} | {n} | {prm} | {size} | {es} | {wf} | {p3} | {pu} | {pl} | {policy}"));
     }
     p.tables.push(t);
 
