@@ -67,11 +67,13 @@ pub struct AllArgs {
     min_security: u32,
 }
 
-/// `cargo run --release -p <package> --` in the repository root.
-fn cargo_run(package: &str) -> Command {
+/// `cargo run --release -p <package> -- <args>` in the repository root (`args` split at
+/// whitespace).
+fn cargo_run(package: &str, args: &str) -> Command {
     let mut c = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
     c.current_dir(crate::input::repo_root());
-    c.args(["run", "--release", "-p", package, "--"]);
+    c.args(["run", "--release", "-p", package, "--"])
+        .args(args.split_whitespace());
     c
 }
 
@@ -102,11 +104,6 @@ fn stream(cmd: &mut Command, prefix: &str, log: &Path) -> Result<(bool, String),
     let saved = relative(&format!("$ {shown}\n{text}exit: {status}\n"));
     std::fs::write(log, saved).map_err(|e| format!("{}: {e}", log.display()))?;
     Ok((status.success(), text))
-}
-
-/// Adds the whitespace-separated words of `s` to `cmd`'s arguments.
-fn words(cmd: &mut Command, s: &str) {
-    cmd.args(s.split_whitespace());
 }
 
 /// `text` without this machine's paths: the repository root becomes `.`, the home folder `~`
@@ -152,25 +149,16 @@ fn proof_header(p: &Path) -> Option<ProofHeader> {
 /// The first line `cmd` prints, when it succeeds.
 fn first_line(cmd: &mut Command) -> Option<String> {
     let o = cmd.output().ok().filter(|o| o.status.success())?;
-    Some(
-        String::from_utf8_lossy(&o.stdout)
-            .lines()
-            .next()?
-            .trim()
-            .into(),
-    )
+    let text = String::from_utf8_lossy(&o.stdout);
+    Some(text.lines().next()?.trim().into())
 }
 
 /// The lines of a failed tool run that say what went wrong, on one line.
 fn failure_summary(text: &str) -> String {
     let said = |l: &&str| l.contains("error") || l.contains("panic") || l.contains("mcu-run:");
     let compiling = |l: &&str| l.trim_start().starts_with("Compiling");
-    let lines: Vec<&str> = text
-        .lines()
-        .filter(said)
-        .filter(|l| !compiling(l))
-        .take(8)
-        .collect();
+    let lines = text.lines().filter(said).filter(|l| !compiling(l));
+    let lines: Vec<&str> = lines.take(8).collect();
     match lines.is_empty() {
         true => "failed (see its log under logs/)".into(),
         false => lines.join(" / "),
@@ -194,27 +182,16 @@ impl Run<'_> {
         what: &str,
     ) -> Result<bool, String> {
         let (ok, text) = stream(cmd, step, &self.logs.join(format!("{log}.log")))?;
-        if !ok {
-            self.notes
-                .push(format!("{what}: {}", failure_summary(&text)));
-        }
+        let why = failure_summary(&text);
+        self.notes.extend((!ok).then(|| format!("{what}: {why}")));
         Ok(ok)
     }
 
     /// `mcu-run run` on `core` over `files`, expecting `expect`, records into `out`.
     fn mcu_run(&self, core: &str, expect: &str, features: Option<&str>, out: &Path) -> Command {
-        let mut cmd = cargo_run("mcu-run");
-        let a = self.a;
-        cmd.args([
-            "run",
-            "--core",
-            core,
-            "--alloc",
-            &a.alloc,
-            "--heap",
-            &a.heap.to_string(),
-        ]);
-        cmd.args(["--timeout", &a.timeout.to_string(), "--expect", expect]);
+        let (alloc, heap, timeout) = (&self.a.alloc, self.a.heap, self.a.timeout);
+        let run = format!("run --core {core} --alloc {alloc} --heap {heap} --timeout {timeout}");
+        let mut cmd = cargo_run("mcu-run", &format!("{run} --expect {expect}"));
         cmd.args(features.map(|f| ["--features", f]).into_iter().flatten());
         cmd.arg("--out").arg(out);
         cmd
@@ -249,7 +226,7 @@ pub fn run(a: &AllArgs, invocation: &str) -> Result<(), String> {
     let t = Instant::now();
     println!("[1/4] building prover-host (release) and listing its backends");
     let log = run.logs.join("prover-host-list.log");
-    let (ok, list) = stream(cargo_run("prover-host").arg("list"), "[1/4]", &log)?;
+    let (ok, list) = stream(&mut cargo_run("prover-host", "list"), "[1/4]", &log)?;
     let backends = parse_list(&list);
     if !ok || backends.is_empty() {
         let why = "prover-host does not build, run or list a backend";
@@ -269,31 +246,22 @@ pub fn run(a: &AllArgs, invocation: &str) -> Result<(), String> {
         let st = format!("s{sample}");
         let (set, host) = (proofs.join(&st), raw.join("host").join(&st));
         println!("[2/4] proofs set {sample} of {samples}");
-        let mut bench = cargo_run("prover-host");
-        let repeat = a.repeat;
-        words(
-            &mut bench,
-            &format!("bench --backend all --log-n {ns} --repeat {repeat}"),
-        );
+        let args = format!("bench --backend all --log-n {ns} --repeat {}", a.repeat);
+        let mut bench = cargo_run("prover-host", &args);
         bench.arg("--out").arg(host.join("host-bench.json"));
         bench.arg("--proofs").arg(&set);
-        let what = format!(
-            "`prover-host bench` for proof set {sample} (rows it did not write are missing)"
-        );
+        let what = "rows it did not write are missing";
+        let what = format!("`prover-host bench` for proof set {sample} ({what})");
         let log = format!("prover-host-bench-{st}");
         run.tool(&mut bench, "[2/4]", &log, &what)?;
         let extra = backends.iter().filter(|_| !a.first_extension_only);
         for (b, e) in extra.flat_map(|(b, d)| d.iter().skip(1).map(move |e| (b, e))) {
             for n in &a.log_n {
                 let name = format!("{b}-fib-n{}-ext{e}", 1u64 << n);
-                let mut cmd = cargo_run("prover-host");
                 // Below-floor configurations are proved too: the report shows them flagged
                 // and never ranks them, and the firmware's policy must reject them.
-                let nn = 1u64 << n;
-                words(
-                    &mut cmd,
-                    &format!("--backend {b} --air fib --n {nn} --ext {e} --min-security 0"),
-                );
+                let args = format!("--backend {b} --air fib --n {} --ext {e}", 1u64 << n);
+                let mut cmd = cargo_run("prover-host", &(args + " --min-security 0"));
                 cmd.arg("--out").arg(set.join(format!("{name}.proof")));
                 cmd.arg("--record").arg(host.join(format!("{name}.json")));
                 let what = format!("{b}^{e} n=2^{n} (proof set {sample}) not proved");
@@ -309,11 +277,8 @@ pub fn run(a: &AllArgs, invocation: &str) -> Result<(), String> {
     let smallest = a.log_n.iter().min();
     for (b, n) in backends.iter().flat_map(|(b, _)| smallest.map(|n| (b, n))) {
         let nn = 1u64 << n;
-        let mut cmd = cargo_run("prover-host");
-        words(
-            &mut cmd,
-            &format!("--backend {b} --air fib --n {nn} --hash sha256 --out"),
-        );
+        let args = format!("--backend {b} --air fib --n {nn} --hash sha256 --out");
+        let mut cmd = cargo_run("prover-host", &args);
         cmd.arg(sha_dir.join(format!("{b}-fib-n{nn}-sha256.proof")));
         let what = format!("{b} SHA-256 n=2^{n} not proved");
         run.tool(&mut cmd, "[2/4]", &format!("prover-host-{b}-sha256"), &what)?;
