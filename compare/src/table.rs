@@ -194,15 +194,14 @@ fn row_from(e: &Entry) -> Row {
     let r = &e.record;
     let cycles: Vec<f64> = r.cycles.iter().map(|&c| c as f64).collect();
     let cycles_median = stats::median(&cycles);
-    let device_ms = cycles_median
-        .zip(r.clock_hz.filter(|&hz| hz > 0))
-        .map(|(c, hz)| c / hz as f64 * 1e3);
+    let hz = r.clock_hz.filter(|&hz| hz > 0);
+    let device_ms = cycles_median.zip(hz).map(|(c, hz)| c / hz as f64 * 1e3);
+    let protocol = BackendId::from_name(&r.backend).map_or("unknown", |b| b.protocol());
+    let params = crate::params::of_record(&r.backend, &e.origin);
     Row {
-        protocol: BackendId::from_name(&r.backend)
-            .map_or("unknown", |b| b.protocol())
-            .into(),
+        protocol: protocol.into(),
         hash: hash_of(r),
-        params: crate::params::compact(&crate::params::of_record(&r.backend, &e.origin)),
+        params: crate::params::compact(&params),
         placement: placement_of(r),
         tampered: e.tampered.clone(),
         cycles_median,
@@ -230,20 +229,15 @@ fn rank(order: &[&str], v: &str) -> usize {
 fn merge_proofs(rows: Vec<Row>) -> Vec<Row> {
     let mut groups: Vec<(String, Vec<Row>)> = Vec::new();
     for r in rows {
-        let t = (
-            &r.source,
-            &r.core,
-            &r.board,
-            &r.allocator,
-            &r.result,
+        let (s, c, b, a, res) = (&r.source, &r.core, &r.board, &r.allocator, &r.result);
+        let k = format!(
+            "{s} {c} {b} {a} {res} {} {:?} {}",
             r.n,
             r.heap_size,
+            r.full_label()
         );
-        let k = format!("{t:?} {}", r.full_label());
-        match groups
-            .iter_mut()
-            .find(|(g, _)| *g == k && r.source != "device")
-        {
+        let device = r.source == "device";
+        match groups.iter_mut().find(|(g, _)| *g == k && !device) {
             Some((_, v)) => v.push(r),
             None => groups.push((k, vec![r])),
         }
@@ -345,32 +339,28 @@ fn flatten(prefix: &str, v: &serde_json::Value, out: &mut BTreeMap<String, Strin
 pub fn to_csv(rows: &[Row]) -> String {
     let flat = |r: &Row| {
         let mut c = BTreeMap::new();
-        flatten(
-            "",
-            &serde_json::to_value(r).expect("rows serialise"),
-            &mut c,
-        );
+        let v = serde_json::to_value(r).expect("rows serialise");
+        flatten("", &v, &mut c);
         c
     };
     let cells: Vec<BTreeMap<String, String>> = rows.iter().map(flat).collect();
     let first: Vec<&str> = CSV_FIRST.split(' ').collect();
-    let others: BTreeSet<&str> = cells
-        .iter()
-        .flat_map(|c| c.keys())
-        .map(|k| k.as_str())
-        .collect();
+    let others: BTreeSet<&String> = cells.iter().flat_map(|c| c.keys()).collect();
     let mut head = first.clone();
-    head.extend(others.into_iter().filter(|h| !first.contains(h)));
+    head.extend(
+        others
+            .iter()
+            .map(|h| h.as_str())
+            .filter(|h| !first.contains(h)),
+    );
     let quote = |s: &String| match s.contains([',', '"', '\n']) {
         true => format!("\"{}\"", s.replace('"', "\"\"")),
         false => s.clone(),
     };
     let mut out = head.join(",") + "\n";
     for c in &cells {
-        let line: Vec<String> = head
-            .iter()
-            .map(|h| c.get(*h).map(quote).unwrap_or_default())
-            .collect();
+        let cell = |h: &&str| c.get(*h).map(quote).unwrap_or_default();
+        let line: Vec<String> = head.iter().map(cell).collect();
         out += &(line.join(",") + "\n");
     }
     out
@@ -466,40 +456,31 @@ pub(crate) mod tests {
         e
     }
 
+    const BB: &str = "p3-babybear";
+
     fn get<'a>(rows: &'a [Row], src: &str, b: &str, core: &str) -> &'a Row {
-        rows.iter()
-            .find(|r| r.source == src && r.backend == b && r.core == core)
-            .unwrap()
+        let this = |r: &&Row| r.source == src && r.backend == b && r.core == core;
+        rows.iter().find(this).unwrap()
     }
 
     #[test]
     fn ratios_pair_same_source_only_and_device_figures() {
         let rows = build_rows(&[
-            with_estimate(emu("p3-babybear", 4, 1024, "m33", 1_000_000), 3_000_000),
-            with_estimate(emu("p3-babybear", 4, 1024, "rv32", 1_500_000), 3_300_000),
-            dev(
-                "p3-babybear",
-                1024,
-                "m33",
-                &[2_000_000, 2_000_010, 1_999_990],
-            ),
+            with_estimate(emu(BB, 4, 1024, "m33", 1_000_000), 3_000_000),
+            with_estimate(emu(BB, 4, 1024, "rv32", 1_500_000), 3_300_000),
+            dev(BB, 1024, "m33", &[2_000_000, 2_000_010, 1_999_990]),
             // No device rv32 row: the device m33 row must not pair with the emulator.
             emu("p3-m31", 4, 1024, "m33", 800_000),
         ]);
         for core in ["m33", "rv32"] {
-            let e = get(&rows, "emulator", "p3-babybear", core);
+            let e = get(&rows, "emulator", BB, core);
             assert_eq!(e.rv32_m33_ratio, Some(1.5), "instructions");
-            assert!(
-                (e.rv32_m33_est_ratio.unwrap() - 1.1).abs() < 1e-12,
-                "estimated ms"
-            );
+            let est = e.rv32_m33_est_ratio.unwrap();
+            assert!((est - 1.1).abs() < 1e-12, "estimated ms");
         }
-        assert_eq!(
-            get(&rows, "device", "p3-babybear", "m33").rv32_m33_ratio,
-            None
-        );
+        let d = get(&rows, "device", BB, "m33");
+        assert_eq!(d.rv32_m33_ratio, None);
         assert_eq!(get(&rows, "emulator", "p3-m31", "m33").rv32_m33_ratio, None);
-        let d = get(&rows, "device", "p3-babybear", "m33");
         assert_eq!(d.cycles_median, Some(2_000_000.0));
         assert!((d.device_ms.unwrap() - 2_000_000.0 / 150e6 * 1e3).abs() < 1e-9);
         assert!(d.cycles_cv.unwrap() > 0.0 && d.cycles_cv.unwrap() < 1e-5);
@@ -523,16 +504,13 @@ pub(crate) mod tests {
             dev("p3-m31", 1024, "m33", &[5]),
             dev("p3-m31", 1024, "m33", &[6]),
         ]);
-        assert_eq!(
-            rows.len(),
-            4,
-            "three emulator m33 rows merge; device rows never do"
-        );
+        // Three emulator m33 rows merge; device rows never do.
+        assert_eq!(rows.len(), 4);
         let m = get(&rows, "emulator", "p3-m31", "m33");
+        // The median proof's own figures.
         assert_eq!(
             (m.instructions, m.proof_bytes, m.proofs),
-            (Some(1_050), 3, 3),
-            "the median proof's own figures"
+            (Some(1_050), 3, 3)
         );
         assert!((m.proof_spread.unwrap() - 100.0 / 1050.0).abs() < 1e-12);
         assert_eq!(m.rv32_m33_ratio, Some(2.0));
@@ -543,25 +521,24 @@ pub(crate) mod tests {
     #[test]
     fn another_policy_is_another_configuration() {
         let proven = |core: &str, insns: u64| {
-            let mut e = with_security(emu("p3-babybear", 4, 1024, core, insns), 105.0, 65.0);
+            let mut e = with_security(emu(BB, 4, 1024, core, insns), 105.0, 65.0);
             let s = e.record.security.as_mut().unwrap();
             (s.policy_regime, s.policy_min_bits) = ("proven".into(), 100);
             e
         };
         let rows = build_rows(&[
-            emu("p3-babybear", 4, 1024, "m33", 1_000),
-            emu("p3-babybear", 4, 1024, "rv32", 1_500),
+            emu(BB, 4, 1024, "m33", 1_000),
+            emu(BB, 4, 1024, "rv32", 1_500),
             proven("m33", 4_000),
             proven("rv32", 4_400),
         ]);
         assert_eq!(rows.len(), 4, "not merged as proofs of one configuration");
         let label = "p3-babybear^4 blake3 xip [2^6 / 14 / 2^4 / 2^2 / 20]";
         let ratio = |l: &str| {
-            rows.iter()
-                .find(|r| r.full_label() == l && r.core == "rv32")
-                .unwrap()
-                .rv32_m33_ratio
-                .unwrap()
+            let rv32 = rows
+                .iter()
+                .find(|r| r.full_label() == l && r.core == "rv32");
+            rv32.unwrap().rv32_m33_ratio.unwrap()
         };
         assert_eq!(ratio(label), 1.5);
         assert!((ratio(&format!("{label} (proven ≥ 100)")) - 1.1).abs() < 1e-12);
@@ -570,13 +547,8 @@ pub(crate) mod tests {
     #[test]
     fn estimate_against_device_gives_the_error() {
         let rows = build_rows(&[
-            with_estimate(emu("p3-babybear", 4, 1024, "m33", 7_000_000), 10_500_000),
-            dev(
-                "p3-babybear",
-                1024,
-                "m33",
-                &[10_000_000, 10_000_000, 10_000_000],
-            ),
+            with_estimate(emu(BB, 4, 1024, "m33", 7_000_000), 10_500_000),
+            dev(BB, 1024, "m33", &[10_000_000, 10_000_000, 10_000_000]),
             // A device run without an estimate of its configuration pairs with nothing.
             emu("p3-m31", 4, 1024, "m33", 1),
             dev("p3-m31", 1024, "m33", &[1, 1]),
@@ -584,47 +556,28 @@ pub(crate) mod tests {
         let pairs = estimate_vs_device(&rows);
         assert_eq!(pairs.len(), 1);
         let (e, d, err) = pairs[0];
-        assert_eq!(
-            (e.source.as_str(), d.source.as_str()),
-            ("emulator", "device")
-        );
+        assert_eq!([&e.source, &d.source], ["emulator", "device"]);
         assert!((err - 0.05).abs() < 1e-12, "{err}");
     }
 
     #[test]
     fn csv_has_every_field_quoted_and_json_its_kind() {
-        let mut e = emu("p3-babybear", 4, 1024, "m33", 10);
+        let mut e = emu(BB, 4, 1024, "m33", 10);
         e.record.toolchain = "rustc 1.95.0 (a, b)".into();
         let e = with_security(with_estimate(e, 15_000_000), 95.0, 57.5);
         let csv = to_csv(&build_rows(&[e]));
         let lines: Vec<&str> = csv.lines().collect();
-        assert_eq!(
-            lines.len(),
-            2,
-            "one row per measured configuration: the estimate is in it"
-        );
+        // One row per measured configuration: the estimate is in it.
+        assert_eq!(lines.len(), 2);
         assert!(lines[1].contains("\"rustc 1.95.0 (a, b)\""));
         let start =
             "emulator,p3-babybear,babybear,4,fib,1024,m33,blake3,2^6 / 14 / 2^4 / 2^2 / 20,xip,";
         assert!(lines[1].starts_with(start), "{}", lines[1]);
         let head: Vec<&str> = lines[0].split(',').collect();
-        let col = |name: &str| {
-            lines[1]
-                .split(',')
-                .nth(head.iter().position(|h| *h == name).unwrap())
-                .unwrap()
-        };
-        let cells = [
-            ("estimate_ms", "100.0"),
-            ("estimate_model", "rp2350-m33"),
-            ("heap_peak", "0"),
-            ("security_proven_list", "57.5"),
-            ("security_ethstark", "97.0"),
-            ("tampered", ""),
-            ("instructions", "10"),
-        ];
-        for (name, v) in cells {
-            assert_eq!(col(name), v, "{name}");
+        let col = |name: &str| head.iter().position(|h| *h == name).unwrap();
+        let cells = "estimate_ms=100.0 estimate_model=rp2350-m33 heap_peak=0 security_proven_list=57.5 security_ethstark=97.0 tampered= instructions=10";
+        for (name, v) in cells.split(' ').filter_map(|c| c.split_once('=')) {
+            assert_eq!(lines[1].split(',').nth(col(name)), Some(v), "{name}");
         }
         let json: serde_json::Value = serde_json::from_str(&to_json(&build_rows(&[]))).unwrap();
         assert_eq!(json["kind"], TABLE_KIND);
