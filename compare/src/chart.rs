@@ -24,17 +24,10 @@ fn color(i: usize) -> RGBColor {
 }
 
 fn done(title: &str, svg: String, r: Result<(), String>) -> Chart {
-    match r {
-        Ok(()) => Chart {
-            title: title.into(),
-            svg,
-        },
-        // A chart that cannot be drawn says so in its place (never a panic).
-        Err(e) => Chart {
-            title: title.into(),
-            svg: format!("<p>chart not drawn: {e}</p>"),
-        },
-    }
+    // A chart that cannot be drawn says so in its place (never a panic).
+    let svg = r.map_or_else(|e| format!("<p>chart not drawn: {e}</p>"), |_| svg);
+    let title = title.into();
+    Chart { title, svg }
 }
 
 /// Grouped horizontal bars: `groups` are `(label, one value per series)`, drawn top down in
@@ -204,31 +197,23 @@ mod tests {
 
     #[test]
     fn bars_carry_every_label_once_and_values() {
-        let g = vec![
-            (
-                "wf-goldilocks^2".to_string(),
-                vec![Some(19.05), Some(19.75)],
-            ),
-            (
-                "p3-m31^4 sha256-engine all-sram".to_string(),
-                vec![Some(3.5), None],
-            ),
+        let one = |l: &str, v: Vec<Option<f64>>| (l.to_string(), v);
+        let all_sram = "p3-m31^4 sha256-engine all-sram";
+        let g = [
+            one("wf-goldilocks^2", vec![Some(19.05), Some(19.75)]),
+            one(all_sram, vec![Some(3.5), None]),
         ];
         let c = bars("t", "ms", &["m33", "rv32"], &g);
         assert!(c.svg.starts_with("<svg"), "{}", c.svg);
-        for l in [
-            "wf-goldilocks^2",
-            "p3-m31^4 sha256-engine all-sram",
-            "19.05",
-            "3.50",
-        ] {
+        for l in ["wf-goldilocks^2", all_sram, "19.05", "3.50"] {
             assert_eq!(c.svg.matches(&format!("\n{l}\n")).count(), 1, "{l}");
         }
+        let points = vec![(10.0, 1.0), (16.0, 3.0)];
         let s = Series {
             name: "a".into(),
             color: 0,
             dashed: true,
-            points: vec![(10.0, 1.0), (16.0, 3.0)],
+            points,
         };
         assert!(lines("t", "bytes", &[s]).svg.contains("2^16"));
         assert!(lines("t", "bytes", &[])
