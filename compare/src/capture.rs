@@ -145,46 +145,42 @@ pub fn run(a: &CaptureArgs) -> Result<(), String> {
 mod tests {
     use super::*;
 
-    /// A port that gives one chunk per read (`None`: a read timeout), records what the host
-    /// writes, and gives the chunks after `gate` only once the host has asked a second time.
+    /// A port that gives one chunk per read (an empty one: a read timeout), records what the
+    /// host writes, and gives the chunks after the first `gate` only once the host has asked
+    /// a second time.
     struct Port {
-        chunks: Vec<Option<&'static [u8]>>,
+        chunks: Vec<&'static str>,
         gate: usize,
-        written: Vec<u8>,
+        written: String,
     }
 
     impl Port {
         fn requests(&self) -> usize {
-            self.written
-                .split(|&b| b == b'\n')
-                .filter(|l| *l == b"pstk1 start")
-                .count()
+            self.written.lines().filter(|l| *l == "pstk1 start").count()
         }
     }
 
     impl Read for Port {
         fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-            let timeout = Err(std::io::Error::new(ErrorKind::TimedOut, "t"));
             // A real firmware says nothing until it is asked again.
-            if self.gate == 0 && self.requests() < 2 || self.chunks.is_empty() {
-                return if self.chunks.is_empty() {
-                    Ok(0)
-                } else {
-                    timeout
-                };
-            }
-            self.gate = self.gate.saturating_sub(1);
-            let Some(c) = self.chunks.remove(0) else {
-                return timeout;
+            let silent = self.gate == 0 && self.requests() < 2;
+            let c = match self.chunks.first() {
+                None => return Ok(0),
+                Some(_) if silent => "",
+                Some(_) => self.chunks.remove(0),
             };
-            buf[..c.len()].copy_from_slice(c);
-            Ok(c.len())
+            self.gate = self.gate.saturating_sub(usize::from(!silent));
+            buf[..c.len()].copy_from_slice(c.as_bytes());
+            match c.len() {
+                0 => Err(std::io::Error::new(ErrorKind::TimedOut, "t")),
+                n => Ok(n),
+            }
         }
     }
 
     impl Write for Port {
         fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-            self.written.extend_from_slice(buf);
+            self.written += &String::from_utf8_lossy(buf);
             Ok(buf.len())
         }
         fn flush(&mut self) -> std::io::Result<()> {
@@ -192,20 +188,16 @@ mod tests {
         }
     }
 
-    fn run(
-        chunks: &[Option<&'static [u8]>],
-        gate: usize,
-        runs: usize,
-        ms: u64,
-    ) -> (Port, String, Stop) {
+    fn run(chunks: &[&'static str], gate: usize, runs: usize, ms: u64) -> (Port, String, Stop) {
+        let (chunks, written) = (chunks.to_vec(), String::new());
         let mut port = Port {
-            chunks: chunks.to_vec(),
+            chunks,
             gate,
-            written: Vec::new(),
+            written,
         };
         let mut sink = Vec::new();
-        let (text, stop) =
-            capture_from(&mut port, &mut sink, runs, Duration::from_millis(ms)).unwrap();
+        let timeout = Duration::from_millis(ms);
+        let (text, stop) = capture_from(&mut port, &mut sink, runs, timeout).unwrap();
         assert_eq!(sink, text.as_bytes());
         (port, text, stop)
     }
@@ -213,44 +205,48 @@ mod tests {
     #[test]
     fn requests_a_run_and_stops_at_done_across_split_chunks() {
         let chunks = [
-            Some(&b"boot\r\npstk1 run backend=p3-m31"[..]),
-            None,
-            Some(b" n=1024\r\npstk1 do"),
-            Some(b"ne accepted=1 rejected=1\r\nafter\n"),
+            "boot\r\npstk1 run backend=p3-m31",
+            "",
+            " n=1024\r\npstk1 do",
+            "ne accepted=1 rejected=1\r\nafter\n",
         ];
         let (port, text, stop) = run(&chunks, 9, 1, 5000);
-        assert_eq!(stop, None);
+        assert_eq!((stop, port.written.as_str()), (None, "pstk1 start\n"));
         assert_eq!(
             text,
             "boot\npstk1 run backend=p3-m31 n=1024\npstk1 done accepted=1 rejected=1\n"
         );
-        assert_eq!(port.written, b"pstk1 start\n");
     }
 
     #[test]
     fn asks_again_after_each_completed_run() {
-        let first = b"pstk1 run n=1\npstk1 clock window=iter i=0 cycles=1 timer_us=1 measured_hz=1\npstk1 done\npstk1 exit code=0\n";
-        let second = b"pstk1 dropped lines=1 bytes=9\npstk1 run n=2\npstk1 done\n";
-        let (port, text, stop) = run(&[Some(first), Some(second)], 1, 2, 5000);
+        let first = "pstk1 run n=1\npstk1 clock window=iter i=0 cycles=1 timer_us=1 measured_hz=1\npstk1 done\npstk1 exit code=0\n";
+        let second = "pstk1 dropped lines=1 bytes=9\npstk1 run n=2\npstk1 done\n";
+        let (port, text, stop) = run(&[first, second], 1, 2, 5000);
         assert_eq!((stop, port.requests()), (None, 2));
         assert!(text.contains("pstk1 run n=2"));
         // Without the second request the firmware stays silent: the deadline ends the capture.
-        let (port, _, stop) = run(&[Some(b"pstk1 done\n"), Some(b"pstk1 done\n")], 1, 2, 50);
+        let (port, _, stop) = run(&["pstk1 done\n", "pstk1 done\n"], 1, 2, 50);
         assert_eq!((stop.as_deref(), port.requests()), (Some("timed out"), 1));
     }
 
     #[test]
     fn firmware_errors_and_end_of_stream_stop() {
-        for (log, needle) in [
-            (&b"pstk1 error what=system-clock-not-150MHz\npstk1 panic message=boom\n"[..], "boom"),
-            (b"pstk1 oom requested=65536 align=8 in_use=1 peak=2 heap=3\n", "oom"),
-            (b"pstk1 error what=cycle-counter-not-counting window=calibration\npstk1 fault kind=hardfault pc=0x10000000\n", "hardfault"),
-            (b"pstk1 error what=proof-file\npstk1 exit code=3\n", "exit code=3"),
-        ] {
-            let (_, _, stop) = run(&[Some(log)], 9, 1, 5000);
-            assert!(stop.as_deref().is_some_and(|l| l.starts_with("firmware error") && l.contains(needle)), "{stop:?}");
+        let logs = [
+            ("pstk1 error what=system-clock-not-150MHz\npstk1 panic message=boom\n", "boom"),
+            ("pstk1 oom requested=65536 align=8 in_use=1 peak=2 heap=3\n", "oom"),
+            ("pstk1 error what=cycle-counter-not-counting window=calibration\npstk1 fault kind=hardfault pc=0x10000000\n", "hardfault"),
+            ("pstk1 error what=proof-file\npstk1 exit code=3\n", "exit code=3"),
+        ];
+        for (log, needle) in logs {
+            let (_, _, stop) = run(&[log], 9, 1, 5000);
+            let stop = stop.unwrap_or_default();
+            assert!(
+                stop.starts_with("firmware error") && stop.contains(needle),
+                "{stop}"
+            );
         }
-        let (_, _, stop) = run(&[Some(b"pstk1 done\n")], 9, 2, 5000);
+        let (_, _, stop) = run(&["pstk1 done\n"], 9, 2, 5000);
         assert_eq!(stop.as_deref(), Some("port closed"));
     }
 }
