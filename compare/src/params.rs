@@ -28,13 +28,8 @@ pub const PARAMS_HEAD: &str = "blowup / queries / fold / final / PoW";
 
 /// `2^6 / 14 / 2^4 / 2^2 / 20`: log blowup, queries, folding arity, final length, PoW bits.
 pub fn compact(p: &ProofParams) -> String {
-    let (b, q, f, l, w) = (
-        p.log_blowup,
-        p.num_queries,
-        p.log_fold_arity,
-        p.log_final_poly_len,
-        p.pow_bits,
-    );
+    let (b, q, w) = (p.log_blowup, p.num_queries, p.pow_bits);
+    let (f, l) = (p.log_fold_arity, p.log_final_poly_len);
     format!("2^{b} / {q} / 2^{f} / 2^{l} / {w}")
 }
 
@@ -80,9 +75,8 @@ pub fn of_record(backend: &str, origin: &str) -> ProofParams {
 
 /// One proof file's parameters.
 pub fn param_row(file: &str, bytes: &[u8]) -> Result<ParamRow, String> {
-    let header = ProofFile::parse(bytes)
-        .map_err(|e| format!("{file}: {e}"))?
-        .header;
+    let parsed = ProofFile::parse(bytes).map_err(|e| format!("{file}: {e}"))?;
+    let header = parsed.header;
     let figures = Figures::of(&header);
     let security_bits = figures.get(Policy::default().regime);
     let (file, bytes) = (file.to_string(), bytes.len() as u64);

@@ -31,14 +31,8 @@ fn gaps(rows: &[Row], params: &[ParamRow]) -> Vec<String> {
             |r: &&Row| r.security_bits != p.security_bits && r.params == compact(&h.params);
         for r in rows.iter().filter(same).filter(differs) {
             if r.accepted() && r.default_policy() {
-                let (s, b, e, n, bits, want) = (
-                    &r.source,
-                    &r.backend,
-                    r.extension,
-                    pow2(r.n),
-                    r.security_bits,
-                    p.security_bits,
-                );
+                let (s, b, e, n) = (&r.source, &r.backend, r.extension, pow2(r.n));
+                let (bits, want) = (r.security_bits, p.security_bits);
                 out.push(format!("{s} row of {b}^{e} n={n} states {bits} bits, the proof file's parameters give {want}"));
             }
         }
@@ -62,42 +56,29 @@ pub fn sections(
         let (f, h, file) = (&q.figures, &q.header, &q.file);
         let (b, e, n) = (h.backend.name(), h.extension_degree, pow2(h.n()));
         let (prm, size, policy) = (compact(&h.params), grouped(q.bytes), q.security_bits);
-        let (es, wf, p3, pu, pl) = (
-            f.ethstark,
-            f.winterfell,
-            f.plonky3,
-            f.proven_unique,
-            f.proven_list,
-        );
+        let (es, wf, p3) = (f.ethstark, f.winterfell, f.plonky3);
+        let (pu, pl) = (f.proven_unique, f.proven_list);
         t.row(&format!("{file} | {b} | {e} | {n} | {prm} | {size} | {es} | {wf} | {p3} | {pu} | {pl} | {policy}"));
     }
     p.tables.push(t);
 
     let mut w = Section::new("warnings", "Missing data and warnings", "");
-    let all = notes
-        .iter()
-        .cloned()
-        .chain(gaps(rows, params))
-        .chain(warnings.iter().cloned());
+    let all = notes.iter().cloned().chain(gaps(rows, params));
+    let all = all.chain(warnings.iter().cloned());
     w.notes = all.map(|g| g.replace('\n', " ")).collect();
 
     let intro =
         "Where the rows come from: source, board, allocator, toolchain, build profile and commit.";
     let mut v = Section::new("provenance", "Provenance", intro);
-    let mut t = Table::new(
-        "",
-        "source | board | allocator | toolchain | profile | commit | rows",
-    );
+    let head = "source | board | allocator | toolchain | profile | commit | rows";
+    let mut t = Table::new("", head);
     for r in rows {
+        let key = [&r.source, &r.board, &r.allocator].map(|s| s.to_string());
         let key = [
-            &r.source,
-            &r.board,
-            &r.allocator,
-            &r.toolchain,
-            &r.profile,
-            &r.git_commit,
+            key,
+            [&r.toolchain, &r.profile, &r.git_commit].map(|s| s.to_string()),
         ];
-        let key = key.map(|s| s.to_string());
+        let key = key.concat();
         match t.rows.iter_mut().find(|k| k[..6] == key) {
             Some(k) => k[6] = (k[6].parse::<usize>().unwrap_or(0) + 1).to_string(),
             None => t

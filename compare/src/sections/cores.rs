@@ -17,65 +17,35 @@ pub fn section(rows: &[Row]) -> Section {
     let rv32 = rows
         .iter()
         .filter(|r| r.core == "rv32" && r.rv32_m33_ratio.is_some());
-    let keys: Vec<(String, u64, &str)> = rv32
-        .map(|r| (r.full_label(), r.n, r.allocator.as_str()))
-        .collect();
+    let keys: Vec<(String, u64, &str)> =
+        rv32.map(|r| (r.full_label(), r.n, &*r.allocator)).collect();
     for (i, (cfg, n, alloc)) in keys.iter().enumerate() {
         if keys[..i].contains(&keys[i]) {
             continue;
         }
         let ratio = |source: &str, f: fn(&Row) -> Option<f64>| {
-            let key = |r: &&Row| {
-                r.source == source && r.core == "rv32" && r.n == *n && r.allocator == *alloc
-            };
-            let r = rows.iter().filter(key).find(|r| r.full_label() == *cfg);
+            let key = |r: &&Row| r.source == source && r.core == "rv32" && r.n == *n;
+            let r = rows
+                .iter()
+                .filter(key)
+                .find(|r| r.allocator == *alloc && r.full_label() == *cfg);
             dash(r.and_then(f), |v| format!("{v:.2}"))
         };
-        let (insns, est) = (
-            ratio("emulator", |r| r.rv32_m33_ratio),
-            ratio("emulator", |r| r.rv32_m33_est_ratio),
-        );
-        t.rows.push(vec![
-            cfg.clone(),
-            pow2(*n),
-            alloc.to_string(),
-            insns,
-            est,
-            ratio("device", |r| r.rv32_m33_ratio),
-        ]);
+        let insns = ratio("emulator", |r| r.rv32_m33_ratio);
+        let est = ratio("emulator", |r| r.rv32_m33_est_ratio);
+        let (dev, n) = (ratio("device", |r| r.rv32_m33_ratio), pow2(*n));
+        t.row(&format!("{cfg} | {n} | {alloc} | {insns} | {est} | {dev}"));
     }
     s.tables.push(t);
     let head = "configuration | core | n | allocator | estimate: cycles (model) | device: cycles (median, k) | error (estimate − device) / device";
     let mut t = Table::new("", head);
     for (e, d, err) in estimate_vs_device(rows) {
         let est = e.estimate.as_ref().expect("paired estimates have one");
-        let model = format!(
-            "{} ({} v{})",
-            grouped(est.cycles),
-            est.model,
-            est.model_version
-        );
-        let device = format!(
-            "{} (k={}, {})",
-            dash(d.cycles_median, |v| grouped(v.round() as u64)),
-            d.iterations,
-            d.board
-        );
-        let (label, core, n, alloc) = (
-            e.full_label(),
-            e.core.clone(),
-            pow2(e.n),
-            e.allocator.clone(),
-        );
-        t.rows.push(vec![
-            label,
-            core,
-            n,
-            alloc,
-            model,
-            device,
-            format!("{:+.1}%", err * 100.0),
-        ]);
+        let (cycles, model, v) = (grouped(est.cycles), &est.model, est.model_version);
+        let median = dash(d.cycles_median, |v| grouped(v.round() as u64));
+        let (k, board, err) = (d.iterations, &d.board, err * 100.0);
+        let (label, core, n, alloc) = (e.full_label(), &e.core, pow2(e.n), &e.allocator);
+        t.row(&format!("{label} | {core} | {n} | {alloc} | {cycles} ({model} v{v}) | {median} (k={k}, {board}) | {err:+.1}%"));
     }
     s.tables.push(t);
     s
