@@ -14,9 +14,9 @@
 //! cycles, which carry their source.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
-use picostark_core::record::RunRecord;
+use picostark_core::record::{CycleEstimate, RunRecord};
 use serde_json::Value;
 
 use crate::doc::{Section, Table};
@@ -93,17 +93,17 @@ fn model(e: &picostark_core::record::CycleEstimate) -> String {
 /// from the `hash-cal` runs of `K` compressions.
 fn compressions(dir: &Path) -> Cost {
     let per = |(file, r): Run| {
-        let k: f64 = proof(&file)
+        let k = proof(&file)
             .strip_prefix("hash-cal-")?
-            .strip_suffix(".proof")?
-            .parse()
-            .ok()?;
-        let est = r.estimate.as_ref().map(|e| {
+            .strip_suffix(".proof")?;
+        let k: f64 = k.parse().ok()?;
+        let per = |e: &CycleEstimate| {
             (
                 e.cycles as f64 / k,
                 format!("{} v{}", e.model, e.model_version),
             )
-        });
+        };
+        let est = r.estimate.as_ref().map(per);
         let accepted = r.result == "accepted";
         accepted.then_some((r.core, (r.instructions? as f64 / k, est)))
     };
@@ -139,10 +139,8 @@ fn comparison(caption: &str, ours: &[Run], stock: &[Run], cost: &Cost, counts: &
         });
         // A rejected run stopped early: its count is no verification cost.
         let mine = accepted(r);
-        let vs_stock = ratio(
-            mine.filter(|_| who == "ours"),
-            cp.and_then(|s| accepted(&s.1)),
-        );
+        let theirs = cp.and_then(|s| accepted(&s.1));
+        let vs_stock = ratio(mine.filter(|_| who == "ours"), theirs);
         let vs_ref = ratio(mine, reference.and_then(|s| s.1.instructions));
         let (insns, heap) = (num(r.instructions), num(r.heap_peak));
         let (bytes, bits) = (r.proof_bytes, r.security_bits);
@@ -172,14 +170,14 @@ fn matches(r: &RunRecord, published: &[&str]) -> bool {
 /// published silicon runs) cycles, from the records in `timing/`, and the other records
 /// there against the stock window's estimate.
 fn timing(dir: &Path) -> Section {
+    let intro = format!("{TIMING} Measured: median cycles, {SOURCE}.");
     let mut s = Section::new(
         "timing",
         "Timing model against published silicon runs",
-        format!("{TIMING} Measured: median cycles, {SOURCE}."),
+        intro,
     );
-    let (records, others): (Vec<Run>, Vec<Run>) = runs(&dir.join("timing"))
-        .into_iter()
-        .partition(|r| published_window(&r.1));
+    let all = runs(&dir.join("timing")).into_iter();
+    let (records, others): (Vec<Run>, Vec<Run>) = all.partition(|r| published_window(&r.1));
     let mut t = Table::new("", "proof | core | allocator | measured cycles | predicted cycles (model) | error | instructions | record (result) | board · profile");
     let published: Vec<Vec<&str>> = PUBLISHED.lines().map(|l| l.split(' ').collect()).collect();
     // Each published run with its matching records, then the records no published run has.
@@ -211,11 +209,8 @@ fn timing(dir: &Path) -> Section {
         let line = format!("{} | {measured} | {pred} | {err}", head.join(" | "));
         match rec {
             Some((f, r)) => {
-                let (insns, res) = (num(r.instructions), &r.result);
-                let (board, profile) = (&r.board, &r.profile);
-                t.row(&format!(
-                    "{line} | {insns} | `{f}` ({res}) | {board} · {profile}"
-                ))
+                let (insns, res, b, p) = (num(r.instructions), &r.result, &r.board, &r.profile);
+                t.row(&format!("{line} | {insns} | `{f}` ({res}) | {b} · {p}"))
             }
             None => t.row(&format!("{line} | – | – | –")),
         }
@@ -257,9 +252,9 @@ fn timing(dir: &Path) -> Section {
         let none = ("no estimate in the record".into(), "–".into());
         let (pred, ms) = est.map_or(none, |e| (model(e), format!("{:.2}", e.ms)));
         let (b, c, a, res) = (&r.backend, &r.core, &r.allocator, &r.result);
-        let insns = num(r.instructions);
+        let i = num(r.instructions);
         o.row(&format!(
-            "`{file}` | {b} | {c} | {a} | {res} | {insns} | {pred} | {ms} | {x}"
+            "`{file}` | {b} | {c} | {a} | {res} | {i} | {pred} | {ms} | {x}"
         ));
     }
     s.tables.push(o);
@@ -277,33 +272,23 @@ fn tunes(dir: &Path) -> Section {
         .collect();
     files.sort();
     let columns = "log_blowup num_queries pow_bits log_fold_arity log_final_poly_len security_bits instructions heap_peak proof_bytes prove_ms";
-    for f in files.iter().filter(|f| {
+    let tune = |f: &&PathBuf| {
         f.file_name()
             .is_some_and(|n| n.to_string_lossy().starts_with("tune-"))
-    }) {
+    };
+    for f in files.iter().filter(tune) {
         let v = json(f);
         let g = |k: &str| v[k].as_str().unwrap_or("?").to_string();
         let points = v["points"].as_array().cloned().unwrap_or_default();
-        let (b, air, n, core, min) = (
-            g("backend"),
-            g("air"),
-            &v["n"],
-            g("core"),
-            &v["min_security"],
-        );
-        let caption = format!(
-            "{b} {air} n={n} on {core} (>= {min} bits). Verify: {}. Prove: {}. {} points searched",
-            g("verify_source"),
-            g("prove_source"),
-            points.len()
-        );
+        let (b, air, core) = (g("backend"), g("air"), g("core"));
+        let (n, min, k) = (&v["n"], &v["min_security"], points.len());
+        let (verify, prove) = (g("verify_source"), g("prove_source"));
+        let caption = format!("{b} {air} n={n} on {core} (>= {min} bits). Verify: {verify}. Prove: {prove}. {k} points searched");
         let mut t = Table::new(&caption, "log blowup | queries | PoW bits | log arity | log final len | bits | instructions | heap peak | proof bytes | prove ms");
         let mut front: Vec<&Value> = points.iter().filter(|p| p["pareto"] == true).collect();
         front.sort_by_key(|p| p["instructions"].as_u64());
-        t.rows = front
-            .iter()
-            .map(|p| columns.split(' ').map(|k| p[k].to_string()).collect())
-            .collect();
+        let cells = |p: &&Value| columns.split(' ').map(|k| p[k].to_string()).collect();
+        t.rows = front.iter().map(cells).collect();
         s.tables.push(t);
     }
     s
@@ -311,54 +296,35 @@ fn tunes(dir: &Path) -> Section {
 
 /// The sections (the ones with nothing to show are dropped by the report).
 pub fn sections(dir: &Path) -> Vec<Section> {
-    let counts = json(&dir.join("hash-counts.json"))["counts"]
-        .as_array()
-        .cloned();
-    let count = |c: Value| {
-        Some((
-            c["proof"].as_str()?.to_string(),
-            c["compressions"].as_u64()?,
-        ))
-    };
-    let counts: Counts = counts.into_iter().flatten().filter_map(count).collect();
+    let counts = json(&dir.join("hash-counts.json"))["counts"].take();
+    let count = |c: Value| Some((c["proof"].as_str()?.into(), c["compressions"].as_u64()?));
+    let counts = counts.as_array().into_iter().flatten().cloned();
+    let counts: Counts = counts.filter_map(count).collect();
     let cost = compressions(dir);
-    let mut lines: Vec<String> = cost
-        .iter()
-        .map(|(core, (i, est))| {
-            let est = est.as_ref().map_or(
-                "no estimate in the hash-cal record (it predates the timing model)".into(),
-                |(c, m)| format!("{c:.0} estimated cycles ({m})"),
-            );
-            format!("one BLAKE3 compression on {core}: {i:.0} instructions, {est}")
-        })
-        .collect();
+    let none = "no estimate in the hash-cal record (it predates the timing model)";
+    let line = |(core, (i, est)): (&String, &(f64, Option<(f64, String)>))| {
+        let est = est
+            .as_ref()
+            .map(|(c, m)| format!("{c:.0} estimated cycles ({m})"));
+        let est = est.unwrap_or(none.into());
+        format!("one BLAKE3 compression on {core}: {i:.0} instructions, {est}")
+    };
+    let mut lines: Vec<String> = cost.iter().map(line).collect();
     if let (Some(m), Some(r)) = (cost.get("m33"), cost.get("rv32")) {
-        let est =
-            m.1.as_ref()
-                .zip(r.1.as_ref())
-                .map_or(String::new(), |(m, r)| {
-                    format!(", {:.2} in estimated cycles", r.0 / m.0)
-                });
+        let est = m.1.as_ref().zip(r.1.as_ref()).map(|(m, r)| r.0 / m.0);
+        let est = est.map_or(String::new(), |x| format!(", {x:.2} in estimated cycles"));
+        let x = r.0 / m.0;
         lines.push(format!(
-            "RV32 / M33 of one compression: {:.2} in instructions{est}",
-            r.0 / m.0
+            "RV32 / M33 of one compression: {x:.2} in instructions{est}"
         ));
     }
     let mut s = Section::new("baseline", "Stock baselines and hash floor", INTRO);
     s.notes = lines;
-    let table = |caption: &str, ours: &str, stock: &str| {
-        comparison(
-            caption,
-            &runs(&dir.join(ours)),
-            &runs(&dir.join(stock)),
-            &cost,
-            &counts,
-        )
-    };
-    s.tables = vec![
-        table("", "ours", "stock"),
-        table(NOLTO, "ours-nolto", "stock-nolto"),
-    ];
+    for (caption, ours, stock) in [("", "ours", "stock"), (NOLTO, "ours-nolto", "stock-nolto")] {
+        let (ours, stock) = (runs(&dir.join(ours)), runs(&dir.join(stock)));
+        s.tables
+            .push(comparison(caption, &ours, &stock, &cost, &counts));
+    }
     let mut out = vec![s, timing(dir), tunes(dir)];
     out.retain(|s| !s.is_empty() || !s.notes.is_empty());
     let notes = std::fs::read_to_string(dir.join("NOTES.md")).ok();
@@ -369,7 +335,6 @@ pub fn sections(dir: &Path) -> Vec<Section> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use picostark_core::record::CycleEstimate;
 
     fn write(dir: &Path, file: &str, r: &RunRecord) {
         let p = dir.join(file);
