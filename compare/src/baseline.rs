@@ -325,7 +325,9 @@ pub fn sections(dir: &Path) -> Vec<Section> {
         s.tables
             .push(comparison(caption, &ours, &stock, &cost, &counts));
     }
-    let mut out = vec![s, timing(dir), tunes(dir)];
+    let timing = dir.join("timing").is_dir().then(|| timing(dir));
+    let mut out: Vec<Section> = std::iter::once(s).chain(timing).collect();
+    out.push(tunes(dir));
     out.retain(|s| !s.is_empty() || !s.notes.is_empty());
     let notes = std::fs::read_to_string(dir.join("NOTES.md")).ok();
     out.extend(notes.map(|n| Section::new("baseline-notes", "Notes on the baselines", n)));
@@ -399,7 +401,10 @@ mod tests {
         }
         let counts = r#"{"counts":[{"proof":"wf-ref-zkmcu.proof","compressions":20}]}"#;
         std::fs::write(dir.join("hash-counts.json"), counts).unwrap();
-        let s = &sections(&dir)[0];
+        let all = sections(&dir);
+        // No `timing/` folder: no timing section (the published runs alone are no comparison).
+        assert!(all.iter().all(|s| s.id != "timing"));
+        let s = &all[0];
         let has = |start: &str, end: &str| has(&s.tables[0], start, end);
         // Same bytes: 3000 / 8000; floor 20 x 100 = 2000.
         has(
