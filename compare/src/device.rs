@@ -57,13 +57,13 @@ pub fn log_meta(text: &str) -> LogMeta {
     let mut m = LogMeta::default();
     let mut runs = 0;
     for line in text.lines() {
-        if let Some((k, v)) = line
+        let comment = line
             .trim()
             .strip_prefix('#')
-            .and_then(|c| c.split_once(':'))
-        {
-            m.comments
-                .insert(k.trim().to_ascii_lowercase(), v.trim().into());
+            .and_then(|c| c.split_once(':'));
+        if let Some((k, v)) = comment {
+            let key = k.trim().to_ascii_lowercase();
+            m.comments.insert(key, v.trim().into());
         }
         let Some(l) = parse_line(line) else { continue };
         runs += usize::from(l.kind == "run");
@@ -100,11 +100,11 @@ fn device_run(log: &DeviceLog, meta: &LogMeta) -> Result<DeviceRun, String> {
     let s = |k: &str| {
         run.get(k)
             .map(String::from)
-            .ok_or(format!("run line without {k}"))
+            .ok_or(format!("no {k} in the run line"))
     };
     let u = |k: &str| {
         run.get_u64(k)
-            .ok_or(format!("run line without a numeric {k}"))
+            .ok_or(format!("no numeric {k} in the run line"))
     };
     let at = |k: &str| run.get(k).unwrap_or("?");
     let what = format!("{} n={} core={}", at("backend"), at("n"), at("core"));
@@ -121,7 +121,7 @@ fn device_run(log: &DeviceLog, meta: &LogMeta) -> Result<DeviceRun, String> {
             ", no done line"
         };
         return Err(format!(
-            "{what}: {seen} of {total} iteration lines{done} (run cut short?)"
+            "{what}: {seen} of {total} iteration lines{done} (cut short?)"
         ));
     }
     let (genuine, tampered) = log.iterations.split_at(total - 1);
