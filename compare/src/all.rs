@@ -121,16 +121,9 @@ pub fn relative(text: &str) -> String {
 /// degrees [4, 5]; ...`; a backend "not in this build" has none).
 pub fn parse_list(text: &str) -> Vec<(String, Vec<u8>)> {
     let degrees = |line: &str| {
-        let list = line
-            .split("extension degrees [")
-            .nth(1)?
-            .split(']')
-            .next()?;
-        Some(
-            list.split(',')
-                .filter_map(|d| d.trim().parse().ok())
-                .collect(),
-        )
+        let list = line.split("extension degrees [").nth(1)?;
+        let list = list.split(']').next()?.split(',');
+        Some(list.filter_map(|d| d.trim().parse().ok()).collect())
     };
     let known = |line: &str| {
         let name = line.split_whitespace().next()?;
@@ -371,17 +364,17 @@ pub fn run(a: &AllArgs, invocation: &str) -> Result<(), String> {
             let sha = crate::params::proof_files(&sha_dir).unwrap_or_default();
             let sha = sha.iter().filter(|_| sample == 1);
             let sha: Vec<&PathBuf> = sha.collect();
-            for tag in ["sha256", "sha256-engine"]
-                .iter()
-                .filter(|_| !sha.is_empty())
-            {
+            let tags = if sha.is_empty() {
+                vec![]
+            } else {
+                vec!["sha256", "sha256-engine"]
+            };
+            for tag in tags {
                 let to = raw.join("emulator").join(tag);
                 let mut cmd = run.mcu_run(core, "accepted", Some(&features), &to);
-                cmd.args((*tag == "sha256-engine").then_some("--sha256-engine"));
-                let (what, log) = (
-                    format!("mcu-run on {core}, {tag}"),
-                    format!("mcu-run-{core}-{st}-{tag}"),
-                );
+                cmd.args((tag == "sha256-engine").then_some("--sha256-engine"));
+                let what = format!("mcu-run on {core}, {tag}");
+                let log = format!("mcu-run-{core}-{st}-{tag}");
                 run.tool(cmd.args(&sha), &step, &log, &what)?;
             }
         }
@@ -404,26 +397,14 @@ pub fn run(a: &AllArgs, invocation: &str) -> Result<(), String> {
         let to = dir.join(name);
         std::fs::copy(l, to).map_err(|e| format!("{}: {e}", l.display()))?;
     }
-    let first_set = proofs.join("s1");
-    let rows = crate::report::run(
-        &inputs,
-        &out,
-        Some(&first_set),
-        a.min_security,
-        invocation,
-        &run.notes,
-    )?;
+    let (first_set, min, notes) = (proofs.join("s1"), a.min_security, &run.notes);
+    let rows = crate::report::run(&inputs, &out, Some(&first_set), min, invocation, notes)?;
     lap("report", t);
     let total = format!("{:.0}", t0.elapsed().as_secs_f64());
     write_readme(&out, invocation, &timings, &total, &qemu_versions, rows)?;
-    println!(
-        "done in {total} s: {rows} rows. Report: {}",
-        out.join("report.html").display()
-    );
-    println!(
-        "  also {0}/report.md, {0}/table.csv, {0}/table.json, {0}/README.md",
-        out.display()
-    );
+    let out = out.display();
+    println!("done in {total} s: {rows} rows. Report: {out}/report.html");
+    println!("  also {out}/report.md, {out}/table.csv, {out}/table.json, {out}/README.md");
     Ok(())
 }
 
@@ -442,9 +423,8 @@ fn write_readme(
     };
     let cpuinfo = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
     let model = cpuinfo.lines().find(|l| l.starts_with("model name"));
-    let cpu = model
-        .and_then(|l| l.split_once(':'))
-        .map_or(std::env::consts::ARCH, |m| m.1.trim());
+    let model = model.and_then(|l| l.split_once(':'));
+    let cpu = model.map_or(std::env::consts::ARCH, |m| m.1.trim());
     let mut q = qemu.to_vec();
     q.dedup();
     let ctx = minijinja::context! {
