@@ -46,7 +46,10 @@ const NOLTO: &str = "The same comparison built without LTO (`ours-nolto/`, `stoc
 const TIMING: &str = "Predicted: the RP2350 timing model's estimated cycles (`RunRecord.estimate`) of an emulator run, records in `results/baseline/timing/`: board `qemu-board-image`, the published runs' own board images rebuilt from their sources and run as they are (`mcu-run board`); otherwise our firmware built as the published runs were (`mcu-run run --window stock-wf`: stock `winterfell::verify` 0.13.1 alone in the window) with the board image's layout. Error = (predicted − measured) / measured. Which published run fixed which model parameter is in `verifier-mcu/TIMING.md`.";
 
 /// Instructions and estimated cycles (with the model) of one BLAKE3 compression, per core.
-type Cost = BTreeMap<String, (f64, Option<(f64, String)>)>;
+type Cost = BTreeMap<String, PerCore>;
+
+/// Instructions, and estimated cycles with the model, of one compression on one core.
+type PerCore = (f64, Option<(f64, String)>);
 
 /// BLAKE3 compressions of each proof's verification, counted on the host.
 type Counts = BTreeMap<String, u64>;
@@ -302,7 +305,7 @@ pub fn sections(dir: &Path) -> Vec<Section> {
     let counts: Counts = counts.filter_map(count).collect();
     let cost = compressions(dir);
     let none = "no estimate in the hash-cal record (it predates the timing model)";
-    let line = |(core, (i, est)): (&String, &(f64, Option<(f64, String)>))| {
+    let line = |(core, (i, est)): (&String, &PerCore)| {
         let est = est
             .as_ref()
             .map(|(c, m)| format!("{c:.0} estimated cycles ({m})"));
