@@ -9,25 +9,20 @@ const HEAD: &str = "source | backend | field^ext | AIR | n | core | hash | PARAM
 /// The estimate cells of a row: cycles (model), ms at its clock, stalls and XIP misses.
 fn estimate_cells(r: &Row) -> String {
     let Some(e) = &r.estimate else {
-        let none = "none: the record predates the timing model";
-        return format!(
-            "{} | – | –",
-            if r.source == "emulator" { none } else { "–" }
-        );
+        let emu = r.source == "emulator";
+        let none = if emu {
+            "none: the record predates the timing model"
+        } else {
+            "–"
+        };
+        return format!("{none} | – | –");
     };
-    let (cycles, model, v, mhz) = (
-        grouped(e.cycles),
-        &e.model,
-        e.model_version,
-        e.clock_hz / 1_000_000,
-    );
+    let (cycles, model, v) = (grouped(e.cycles), &e.model, e.model_version);
+    let (ms, mhz) = (e.ms, e.clock_hz / 1_000_000);
     let (stalls, misses) = (grouped(e.stall_cycles), grouped(e.xip_misses));
     let (accesses, miss_cycles) = (grouped(e.xip_accesses), grouped(e.xip_miss_cycles));
     let split = format!("{stalls} · {misses} of {accesses} ({miss_cycles} cycles)");
-    format!(
-        "{cycles} ({model} v{v}) | {:.2} @ {mhz} MHz | {split}",
-        e.ms
-    )
+    format!("{cycles} ({model} v{v}) | {ms:.2} @ {mhz} MHz | {split}")
 }
 
 /// The device and host cells: median cycles, ms at clock, spread; verify and prove ms.
@@ -46,26 +41,24 @@ fn measured_cells(r: &Row) -> String {
 
 /// Every regime's bits and the policy's figure.
 fn security_cells(r: &Row, min_security: u32) -> String {
-    let below = if r.security_bits < min_security {
+    let bits_of = r.security_bits;
+    let below = if bits_of < min_security {
         " (below floor)"
     } else {
         ""
     };
-    let bits_of = r.security_bits;
     match &r.security {
         Some(s) => {
+            let conjectured = [s.ethstark, s.winterfell_conjectured, s.plonky3_conjectured];
             let b = [
-                s.ethstark,
-                s.winterfell_conjectured,
-                s.plonky3_conjectured,
+                conjectured[0],
+                conjectured[1],
+                conjectured[2],
                 s.proven_unique,
                 s.proven_list,
             ];
-            let (regime, min) = (&s.policy_regime, s.policy_min_bits);
-            format!(
-                "{} | {regime} ≥ {min}: {bits_of}{below}",
-                b.map(bits).join(" | ")
-            )
+            let (regime, min, b) = (&s.policy_regime, s.policy_min_bits, b.map(bits).join(" | "));
+            format!("{b} | {regime} ≥ {min}: {bits_of}{below}")
         }
         None => format!("– | – | – | – | – | {bits_of}{below} (the record names no regime)"),
     }
@@ -90,20 +83,14 @@ pub fn section(rows: &[Row], min_security: u32) -> Section {
             None if r.source == "device" => "–".into(),
             None => format!("one proof (k={})", r.proofs),
         };
-        let (heap, stack, proof) = (
-            dash(r.heap_peak, kib),
-            dash(r.stack_peak, kib),
-            kib(r.proof_bytes),
-        );
+        let (heap, stack) = (dash(r.heap_peak, kib), dash(r.stack_peak, kib));
+        let proof = kib(r.proof_bytes);
         let result = match &r.tampered {
             Some(tp) => format!("{}; tampered {tp}", r.result),
             None => r.result.clone(),
         };
-        let (est, measured, sec) = (
-            estimate_cells(r),
-            measured_cells(r),
-            security_cells(r, min_security),
-        );
+        let (est, measured) = (estimate_cells(r), measured_cells(r));
+        let sec = security_cells(r, min_security);
         t.row(&format!("{source} | {backend} | {field}^{ext} | {air} | {n} | {core} | {hash} | {params} | {placement} | {alloc} | {insns} | {est} | {measured} | {ratio} | {proofs} | {heap} | {stack} | {proof} | {sec} | {result}"));
     }
     t.sortable = true;
