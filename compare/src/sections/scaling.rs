@@ -91,11 +91,8 @@ fn charts(fib: &[&Row]) -> Vec<Chart> {
             continue;
         }
         let xs: BTreeSet<u32> = src.iter().map(|r| r.log_n()).collect();
-        for h in src
-            .iter()
-            .filter_map(|r| r.heap_size)
-            .collect::<BTreeSet<u64>>()
-        {
+        let heaps: BTreeSet<u64> = src.iter().filter_map(|r| r.heap_size).collect();
+        for h in heaps {
             let points = xs.iter().map(|&x| (f64::from(x), h as f64)).collect();
             let name = format!("heap budget {}", kib(h));
             lines.push(Series {
@@ -108,18 +105,15 @@ fn charts(fib: &[&Row]) -> Vec<Chart> {
         let title = format!("Heap peak vs n ({source}): the tracking allocator's high-water mark; out-of-memory runs at the bytes in use plus the refused request");
         out.push(chart::lines(&title, "bytes", &lines));
     }
-    let host: Vec<&Row> = fib
+    let host = fib
         .iter()
         .copied()
-        .filter(|r| r.source == "host" && r.accepted())
-        .collect();
+        .filter(|r| r.source == "host" && r.accepted());
+    let host: Vec<&Row> = host.collect();
     if !host.is_empty() {
         let title = "Prove time vs n (host wall clock, every core available to the prover)";
-        out.push(chart::lines(
-            title,
-            "ms",
-            &series(&host, |r| r.prove_ms, ""),
-        ));
+        let prove = series(&host, |r| r.prove_ms, "");
+        out.push(chart::lines(title, "ms", &prove));
         let rss = series(&host, |r| Some(r.host_peak_rss? as f64), "");
         if !rss.is_empty() {
             out.push(chart::lines("Peak host memory vs n (host)", "bytes", &rss));
@@ -185,25 +179,21 @@ fn table(fib: &[&Row], source: &str) -> Option<Table> {
             let heaps: BTreeSet<u64> = src.iter().filter_map(|r| r.heap_size).collect();
             let heaps: Vec<String> = heaps.iter().map(|h| format!("{h} bytes")).collect();
             let unit = r.map_or("cost", |r| r.cost_unit());
-            format!(
-                "{unit} of one parse + verify / heap peak; heap {}",
-                heaps.join(", ")
-            )
+            let heaps = heaps.join(", ");
+            format!("{unit} of one parse + verify / heap peak; heap {heaps}")
         }
     };
     let head: Vec<String> = ns.iter().map(|n| format!("n = {}", pow2(*n))).collect();
     let caption = format!("Scaling with n ({source}): {what}");
     let mut t = Table::new(&caption, &format!("configuration | {}", head.join(" | ")));
     for (cfg, core) in keys(&src) {
-        let at = |n: &u64| {
-            src.iter()
-                .find(|r| r.full_label() == cfg && r.core == core && r.n == *n)
-        };
-        let name = if core == "host" {
-            cfg.clone()
-        } else {
-            format!("{cfg} {core}")
-        };
+        let mine: Vec<&&Row> = src
+            .iter()
+            .filter(|r| r.full_label() == cfg && r.core == core)
+            .collect();
+        let at = |n: &u64| mine.iter().find(|r| r.n == *n);
+        let shown = if core == "host" { "" } else { &core };
+        let name = format!("{cfg} {shown}").trim_end().to_string();
         let cells = ns.iter().map(|n| at(n).map_or("–".into(), |r| cell(r)));
         t.rows.push(std::iter::once(name).chain(cells).collect());
     }
