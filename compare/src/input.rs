@@ -158,11 +158,8 @@ mod tests {
 
     fn json(source: &str, core: &str) -> String {
         let r = crate::table::tests::emu("p3-babybear", 4, 1024, core, 5).record;
-        serde_json::to_string(&RunRecord {
-            source: source.into(),
-            ..r
-        })
-        .unwrap()
+        let source = source.into();
+        serde_json::to_string(&RunRecord { source, ..r }).unwrap()
     }
 
     #[test]
@@ -188,20 +185,14 @@ pstk1 done accepted=1 rejected=1
         for (text, name) in &files {
             load_text(text, name, &mut out);
         }
-        let got: Vec<(&str, &str)> = out
+        let got = out
             .entries
             .iter()
-            .map(|e| (e.origin.as_str(), e.record.source.as_str()))
-            .collect();
+            .map(|e| format!("{} {}", e.origin, e.record.source));
         // Identical records of two files both count.
-        let want = [
-            ("a.json", "emulator"),
-            ("b.json", "host"),
-            ("b.json", "emulator"),
-            ("d.json", "emulator"),
-            ("board.log", "device"),
-        ];
-        assert_eq!(got, want);
+        let want =
+            "a.json emulator, b.json host, b.json emulator, d.json emulator, board.log device";
+        assert_eq!(got.collect::<Vec<_>>().join(", "), want);
         let device = &out.entries[4];
         assert_eq!(
             (device.record.cycles.as_slice(), device.tampered.as_deref()),
@@ -210,7 +201,7 @@ pstk1 done accepted=1 rejected=1
         let warned: Vec<&str> = out
             .warnings
             .iter()
-            .map(|w| w.split(':').next().unwrap())
+            .filter_map(|w| w.split(':').next())
             .collect();
         assert_eq!(
             warned,
@@ -226,10 +217,8 @@ pstk1 done accepted=1 rejected=1
     #[test]
     fn tool_outputs_parse() {
         let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata");
-        let out = load(&[
-            dir.join("host-bench.json"),
-            dir.join("emulator-record.json"),
-        ]);
+        let files = ["host-bench.json", "emulator-record.json"].map(|f| dir.join(f));
+        let out = load(&files);
         assert!(out.warnings.is_empty(), "{:?}", out.warnings);
         let (host, emu): (Vec<&Entry>, Vec<&Entry>) =
             out.entries.iter().partition(|e| e.record.source == "host");
@@ -244,11 +233,8 @@ pstk1 done accepted=1 rejected=1
         assert_eq!((emu.len(), r.source.as_str()), (1, "emulator"));
         let c = r.instruction_classes.as_ref().unwrap();
         let sum = c.mul + c.load_store + c.branch + c.other;
-        assert_eq!(
-            sum,
-            r.instructions.unwrap(),
-            "the classes partition the count"
-        );
+        // The classes partition the count.
+        assert_eq!(Some(sum), r.instructions);
         assert!(r.heap_peak.is_some() && r.stack_peak.is_some());
     }
 }
