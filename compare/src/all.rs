@@ -362,14 +362,8 @@ pub fn run(a: &AllArgs, invocation: &str) -> Result<(), String> {
             // The hash axis, once (the same firmware build): SHA-256 in software, then with
             // the timing model charging the engine per block.
             let sha = crate::params::proof_files(&sha_dir).unwrap_or_default();
-            let sha = sha.iter().filter(|_| sample == 1);
-            let sha: Vec<&PathBuf> = sha.collect();
-            let tags = if sha.is_empty() {
-                vec![]
-            } else {
-                vec!["sha256", "sha256-engine"]
-            };
-            for tag in tags {
+            let once = sample == 1 && !sha.is_empty();
+            for tag in ["sha256", "sha256-engine"].into_iter().filter(|_| once) {
                 let to = raw.join("emulator").join(tag);
                 let mut cmd = run.mcu_run(core, "accepted", Some(&features), &to);
                 cmd.args((tag == "sha256-engine").then_some("--sha256-engine"));
