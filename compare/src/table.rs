@@ -89,9 +89,8 @@ impl Row {
     /// policies).
     pub fn default_policy(&self) -> bool {
         let default = Policy::default().regime.name();
-        self.security
-            .as_ref()
-            .is_none_or(|s| s.policy_regime == default)
+        let regime = self.security.as_ref().map(|s| &s.policy_regime);
+        regime.is_none_or(|r| r == default)
     }
 
     /// Accepted, at or above the floor, under the default policy: may be ranked.
@@ -119,24 +118,16 @@ impl Row {
     /// Fibonacci and the policy unless it is the default one. Rows are paired and merged on
     /// it: one label, one configuration.
     pub fn full_label(&self) -> String {
-        let air = if self.air == "fib" {
-            String::new()
-        } else {
-            format!(" {}", self.air)
-        };
+        let air = Some(format!(" {}", self.air)).filter(|_| self.air != "fib");
+        let air = air.unwrap_or_default();
         let policy = match &self.security {
             Some(s) if !self.default_policy() => {
                 format!(" ({} ≥ {})", s.policy_regime, s.policy_min_bits)
             }
             _ => String::new(),
         };
-        let (b, e, h, p, q) = (
-            &self.backend,
-            self.extension,
-            &self.hash,
-            &self.placement,
-            &self.params,
-        );
+        let (b, e, h) = (&self.backend, self.extension, &self.hash);
+        let (p, q) = (&self.placement, &self.params);
         format!("{b}^{e}{air} {h} {p} [{q}]{policy}")
     }
 
@@ -158,10 +149,8 @@ pub const XIP: &str = "xip";
 
 /// A record's code placement ([`Row::placement`]).
 pub fn placement_of(r: &RunRecord) -> String {
-    let named = r
-        .profile
-        .split_whitespace()
-        .find_map(|t| t.strip_prefix("placement="));
+    let mut words = r.profile.split_whitespace();
+    let named = words.find_map(|t| t.strip_prefix("placement="));
     match (named, r.source.as_str(), r.profile.contains("code=sram")) {
         (Some(p), _, _) => p,
         (_, "host", _) => "host",
@@ -177,10 +166,8 @@ pub const BLAKE3: &str = "blake3";
 /// A record's hash as measured: the engine when the timing model charged it (or a board ran
 /// it), else the implementation that ran.
 pub fn hash_of(r: &RunRecord) -> String {
-    let charged = r
-        .estimate
-        .as_ref()
-        .is_some_and(|e| e.sha256_engine.is_some());
+    let engine = r.estimate.as_ref().map(|e| &e.sha256_engine);
+    let charged = engine.is_some_and(Option::is_some);
     match r.hash_impl.as_deref() {
         _ if charged => "sha256-engine",
         Some("sha256-engine") => "sha256-engine",
