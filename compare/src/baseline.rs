@@ -67,10 +67,8 @@ type Run = (String, RunRecord);
 fn runs(dir: &Path) -> Vec<Run> {
     let entries = crate::input::load(&[dir.to_path_buf()]).entries;
     let name = |o: &str| o.rsplit('/').next().unwrap_or(o).to_string();
-    let mut out: Vec<Run> = entries
-        .into_iter()
-        .map(|e| (name(&e.origin), e.record))
-        .collect();
+    let out = entries.into_iter().map(|e| (name(&e.origin), e.record));
+    let mut out: Vec<Run> = out.collect();
     out.sort_by(|a, b| a.0.cmp(&b.0));
     out
 }
@@ -96,9 +94,8 @@ fn model(e: &picostark_core::record::CycleEstimate) -> String {
 /// from the `hash-cal` runs of `K` compressions.
 fn compressions(dir: &Path) -> Cost {
     let per = |(file, r): Run| {
-        let k = proof(&file)
-            .strip_prefix("hash-cal-")?
-            .strip_suffix(".proof")?;
+        let k = proof(&file).strip_prefix("hash-cal-")?;
+        let k = k.strip_suffix(".proof")?;
         let k: f64 = k.parse().ok()?;
         let per = |e: &CycleEstimate| {
             (
@@ -110,20 +107,19 @@ fn compressions(dir: &Path) -> Cost {
         let accepted = r.result == "accepted";
         accepted.then_some((r.core, (r.instructions? as f64 / k, est)))
     };
-    runs(&dir.join("hash-cal"))
-        .into_iter()
-        .filter_map(per)
-        .collect()
+    let all = runs(&dir.join("hash-cal"));
+    all.into_iter().filter_map(per).collect()
 }
 
 /// One comparison table: our runs and the stock runs, with ratios and hash floors.
 fn comparison(caption: &str, ours: &[Run], stock: &[Run], cost: &Cost, counts: &Counts) -> Table {
     let mut t = Table::new(caption, "proof | core | verifier | result | instructions | heap peak | proof bytes | bits | stock counterpart | ours / stock | ours / ref | compressions | hash floor | verify / floor");
     let accepted = |r: &RunRecord| r.instructions.filter(|_| r.result == "accepted");
-    let who = ours
-        .iter()
-        .map(|r| (r, "ours"))
-        .chain(stock.iter().map(|r| (r, "stock")));
+    let (o, s) = (
+        ours.iter().map(|r| (r, "ours")),
+        stock.iter().map(|r| (r, "stock")),
+    );
+    let who = o.chain(s);
     for ((file, r), who) in who {
         let (p, core, result) = (proof(file), &r.core, &r.result);
         let same_core = |s: &&Run| s.1.core == r.core;
@@ -192,9 +188,8 @@ fn timing(dir: &Path) -> Section {
         lines.extend(found.iter().map(|r| (head.clone(), measured, Some(*r))));
         lines.extend(found.is_empty().then_some((head, measured, None)));
     }
-    let unpublished = records
-        .iter()
-        .filter(|r| !published.iter().any(|p| matches(&r.1, p)));
+    let known = |r: &&Run| published.iter().any(|p| matches(&r.1, p));
+    let unpublished = records.iter().filter(|r| !known(r));
     let head = |r: &RunRecord| vec![r.backend.clone(), r.core.clone(), r.allocator.clone()];
     lines.extend(unpublished.map(|r| (head(&r.1), None, Some(r))));
     for (head, measured, rec) in lines {
@@ -246,10 +241,8 @@ fn timing(dir: &Path) -> Section {
     let mut o = Table::new(caption, "record | backend | core | allocator | result | instructions | estimated cycles (model) | ms | × stock");
     for (file, r) in &others {
         let is_stock = |s: &&Run| s.1.core == r.core && s.1.allocator == "tlsf";
-        let stock = records
-            .iter()
-            .find(is_stock)
-            .and_then(|s| s.1.estimate.as_ref());
+        let stock = records.iter().find(is_stock);
+        let stock = stock.and_then(|s| s.1.estimate.as_ref());
         let est = r.estimate.as_ref();
         let x = ratio(est.map(|e| e.cycles), stock.map(|e| e.cycles));
         let none = ("no estimate in the record".into(), "–".into());
@@ -268,17 +261,11 @@ fn timing(dir: &Path) -> Section {
 fn tunes(dir: &Path) -> Section {
     let intro = "`prover-host tune` over the FRI parameters of each backend at the security floor: the Pareto front over (instructions, proof bytes, prove ms).";
     let mut s = Section::new("tune", "Parameter search", intro);
-    let mut files: Vec<_> = std::fs::read_dir(dir)
-        .into_iter()
-        .flatten()
-        .filter_map(|e| Some(e.ok()?.path()))
-        .collect();
+    let listed = std::fs::read_dir(dir).into_iter().flatten();
+    let mut files: Vec<_> = listed.filter_map(|e| Some(e.ok()?.path())).collect();
     files.sort();
     let columns = "log_blowup num_queries pow_bits log_fold_arity log_final_poly_len security_bits instructions heap_peak proof_bytes prove_ms";
-    let tune = |f: &&PathBuf| {
-        f.file_name()
-            .is_some_and(|n| n.to_string_lossy().starts_with("tune-"))
-    };
+    let tune = |f: &&PathBuf| f.to_string_lossy().contains("/tune-");
     for f in files.iter().filter(tune) {
         let v = json(f);
         let g = |k: &str| v[k].as_str().unwrap_or("?").to_string();
@@ -325,8 +312,8 @@ pub fn sections(dir: &Path) -> Vec<Section> {
     s.notes = lines;
     for (caption, ours, stock) in [("", "ours", "stock"), (NOLTO, "ours-nolto", "stock-nolto")] {
         let (ours, stock) = (runs(&dir.join(ours)), runs(&dir.join(stock)));
-        s.tables
-            .push(comparison(caption, &ours, &stock, &cost, &counts));
+        let t = comparison(caption, &ours, &stock, &cost, &counts);
+        s.tables.push(t);
     }
     let timing = dir.join("timing").is_dir().then(|| timing(dir));
     let mut out: Vec<Section> = std::iter::once(s).chain(timing).collect();
@@ -374,7 +361,7 @@ mod tests {
     /// Asserts that a row of `t` starts with `start` and holds `part`.
     fn has(t: &Table, start: &str, part: &str) {
         let found = lines(t)
-            .into_iter()
+            .iter()
             .any(|l| l.starts_with(start) && l.contains(part));
         assert!(found, "{start} … {part}: {:#?}", lines(t));
     }
@@ -468,10 +455,8 @@ mod tests {
             );
             write(&dir, &format!("timing/{name}"), &r);
         }
-        let s = &sections(&dir)
-            .into_iter()
-            .find(|s| s.id == "timing")
-            .unwrap();
+        let all = sections(&dir);
+        let s = all.iter().find(|s| s.id == "timing").unwrap();
         assert!(s.intro.contains(SOURCE));
         let has = |start: &str, part: &str| has(&s.tables[0], start, part);
         let q = "Goldilocks x quadratic";
