@@ -57,10 +57,8 @@ pub fn log_meta(text: &str) -> LogMeta {
     let mut m = LogMeta::default();
     let mut runs = 0;
     for line in text.lines() {
-        let comment = line
-            .trim()
-            .strip_prefix('#')
-            .and_then(|c| c.split_once(':'));
+        let comment = line.trim().strip_prefix('#');
+        let comment = comment.and_then(|c| c.split_once(':'));
         if let Some((k, v)) = comment {
             let key = k.trim().to_ascii_lowercase();
             m.comments.insert(key, v.trim().into());
@@ -97,15 +95,9 @@ pub fn parse_device_log(text: &str) -> Vec<Result<DeviceRun, String>> {
 
 fn device_run(log: &DeviceLog, meta: &LogMeta) -> Result<DeviceRun, String> {
     let run = log.run.as_ref().ok_or("no run line")?;
-    let s = |k: &str| {
-        run.get(k)
-            .map(String::from)
-            .ok_or(format!("no {k} in the run line"))
-    };
-    let u = |k: &str| {
-        run.get_u64(k)
-            .ok_or(format!("no numeric {k} in the run line"))
-    };
+    let missing = |k: &str| format!("no {k} in the run line");
+    let s = |k: &str| run.get(k).map(String::from).ok_or(missing(k));
+    let u = |k: &str| run.get_u64(k).ok_or(missing(k));
     let at = |k: &str| run.get(k).unwrap_or("?");
     let what = format!("{} n={} core={}", at("backend"), at("n"), at("core"));
     let total = u("iterations")? as usize;
@@ -125,24 +117,15 @@ fn device_run(log: &DeviceLog, meta: &LogMeta) -> Result<DeviceRun, String> {
         ));
     }
     let (genuine, tampered) = log.iterations.split_at(total - 1);
-    let failed = genuine
-        .iter()
-        .map(|(_, r)| r.as_str())
-        .find(|r| *r != "accepted");
+    let mut results = genuine.iter().map(|(_, r)| r.as_str());
+    let failed = results.find(|r| *r != "accepted");
     let counted = s("counter")? == "cycles";
-    let cycles = genuine
-        .iter()
-        .filter(|_| counted)
-        .map(|(c, _)| *c)
-        .collect();
+    let cycles = genuine.iter().filter(|_| counted).map(|(c, _)| *c);
     let m = |k: &str| log.mem.as_ref().and_then(|l| l.get_u64(k));
     let ext = u("ext")?;
-    let comment = |k: &str| {
-        meta.comments
-            .get(k)
-            .cloned()
-            .unwrap_or("not in the log".into())
-    };
+    let comment = |k: &str| meta.comments.get(k).cloned();
+    let comment = |k: &str| comment(k).unwrap_or("not in the log".into());
+    let clock = run.get_u64("clock_hz");
     let record = RunRecord {
         schema: RUN_RECORD_SCHEMA,
         source: "device".into(),
@@ -159,10 +142,8 @@ fn device_run(log: &DeviceLog, meta: &LogMeta) -> Result<DeviceRun, String> {
         security_bits: u("security")? as u32,
         result: failed.unwrap_or("accepted").into(),
         iterations: genuine.len() as u32,
-        cycles,
-        clock_hz: run
-            .get_u64("clock_hz")
-            .filter(|&c| c > 0 && !meta.clock_error),
+        cycles: cycles.collect(),
+        clock_hz: clock.filter(|&c| c > 0 && !meta.clock_error),
         heap_before: m("heap_before"),
         heap_peak: m("heap_peak"),
         stack_peak: m("stack_peak"),

@@ -28,19 +28,16 @@ pub fn section(rows: &[Row]) -> Section {
     }
     if ns.values().any(|n| n.len() >= 3) {
         s.charts.extend(charts(&fib));
-        s.tables = ["host", "emulator", "device"]
-            .iter()
-            .filter_map(|src| table(&fib, src))
-            .collect();
+        let sources = ["host", "emulator", "device"].iter();
+        s.tables = sources.filter_map(|src| table(&fib, src)).collect();
     }
     s
 }
 
 /// Distinct `(config label, core)` keys of `rows`, sorted.
 fn keys(rows: &[&Row]) -> BTreeSet<(String, String)> {
-    rows.iter()
-        .map(|r| (r.full_label(), r.core.clone()))
-        .collect()
+    let key = |r: &&Row| (r.full_label(), r.core.clone());
+    rows.iter().map(key).collect()
 }
 
 /// One series per configuration (colour) and core (rv32 dashed) of `value`.
@@ -48,9 +45,8 @@ fn series(rows: &[&Row], value: fn(&Row) -> Option<f64>, suffix: &str) -> Vec<Se
     let ks = keys(rows);
     let cfgs: BTreeSet<&String> = ks.iter().map(|k| &k.0).collect();
     let one = |(cfg, core): &(String, String)| {
-        let mine = rows
-            .iter()
-            .filter(|r| r.full_label() == *cfg && r.core == *core);
+        let mine = rows.iter().filter(|r| r.core == *core);
+        let mine = mine.filter(|r| r.full_label() == *cfg);
         let points: BTreeMap<u32, f64> =
             mine.filter_map(|r| Some((r.log_n(), value(r)?))).collect();
         let points: Vec<(f64, f64)> = points.into_iter().map(|(x, y)| (x.into(), y)).collect();
@@ -77,11 +73,8 @@ fn charts(fib: &[&Row]) -> Vec<Chart> {
         let src: Vec<&Row> = fib.iter().copied().filter(|r| r.source == source).collect();
         let fits: Vec<&Row> = src.iter().copied().filter(|r| r.accepted()).collect();
         let mut lines = series(&fits, |r| Some(r.heap_peak? as f64), "");
-        let ooms: Vec<&Row> = src
-            .iter()
-            .copied()
-            .filter(|r| r.result == OUT_OF_MEMORY)
-            .collect();
+        let ooms = src.iter().copied().filter(|r| r.result == OUT_OF_MEMORY);
+        let ooms: Vec<&Row> = ooms.collect();
         let needs = ": out of memory, needs at least";
         for mut s in series(&ooms, |r| Some(r.heap_needed_at_least? as f64), needs) {
             s.dashed = true;
@@ -105,10 +98,8 @@ fn charts(fib: &[&Row]) -> Vec<Chart> {
         let title = format!("Heap peak vs n ({source}): the tracking allocator's high-water mark; out-of-memory runs at the bytes in use plus the refused request");
         out.push(chart::lines(&title, "bytes", &lines));
     }
-    let host = fib
-        .iter()
-        .copied()
-        .filter(|r| r.source == "host" && r.accepted());
+    let host = fib.iter().copied().filter(|r| r.source == "host");
+    let host = host.filter(|r| r.accepted());
     let host: Vec<&Row> = host.collect();
     if !host.is_empty() {
         let title = "Prove time vs n (host wall clock, every core available to the prover)";
@@ -149,21 +140,20 @@ fn proof_size_chart(fib: &[&Row]) -> Option<Chart> {
 fn cell(r: &Row) -> String {
     let needs = r
         .heap_needed_at_least
-        .map_or(String::new(), |b| format!(" (needs ≥ {})", kib(b)));
+        .map(|b| format!(" (needs ≥ {})", kib(b)));
+    let needs = needs.unwrap_or_default();
     let cost = r.cost().map_or("–".into(), si);
     match (r.source.as_str(), r.result.as_str()) {
         ("host", _) => {
             let prove = r.prove_ms.map_or("–".into(), |v| format!("{v:.0} ms"));
-            let rss = r
-                .host_peak_rss
-                .map(|b| format!(" / {:.0} MiB", b as f64 / 1048576.0));
+            let rss = r.host_peak_rss.map(|b| b as f64 / 1048576.0);
+            let rss = rss.map(|mib| format!(" / {mib:.0} MiB"));
             prove + &rss.unwrap_or_default()
         }
         (_, OUT_OF_MEMORY) => format!("out of memory{needs}"),
         (_, "accepted") => {
-            cost + &r
-                .heap_peak
-                .map_or(String::new(), |h| format!(" / {}", kib(h)))
+            let heap = r.heap_peak.map(|h| format!(" / {}", kib(h)));
+            cost + &heap.unwrap_or_default()
         }
         (_, other) => other.into(),
     }
@@ -187,10 +177,8 @@ fn table(fib: &[&Row], source: &str) -> Option<Table> {
     let caption = format!("Scaling with n ({source}): {what}");
     let mut t = Table::new(&caption, &format!("configuration | {}", head.join(" | ")));
     for (cfg, core) in keys(&src) {
-        let mine: Vec<&&Row> = src
-            .iter()
-            .filter(|r| r.full_label() == cfg && r.core == core)
-            .collect();
+        let mine = src.iter().filter(|r| r.core == core);
+        let mine: Vec<&&Row> = mine.filter(|r| r.full_label() == cfg).collect();
         let at = |n: &u64| mine.iter().find(|r| r.n == *n);
         let shown = if core == "host" { "" } else { &core };
         let name = format!("{cfg} {shown}").trim_end().to_string();
