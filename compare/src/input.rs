@@ -49,10 +49,8 @@ pub fn repo_root() -> PathBuf {
 pub fn shown(path: &Path) -> String {
     let bases = [std::env::current_dir().ok(), Some(repo_root())];
     let abs = path.canonicalize().unwrap_or_else(|_| path.to_path_buf());
-    let inside = bases
-        .iter()
-        .flatten()
-        .find_map(|b| abs.strip_prefix(b).ok());
+    let mut bases = bases.iter().flatten();
+    let inside = bases.find_map(|b| abs.strip_prefix(b).ok());
     inside.unwrap_or(path).display().to_string()
 }
 
@@ -72,14 +70,10 @@ fn load_path(path: &Path, out: &mut Loaded) {
             Err(e) => return out.warnings.push(format!("{name}: {e}")),
         };
         children.sort();
-        let skip = |c: &PathBuf| {
-            c.extension()
-                .is_some_and(|e| SKIPPED.iter().any(|s| e == *s))
-        };
-        children
-            .iter()
-            .filter(|c| !skip(c))
-            .for_each(|c| load_path(c, out));
+        let ext = |c: &PathBuf| c.extension().map(|e| e.to_string_lossy().into_owned());
+        let skip = |c: &&PathBuf| ext(c).is_some_and(|e| SKIPPED.contains(&e.as_str()));
+        let kept = children.iter().filter(|c| !skip(c));
+        kept.for_each(|c| load_path(c, out));
         return;
     }
     let canonical = path.canonicalize().unwrap_or_else(|_| path.to_path_buf());
@@ -103,8 +97,8 @@ pub fn load_text(text: &str, origin: &str, out: &mut Loaded) {
             Err(e) => warn(format!("not run-record JSON ({e}); skipped")),
         }
     } else {
-        log_meta(text)
-            .errors
+        let errors = log_meta(text).errors;
+        errors
             .into_iter()
             .for_each(|e| warn(format!("firmware reported `{e}`")));
         let runs = parse_device_log(text);
@@ -185,10 +179,8 @@ pstk1 done accepted=1 rejected=1
         for (text, name) in &files {
             load_text(text, name, &mut out);
         }
-        let got = out
-            .entries
-            .iter()
-            .map(|e| format!("{} {}", e.origin, e.record.source));
+        let got = out.entries.iter();
+        let got = got.map(|e| format!("{} {}", e.origin, e.record.source));
         // Identical records of two files both count.
         let want =
             "a.json emulator, b.json host, b.json emulator, d.json emulator, board.log device";
@@ -198,11 +190,8 @@ pstk1 done accepted=1 rejected=1
             (device.record.cycles.as_slice(), device.tampered.as_deref()),
             (&[1000][..], Some("rejected:rejected"))
         );
-        let warned: Vec<&str> = out
-            .warnings
-            .iter()
-            .filter_map(|w| w.split(':').next())
-            .collect();
+        let warned = out.warnings.iter().filter_map(|w| w.split(':').next());
+        let warned: Vec<&str> = warned.collect();
         assert_eq!(
             warned,
             ["c.json", "e.json", "noise.log"],

@@ -229,23 +229,21 @@ fn merge_proofs(rows: Vec<Row>) -> Vec<Row> {
             None => groups.push((k, vec![r])),
         }
     }
-    groups
-        .into_iter()
-        .map(|(_, mut g)| {
-            g.sort_by(|a, b| a.cost().unwrap_or(0.0).total_cmp(&b.cost().unwrap_or(0.0)));
-            let costs: Vec<f64> = g.iter().filter_map(Row::cost).collect();
-            let n = g.len();
-            let mut row = g.swap_remove((n - 1) / 2);
-            row.proofs = n as u32;
-            row.proof_spread = match (costs.first(), costs.last(), stats::median(&costs)) {
-                (Some(lo), Some(hi), Some(m)) if n > 1 && m > 0.0 && costs.len() == n => {
-                    Some((hi - lo) / m)
-                }
-                _ => None,
-            };
-            row
-        })
-        .collect()
+    let median = |(_, mut g): (String, Vec<Row>)| {
+        g.sort_by(|a, b| a.cost().unwrap_or(0.0).total_cmp(&b.cost().unwrap_or(0.0)));
+        let costs: Vec<f64> = g.iter().filter_map(Row::cost).collect();
+        let n = g.len();
+        let mut row = g.swap_remove((n - 1) / 2);
+        row.proofs = n as u32;
+        let range = costs
+            .first()
+            .zip(costs.last())
+            .filter(|_| n > 1 && costs.len() == n);
+        let m = stats::median(&costs).filter(|&m| m > 0.0);
+        row.proof_spread = range.zip(m).map(|((lo, hi), m)| (hi - lo) / m);
+        row
+    };
+    groups.into_iter().map(median).collect()
 }
 
 /// Builds the sorted rows (by AIR, n, backend, extension, core, source) with the ratios
@@ -334,12 +332,8 @@ pub fn to_csv(rows: &[Row]) -> String {
     let first: Vec<&str> = CSV_FIRST.split(' ').collect();
     let others: BTreeSet<&String> = cells.iter().flat_map(|c| c.keys()).collect();
     let mut head = first.clone();
-    head.extend(
-        others
-            .iter()
-            .map(|h| h.as_str())
-            .filter(|h| !first.contains(h)),
-    );
+    let others = others.iter().map(|h| h.as_str());
+    head.extend(others.filter(|h| !first.contains(h)));
     let quote = |s: &String| match s.contains([',', '"', '\n']) {
         true => format!("\"{}\"", s.replace('"', "\"\"")),
         false => s.clone(),

@@ -13,10 +13,10 @@ const MEMBERSHIP: &str = "**membership** (`air/src/membership.rs`): a depth-10 P
 const CHAIN16: &str = "**chain16** (`picostark_air::chain16::CubicChain16`): 16 columns, 16 degree-3 transition constraints, 8 public inputs.";
 
 pub fn section(rows: &[Row], min_security: u32) -> Section {
-    let wide: Vec<&Row> = rows
+    let wide = rows
         .iter()
-        .filter(|r| r.air != "fib" && r.source == "emulator" && r.accepted())
-        .collect();
+        .filter(|r| r.air != "fib" && r.source == "emulator");
+    let wide: Vec<&Row> = wide.filter(|r| r.accepted()).collect();
     let mut intro = String::from("Each AIR other than Fibonacci (2 columns, degree 1), measured as the Fibonacci rows are; “× Fib” is the estimated ms over the Fibonacci row of the same configuration and core at the smallest n measured.");
     for (air, text) in [("membership", MEMBERSHIP), ("chain16", CHAIN16)] {
         if wide.iter().any(|r| r.air == air) {
@@ -34,11 +34,8 @@ pub fn section(rows: &[Row], min_security: u32) -> Section {
     };
     let airs: BTreeSet<(&str, u64)> = wide.iter().map(|r| (r.air.as_str(), r.n)).collect();
     for (air, n) in airs {
-        let these: Vec<&Row> = wide
-            .iter()
-            .copied()
-            .filter(|r| r.air == air && r.n == n)
-            .collect();
+        let these = wide.iter().copied().filter(|r| r.air == air && r.n == n);
+        let these: Vec<&Row> = these.collect();
         for (core, name) in CORES {
             let mut t = Table::new(&format!("{air}, {name}"), &head("AIR | n | "));
             t.head.extend(["× Fib est. ms".into(), "policy".into()]);
@@ -58,12 +55,10 @@ pub fn section(rows: &[Row], min_security: u32) -> Section {
             s.tables.push(t);
         }
         if these.iter().any(|r| r.est_ms().is_some()) {
-            let title = format!(
-                "Estimated ms, {air} n = {}, per configuration and core",
-                pow2(n)
-            );
-            s.charts
-                .push(chart(&title, &these, &Row::full_label, false));
+            let n = pow2(n);
+            let title = format!("Estimated ms, {air} n = {n}, per configuration and core");
+            let c = chart(&title, &these, &Row::full_label, false);
+            s.charts.push(c);
         }
     }
     s
