@@ -72,8 +72,8 @@ pub struct AllArgs {
 fn cargo_run(package: &str, args: &str) -> Command {
     let mut c = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
     c.current_dir(crate::input::repo_root());
-    c.args(["run", "--release", "-p", package, "--"])
-        .args(args.split_whitespace());
+    c.args(["run", "--release", "-p", package, "--"]);
+    c.args(args.split_whitespace());
     c
 }
 
@@ -85,11 +85,8 @@ fn stream(cmd: &mut Command, prefix: &str, log: &Path) -> Result<(bool, String),
     // One pipe for both streams, so lines keep the order the tool wrote them in.
     let (reader, writer) = std::io::pipe().map_err(cannot)?;
     let writer2 = writer.try_clone().map_err(cannot)?;
-    let spawned = cmd
-        .stdin(Stdio::null())
-        .stdout(writer2)
-        .stderr(writer)
-        .spawn();
+    cmd.stdin(Stdio::null()).stdout(writer2).stderr(writer);
+    let spawned = cmd.spawn();
     // The command's own copies of the write end close here, so the read below ends with it.
     cmd.stdout(Stdio::null()).stderr(Stdio::null());
     let mut child = spawned.map_err(cannot)?;
@@ -134,9 +131,8 @@ pub fn parse_list(text: &str) -> Vec<(String, Vec<u8>)> {
 }
 
 fn proof_header(p: &Path) -> Option<ProofHeader> {
-    ProofFile::parse(&std::fs::read(p).ok()?)
-        .ok()
-        .map(|f| f.header)
+    let bytes = std::fs::read(p).ok()?;
+    ProofFile::parse(&bytes).ok().map(|f| f.header)
 }
 
 /// The first line `cmd` prints, when it succeeds.
@@ -313,11 +309,8 @@ pub fn run(a: &AllArgs, invocation: &str) -> Result<(), String> {
             let all: Vec<&str> = all.into_iter().filter(|b| !b.is_empty()).collect();
             let features = all.join(",");
             let policy = Policy::default();
-            let below = |i: &usize| {
-                headers[*i]
-                    .as_ref()
-                    .is_some_and(|h| policy.check(h).is_err())
-            };
+            let rejects = |h: &ProofHeader| policy.check(h).is_err();
+            let below = |i: &usize| headers[*i].as_ref().is_some_and(rejects);
             let (low, high): (Vec<usize>, Vec<usize>) = (0..files.len()).partition(below);
             let pick = |ix: &[usize]| ix.iter().map(|&i| files[i].clone()).collect::<Vec<_>>();
             let mut cmd = run.mcu_run(core, "accepted", Some(&features), &emu_dir);

@@ -30,10 +30,8 @@ fn texts(e: ElementRef, css: &str) -> Vec<String> {
 
 /// The body rows of a table, as cell texts.
 fn rows(t: ElementRef) -> Vec<Vec<String>> {
-    all(t, "tbody tr")
-        .into_iter()
-        .map(|r| texts(r, "td"))
-        .collect()
+    let rows = all(t, "tbody tr").into_iter();
+    rows.map(|r| texts(r, "td")).collect()
 }
 
 /// The position of column `c` in a table's header.

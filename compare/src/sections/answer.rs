@@ -28,10 +28,8 @@ pub fn candidates(rows: &[Row], min_security: u32) -> (u64, Vec<&Row>) {
 pub fn first_per_config<'a>(rows: impl Iterator<Item = &'a Row>) -> Vec<&'a Row> {
     let mut out: Vec<&Row> = Vec::new();
     for r in rows {
-        if !out
-            .iter()
-            .any(|o| o.core == r.core && o.full_label() == r.full_label())
-        {
+        let seen = |o: &&Row| o.core == r.core && o.full_label() == r.full_label();
+        if !out.iter().any(seen) {
             out.push(r);
         }
     }
@@ -71,20 +69,15 @@ pub fn chart(title: &str, rows: &[&Row], key: &dyn Fn(&Row) -> String, sort: boo
     for l in rows.iter().map(|r| key(r)) {
         if !groups.iter().any(|g| g.0 == l) {
             let on = |c: &str| rows.iter().find(|o| o.core == c && key(o) == l);
-            let v = CORES
-                .iter()
-                .map(|c| on(c.0).and_then(|o| o.est_ms()))
-                .collect();
+            let v = CORES.iter().map(|c| on(c.0).and_then(|o| o.est_ms()));
+            let v = v.collect();
             groups.push((l, v));
         }
     }
     if sort {
         let fastest = |g: &(String, Vec<Option<f64>>)| g.1.iter().flatten().next().copied();
-        groups.sort_by(|a, b| {
-            fastest(a)
-                .unwrap_or(f64::MAX)
-                .total_cmp(&fastest(b).unwrap_or(f64::MAX))
-        });
+        let fastest = |g: &(String, Vec<Option<f64>>)| fastest(g).unwrap_or(f64::MAX);
+        groups.sort_by(|a, b| fastest(a).total_cmp(&fastest(b)));
     }
     let unit = "estimated ms (RP2350 timing model, 150 MHz); shorter is better";
     chart::bars(title, unit, &CORES.map(|c| c.1), &groups)
@@ -105,11 +98,8 @@ pub fn section(rows: &[Row], min_security: u32) -> Section {
                 None => best.push(r),
             }
         }
-        best.sort_by(|a, b| {
-            a.est_ms()
-                .unwrap_or(0.0)
-                .total_cmp(&b.est_ms().unwrap_or(0.0))
-        });
+        let ms = |r: &&Row| r.est_ms().unwrap_or(0.0);
+        best.sort_by(|a, b| ms(a).total_cmp(&ms(b)));
         let mut t = Table::new(name, &head(""));
         best.iter().for_each(|r| t.row(&cells(r)));
         s.tables.push(t);
