@@ -45,41 +45,34 @@ fn col(t: ElementRef, c: &str) -> usize {
 fn check(html: &str) {
     let doc = Html::parse_document(html);
     let sections = all(doc.root_element(), "section");
-    let by_id = |id: &str| {
-        *sections
+    let find = |id: &str| {
+        sections
             .iter()
             .find(|s| s.value().id() == Some(id))
-            .expect(id)
+            .copied()
     };
+    let by_id = |id: &str| find(id).expect(id);
     for s in &sections {
         let id = s.value().id().unwrap_or("?");
-        assert!(
-            texts(*s, "h2").iter().any(|h| !h.is_empty()),
-            "{id}: no title"
-        );
+        let titled = texts(*s, "h2").iter().any(|h| !h.is_empty());
+        assert!(titled, "{id}: no title");
         for t in all(*s, "table") {
             let (r, width) = (rows(t), texts(t, "thead th").len());
-            assert!(
-                !r.is_empty() && r.iter().all(|c| c.len() == width),
-                "{id}: empty or ragged table"
-            );
+            let full = !r.is_empty() && r.iter().all(|c| c.len() == width);
+            assert!(full, "{id}: empty or ragged table");
         }
         for f in all(*s, "figure") {
-            let svg = *all(f, "svg")
+            let svg = all(f, "svg");
+            let svg = *svg
                 .first()
                 .unwrap_or_else(|| panic!("{id}: chart not drawn"));
-            assert!(
-                all(svg, "rect, polyline, path").len() > 3,
-                "{id}: empty chart"
-            );
+            let drawn = all(svg, "rect, polyline, path").len();
+            assert!(drawn > 3, "{id}: empty chart");
         }
     }
     // The first screen: one table per core, fastest first, and one chart.
-    assert_eq!(
-        sections[0].value().id(),
-        Some("answer"),
-        "the answer comes first"
-    );
+    let first = sections[0].value().id();
+    assert_eq!(first, Some("answer"), "the answer comes first");
     let answer = by_id("answer");
     assert_eq!(texts(answer, "caption"), ["Cortex-M33", "Hazard3 (RV32)"]);
     for t in all(answer, "table") {
@@ -90,46 +83,31 @@ fn check(html: &str) {
             col(t, c);
         }
     }
-    assert_eq!(
-        all(answer, "figure").len(),
-        1,
-        "one chart on the first screen"
-    );
+    let charts = all(answer, "figure").len();
+    assert_eq!(charts, 1, "one chart on the first screen");
     // The chart names each configuration once.
-    let labels: Vec<String> = texts(answer, "svg text")
-        .into_iter()
-        .filter(|t| t.contains(" [2^"))
-        .collect();
+    let labels = texts(answer, "svg text").into_iter();
+    let labels: Vec<String> = labels.filter(|t| t.contains(" [2^")).collect();
     let mut unique = labels.clone();
     unique.sort();
     unique.dedup();
-    assert!(
-        !labels.is_empty() && unique.len() == labels.len(),
-        "duplicated labels: {labels:?}"
-    );
+    let once = !labels.is_empty() && unique.len() == labels.len();
+    assert!(once, "duplicated labels: {labels:?}");
     for id in ["workload", "hash", "proven", "cores", "matrix", "method"] {
         by_id(id);
     }
-    assert!(
-        !all(by_id("workload"), "figure svg").is_empty(),
-        "workload chart"
-    );
+    let workload_chart = all(by_id("workload"), "figure svg");
+    assert!(!workload_chart.is_empty(), "workload chart");
     // The Matrix: sortable, every row names its hash, parameters and placement.
-    let m = *all(by_id("matrix"), "table.sortable")
-        .first()
-        .expect("sortable matrix");
+    let m = all(by_id("matrix"), "table.sortable");
+    let m = *m.first().expect("sortable matrix");
     let (hash, params, placement) = (col(m, "hash"), col(m, PARAMS), col(m, "placement"));
     for r in rows(m) {
-        assert!(
-            ["blake3", "sha256", "sha256-engine"].contains(&r[hash].as_str()),
-            "{r:?}"
-        );
+        let hashed = ["blake3", "sha256", "sha256-engine"].contains(&r[hash].as_str());
         let p: Vec<&str> = r[params].split(" / ").collect();
-        assert!(
-            p.len() == 5 && p[0].starts_with("2^") && p[4].parse::<u8>().is_ok(),
-            "{r:?}"
-        );
-        assert!(!r[placement].is_empty() && r[placement] != "–", "{r:?}");
+        let named = p.len() == 5 && p[0].starts_with("2^") && p[4].parse::<u8>().is_ok();
+        let placed = !r[placement].is_empty() && r[placement] != "–";
+        assert!(hashed && named && placed, "{r:?}");
     }
     assert!(html.contains("<script>") && html.contains("input class=\"filter\""));
 }
