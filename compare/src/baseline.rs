@@ -249,9 +249,8 @@ fn timing(dir: &Path) -> Section {
         let (pred, ms) = est.map_or(none, |e| (model(e), format!("{:.2}", e.ms)));
         let (b, c, a, res) = (&r.backend, &r.core, &r.allocator, &r.result);
         let i = num(r.instructions);
-        o.row(&format!(
-            "`{file}` | {b} | {c} | {a} | {res} | {i} | {pred} | {ms} | {x}"
-        ));
+        let line = format!("`{file}` | {b} | {c} | {a} | {res} | {i} | {pred} | {ms} | {x}");
+        o.row(&line);
     }
     s.tables.push(o);
     s
@@ -304,9 +303,8 @@ pub fn sections(dir: &Path) -> Vec<Section> {
         let est = m.1.as_ref().zip(r.1.as_ref()).map(|(m, r)| r.0 / m.0);
         let est = est.map_or(String::new(), |x| format!(", {x:.2} in estimated cycles"));
         let x = r.0 / m.0;
-        lines.push(format!(
-            "RV32 / M33 of one compression: {x:.2} in instructions{est}"
-        ));
+        let line = format!("RV32 / M33 of one compression: {x:.2} in instructions{est}");
+        lines.push(line);
     }
     let mut s = Section::new("baseline", "Stock baselines and hash floor", INTRO);
     s.notes = lines;

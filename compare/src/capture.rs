@@ -131,10 +131,8 @@ pub fn run(a: &CaptureArgs) -> Result<(), String> {
         .filter(|r| r.is_ok())
         .count();
     let why = stop.as_deref().unwrap_or("done");
-    eprintln!(
-        "capture: {why} ({complete} complete run(s)) -> {}",
-        out.display()
-    );
+    let out = out.display();
+    eprintln!("capture: {why} ({complete} complete run(s)) -> {out}");
     match stop {
         None => Ok(()),
         Some(_) => Err("capture incomplete (the partial log was kept)".into()),
@@ -212,10 +210,8 @@ mod tests {
         ];
         let (port, text, stop) = run(&chunks, 9, 1, 5000);
         assert_eq!((stop, port.written.as_str()), (None, "pstk1 start\n"));
-        assert_eq!(
-            text,
-            "boot\npstk1 run backend=p3-m31 n=1024\npstk1 done accepted=1 rejected=1\n"
-        );
+        let want = "boot\npstk1 run backend=p3-m31 n=1024\npstk1 done accepted=1 rejected=1\n";
+        assert_eq!(text, want);
     }
 
     #[test]
@@ -241,10 +237,8 @@ mod tests {
         for (log, needle) in logs {
             let (_, _, stop) = run(&[log], 9, 1, 5000);
             let stop = stop.unwrap_or_default();
-            assert!(
-                stop.starts_with("firmware error") && stop.contains(needle),
-                "{stop}"
-            );
+            let said = stop.starts_with("firmware error") && stop.contains(needle);
+            assert!(said, "{stop}");
         }
         let (_, _, stop) = run(&["pstk1 done\n"], 9, 2, 5000);
         assert_eq!(stop.as_deref(), Some("port closed"));

@@ -112,9 +112,8 @@ fn device_run(log: &DeviceLog, meta: &LogMeta) -> Result<DeviceRun, String> {
         } else {
             ", no done line"
         };
-        return Err(format!(
-            "{what}: {seen} of {total} iteration lines{done} (cut short?)"
-        ));
+        let why = format!("{seen} of {total} iteration lines{done} (cut short?)");
+        return Err(format!("{what}: {why}"));
     }
     let (genuine, tampered) = log.iterations.split_at(total - 1);
     let mut results = genuine.iter().map(|(_, r)| r.as_str());

@@ -116,11 +116,10 @@ pub fn load_text(text: &str, origin: &str, out: &mut Loaded) {
     // measure the same (a deterministic prover), and both count as proofs.
     for (record, tampered) in records {
         if record.schema != RUN_RECORD_SCHEMA {
-            let why = format!(
-                "record schema {} (this build reads {RUN_RECORD_SCHEMA})",
-                record.schema
-            );
-            warn(format!("{why}; skipped"));
+            let schema = record.schema;
+            warn(format!(
+                "record schema {schema} (this build reads {RUN_RECORD_SCHEMA}); skipped"
+            ));
         } else if !["host", "emulator", "device"].contains(&record.source.as_str()) {
             warn(format!("unknown source {:?}; skipped", record.source));
         } else {
@@ -186,18 +185,12 @@ pstk1 done accepted=1 rejected=1
             "a.json emulator, b.json host, b.json emulator, d.json emulator, board.log device";
         assert_eq!(got.collect::<Vec<_>>().join(", "), want);
         let device = &out.entries[4];
-        assert_eq!(
-            (device.record.cycles.as_slice(), device.tampered.as_deref()),
-            (&[1000][..], Some("rejected:rejected"))
-        );
+        assert_eq!(device.record.cycles, [1000]);
+        assert_eq!(device.tampered.as_deref(), Some("rejected:rejected"));
         let warned = out.warnings.iter().filter_map(|w| w.split(':').next());
         let warned: Vec<&str> = warned.collect();
-        assert_eq!(
-            warned,
-            ["c.json", "e.json", "noise.log"],
-            "{:?}",
-            out.warnings
-        );
+        let all = &out.warnings;
+        assert_eq!(warned, ["c.json", "e.json", "noise.log"], "{all:?}");
         assert!(out.warnings[1].contains("unknown source"));
     }
 

@@ -141,11 +141,9 @@ pub fn run(
     eprintln!("compare: {n} rows -> {shown}/report.md, report.html, table.csv, table.json");
     for t in &sections::answer::section(&rows, min_security).tables {
         if let Some(b) = t.rows.first() {
-            let (c, ms, bits) = (&t.caption, &b[1], &b[2]);
-            eprintln!(
-                "  fastest on {c}: {} {} {} [{}] {ms} ms, {bits} bits",
-                b[0], b[4], b[6], b[5]
-            );
+            let (c, ms, bits, p, h) = (&t.caption, &b[1], &b[2], &b[0], &b[4]);
+            let (place, params) = (&b[6], &b[5]);
+            eprintln!("  fastest on {c}: {p} {h} {place} [{params}] {ms} ms, {bits} bits");
         }
     }
     Ok(n)

@@ -217,12 +217,8 @@ fn merge_proofs(rows: Vec<Row>) -> Vec<Row> {
     let mut groups: Vec<(String, Vec<Row>)> = Vec::new();
     for r in rows {
         let (s, c, b, a, res) = (&r.source, &r.core, &r.board, &r.allocator, &r.result);
-        let k = format!(
-            "{s} {c} {b} {a} {res} {} {:?} {}",
-            r.n,
-            r.heap_size,
-            r.full_label()
-        );
+        let (n, heap, label) = (r.n, r.heap_size, r.full_label());
+        let k = format!("{s} {c} {b} {a} {res} {n} {heap:?} {label}");
         let device = r.source == "device";
         match groups.iter_mut().find(|(g, _)| *g == k && !device) {
             Some((_, v)) => v.push(r),
@@ -489,10 +485,8 @@ pub(crate) mod tests {
         assert_eq!(rows.len(), 4);
         let m = get(&rows, "emulator", "p3-m31", "m33");
         // The median proof's own figures.
-        assert_eq!(
-            (m.instructions, m.proof_bytes, m.proofs),
-            (Some(1_050), 3, 3)
-        );
+        let got = (m.instructions, m.proof_bytes, m.proofs);
+        assert_eq!(got, (Some(1_050), 3, 3));
         assert!((m.proof_spread.unwrap() - 100.0 / 1050.0).abs() < 1e-12);
         assert_eq!(m.rv32_m33_ratio, Some(2.0));
         let rv = get(&rows, "emulator", "p3-m31", "rv32");
