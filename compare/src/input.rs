@@ -117,8 +117,9 @@ pub fn load_text(text: &str, origin: &str, out: &mut Loaded) {
     for (record, tampered) in records {
         if record.schema != RUN_RECORD_SCHEMA {
             let schema = record.schema;
+            let reads = RUN_RECORD_SCHEMA;
             warn(format!(
-                "record schema {schema} (this build reads {RUN_RECORD_SCHEMA}); skipped"
+                "record schema {schema} (this build reads {reads}); skipped"
             ));
         } else if !["host", "emulator", "device"].contains(&record.source.as_str()) {
             warn(format!("unknown source {:?}; skipped", record.source));

@@ -52,15 +52,9 @@ pub fn section(rows: &[Row]) -> Section {
         }
         s.tables.push(t);
     }
-    let title = format!(
-        "Estimated ms, p3-m31 Fibonacci n = {}: CirclePcs against WideCirclePcs",
-        pow2(n)
-    );
-    s.charts.push(chart(
-        &title,
-        &picked,
-        &|r| format!("{} {}", pcs(r), r.full_label()),
-        false,
-    ));
+    let n = pow2(n);
+    let title = format!("Estimated ms, p3-m31 Fibonacci n = {n}: CirclePcs against WideCirclePcs");
+    let label = |r: &Row| format!("{} {}", pcs(r), r.full_label());
+    s.charts.push(chart(&title, &picked, &label, false));
     s
 }

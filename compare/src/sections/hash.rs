@@ -68,11 +68,11 @@ pub fn section(rows: &[Row]) -> Section {
         let (label, core, n, blocks) = (e.full_label(), &e.core, pow2(e.n), dash(blocks, grouped));
         let est = |r: Option<&Row>| dash(r.and_then(Row::est_ms), ms);
         let (b3_ms, sw_ms, en_ms) = (est(b3), est(sw), est(Some(e)));
-        let bytes = format!(
-            "{} · {}",
+        let (b3_bytes, bytes) = (
             dash(b3.map(|r| r.proof_bytes), grouped),
-            grouped(e.proof_bytes)
+            grouped(e.proof_bytes),
         );
+        let bytes = format!("{b3_bytes} · {bytes}");
         t.row(&format!("{label} | {core} | {n} | {b3_ms} | {sw_ms} | {en_ms} | {blocks} | {sw_floor} | {engine_floor} | {bytes}"));
     }
     if engine_rows.iter().any(|r| r.placement != XIP) {

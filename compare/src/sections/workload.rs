@@ -46,11 +46,8 @@ pub fn section(rows: &[Row], min_security: u32) -> Section {
                 } else {
                     "below the floor"
                 };
-                t.row(&format!(
-                    "{air} | {} | {} | {x} | {policy}",
-                    pow2(n),
-                    cells(r)
-                ));
+                let (n, cells) = (pow2(n), cells(r));
+                t.row(&format!("{air} | {n} | {cells} | {x} | {policy}"));
             }
             s.tables.push(t);
         }
