@@ -33,38 +33,27 @@ fn done(title: &str, svg: String, r: Result<(), String>) -> Chart {
 /// Grouped horizontal bars: `groups` are `(label, one value per series)`, drawn top down in
 /// the given order; `series` names the bars of a group (e.g. the cores). Each bar carries
 /// its value as text (two decimals); the right third is left free for the legend.
-pub fn bars(
-    title: &str,
-    unit: &str,
-    series: &[&str],
-    groups: &[(String, Vec<Option<f64>>)],
-) -> Chart {
+pub fn bars(title: &str, unit: &str, series: &[&str], groups: &Groups) -> Chart {
     let mut svg = String::new();
     let r = draw_bars(&mut svg, unit, series, groups).map_err(|e| e.to_string());
     done(title, svg, r)
 }
 
-fn draw_bars(
-    svg: &mut String,
-    unit: &str,
-    series: &[&str],
-    groups: &[(String, Vec<Option<f64>>)],
-) -> Result<(), Box<dyn std::error::Error>> {
-    let label_w = groups
-        .iter()
-        .map(|g| g.0.chars().count() as u32)
-        .max()
-        .unwrap_or(4)
-        * CHAR_PX
-        + 16;
+/// What drawing returns: plotters' errors are of several types.
+type Drawn = Result<(), Box<dyn std::error::Error>>;
+
+/// Bar groups: a label and one value per series.
+type Groups = [(String, Vec<Option<f64>>)];
+
+fn draw_bars(svg: &mut String, unit: &str, series: &[&str], groups: &Groups) -> Drawn {
+    let widest = groups.iter().map(|g| g.0.chars().count() as u32).max();
+    let label_w = widest.unwrap_or(4) * CHAR_PX + 16;
     let k = series.len().max(1) as f64;
     let bar_px = 16.0;
     let height = (groups.len() as f64 * (k * bar_px + 10.0)) as u32 + 90;
     let width = 900.max(label_w + 560);
-    let max = groups
-        .iter()
-        .flat_map(|g| g.1.iter().flatten())
-        .fold(0.0f64, |a, &b| a.max(b));
+    let values = groups.iter().flat_map(|g| g.1.iter().flatten());
+    let max = values.fold(0.0f64, |a, &b| a.max(b));
     let n = groups.len() as f64;
     {
         let root = SVGBackend::with_string(svg, (width, height)).into_drawing_area();
@@ -134,11 +123,7 @@ pub fn lines(title: &str, unit: &str, series: &[Series]) -> Chart {
     done(title, svg, r)
 }
 
-fn draw_lines(
-    svg: &mut String,
-    unit: &str,
-    series: &[Series],
-) -> Result<(), Box<dyn std::error::Error>> {
+fn draw_lines(svg: &mut String, unit: &str, series: &[Series]) -> Drawn {
     let pts = || series.iter().flat_map(|s| s.points.iter());
     let (x0, x1) = pts().fold((f64::MAX, f64::MIN), |a, p| (a.0.min(p.0), a.1.max(p.0)));
     let y1 = pts().fold(0.0f64, |a, p| a.max(p.1));
