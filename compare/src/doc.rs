@@ -155,22 +155,28 @@ mod tests {
 
     #[test]
     fn formats() {
-        let cases = [
-            (si(12_345_678.0), "12.35 M"),
-            (si(45_678.0), "45.7 k"),
-            (si(999.0), "999"),
-            (kib(38_109), "37.2 KiB"),
-            (grouped(12_345_678u64), "12\u{202f}345\u{202f}678"),
-            (grouped(-1234i64), "-1\u{202f}234"),
-            (pow2(1024), "2^10"),
-            (pow2(1000), "1000"),
-            (bits(57.5), "57.5"),
-            (bits(57.0), "57"),
-            (times(Some(3.0), Some(2.0)), "1.50x"),
-            (times(Some(3.0), None), "–"),
+        let got = [
+            si(12_345_678.0),
+            si(45_678.0),
+            si(999.0),
+            kib(38_109),
+            pow2(1024),
+            pow2(1000),
         ];
-        for (got, want) in cases {
-            assert_eq!(got, want);
-        }
+        assert_eq!(
+            got.join(" ; "),
+            "12.35 M ; 45.7 k ; 999 ; 37.2 KiB ; 2^10 ; 1000"
+        );
+        let thin = [grouped(12_345_678u64), grouped(-1234i64)]
+            .join(" ; ")
+            .replace('\u{202f}', "_");
+        assert_eq!(thin, "12_345_678 ; -1_234");
+        let got = [
+            bits(57.5),
+            bits(57.0),
+            times(Some(3.0), Some(2.0)),
+            times(Some(3.0), None),
+        ];
+        assert_eq!(got.join(" ; "), "57.5 ; 57 ; 1.50x ; –");
     }
 }
