@@ -15,13 +15,14 @@
 //! works from a clean checkout; their output is streamed with a step prefix and saved under
 //! `<out>/logs/`.
 
-use std::io::{BufRead, BufReader, Write};
+use std::collections::BTreeSet;
+use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::Instant;
 
 use clap::Args;
-use picostark_core::Policy;
+use picostark_core::{BackendId, Policy, ProofFile, ProofHeader};
 
 #[derive(Args)]
 pub struct AllArgs {
@@ -66,11 +67,13 @@ pub struct AllArgs {
     min_security: u32,
 }
 
-/// `cargo run --release -p <package> --` in the repository root.
-fn cargo_run(package: &str) -> Command {
+/// `cargo run --release -p <package> -- <args>` in the repository root (`args` split at
+/// whitespace).
+fn cargo_run(package: &str, args: &str) -> Command {
     let mut c = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
-    c.current_dir(crate::input::repo_root())
-        .args(["run", "--release", "-p", package, "--"]);
+    c.current_dir(crate::input::repo_root());
+    c.args(["run", "--release", "-p", package, "--"]);
+    c.args(args.split_whitespace());
     c
 }
 
@@ -82,11 +85,8 @@ fn stream(cmd: &mut Command, prefix: &str, log: &Path) -> Result<(bool, String),
     // One pipe for both streams, so lines keep the order the tool wrote them in.
     let (reader, writer) = std::io::pipe().map_err(cannot)?;
     let writer2 = writer.try_clone().map_err(cannot)?;
-    let spawned = cmd
-        .stdin(Stdio::null())
-        .stdout(writer2)
-        .stderr(writer)
-        .spawn();
+    cmd.stdin(Stdio::null()).stdout(writer2).stderr(writer);
+    let spawned = cmd.spawn();
     // The command's own copies of the write end close here, so the read below ends with it.
     cmd.stdout(Stdio::null()).stderr(Stdio::null());
     let mut child = spawned.map_err(cannot)?;
@@ -94,19 +94,12 @@ fn stream(cmd: &mut Command, prefix: &str, log: &Path) -> Result<(bool, String),
     for line in BufReader::new(reader).lines().map_while(Result::ok) {
         // Cargo's own lines are the progress of the (long, first-time) release builds.
         println!("{prefix} {line}");
-        text.push_str(&line);
-        text.push('\n');
+        text += &(line + "\n");
     }
     let status = child.wait().map_err(|e| e.to_string())?;
-    if let Some(dir) = log.parent() {
-        let _ = std::fs::create_dir_all(dir);
-    }
-    let mut f = std::fs::File::create(log).map_err(|e| format!("{}: {e}", log.display()))?;
-    let _ = writeln!(
-        f,
-        "{}",
-        relative(&format!("$ {cmd:?}\n{text}exit: {status}"))
-    );
+    let _ = std::fs::create_dir_all(log.parent().unwrap_or(Path::new(".")));
+    let saved = relative(&format!("$ {shown}\n{text}exit: {status}\n"));
+    std::fs::write(log, saved).map_err(|e| format!("{}: {e}", log.display()))?;
     Ok((status.success(), text))
 }
 
@@ -114,191 +107,155 @@ fn stream(cmd: &mut Command, prefix: &str, log: &Path) -> Result<(bool, String),
 /// (logs go to `results/`, which names no absolute path).
 pub fn relative(text: &str) -> String {
     let root = crate::input::repo_root().display().to_string();
-    let home = std::env::var("HOME").unwrap_or_default();
     let t = text.replace(&format!("{root}/"), "").replace(&root, ".");
-    if home.len() > 1 {
-        t.replace(&home, "~")
-    } else {
-        t
+    match std::env::var("HOME") {
+        Ok(home) if home.len() > 1 => t.replace(&home, "~"),
+        _ => t,
     }
 }
 
-/// Backends and their extension degrees, from `prover-host list`.
+/// Backends and their extension degrees, from `prover-host list` (lines `NAME ... extension
+/// degrees [4, 5]; ...`; a backend "not in this build" has none).
 pub fn parse_list(text: &str) -> Vec<(String, Vec<u8>)> {
-    let mut out = Vec::new();
-    for line in text.lines() {
-        let t = line.trim();
-        let Some(name) = t.split_whitespace().next() else {
-            continue;
-        };
-        if picostark_core::BackendId::from_name(name).is_none() {
-            continue;
-        }
-        let Some(rest) = t.split("extension degrees [").nth(1) else {
-            continue; // "not in this build"
-        };
-        let degrees: Vec<u8> = rest
-            .split(']')
-            .next()
-            .unwrap_or("")
-            .split(',')
-            .filter_map(|d| d.trim().parse().ok())
-            .collect();
-        out.push((name.to_string(), degrees));
-    }
-    out
+    let degrees = |line: &str| {
+        let list = line.split("extension degrees [").nth(1)?;
+        let list = list.split(']').next()?.split(',');
+        Some(list.filter_map(|d| d.trim().parse().ok()).collect())
+    };
+    let known = |line: &str| {
+        let name = line.split_whitespace().next()?;
+        BackendId::from_name(name)?;
+        Some((name.to_string(), degrees(line)?))
+    };
+    text.lines().filter_map(known).collect()
 }
 
-/// The proof files in `dir`, none when it cannot be read.
-fn list_proofs(dir: &Path) -> Vec<PathBuf> {
-    crate::params::proof_files(dir).unwrap_or_default()
-}
-
-fn proof_header(p: &Path) -> Option<picostark_core::ProofHeader> {
+fn proof_header(p: &Path) -> Option<ProofHeader> {
     let bytes = std::fs::read(p).ok()?;
-    picostark_core::ProofFile::parse(&bytes)
-        .ok()
-        .map(|f| f.header)
+    ProofFile::parse(&bytes).ok().map(|f| f.header)
 }
 
-fn which(bin: &str) -> bool {
-    std::env::var_os("PATH")
-        .is_some_and(|paths| std::env::split_paths(&paths).any(|d| d.join(bin).is_file()))
+/// The first line `cmd` prints, when it succeeds.
+fn first_line(cmd: &mut Command) -> Option<String> {
+    let o = cmd.output().ok().filter(|o| o.status.success())?;
+    let text = String::from_utf8_lossy(&o.stdout);
+    Some(text.lines().next()?.trim().into())
 }
 
-fn capture_line(cmd: &mut Command) -> Option<String> {
-    let o = cmd.output().ok()?;
-    o.status.success().then(|| {
-        String::from_utf8_lossy(&o.stdout)
-            .lines()
-            .next()
-            .unwrap_or("")
-            .trim()
-            .to_string()
-    })
+/// The lines of a failed tool run that say what went wrong, on one line.
+fn failure_summary(text: &str) -> String {
+    let said = |l: &&str| l.contains("error") || l.contains("panic") || l.contains("mcu-run:");
+    let compiling = |l: &&str| l.trim_start().starts_with("Compiling");
+    let lines = text.lines().filter(said).filter(|l| !compiling(l));
+    let lines: Vec<&str> = lines.take(8).collect();
+    match lines.is_empty() {
+        true => "failed (see its log under logs/)".into(),
+        false => lines.join(" / "),
+    }
+}
+
+/// The pipeline's state: where things go, and what it has to say in the report.
+struct Run<'a> {
+    a: &'a AllArgs,
+    logs: PathBuf,
+    notes: Vec<String>,
+}
+
+impl Run<'_> {
+    /// Runs a tool (see [`stream`]); a failure adds `what: <its error lines>` to the notes.
+    fn tool(
+        &mut self,
+        cmd: &mut Command,
+        step: &str,
+        log: &str,
+        what: &str,
+    ) -> Result<bool, String> {
+        let (ok, text) = stream(cmd, step, &self.logs.join(format!("{log}.log")))?;
+        let why = failure_summary(&text);
+        self.notes.extend((!ok).then(|| format!("{what}: {why}")));
+        Ok(ok)
+    }
+
+    /// `mcu-run run` on `core` over `files`, expecting `expect`, records into `out`.
+    fn mcu_run(&self, core: &str, expect: &str, features: Option<&str>, out: &Path) -> Command {
+        let (alloc, heap, timeout) = (&self.a.alloc, self.a.heap, self.a.timeout);
+        let run = format!("run --core {core} --alloc {alloc} --heap {heap} --timeout {timeout}");
+        let mut cmd = cargo_run("mcu-run", &format!("{run} --expect {expect}"));
+        cmd.args(features.map(|f| ["--features", f]).into_iter().flatten());
+        cmd.arg("--out").arg(out);
+        cmd
+    }
 }
 
 fn clean(dir: &Path) -> Result<(), String> {
+    let err = |e: std::io::Error| format!("{}: {e}", dir.display());
     if dir.exists() {
-        std::fs::remove_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        std::fs::remove_dir_all(dir).map_err(err)?;
     }
-    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))
+    std::fs::create_dir_all(dir).map_err(err)
 }
 
 pub fn run(a: &AllArgs, invocation: &str) -> Result<(), String> {
     let t0 = Instant::now();
-    let root = crate::input::repo_root();
-    let out = if a.out.is_absolute() {
-        a.out.clone()
-    } else {
-        std::env::current_dir()
-            .map_err(|e| e.to_string())?
-            .join(&a.out)
-    };
-    let raw = out.join("raw");
-    let proofs = out.join("proofs");
-    let logs = out.join("logs");
-    for d in [&raw, &proofs, &logs] {
+    let cwd = std::env::current_dir().map_err(|e| e.to_string())?;
+    let out = cwd.join(&a.out);
+    let (raw, proofs) = (out.join("raw"), out.join("proofs"));
+    let (logs, notes) = (out.join("logs"), Vec::new());
+    let mut run = Run { a, logs, notes };
+    for d in [&raw, &proofs, &run.logs] {
         clean(d)?;
     }
-    let mut notes: Vec<String> = Vec::new();
-    let mut timings: Vec<(String, f64)> = Vec::new();
-    let ns: Vec<String> = a.log_n.iter().map(|n| n.to_string()).collect();
+    let mut timings: Vec<(String, String)> = Vec::new();
+    let mut lap = |what: &str, t: Instant| {
+        let secs = format!("{:.0}", t.elapsed().as_secs_f64());
+        timings.push((what.to_string(), secs))
+    };
 
     // 1. Which backends exist.
     let t = Instant::now();
     println!("[1/4] building prover-host (release) and listing its backends");
-    let (ok, list) = stream(
-        cargo_run("prover-host").arg("list"),
-        "[1/4]",
-        &logs.join("prover-host-list.log"),
-    )?;
-    if !ok {
-        return Err("prover-host does not build or run; see logs/prover-host-list.log".into());
-    }
+    let log = run.logs.join("prover-host-list.log");
+    let (ok, list) = stream(&mut cargo_run("prover-host", "list"), "[1/4]", &log)?;
     let backends = parse_list(&list);
-    if backends.is_empty() {
-        return Err("prover-host lists no backend".into());
+    if !ok || backends.is_empty() {
+        let why = "prover-host does not build, run or list a backend";
+        return Err(format!("{why}; see logs/prover-host-list.log"));
     }
-    println!(
-        "[1/4] backends: {}",
-        backends
-            .iter()
-            .map(|(b, d)| format!("{b} (ext {d:?})"))
-            .collect::<Vec<_>>()
-            .join(", ")
-    );
-    timings.push((
-        "build prover-host, list backends".into(),
-        t.elapsed().as_secs_f64(),
-    ));
+    let shown = backends.iter().map(|(b, d)| format!("{b} (ext {d:?})"));
+    println!("[1/4] backends: {}", shown.collect::<Vec<_>>().join(", "));
+    lap("build prover-host, list backends", t);
 
-    // 2. Host: prove and verify.
+    // 2. Host: prove and verify, `samples` proof sets.
     let t = Instant::now();
-    println!(
-        "[2/4] proving Fib at n = 2^{{{}}} for every backend (host)",
-        ns.join(",")
-    );
+    let ns: Vec<String> = a.log_n.iter().map(u8::to_string).collect();
+    let ns = ns.join(",");
+    println!("[2/4] proving Fib at n = 2^{{{ns}}} for every backend (host)");
     let samples = a.samples.max(1);
     for sample in 1..=samples {
         let st = format!("s{sample}");
-        let proofs = proofs.join(&st);
-        let host_dir = raw.join("host").join(&st);
+        let (set, host) = (proofs.join(&st), raw.join("host").join(&st));
         println!("[2/4] proofs set {sample} of {samples}");
-        let (ok, _) = stream(
-            cargo_run("prover-host")
-                .args([
-                    "bench",
-                    "--backend",
-                    "all",
-                    "--log-n",
-                    &ns.join(","),
-                    "--repeat",
-                    &a.repeat.to_string(),
-                    "--out",
-                ])
-                .arg(host_dir.join("host-bench.json"))
-                .arg("--proofs")
-                .arg(&proofs),
-            "[2/4]",
-            &logs.join(format!("prover-host-bench-{st}.log")),
-        )?;
-        if !ok {
-            notes.push(format!("`prover-host bench` failed for proof set {sample} (see logs/prover-host-bench-{st}.log); rows it did not write are missing"));
-        }
-        if !a.first_extension_only {
-            for (b, degrees) in &backends {
-                for e in degrees.iter().skip(1) {
-                    for n in &a.log_n {
-                        let nn = 1u64 << n;
-                        let name = format!("{b}-fib-n{nn}-ext{e}");
-                        let (ok, text) = stream(
-                            cargo_run("prover-host")
-                                .args(["--backend", b, "--air", "fib"])
-                                .args(["--n", &nn.to_string(), "--ext", &e.to_string()])
-                                // Below-floor configurations are proved too: the report shows
-                                // them flagged and never ranks them, and the firmware's policy
-                                // must reject them.
-                                .args(["--min-security", "0", "--out"])
-                                .arg(proofs.join(format!("{name}.proof")))
-                                .arg("--record")
-                                .arg(host_dir.join(format!("{name}.json"))),
-                            "[2/4]",
-                            &logs.join(format!("prover-host-{name}-{st}.log")),
-                        )?;
-                        if !ok {
-                            let why = text
-                                .lines()
-                                .rev()
-                                .find(|l| l.starts_with("error"))
-                                .unwrap_or("failed")
-                                .to_string();
-                            notes.push(format!(
-                                "{b}^{e} n=2^{n} (proof set {sample}) not proved: {why}"
-                            ));
-                        }
-                    }
-                }
+        let args = format!("bench --backend all --log-n {ns} --repeat {}", a.repeat);
+        let mut bench = cargo_run("prover-host", &args);
+        bench.arg("--out").arg(host.join("host-bench.json"));
+        bench.arg("--proofs").arg(&set);
+        let what = "rows it did not write are missing";
+        let what = format!("`prover-host bench` for proof set {sample} ({what})");
+        let log = format!("prover-host-bench-{st}");
+        run.tool(&mut bench, "[2/4]", &log, &what)?;
+        let extra = backends.iter().filter(|_| !a.first_extension_only);
+        for (b, e) in extra.flat_map(|(b, d)| d.iter().skip(1).map(move |e| (b, e))) {
+            for n in &a.log_n {
+                let name = format!("{b}-fib-n{}-ext{e}", 1u64 << n);
+                // Below-floor configurations are proved too: the report shows them flagged
+                // and never ranks them, and the firmware's policy must reject them.
+                let args = format!("--backend {b} --air fib --n {} --ext {e}", 1u64 << n);
+                let mut cmd = cargo_run("prover-host", &(args + " --min-security 0"));
+                cmd.arg("--out").arg(set.join(format!("{name}.proof")));
+                cmd.arg("--record").arg(host.join(format!("{name}.json")));
+                let what = format!("{b}^{e} n=2^{n} (proof set {sample}) not proved");
+                let log = format!("prover-host-{name}-{st}");
+                run.tool(&mut cmd, "[2/4]", &log, &what)?;
             }
         }
     }
@@ -306,325 +263,168 @@ pub fn run(a: &AllArgs, invocation: &str) -> Result<(), String> {
     // extension; the emulator runs it with the software compression and with the engine
     // charged). No host record: the host rows stay BLAKE3's.
     let sha_dir = proofs.join("sha256");
-    if let Some(n) = a.log_n.iter().min() {
-        for (b, _) in &backends {
-            let nn = 1u64 << n;
-            let (ok, text) = stream(
-                cargo_run("prover-host")
-                    .args(["--backend", b, "--air", "fib", "--n", &nn.to_string()])
-                    .args(["--hash", "sha256", "--out"])
-                    .arg(sha_dir.join(format!("{b}-fib-n{nn}-sha256.proof"))),
-                "[2/4]",
-                &logs.join(format!("prover-host-{b}-sha256.log")),
-            )?;
-            if !ok {
-                notes.push(format!(
-                    "{b} SHA-256 n=2^{n} not proved: {}",
-                    failure_summary(&text)
-                ));
-            }
-        }
+    let smallest = a.log_n.iter().min();
+    for (b, n) in backends.iter().flat_map(|(b, _)| smallest.map(|n| (b, n))) {
+        let nn = 1u64 << n;
+        let args = format!("--backend {b} --air fib --n {nn} --hash sha256 --out");
+        let mut cmd = cargo_run("prover-host", &args);
+        cmd.arg(sha_dir.join(format!("{b}-fib-n{nn}-sha256.proof")));
+        let what = format!("{b} SHA-256 n=2^{n} not proved");
+        run.tool(&mut cmd, "[2/4]", &format!("prover-host-{b}-sha256"), &what)?;
     }
-    timings.push(("prove + host verify".into(), t.elapsed().as_secs_f64()));
+    lap("prove + host verify", t);
 
     // 3. Emulator.
     let mut qemu_versions = Vec::new();
     if a.skip_emulator {
-        notes.push("emulator step skipped (--skip-emulator)".into());
+        let skipped = "emulator step skipped (--skip-emulator)";
+        run.notes.push(skipped.into());
     }
     for core in a.cores.iter().filter(|_| !a.skip_emulator) {
         let t = Instant::now();
-        let qemu = match core.as_str() {
-            "m33" => "qemu-system-arm",
-            "rv32" => "qemu-system-riscv32",
+        let (qemu, pkg) = match core.as_str() {
+            "m33" => ("qemu-system-arm", "qemu-system-arm"),
+            "rv32" => ("qemu-system-riscv32", "qemu-system-misc"),
             other => return Err(format!("unknown core {other} (m33, rv32)")),
         };
-        if !which(qemu) {
-            let pkg = if core == "m33" {
-                "qemu-system-arm"
-            } else {
-                "qemu-system-misc"
-            };
-            let msg = format!(
-                "{qemu} not found: no emulator rows for {core}. Install QEMU with `bash .ci/install`, or `apt-get install qemu-system-arm` then `apt-get install qemu-system-misc` (this core needs {pkg}), and run again"
-            );
+        let Some(version) = first_line(Command::new(qemu).arg("--version")) else {
+            let msg = format!("{qemu} not found: no emulator rows for {core}. Install QEMU with `bash .ci/install`, or `apt-get install qemu-system-arm` then `apt-get install qemu-system-misc` (this core needs {pkg}), and run again");
             println!("[3/4] {msg}");
-            notes.push(msg);
+            run.notes.push(msg);
             continue;
-        }
-        if let Some(v) = capture_line(Command::new(qemu).arg("--version")) {
-            qemu_versions.push(v);
-        }
+        };
+        qemu_versions.push(version);
+        let step = format!("[3/4 {core}]");
         for sample in 1..=samples {
             let st = format!("s{sample}");
-            let proof_files = list_proofs(&proofs.join(&st));
-            println!(
-            "[3/4] proof set {sample} of {samples}: verifying {} proof(s) under QEMU on {core} (the first set builds the firmware)",
-            proof_files.len()
-        );
+            let files = crate::params::proof_files(&proofs.join(&st)).unwrap_or_default();
+            println!("{step} proof set {sample} of {samples}: verifying {} proof(s) under QEMU (the first set builds the firmware)", files.len());
             let emu_dir = raw.join("emulator").join(&st);
             // Proofs below the firmware's security floor must be rejected by its policy: they
             // run in their own batch with `--expect rejected`. Both batches name the same
             // backend features, so the firmware is built once.
-            let floor = Policy::default().min_security_bits;
-            let (below, above): (Vec<PathBuf>, Vec<PathBuf>) =
-                proof_files.iter().cloned().partition(|p| {
-                    proof_header(p).is_some_and(|h| Policy::default().check(&h).is_err())
-                });
-            let all_backends: std::collections::BTreeSet<picostark_core::BackendId> = proof_files
-                .iter()
-                .filter_map(|p| proof_header(p).map(|h| h.backend))
-                .collect();
-            let all_features = all_backends
-                .iter()
-                .map(|b| b.name())
-                .collect::<Vec<_>>()
-                .join(",");
-            let run_batch = |files: &[PathBuf],
-                             tag: &str,
-                             expect: &str,
-                             features: Option<&str>,
-                             out: &Path,
-                             extra: &[&str]| {
-                let mut cmd = cargo_run("mcu-run");
-                cmd.args(["run", "--core", core])
-                    .args(["--alloc", &a.alloc, "--heap", &a.heap.to_string()])
-                    .args(["--timeout", &a.timeout.to_string(), "--expect", expect]);
-                if let Some(f) = features {
-                    cmd.args(["--features", f]);
-                }
-                cmd.args(extra).arg("--out").arg(out).args(files);
-                stream(
-                    &mut cmd,
-                    &format!("[3/4 {core}]"),
-                    &logs.join(format!("mcu-run-{core}-{st}{tag}.log")),
-                )
+            let headers: Vec<Option<ProofHeader>> = files.iter().map(|p| proof_header(p)).collect();
+            let backend = |i: usize| headers[i].as_ref().map_or("", |h| h.backend.name());
+            let all: BTreeSet<&str> = (0..files.len()).map(backend).collect();
+            let all: Vec<&str> = all.into_iter().filter(|b| !b.is_empty()).collect();
+            let features = all.join(",");
+            let policy = Policy::default();
+            let rejects = |h: &ProofHeader| policy.check(h).is_err();
+            let below = |i: &usize| headers[*i].as_ref().is_some_and(rejects);
+            let (low, high): (Vec<usize>, Vec<usize>) = (0..files.len()).partition(below);
+            let pick = |ix: &[usize]| ix.iter().map(|&i| files[i].clone()).collect::<Vec<_>>();
+            let mut cmd = run.mcu_run(core, "accepted", Some(&features), &emu_dir);
+            let log = run.logs.join(format!("mcu-run-{core}-{st}.log"));
+            let (ok, text) = stream(cmd.args(pick(&high)), &step, &log)?;
+            // A batch that wrote no record at all (a backend whose firmware does not build
+            // takes the others down) is retried one backend at a time.
+            let recorded = |i: &usize| {
+                let name = files[*i].file_name().unwrap_or_default().to_string_lossy();
+                let record = format!("{name}.{core}.{}.json", a.alloc);
+                emu_dir.join(record).exists()
             };
-            let proof_files = above;
-            let (ok, text) = run_batch(
-                &proof_files,
-                "",
-                "accepted",
-                Some(&all_features),
-                &emu_dir,
-                &[],
-            )?;
-            if !ok {
-                // Which proofs have no record? Retry them one backend at a time, so one backend
-                // whose firmware does not build cannot take the others down.
-                let missing: Vec<PathBuf> = proof_files
-                    .iter()
-                    .filter(|p| {
-                        let name = p
-                            .file_name()
-                            .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
-                        !emu_dir
-                            .join(format!("{name}.{core}.{}.json", a.alloc))
-                            .exists()
-                    })
-                    .cloned()
-                    .collect();
-                let built_nothing = missing.len() == proof_files.len();
-                if built_nothing && proof_files.len() > 1 {
-                    println!(
-                        "[3/4 {core}] the batch produced no record; retrying one backend at a time"
-                    );
-                    let mut by_backend: Vec<(String, Vec<PathBuf>)> = Vec::new();
-                    for p in &missing {
-                        let b = proof_header(p).map_or(String::new(), |h| h.backend.name().into());
-                        match by_backend.iter_mut().find(|(k, _)| *k == b) {
-                            Some((_, v)) => v.push(p.clone()),
-                            None => by_backend.push((b, vec![p.clone()])),
-                        }
+            if ok || high.len() < 2 || high.iter().any(recorded) {
+                if !ok {
+                    let why = failure_summary(&text);
+                    run.notes.push(format!("mcu-run on {core}: {why}"));
+                }
+            } else {
+                println!("{step} the batch produced no record; retrying one backend at a time");
+                for b in &all {
+                    let these: Vec<usize> =
+                        high.iter().copied().filter(|&i| backend(i) == *b).collect();
+                    if these.is_empty() {
+                        continue;
                     }
-                    for (b, files) in by_backend {
-                        let (ok, text) =
-                            run_batch(&files, &format!("-{b}"), "accepted", None, &emu_dir, &[])?;
-                        if !ok {
-                            notes.push(format!(
-                                "mcu-run on {core} for {b}: {}",
-                                failure_summary(&text)
-                            ));
-                        }
-                    }
-                } else {
-                    notes.push(format!("mcu-run on {core}: {}", failure_summary(&text)));
+                    let mut cmd = run.mcu_run(core, "accepted", None, &emu_dir);
+                    let what = format!("mcu-run on {core} for {b}");
+                    let log = format!("mcu-run-{core}-{st}-{b}");
+                    run.tool(cmd.args(pick(&these)), &step, &log, &what)?;
                 }
             }
-            if !below.is_empty() {
-                println!(
-                "[3/4 {core}] {} proof(s) below the {floor}-bit floor: the firmware must reject them",
-                below.len()
-            );
-                let (ok, text) = run_batch(
-                    &below,
-                    "-below-floor",
-                    "rejected",
-                    Some(&all_features),
-                    &emu_dir,
-                    &[],
-                )?;
-                if !ok {
-                    notes.push(format!(
-                        "**SAFETY** mcu-run on {core}, proofs below the {floor}-bit floor: {}",
-                        failure_summary(&text)
-                    ));
-                }
+            if !low.is_empty() {
+                let floor = Policy::default().min_security_bits;
+                let k = low.len();
+                println!("{step} {k} proof(s) below the {floor}-bit floor: the firmware must reject them");
+                let mut cmd = run.mcu_run(core, "rejected", Some(&features), &emu_dir);
+                let what =
+                    format!("**SAFETY** mcu-run on {core}, proofs below the {floor}-bit floor");
+                let log = format!("mcu-run-{core}-{st}-below-floor");
+                run.tool(cmd.args(pick(&low)), &step, &log, &what)?;
             }
             // The hash axis, once (the same firmware build): SHA-256 in software, then with
             // the timing model charging the engine per block.
-            let sha = list_proofs(&sha_dir);
-            if sample == 1 && !sha.is_empty() {
-                for (tag, extra) in [
-                    ("sha256", &[][..]),
-                    ("sha256-engine", &["--sha256-engine"][..]),
-                ] {
-                    let out = raw.join("emulator").join(tag);
-                    let (ok, text) = run_batch(
-                        &sha,
-                        &format!("-{tag}"),
-                        "accepted",
-                        Some(&all_features),
-                        &out,
-                        extra,
-                    )?;
-                    if !ok {
-                        notes.push(format!(
-                            "mcu-run on {core}, {tag}: {}",
-                            failure_summary(&text)
-                        ));
-                    }
-                }
+            let sha = crate::params::proof_files(&sha_dir).unwrap_or_default();
+            let once = sample == 1 && !sha.is_empty();
+            for tag in ["sha256", "sha256-engine"].into_iter().filter(|_| once) {
+                let to = raw.join("emulator").join(tag);
+                let mut cmd = run.mcu_run(core, "accepted", Some(&features), &to);
+                cmd.args((tag == "sha256-engine").then_some("--sha256-engine"));
+                let what = format!("mcu-run on {core}, {tag}");
+                let log = format!("mcu-run-{core}-{st}-{tag}");
+                run.tool(cmd.args(&sha), &step, &log, &what)?;
             }
         }
-        timings.push((format!("emulate on {core}"), t.elapsed().as_secs_f64()));
+        lap(&format!("emulate on {core}"), t);
     }
 
-    // 4. Report.
+    // 4. Report, over the records written here and the tracks measured by their own
+    // documented commands when their records are there: proven >= 100 bits, the best
+    // hardware-hash configurations, the membership workload, the WideCirclePcs rows and the
+    // board images by code placement (each folder's README says how).
     let t = Instant::now();
     println!("[4/4] writing the report");
+    let tracks = "proven/records hash/best membership/records baseline/wide-circle placement/one placement/all";
     let mut inputs = vec![raw.clone()];
-    // Tracks measured by their own documented commands join the report when their records
-    // are there: proven >= 100 bits (results/proven/README.md), the best hardware-hash
-    // configurations (code in SRAM, their own FRI parameters; results/hash/README.md), the
-    // membership workload (results/membership/README.md), the WideCirclePcs rows
-    // (results/baseline/wide-circle.md) and the board images by code placement
-    // (results/placement/README.md).
-    for track in [
-        "proven/records",
-        "hash/best",
-        "membership/records",
-        "baseline/wide-circle",
-        "placement/one",
-        "placement/all",
-    ] {
-        if out.join(track).is_dir() {
-            inputs.push(out.join(track));
-        }
+    let tracks = tracks.split(' ').map(|t| out.join(t));
+    inputs.extend(tracks.filter(|d| d.is_dir()));
+    for l in &a.device_logs {
+        let (dir, name) = (raw.join("device"), l.file_name().unwrap_or_default());
+        let _ = std::fs::create_dir_all(&dir);
+        let to = dir.join(name);
+        std::fs::copy(l, to).map_err(|e| format!("{}: {e}", l.display()))?;
     }
-    let dev_dir = raw.join("device");
-    if !a.device_logs.is_empty() {
-        std::fs::create_dir_all(&dev_dir).map_err(|e| e.to_string())?;
-        for l in &a.device_logs {
-            let name = l
-                .file_name()
-                .map_or_else(|| "device.log".into(), |n| n.to_string_lossy().into_owned());
-            std::fs::copy(l, dev_dir.join(&name)).map_err(|e| format!("{}: {e}", l.display()))?;
-        }
-    }
-    let rows = crate::report::run(
-        &inputs,
-        &out,
-        Some(&proofs.join("s1")),
-        a.min_security,
-        invocation,
-        &notes,
-    )?;
-    timings.push(("report".into(), t.elapsed().as_secs_f64()));
-    let total = t0.elapsed().as_secs_f64();
-    write_readme(
-        &out,
-        invocation,
-        &root,
-        &timings,
-        total,
-        &qemu_versions,
-        rows,
-    )?;
-    println!(
-        "done in {:.0} s: {rows} rows. Report: {}",
-        total,
-        out.join("report.html").display()
-    );
-    println!(
-        "  also {0}/report.md, {0}/table.csv, {0}/table.json, {0}/README.md",
-        out.display()
-    );
+    let (first_set, min, notes) = (proofs.join("s1"), a.min_security, &run.notes);
+    let rows = crate::report::run(&inputs, &out, Some(&first_set), min, invocation, notes)?;
+    lap("report", t);
+    let total = format!("{:.0}", t0.elapsed().as_secs_f64());
+    write_readme(&out, invocation, &timings, &total, &qemu_versions, rows)?;
+    let out = out.display();
+    println!("done in {total} s: {rows} rows. Report: {out}/report.html");
+    println!("  also {out}/report.md, {out}/table.csv, {out}/table.json, {out}/README.md");
     Ok(())
-}
-
-/// The lines of a failed mcu-run that say what went wrong, on one line.
-fn failure_summary(text: &str) -> String {
-    let lines: Vec<&str> = text
-        .lines()
-        .filter(|l| l.contains("error") || l.contains("panic") || l.contains("mcu-run:"))
-        .filter(|l| !l.trim_start().starts_with("Compiling"))
-        .take(8)
-        .collect();
-    if lines.is_empty() {
-        "failed (see its log under logs/)".into()
-    } else {
-        lines.join(" / ")
-    }
 }
 
 fn write_readme(
     out: &Path,
     invocation: &str,
-    root: &Path,
-    timings: &[(String, f64)],
-    total: f64,
+    timings: &[(String, String)],
+    total: &str,
     qemu: &[String],
     rows: usize,
 ) -> Result<(), String> {
-    let rustc = capture_line(Command::new("rustc").current_dir(root).arg("-V"))
-        .unwrap_or_else(|| "unknown".into());
-    let commit = capture_line(Command::new("git").current_dir(root).args([
-        "rev-parse",
-        "--short=12",
-        "HEAD",
-    ]))
-    .unwrap_or_else(|| "unknown".into());
-    let cpu = std::fs::read_to_string("/proc/cpuinfo")
-        .ok()
-        .and_then(|s| {
-            s.lines()
-                .find(|l| l.starts_with("model name"))
-                .and_then(|l| l.split_once(':'))
-                .map(|(_, m)| m.trim().to_string())
-        })
-        .unwrap_or_else(|| std::env::consts::ARCH.into());
+    let root = crate::input::repo_root();
+    let tool = |cmd: &str, args: &[&str]| {
+        let line = first_line(Command::new(cmd).current_dir(&root).args(args));
+        line.unwrap_or_else(|| "unknown".into())
+    };
+    let cpuinfo = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
+    let model = cpuinfo.lines().find(|l| l.starts_with("model name"));
+    let model = model.and_then(|l| l.split_once(':'));
+    let cpu = model.map_or(std::env::consts::ARCH, |m| m.1.trim());
     let mut q = qemu.to_vec();
     q.dedup();
-    let timings: Vec<(&str, String)> = timings
-        .iter()
-        .map(|(w, t)| (w.as_str(), format!("{t:.0}")))
-        .collect();
-    let mut env = minijinja::Environment::new();
-    env.add_template("r", include_str!("results-readme.md.j2"))
-        .map_err(|e| e.to_string())?;
-    let s = env
-        .get_template("r")
-        .and_then(|t| {
-            t.render(minijinja::context! {
-                invocation, commit, rustc, cpu, rows, timings,
-                generated => crate::report::utc_now(),
-                threads => std::thread::available_parallelism().map_or(1, |n| n.get()),
-                qemu => if q.is_empty() { "not used".to_string() } else { q.join("; ") },
-                total => format!("{total:.0}"),
-            })
-        })
-        .map_err(|e| e.to_string())?;
+    let ctx = minijinja::context! {
+        invocation, timings, total, rows, cpu,
+        commit => tool("git", &["rev-parse", "--short=12", "HEAD"]),
+        rustc => tool("rustc", &["-V"]),
+        generated => crate::report::utc_now(),
+        threads => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        qemu => if q.is_empty() { "not used".to_string() } else { q.join("; ") },
+    };
+    let env = minijinja::Environment::new();
+    let t = env.template_from_str(include_str!("results-readme.md.j2"));
+    let s = t.and_then(|t| t.render(ctx)).map_err(|e| e.to_string())?;
     let p = out.join("README.md");
     std::fs::write(&p, s).map_err(|e| format!("{}: {e}", p.display()))
 }
@@ -638,16 +438,12 @@ mod tests {
         let root = crate::input::repo_root().display().to_string();
         let log =
             format!("$ \"{root}/target/release/mcu-run\" --out {root}/results/raw\nin {root}");
-        assert_eq!(
-            relative(&log),
-            "$ \"target/release/mcu-run\" --out results/raw\nin ."
+        let want = "$ \"target/release/mcu-run\" --out results/raw\nin .";
+        assert_eq!(relative(&log), want);
+        let rec = crate::input::shown(
+            &crate::input::repo_root().join("compare/testdata/host-bench.json"),
         );
-        let rec = crate::input::repo_root().join("compare/testdata/host-bench.json");
-        assert!(
-            !crate::input::shown(&rec).starts_with('/'),
-            "{}",
-            crate::input::shown(&rec)
-        );
+        assert!(!rec.starts_with('/'), "{rec}");
     }
 
     #[test]
@@ -655,17 +451,15 @@ mod tests {
         let log = std::env::temp_dir().join(format!("compare-stream-{}.log", std::process::id()));
         let mut cmd = Command::new("sh");
         cmd.args(["-c", "echo out; echo err >&2; exit 3"]);
-        assert_eq!(
-            stream(&mut cmd, "[t]", &log).unwrap(),
-            (false, "out\nerr\n".into())
-        );
+        let got = stream(&mut cmd, "[t]", &log).unwrap();
+        assert_eq!(got, (false, "out\nerr\n".into()));
         let text = std::fs::read_to_string(&log).unwrap();
         let _ = std::fs::remove_file(&log);
         assert!(text.contains("out\nerr\nexit: exit status: 3"), "{text}");
     }
 
     #[test]
-    fn list_output_parses() {
+    fn list_output_and_failure_lines_parse() {
         let text = "backends:
   p3-babybear    plonky3    babybear    extension degrees [4, 5]; defaults: blowup 2^3, 27 queries
   p3-m31         plonky3    m31         extension degrees [4]; defaults: blowup 2^3
@@ -673,25 +467,15 @@ mod tests {
 airs:
   fib            two-column Fibonacci
 ";
-        assert_eq!(
-            parse_list(text),
-            vec![
-                ("p3-babybear".to_string(), vec![4, 5]),
-                ("p3-m31".to_string(), vec![4])
-            ]
-        );
-    }
-
-    #[test]
-    fn failure_lines() {
+        let got: Vec<String> = parse_list(text)
+            .iter()
+            .map(|(b, d)| format!("{b} {d:?}"))
+            .collect();
+        assert_eq!(got, ["p3-babybear [4, 5]", "p3-m31 [4]"]);
         let t = "ok line\n   Compiling x\np3-m31 m33 error: 3 of 4\nmcu-run: boom\n";
-        assert_eq!(
-            failure_summary(t),
-            "p3-m31 m33 error: 3 of 4 / mcu-run: boom"
-        );
-        assert_eq!(
-            failure_summary("nothing"),
-            "failed (see its log under logs/)"
-        );
+        let want = "p3-m31 m33 error: 3 of 4 / mcu-run: boom";
+        assert_eq!(failure_summary(t), want);
+        let want = "failed (see its log under logs/)";
+        assert_eq!(failure_summary("nothing"), want);
     }
 }

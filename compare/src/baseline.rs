@@ -1,149 +1,152 @@
-//! The "Stock baselines and hash floor" section: our verifiers against the stock upstream
-//! verifiers on the same proof files, and against the BLAKE3 work each proof needs.
+//! The stock-baseline sections: our verifiers against the stock upstream verifiers on the
+//! same proof files and against the BLAKE3 work each proof needs, the timing model against
+//! the published silicon runs, and the parameter searches.
 //!
-//! Reads a baseline folder (`results/baseline/`, see its README):
-//! `ours/` and `stock/` (and, when present, `ours-nolto/`, `stock-nolto/`: the same runs built
-//! without LTO) (`mcu-run` records of our firmware and of the `stock-wf,stock-p3`
-//! firmware, file names `<proof>.<core>.<alloc>.json`), `hash-cal/` (records of the
-//! `hash-cal` firmware on `hash-cal-<K>.proof`: `K` single-compression hashes),
-//! `hash-counts.json` (`prover-host tune --count-hashes`), `tune-*.json`
-//! (`prover-host tune`), and `timing/` (run records of the firmware built as the published
-//! silicon runs were, `mcu-run --window stock-wf`, with the timing model's estimates). Every
-//! figure is an emulator instruction count or the timing model's estimate (said where), except
-//! prove time and the published silicon cycles, which carry their source.
+//! Reads a baseline folder (`results/baseline/`, see its README): `ours/` and `stock/` (and,
+//! when present, `ours-nolto/`, `stock-nolto/`: the same runs built without LTO) (`mcu-run`
+//! records of our firmware and of the `stock-wf,stock-p3` firmware, file names
+//! `<proof>.<core>.<alloc>.json`), `hash-cal/` (records of the `hash-cal` firmware on
+//! `hash-cal-<K>.proof`: `K` single-compression hashes), `hash-counts.json` (`prover-host
+//! tune --count-hashes`), `tune-*.json` (`prover-host tune`), `timing/` (run records of the
+//! firmware built as the published silicon runs were, `mcu-run --window stock-wf`, with the
+//! timing model's estimates) and `NOTES.md`. Every figure is an emulator instruction count or
+//! the timing model's estimate (said where), except prove time and the published silicon
+//! cycles, which carry their source.
 
-use std::collections::BTreeMap;
-use std::path::Path;
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
 
-use minijinja::{context, Value};
-use picostark_core::record::RunRecord;
+use picostark_core::record::{CycleEstimate, RunRecord};
+use serde_json::Value;
 
-use crate::doc::{md_table, Section, Table};
+use crate::doc::{Section, Table};
 
 /// Published silicon runs of stock `winterfell::verify` 0.13.1 on the zkmcu reference proofs
 /// (verify alone in the window, the proof parsed and cloned before it; rustc 1.94.1 release,
 /// opt-level "s", fat LTO): the TLSF (256 KB) runs as quoted in
 /// `shared/interop/zkmcu-fork/README.md`, the LLFF (256 KB) and bump (384 KB) runs from the
 /// zkmcu records of c51d396 and 6e7c942 (`benchmarks/runs/2026-04-24-*-stark-fib-1024-q-*`):
-/// `(backend, proof, core, allocator, median cycles)`.
-#[rustfmt::skip]
-const PUBLISHED: &[(&str, &str, &str, &str, u64)] = &[
-    ("wf-goldilocks", "Goldilocks x quadratic", "m33", "tlsf", 11_200_461),
-    ("wf-goldilocks", "Goldilocks x quadratic", "m33", "llff", 10_449_812),
-    ("wf-goldilocks", "Goldilocks x quadratic", "m33", "bump", 10_193_094),
-    ("wf-goldilocks", "Goldilocks x quadratic", "rv32", "tlsf", 16_859_714),
-    ("wf-goldilocks", "Goldilocks x quadratic", "rv32", "llff", 13_858_151),
-    ("wf-goldilocks", "Goldilocks x quadratic", "rv32", "bump", 12_325_103),
-    ("wf-babybear", "BabyBear x quartic", "m33", "tlsf", 18_633_462),
-    ("wf-babybear", "BabyBear x quartic", "rv32", "tlsf", 19_358_117),
-];
+/// `backend proof core allocator median-cycles`, the proof's name with `_` for spaces.
+const PUBLISHED: &str = "wf-goldilocks Goldilocks_x_quadratic m33 tlsf 11200461
+wf-goldilocks Goldilocks_x_quadratic m33 llff 10449812
+wf-goldilocks Goldilocks_x_quadratic m33 bump 10193094
+wf-goldilocks Goldilocks_x_quadratic rv32 tlsf 16859714
+wf-goldilocks Goldilocks_x_quadratic rv32 llff 13858151
+wf-goldilocks Goldilocks_x_quadratic rv32 bump 12325103
+wf-babybear BabyBear_x_quartic m33 tlsf 18633462
+wf-babybear BabyBear_x_quartic rv32 tlsf 19358117";
 
 /// Where [`PUBLISHED`] comes from.
-const PUBLISHED_SOURCE: &str = "published, zkmcu project benchmark records, RP2350 at 150 MHz";
+const SOURCE: &str = "published, zkmcu project benchmark records, RP2350 at 150 MHz";
 
-/// One `mcu-run` record, keyed by proof file name and core (`<proof>.<core>.<alloc>.json`).
-struct Run {
-    proof: String,
-    core: String,
-    rec: RunRecord,
+const INTRO: &str = "Emulator instruction counts of parse + verify (QEMU + icount plugin via `mcu-run`, same markers, TLSF heap, release opt-level s, LTO fat), from `results/baseline/` (`ours/`, `stock/`). *stock* = upstream `winterfell::verify` 0.13.1 (wf) or plain postcard + `p3_uni_stark::verify` 0.8 (p3) in the `stock-wf,stock-p3` firmware; a Plonky3 proof's stock counterpart is the stock verifier on the same backend's proof with the foundation's first defaults (blowup 8, 27 queries, 16 PoW bits, binary folding). *ref* = stock `winterfell::verify` on the zkmcu reference Goldilocks proof. Hash floor = BLAKE3 compressions the proof's verification needs (counted on the host) x one compression's instructions on that core (`hash-cal` firmware).";
+
+const NOLTO: &str = "The same comparison built without LTO (`ours-nolto/`, `stock-nolto/`): the same firmware and proofs built with `CARGO_PROFILE_RELEASE_LTO=false` (opt-level s, one codegen unit per crate), a second build setting, since code generation differs with LTO (the RV32 miscompilation in the notes depended on it); the hash floor columns use the LTO-fat calibration.";
+
+const TIMING: &str = "Predicted: the RP2350 timing model's estimated cycles (`RunRecord.estimate`) of an emulator run, records in `results/baseline/timing/`: board `qemu-board-image`, the published runs' own board images rebuilt from their sources and run as they are (`mcu-run board`); otherwise our firmware built as the published runs were (`mcu-run run --window stock-wf`: stock `winterfell::verify` 0.13.1 alone in the window) with the board image's layout. Error = (predicted − measured) / measured. Which published run fixed which model parameter is in `verifier-mcu/TIMING.md`.";
+
+/// Instructions and estimated cycles (with the model) of one BLAKE3 compression, per core.
+type Cost = BTreeMap<String, PerCore>;
+
+/// Instructions, and estimated cycles with the model, of one compression on one core.
+type PerCore = (f64, Option<(f64, String)>);
+
+/// BLAKE3 compressions of each proof's verification, counted on the host.
+type Counts = BTreeMap<String, u64>;
+
+/// A JSON file's value (null when it cannot be read).
+fn json(path: &Path) -> Value {
+    let text = std::fs::read_to_string(path).unwrap_or_default();
+    serde_json::from_str(&text).unwrap_or_default()
 }
 
-impl std::ops::Deref for Run {
-    type Target = RunRecord;
-    fn deref(&self) -> &RunRecord {
-        &self.rec
-    }
-}
+/// One `mcu-run` record and its file name.
+type Run = (String, RunRecord);
 
-fn read_json(path: &Path) -> Option<serde_json::Value> {
-    serde_json::from_str(&std::fs::read_to_string(path).ok()?).ok()
-}
-
-/// The run records of one folder of the baseline, sorted by proof and core.
+/// The run records of one folder (recursively), in file name order.
 fn runs(dir: &Path) -> Vec<Run> {
-    if !dir.is_dir() {
-        return Vec::new();
-    }
-    let loaded = crate::input::load(&[dir.to_path_buf()]);
-    let mut out: Vec<Run> = loaded
-        .entries
-        .into_iter()
-        .filter_map(|e| {
-            let name = Path::new(&e.origin)
-                .file_name()?
-                .to_string_lossy()
-                .into_owned();
-            let mut parts = name.strip_suffix(".json")?.rsplitn(3, '.');
-            let _alloc = parts.next()?;
-            let core = parts.next()?.to_string();
-            let proof = parts.next()?.to_string();
-            Some(Run {
-                proof,
-                core,
-                rec: e.record,
-            })
-        })
-        .collect();
-    out.sort_by(|a, b| (&a.proof, &a.core).cmp(&(&b.proof, &b.core)));
+    let entries = crate::input::load(&[dir.to_path_buf()]).entries;
+    let name = |o: &str| o.rsplit('/').next().unwrap_or(o).to_string();
+    let out = entries.into_iter().map(|e| (name(&e.origin), e.record));
+    let mut out: Vec<Run> = out.collect();
+    out.sort_by(|a, b| a.0.cmp(&b.0));
     out
 }
 
-/// One BLAKE3 compression on one core, from the `hash-cal` runs: instructions, and the
-/// estimated cycles with their model when the record has an estimate.
-struct Compression {
-    instructions: f64,
-    estimate: Option<(f64, String)>,
+/// The proof file a record ran (`<proof>.<core>.<alloc>.json`).
+fn proof(file: &str) -> &str {
+    file.find(".proof").map_or(file, |i| &file[..i + 6])
 }
 
-fn compression_cost(dir: &Path) -> BTreeMap<String, Compression> {
-    runs(&dir.join("hash-cal"))
-        .into_iter()
-        .filter(|r| r.result == "accepted")
-        .filter_map(|r| {
-            let blocks: f64 = r
-                .proof
-                .strip_prefix("hash-cal-")?
-                .strip_suffix(".proof")?
-                .parse()
-                .ok()?;
-            let c = Compression {
-                instructions: r.instructions? as f64 / blocks,
-                estimate: r.estimate.as_ref().map(|e| {
-                    let model = format!("{} v{}", e.model, e.model_version);
-                    (e.cycles as f64 / blocks, model)
-                }),
-            };
-            Some((r.core, c))
-        })
-        .collect()
+fn num(v: Option<u64>) -> String {
+    v.map_or("–".into(), |v| v.to_string())
 }
 
-/// The compression cost lines: per core, and RV32 over M33.
-fn compression_lines(cost: &BTreeMap<String, Compression>) -> Vec<String> {
-    let mut out: Vec<String> = cost
-        .iter()
-        .map(|(core, c)| {
-            let est = match &c.estimate {
-                Some((cycles, model)) => format!("{cycles:.0} estimated cycles ({model})"),
-                None => "no estimate in the hash-cal record (it predates the timing model)".into(),
-            };
-            format!(
-                "one BLAKE3 compression on {core}: {:.0} instructions, {est}",
-                c.instructions
+fn ratio(a: Option<u64>, b: Option<u64>) -> String {
+    crate::doc::times(a.map(|v| v as f64), b.map(|v| v as f64))
+}
+
+fn model(e: &picostark_core::record::CycleEstimate) -> String {
+    format!("{} ({} v{})", e.cycles, e.model, e.model_version)
+}
+
+/// Instructions (and estimated cycles with their model) of one BLAKE3 compression per core,
+/// from the `hash-cal` runs of `K` compressions.
+fn compressions(dir: &Path) -> Cost {
+    let per = |(file, r): Run| {
+        let k = proof(&file).strip_prefix("hash-cal-")?;
+        let k = k.strip_suffix(".proof")?;
+        let k: f64 = k.parse().ok()?;
+        let per = |e: &CycleEstimate| {
+            (
+                e.cycles as f64 / k,
+                format!("{} v{}", e.model, e.model_version),
             )
-        })
-        .collect();
-    if let (Some(m), Some(r)) = (cost.get("m33"), cost.get("rv32")) {
-        let est = match (&m.estimate, &r.estimate) {
-            (Some((m, _)), Some((r, _))) => format!(", {:.2} in estimated cycles", r / m),
-            _ => String::new(),
         };
-        let i = r.instructions / m.instructions;
-        out.push(format!(
-            "RV32 / M33 of one compression: {i:.2} in instructions{est}"
-        ));
+        let est = r.estimate.as_ref().map(per);
+        let accepted = r.result == "accepted";
+        accepted.then_some((r.core, (r.instructions? as f64 / k, est)))
+    };
+    let all = runs(&dir.join("hash-cal"));
+    all.into_iter().filter_map(per).collect()
+}
+
+/// One comparison table: our runs and the stock runs, with ratios and hash floors.
+fn comparison(caption: &str, ours: &[Run], stock: &[Run], cost: &Cost, counts: &Counts) -> Table {
+    let mut t = Table::new(caption, "proof | core | verifier | result | instructions | heap peak | proof bytes | bits | stock counterpart | ours / stock | ours / ref | compressions | hash floor | verify / floor");
+    let accepted = |r: &RunRecord| r.instructions.filter(|_| r.result == "accepted");
+    let (o, s) = (
+        ours.iter().map(|r| (r, "ours")),
+        stock.iter().map(|r| (r, "stock")),
+    );
+    let who = o.chain(s);
+    for ((file, r), who) in who {
+        let (p, core, result) = (proof(file), &r.core, &r.result);
+        let same_core = |s: &&Run| s.1.core == r.core;
+        let is_ref = |s: &&Run| proof(&s.0).contains("ref-zkmcu") && s.1.result == "accepted";
+        let reference = stock.iter().filter(same_core).find(is_ref);
+        // The stock run on the same bytes, else the stock run of the foundation's defaults.
+        let foundation = |s: &&Run| s.1.backend == r.backend && s.0.contains("foundation");
+        let cp = stock.iter().filter(same_core).find(|s| proof(&s.0) == p);
+        let cp = cp.or_else(|| stock.iter().filter(same_core).find(foundation));
+        let cp = cp.filter(|_| who == "ours");
+        let n = counts.get(p).copied();
+        let floor = n.zip(cost.get(core)).map(|(n, c)| (n as f64 * c.0) as u64);
+        let cp_cell = cp.map_or("–".into(), |(f, s)| match s.result == "accepted" {
+            true => format!("{} ({})", num(s.instructions), proof(f)),
+            false => format!("{} ({})", s.result, proof(f)),
+        });
+        // A rejected run stopped early: its count is no verification cost.
+        let mine = accepted(r);
+        let theirs = cp.and_then(|s| accepted(&s.1));
+        let vs_stock = ratio(mine.filter(|_| who == "ours"), theirs);
+        let vs_ref = ratio(mine, reference.and_then(|s| s.1.instructions));
+        let (insns, heap) = (num(r.instructions), num(r.heap_peak));
+        let (bytes, bits) = (r.proof_bytes, r.security_bits);
+        let (n, over, floor) = (num(n), ratio(mine, floor), num(floor));
+        t.row(&format!("{p} | {core} | {who} | {result} | {insns} | {heap} | {bytes} | {bits} | {cp_cell} | {vs_stock} | {vs_ref} | {n} | {floor} | {over}"));
     }
-    out
+    t
 }
 
 /// Whether a record measured the published runs' window: our firmware built as they were
@@ -152,343 +155,170 @@ fn published_window(r: &RunRecord) -> bool {
     r.profile.contains("window=stock-wf") || r.profile.contains("window=board-image")
 }
 
-/// A record matches a published run when backend, core and allocator agree and it was
-/// built as the published runs were: their window, and plain RV32IMAC on the RV32 when
-/// the profile names an ISA.
-fn matches_published(r: &RunRecord, backend: &str, core: &str, alloc: &str) -> bool {
-    (r.backend.as_str(), r.core.as_str(), r.allocator.as_str()) == (backend, core, alloc)
+/// A record matches a published run when backend, core and allocator agree and it was built
+/// as the published runs were: their window, and plain RV32IMAC on the RV32 when the profile
+/// names an ISA.
+fn matches(r: &RunRecord, published: &[&str]) -> bool {
+    let isa = r.core != "rv32" || !r.profile.contains("isa=") || r.profile.contains("isa=rv32imac");
+    [&r.backend, &r.core, &r.allocator] == [published[0], published[2], published[3]]
+        && isa
         && published_window(r)
-        && (core != "rv32" || !r.profile.contains("isa=") || r.profile.contains("isa=rv32imac"))
 }
 
 /// Predicted (timing model on the emulator's instruction stream) against measured (the
-/// published silicon runs) cycles, from the records in `timing/`.
-fn timing(dir: &Path) -> Value {
-    let records: Vec<(String, RunRecord)> = crate::input::load(&[dir.join("timing")])
-        .entries
-        .into_iter()
-        .map(|e| {
-            let file = Path::new(&e.origin)
-                .file_name()
-                .map_or(e.origin.clone(), |n| n.to_string_lossy().into());
-            (file, e.record)
-        })
-        .collect();
-    let (records, others): (Vec<_>, Vec<_>) =
-        records.into_iter().partition(|(_, r)| published_window(r));
+/// published silicon runs) cycles, from the records in `timing/`, and the other records
+/// there against the stock window's estimate.
+fn timing(dir: &Path) -> Section {
+    let intro = format!("{TIMING} Measured: median cycles, {SOURCE}.");
+    let mut s = Section::new(
+        "timing",
+        "Timing model against published silicon runs",
+        intro,
+    );
+    let all = runs(&dir.join("timing")).into_iter();
+    let (records, others): (Vec<Run>, Vec<Run>) = all.partition(|r| published_window(&r.1));
     let mut t = Table::new("", "proof | core | allocator | measured cycles | predicted cycles (model) | error | instructions | record (result) | board · profile");
+    let published: Vec<Vec<&str>> = PUBLISHED.lines().map(|l| l.split(' ').collect()).collect();
     // Each published run with its matching records, then the records no published run has.
-    type Line<'a> = ([String; 3], Option<u64>, Option<&'a (String, RunRecord)>);
-    let mut lines: Vec<Line> = Vec::new();
-    for &(backend, proof, core, alloc, measured) in PUBLISHED {
-        let head = [proof, core, alloc].map(String::from);
-        let matching: Vec<_> = records
-            .iter()
-            .filter(|(_, r)| matches_published(r, backend, core, alloc))
-            .collect();
-        if matching.is_empty() {
-            lines.push((head.clone(), Some(measured), None));
-        }
-        lines.extend(
-            matching
-                .into_iter()
-                .map(|r| (head.clone(), Some(measured), Some(r))),
-        );
+    let mut lines: Vec<(Vec<String>, Option<u64>, Option<&Run>)> = Vec::new();
+    for p in &published {
+        let head = vec![p[1].replace('_', " "), p[2].into(), p[3].into()];
+        let measured = p[4].parse().ok();
+        let found: Vec<&Run> = records.iter().filter(|r| matches(&r.1, p)).collect();
+        lines.extend(found.iter().map(|r| (head.clone(), measured, Some(*r))));
+        lines.extend(found.is_empty().then_some((head, measured, None)));
     }
-    for rec in records.iter().filter(|(_, r)| {
-        !PUBLISHED
-            .iter()
-            .any(|&(b, _, c, a, _)| matches_published(r, b, c, a))
-    }) {
-        let r = &rec.1;
-        lines.push((
-            [&r.backend, &r.core, &r.allocator].map(String::clone),
-            None,
-            Some(rec),
-        ));
-    }
+    let known = |r: &&Run| published.iter().any(|p| matches(&r.1, p));
+    let unpublished = records.iter().filter(|r| !known(r));
+    let head = |r: &RunRecord| vec![r.backend.clone(), r.core.clone(), r.allocator.clone()];
+    lines.extend(unpublished.map(|r| (head(&r.1), None, Some(r))));
     for (head, measured, rec) in lines {
-        let est = rec.and_then(|(_, r)| r.estimate.as_ref());
+        let est = rec.and_then(|r| r.1.estimate.as_ref());
         let pred = match (rec, est) {
             (None, _) => "no matching record".into(),
-            (Some(_), None) => "no estimate in the record".into(),
-            (Some(_), Some(e)) => format!("{} ({} v{})", e.cycles, e.model, e.model_version),
+            (_, None) => "no estimate in the record".into(),
+            (_, Some(e)) => model(e),
         };
         let err = match (measured, est) {
             (Some(m), Some(e)) => format!("{:+.1}%", (e.cycles as f64 / m as f64 - 1.0) * 100.0),
             _ => "–".into(),
         };
-        let rec_cells = rec.map_or(["–".into(), "–".into(), "–".into()], |(file, r)| {
-            [
-                num(r.instructions),
-                format!("`{file}` ({})", r.result),
-                format!("{} · {}", r.board, r.profile),
-            ]
-        });
-        let m = measured.map_or("not published".into(), |m| m.to_string());
-        t.rows.push(
-            head.into_iter()
-                .chain([m, pred, err])
-                .chain(rec_cells)
-                .collect(),
-        );
+        let measured = measured.map_or("not published".into(), |m| m.to_string());
+        let line = format!("{} | {measured} | {pred} | {err}", head.join(" | "));
+        match rec {
+            Some((f, r)) => {
+                let (insns, res, b, p) = (num(r.instructions), &r.result, &r.board, &r.profile);
+                t.row(&format!("{line} | {insns} | `{f}` ({res}) | {b} · {p}"))
+            }
+            None => t.row(&format!("{line} | – | – | –")),
+        }
     }
-    // The allocators in predicted order, per backend, core and build. Each allocator's
-    // record names its own board image (layout, image, window addresses): not a build
-    // difference.
-    let build = |p: &str| -> String {
-        const PER_IMAGE: [&str; 6] = [
-            "layout-elf=",
-            "board-image=",
-            "image-fnv1a32=",
-            "start=",
-            "end=",
-            "patches=",
-        ];
+    s.tables.push(t);
+    // The allocators in predicted order, per backend, core and build. Each allocator's record
+    // names its own board image (layout, image, window addresses): not a build difference.
+    let per_image = "layout-elf= board-image= image-fnv1a32= start= end= patches=";
+    let own = |w: &&str| per_image.split(' ').any(|k| w.starts_with(k));
+    let build = |p: &str| {
         p.split(' ')
-            .filter(|w| !PER_IMAGE.iter().any(|k| w.starts_with(k)))
+            .filter(|w| !own(w))
             .collect::<Vec<_>>()
             .join(" ")
     };
     let key = |r: &RunRecord| (r.backend.clone(), r.core.clone(), build(&r.profile));
-    let keys: std::collections::BTreeSet<_> = records.iter().map(|(_, r)| key(r)).collect();
-    let mut orders = Vec::new();
-    for k in keys {
-        let (backend, core, _) = &k;
-        let mut by: Vec<(u64, &str)> = records
-            .iter()
-            .filter(|(_, r)| key(r) == k)
-            .filter_map(|(_, r)| Some((r.estimate.as_ref()?.cycles, r.allocator.as_str())))
-            .collect();
-        by.sort_unstable();
+    for k in records.iter().map(|r| key(&r.1)).collect::<BTreeSet<_>>() {
+        let these = records.iter().filter(|r| key(&r.1) == k).map(|r| &r.1);
+        let cycles = |r: &RunRecord| Some((r.estimate.as_ref()?.cycles, r.allocator.clone()));
+        let by: BTreeSet<(u64, String)> = these.filter_map(cycles).collect();
         let order: Vec<String> = by.iter().map(|(c, a)| format!("{a} ({c})")).collect();
-        if order.len() > 1 {
-            let order = order.join(" < ");
-            orders.push(format!(
-                "predicted allocator order, {backend} on {core}, fastest first: {order}"
-            ));
-        }
+        let (backend, core, order) = (&k.0, &k.1, order.join(" < "));
+        let line =
+            format!("predicted allocator order, {backend} on {core}, fastest first: {order}");
+        s.notes.extend((by.len() > 1).then_some(line));
     }
-    // Every other record there (e.g. our verifiers), in estimated time and against the
-    // stock window's TLSF estimate on the same core.
-    let mut o = Table::new("", "record | backend | core | allocator | result | instructions | estimated cycles (model) | ms | × stock");
+    // Every other record there (e.g. our verifiers), in estimated time and against the stock
+    // window's TLSF estimate on the same core.
+    let caption = "Other records in `timing/` (full parse + verify window), in estimated time; × stock = estimated cycles over the stock window's TLSF estimate on the same core";
+    let mut o = Table::new(caption, "record | backend | core | allocator | result | instructions | estimated cycles (model) | ms | × stock");
     for (file, r) in &others {
-        let stock = records
-            .iter()
-            .find(|(_, s)| s.core == r.core && s.allocator == "tlsf")
-            .and_then(|(_, s)| s.estimate.as_ref());
-        let (pred, ms, x) = match &r.estimate {
-            Some(e) => (
-                format!("{} ({} v{})", e.cycles, e.model, e.model_version),
-                format!("{:.2}", e.ms),
-                stock.map_or("–".into(), |s| {
-                    format!("{:.2}x", e.cycles as f64 / s.cycles as f64)
-                }),
-            ),
-            None => ("no estimate in the record".into(), "–".into(), "–".into()),
-        };
+        let is_stock = |s: &&Run| s.1.core == r.core && s.1.allocator == "tlsf";
+        let stock = records.iter().find(is_stock);
+        let stock = stock.and_then(|s| s.1.estimate.as_ref());
+        let est = r.estimate.as_ref();
+        let x = ratio(est.map(|e| e.cycles), stock.map(|e| e.cycles));
+        let none = ("no estimate in the record".into(), "–".into());
+        let (pred, ms) = est.map_or(none, |e| (model(e), format!("{:.2}", e.ms)));
         let (b, c, a, res) = (&r.backend, &r.core, &r.allocator, &r.result);
-        let cells = [
-            format!("`{file}`"),
-            b.clone(),
-            c.clone(),
-            a.clone(),
-            res.clone(),
-        ];
-        o.rows.push(
-            cells
-                .into_iter()
-                .chain([num(r.instructions), pred, ms, x])
-                .collect(),
-        );
+        let i = num(r.instructions);
+        let line = format!("`{file}` | {b} | {c} | {a} | {res} | {i} | {pred} | {ms} | {x}");
+        o.row(&line);
     }
-    context! {
-        // The folder's name, not the machine's path to it.
-        dir => dir.file_name().unwrap_or_default().to_string_lossy(),
-        source => PUBLISHED_SOURCE, table => md_table(&t), orders,
-        others => (!others.is_empty()).then(|| md_table(&o)),
-    }
+    s.tables.push(o);
+    s
 }
 
-fn hash_counts(dir: &Path) -> BTreeMap<String, u64> {
-    let Some(v) = read_json(&dir.join("hash-counts.json")) else {
-        return BTreeMap::new();
-    };
-    v["counts"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter_map(|c| {
-            Some((
-                c["proof"].as_str()?.to_string(),
-                c["compressions"].as_u64()?,
-            ))
-        })
-        .collect()
-}
-
-fn ratio(a: Option<u64>, b: Option<u64>) -> String {
-    match (a, b) {
-        (Some(a), Some(b)) if b > 0 => format!("{:.2}x", a as f64 / b as f64),
-        _ => "–".into(),
-    }
-}
-
-fn num(v: Option<u64>) -> String {
-    v.map_or("–".into(), |v| v.to_string())
-}
-
-/// The stock run this proof is compared with: the same bytes when the stock firmware ran
-/// them, else the stock Plonky3 run with the foundation's first defaults of the backend.
-fn counterpart<'a>(stock: &'a [Run], r: &Run) -> Option<&'a Run> {
-    stock
-        .iter()
-        .find(|s| s.proof == r.proof && s.core == r.core)
-        .or_else(|| {
-            stock.iter().find(|s| {
-                s.core == r.core && s.backend == r.backend && s.proof.contains("foundation")
-            })
-        })
-}
-
-/// The section (its tables are Markdown in the intro, from `baseline.md.j2`), or `None`
-/// when the folder has no runs.
-pub fn section(dir: &Path) -> Option<Section> {
-    let ours = runs(&dir.join("ours"));
-    let stock = runs(&dir.join("stock"));
-    if ours.is_empty() && stock.is_empty() && !dir.join("timing").is_dir() {
-        return None;
-    }
-    let cost = compression_cost(dir);
-    let counts = hash_counts(dir);
-    let (ours_nolto, stock_nolto) = (
-        runs(&dir.join("ours-nolto")),
-        runs(&dir.join("stock-nolto")),
-    );
-    let nolto = !ours_nolto.is_empty() || !stock_nolto.is_empty();
-    let ctx = context! {
-        // Relative: the report must not name this machine's paths.
-        dir => crate::input::shown(dir),
-        compression => compression_lines(&cost),
-        main => md_table(&table(&ours, &stock, &cost, &counts)),
-        nolto => nolto.then(|| md_table(&table(&ours_nolto, &stock_nolto, &cost, &counts))),
-        timing => dir.join("timing").is_dir().then(|| timing(dir)),
-        tunes => tunes(dir),
-        notes => std::fs::read_to_string(dir.join("NOTES.md")).ok(),
-    };
-    let mut env = minijinja::Environment::new();
-    env.set_keep_trailing_newline(true);
-    let md = env
-        .template_from_str(include_str!("baseline.md.j2"))
-        .and_then(|t| t.render(ctx))
-        .unwrap_or_else(|e| format!("baseline section not rendered: {e}"));
-    Some(Section::new(
-        "baseline",
-        "Stock baselines and hash floor",
-        md,
-    ))
-}
-
-/// One comparison table: our runs and the stock runs, with ratios and hash floors.
-fn table(
-    ours: &[Run],
-    stock: &[Run],
-    cost: &BTreeMap<String, Compression>,
-    counts: &BTreeMap<String, u64>,
-) -> Table {
-    let mut t = Table::new("", "proof | core | verifier | result | instructions | heap peak | proof bytes | bits | stock counterpart | ours / stock | ours / ref | compressions | hash floor | verify / floor");
-    for (r, who) in ours
-        .iter()
-        .map(|r| (r, "ours"))
-        .chain(stock.iter().map(|r| (r, "stock")))
-    {
-        let reference = stock
-            .iter()
-            .find(|s| s.core == r.core && s.proof.contains("ref-zkmcu") && s.result == "accepted");
-        let cp = (who == "ours").then(|| counterpart(stock, r)).flatten();
-        let floor = counts
-            .get(&r.proof)
-            .zip(cost.get(&r.core))
-            .map(|(n, c)| (*n as f64 * c.instructions) as u64);
-        // A rejected run stopped early: its count is no verification cost.
-        let accepted = r.instructions.filter(|_| r.result == "accepted");
-        let cp_cell = match cp {
-            Some(s) if s.result == "accepted" => format!("{} ({})", num(s.instructions), s.proof),
-            Some(s) => format!("{} ({})", s.result, s.proof),
-            None => "–".into(),
-        };
-        let cp_accepted = cp
-            .filter(|s| s.result == "accepted")
-            .and_then(|s| s.instructions);
-        t.rows.push(vec![
-            r.proof.clone(),
-            r.core.clone(),
-            who.into(),
-            r.result.clone(),
-            num(r.instructions),
-            num(r.heap_peak),
-            r.proof_bytes.to_string(),
-            r.security_bits.to_string(),
-            cp_cell,
-            ratio((who == "ours").then_some(accepted).flatten(), cp_accepted),
-            ratio(accepted, reference.and_then(|s| s.instructions)),
-            num(counts.get(&r.proof).copied()),
-            num(floor),
-            ratio(accepted, floor),
-        ]);
-    }
-    t
-}
-
-/// The Pareto fronts of the parameter searches (`tune-*.json`).
-fn tunes(dir: &Path) -> Vec<Value> {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return Vec::new();
-    };
-    let mut files: Vec<_> = entries
-        .filter_map(|e| e.ok())
-        .map(|e| e.path())
-        .filter(|p| {
-            p.file_name()
-                .is_some_and(|n| n.to_string_lossy().starts_with("tune-"))
-        })
-        .collect();
+/// The Pareto fronts of the parameter searches (`tune-*.json`), one table each.
+fn tunes(dir: &Path) -> Section {
+    let intro = "`prover-host tune` over the FRI parameters of each backend at the security floor: the Pareto front over (instructions, proof bytes, prove ms).";
+    let mut s = Section::new("tune", "Parameter search", intro);
+    let listed = std::fs::read_dir(dir).into_iter().flatten();
+    let mut files: Vec<_> = listed.filter_map(|e| Some(e.ok()?.path())).collect();
     files.sort();
-    let mut out = Vec::new();
-    for f in files {
-        let Some(v) = read_json(&f) else { continue };
-        let s = |k: &str| v[k].as_str().unwrap_or("?").to_string();
-        let mut t = Table::new("", "log blowup | queries | PoW bits | log arity | log final len | bits | instructions | heap peak | proof bytes | prove ms");
-        let mut front: Vec<&serde_json::Value> = v["points"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .filter(|p| p["pareto"].as_bool() == Some(true))
-            .collect();
+    let columns = "log_blowup num_queries pow_bits log_fold_arity log_final_poly_len security_bits instructions heap_peak proof_bytes prove_ms";
+    let tune = |f: &&PathBuf| f.to_string_lossy().contains("/tune-");
+    for f in files.iter().filter(tune) {
+        let v = json(f);
+        let g = |k: &str| v[k].as_str().unwrap_or("?").to_string();
+        let points = v["points"].as_array().cloned().unwrap_or_default();
+        let (b, air, core) = (g("backend"), g("air"), g("core"));
+        let (n, min, k) = (&v["n"], &v["min_security"], points.len());
+        let (verify, prove) = (g("verify_source"), g("prove_source"));
+        let caption = format!("{b} {air} n={n} on {core} (>= {min} bits). Verify: {verify}. Prove: {prove}. {k} points searched");
+        let mut t = Table::new(&caption, "log blowup | queries | PoW bits | log arity | log final len | bits | instructions | heap peak | proof bytes | prove ms");
+        let mut front: Vec<&Value> = points.iter().filter(|p| p["pareto"] == true).collect();
         front.sort_by_key(|p| p["instructions"].as_u64());
-        const COLUMNS: [&str; 10] = [
-            "log_blowup",
-            "num_queries",
-            "pow_bits",
-            "log_fold_arity",
-            "log_final_poly_len",
-            "security_bits",
-            "instructions",
-            "heap_peak",
-            "proof_bytes",
-            "prove_ms",
-        ];
-        t.rows = front
-            .iter()
-            .map(|p| COLUMNS.iter().map(|k| p[*k].to_string()).collect())
-            .collect();
-        out.push(context! {
-            title => format!("{} {} n={} on {} (>= {} bits)", s("backend"), s("air"), v["n"], s("core"), v["min_security"]),
-            verify => s("verify_source"), prove => s("prove_source"),
-            points => v["points"].as_array().map_or(0, |a| a.len()),
-            table => md_table(&t),
-        });
+        let cells = |p: &&Value| columns.split(' ').map(|k| p[k].to_string()).collect();
+        t.rows = front.iter().map(cells).collect();
+        s.tables.push(t);
     }
+    s
+}
+
+/// The sections (the ones with nothing to show are dropped by the report).
+pub fn sections(dir: &Path) -> Vec<Section> {
+    let counts = json(&dir.join("hash-counts.json"))["counts"].take();
+    let count = |c: Value| Some((c["proof"].as_str()?.into(), c["compressions"].as_u64()?));
+    let counts = counts.as_array().into_iter().flatten().cloned();
+    let counts: Counts = counts.filter_map(count).collect();
+    let cost = compressions(dir);
+    let none = "no estimate in the hash-cal record (it predates the timing model)";
+    let line = |(core, (i, est)): (&String, &PerCore)| {
+        let est = est
+            .as_ref()
+            .map(|(c, m)| format!("{c:.0} estimated cycles ({m})"));
+        let est = est.unwrap_or(none.into());
+        format!("one BLAKE3 compression on {core}: {i:.0} instructions, {est}")
+    };
+    let mut lines: Vec<String> = cost.iter().map(line).collect();
+    if let (Some(m), Some(r)) = (cost.get("m33"), cost.get("rv32")) {
+        let est = m.1.as_ref().zip(r.1.as_ref()).map(|(m, r)| r.0 / m.0);
+        let est = est.map_or(String::new(), |x| format!(", {x:.2} in estimated cycles"));
+        let x = r.0 / m.0;
+        let line = format!("RV32 / M33 of one compression: {x:.2} in instructions{est}");
+        lines.push(line);
+    }
+    let mut s = Section::new("baseline", "Stock baselines and hash floor", INTRO);
+    s.notes = lines;
+    for (caption, ours, stock) in [("", "ours", "stock"), (NOLTO, "ours-nolto", "stock-nolto")] {
+        let (ours, stock) = (runs(&dir.join(ours)), runs(&dir.join(stock)));
+        let t = comparison(caption, &ours, &stock, &cost, &counts);
+        s.tables.push(t);
+    }
+    let timing = dir.join("timing").is_dir().then(|| timing(dir));
+    let mut out: Vec<Section> = std::iter::once(s).chain(timing).collect();
+    out.push(tunes(dir));
+    out.retain(|s| !s.is_empty() || !s.notes.is_empty());
+    let notes = std::fs::read_to_string(dir.join("NOTES.md")).ok();
+    out.extend(notes.map(|n| Section::new("baseline-notes", "Notes on the baselines", n)));
     out
 }
 
@@ -496,25 +326,42 @@ fn tunes(dir: &Path) -> Vec<Value> {
 mod tests {
     use super::*;
 
-    /// One `mcu-run` record from `folder proof core backend result instructions`.
-    fn rec(dir: &Path, line: &str) {
-        let f: Vec<&str> = line.split_whitespace().collect();
-        let d = dir.join(f[0]);
-        std::fs::create_dir_all(&d).unwrap();
-        let r = RunRecord {
-            schema: picostark_core::record::RUN_RECORD_SCHEMA,
-            source: "emulator".into(),
-            backend: f[3].into(),
-            core: f[2].into(),
-            result: f[4].into(),
-            instructions: f[5].parse().ok(),
-            heap_peak: Some(100),
-            proof_bytes: 1000,
-            security_bits: 95,
-            ..RunRecord::default()
+    fn write(dir: &Path, file: &str, r: &RunRecord) {
+        let p = dir.join(file);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, serde_json::to_string(r).unwrap()).unwrap();
+    }
+
+    fn rec(core: &str, backend: &str, result: &str, insns: u64) -> RunRecord {
+        let mut r = crate::table::tests::emu(backend, 2, 1024, core, insns).record;
+        r.result = result.into();
+        r
+    }
+
+    /// An estimate of `cycles` by model version `v` (the other figures zero).
+    fn estimate(cycles: u64, core: &str, v: u32) -> Option<CycleEstimate> {
+        let model = format!("rp2350-{core}");
+        let e = CycleEstimate {
+            cycles,
+            model,
+            ..Default::default()
         };
-        let json = serde_json::to_string(&r).unwrap();
-        std::fs::write(d.join(format!("{}.{}.tlsf.json", f[1], f[2])), json).unwrap();
+        Some(CycleEstimate {
+            model_version: v,
+            ..e
+        })
+    }
+
+    fn lines(t: &Table) -> Vec<String> {
+        t.rows.iter().map(|r| r.join(" | ")).collect()
+    }
+
+    /// Asserts that a row of `t` starts with `start` and holds `part`.
+    fn has(t: &Table, start: &str, part: &str) {
+        let found = lines(t)
+            .iter()
+            .any(|l| l.starts_with(start) && l.contains(part));
+        assert!(found, "{start} … {part}: {:#?}", lines(t));
     }
 
     #[test]
@@ -522,88 +369,63 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("pstk-baseline-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         // folder, proof, core, backend, result, instructions
-        let runs = "stock wf-ref-zkmcu.proof m33 wf-goldilocks accepted 8000
-                    ours wf-ref-zkmcu.proof m33 wf-goldilocks accepted 3000
-                    stock p3-babybear-foundation.proof m33 p3-babybear accepted 12000
-                    ours p3-babybear-tuned.proof m33 p3-babybear accepted 6000
-                    stock wf-ref-zkmcu.proof rv32 wf-goldilocks rejected:rejected 10
-                    ours wf-ref-zkmcu.proof rv32 wf-goldilocks accepted 4000
-                    hash-cal hash-cal-10.proof m33 p3-babybear accepted 1000
-                    hash-cal hash-cal-10.proof rv32 p3-babybear accepted 2000";
-        runs.lines().for_each(|l| rec(&dir, l));
-        // The m33 calibration run has an estimate: 1500 cycles over 10 compressions.
-        let m33_cal = dir.join("hash-cal/hash-cal-10.proof.m33.tlsf.json");
-        let mut r: RunRecord =
-            serde_json::from_str(&std::fs::read_to_string(&m33_cal).unwrap()).unwrap();
-        r.estimate = Some(picostark_core::record::CycleEstimate {
-            cycles: 1500,
-            model: "rp2350-m33".into(),
-            model_version: 2,
-            ..Default::default()
-        });
-        std::fs::write(&m33_cal, serde_json::to_string(&r).unwrap()).unwrap();
-        std::fs::write(
-            dir.join("hash-counts.json"),
-            r#"{"counts":[{"proof":"wf-ref-zkmcu.proof","compressions":20}]}"#,
-        )
-        .unwrap();
-        let md = section(&dir).unwrap().intro;
-        let line = |p: &str, core: &str, who: &str| {
-            md.lines()
-                .find(|l| l.starts_with(&format!("| {p} | {core} | {who} |")))
-                .unwrap()
-                .to_string()
-        };
-        // Same bytes: 3000 / 8000; floor 20 x 100 = 2000.
-        let l = line("wf-ref-zkmcu.proof", "m33", "ours");
-        assert!(l.contains("| 0.38x | 0.38x | 20 | 2000 | 1.50x |"), "{l}");
-        // A tuned Plonky3 proof against the stock foundation-default run.
-        let l = line("p3-babybear-tuned.proof", "m33", "ours");
-        assert!(l.contains("| 0.50x | 0.75x |"), "{l}");
-        // A stock run that rejected gives no ratio.
-        let l = line("wf-ref-zkmcu.proof", "rv32", "ours");
-        assert!(
-            l.contains("rejected:rejected (wf-ref-zkmcu.proof) | – | – |"),
-            "{l}"
-        );
-        // A rejected run stopped early: no ratio from its count.
-        let l = line("wf-ref-zkmcu.proof", "rv32", "stock");
-        assert!(l.ends_with("| – | – | – | 20 | 4000 | – |"), "{l}");
-        assert!(md.contains("- one BLAKE3 compression on m33: 100 instructions, 150 estimated cycles (rp2350-m33 v2)"), "{md}");
-        assert!(md.contains("- one BLAKE3 compression on rv32: 200 instructions, no estimate in the hash-cal record"), "{md}");
-        assert!(
-            md.contains("- RV32 / M33 of one compression: 2.00 in instructions\n"),
-            "{md}"
-        );
-        std::fs::remove_dir_all(&dir).unwrap();
-    }
-
-    fn timing_record(core: &str, alloc: &str, profile: &str, cycles: Option<u64>) -> RunRecord {
-        RunRecord {
-            schema: picostark_core::record::RUN_RECORD_SCHEMA,
-            source: "emulator".into(),
-            backend: "wf-goldilocks".into(),
-            core: core.into(),
-            board: format!("qemu-{core}"),
-            allocator: alloc.into(),
-            result: "accepted".into(),
-            instructions: Some(7_000_000),
-            profile: profile.into(),
-            estimate: cycles.map(|cycles| picostark_core::record::CycleEstimate {
-                model: format!("rp2350-{core}"),
-                model_version: 1,
-                cycles,
-                ..Default::default()
-            }),
-            ..RunRecord::default()
+        let runs = "stock wf-ref-zkmcu m33 wf-goldilocks accepted 8000
+                    ours wf-ref-zkmcu m33 wf-goldilocks accepted 3000
+                    stock p3-babybear-foundation m33 p3-babybear accepted 12000
+                    ours p3-babybear-tuned m33 p3-babybear accepted 6000
+                    stock wf-ref-zkmcu rv32 wf-goldilocks rejected:rejected 10
+                    ours wf-ref-zkmcu rv32 wf-goldilocks accepted 4000
+                    hash-cal hash-cal-10 m33 p3-babybear accepted 1000
+                    hash-cal hash-cal-10 rv32 p3-babybear accepted 2000";
+        for l in runs.lines() {
+            let f: Vec<&str> = l.split_whitespace().collect();
+            let mut r = rec(f[2], f[3], f[4], f[5].parse().unwrap());
+            // The m33 calibration run has an estimate: 1500 cycles over 10 compressions.
+            if f[0] == "hash-cal" && f[2] == "m33" {
+                r.estimate = estimate(1500, "m33", 2);
+            }
+            let file = format!("{}/{}.proof.{}.tlsf.json", f[0], f[1], f[2]);
+            write(&dir, &file, &r);
         }
+        let counts = r#"{"counts":[{"proof":"wf-ref-zkmcu.proof","compressions":20}]}"#;
+        std::fs::write(dir.join("hash-counts.json"), counts).unwrap();
+        let all = sections(&dir);
+        // No `timing/` folder: no timing section (the published runs alone are no comparison).
+        assert!(all.iter().all(|s| s.id != "timing"));
+        let s = &all[0];
+        let has = |start: &str, end: &str| has(&s.tables[0], start, end);
+        // Same bytes: 3000 / 8000; floor 20 x 100 = 2000.
+        has(
+            "wf-ref-zkmcu.proof | m33 | ours",
+            "| 0.38x | 0.38x | 20 | 2000 | 1.50x",
+        );
+        // A tuned Plonky3 proof against the stock foundation-default run.
+        has(
+            "p3-babybear-tuned.proof | m33 | ours",
+            "| 0.50x | 0.75x | – | – | –",
+        );
+        // A stock run that rejected gives no ratio; a rejected run stopped early: no ratio.
+        has(
+            "wf-ref-zkmcu.proof | rv32 | ours",
+            "| rejected:rejected (wf-ref-zkmcu.proof) | – | – | 20 | 4000 | 1.00x",
+        );
+        has(
+            "wf-ref-zkmcu.proof | rv32 | stock",
+            "| – | – | – | 20 | 4000 | –",
+        );
+        let want = [
+            "one BLAKE3 compression on m33: 100 instructions, 150 estimated cycles (rp2350-m33 v2)",
+            "one BLAKE3 compression on rv32: 200 instructions, no estimate in the hash-cal record (it predates the timing model)",
+            "RV32 / M33 of one compression: 2.00 in instructions",
+        ];
+        assert_eq!(s.notes, want);
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
     fn predicted_against_published_cycles() {
         let dir = std::env::temp_dir().join(format!("pstk-timing-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(dir.join("timing")).unwrap();
         let w = "release opt-level=s lto=fat window=stock-wf";
         let (iw, lw) = (format!("{w} isa=rp2350"), format!("{w} isa=rv32imac"));
         let b = "window=board-image start=0x10002d12 end=0x10002d54 patches=3 windows=7";
@@ -623,50 +445,48 @@ mod tests {
             ("e.m33.tlsf.json", "m33", "tlsf", "release", Some(2)),
         ];
         for (name, core, alloc, profile, cycles) in records {
-            let r = timing_record(core, alloc, profile, cycles);
-            std::fs::write(
-                dir.join("timing").join(name),
-                serde_json::to_string(&r).unwrap(),
-            )
-            .unwrap();
+            let mut r = rec(core, "wf-goldilocks", "accepted", 7_000_000);
+            (r.allocator, r.profile, r.estimate) = (
+                alloc.into(),
+                profile.into(),
+                cycles.and_then(|c| estimate(c, core, 1)),
+            );
+            write(&dir, &format!("timing/{name}"), &r);
         }
-        let md = section(&dir).unwrap().intro;
-        let line = |start: &str| {
-            md.lines()
-                .find(|l| l.starts_with(start))
-                .unwrap_or_else(|| panic!("{start}: {md}"))
-                .to_string()
-        };
-        assert!(md.contains("published, zkmcu project benchmark records, RP2350 at 150 MHz"));
-        let l = line("| Goldilocks x quadratic | m33 | tlsf | 11200461 |");
-        assert!(
-            l.contains("| 11760484 (rp2350-m33 v1) | +5.0% |") && l.contains("`a.m33.tlsf.json`"),
-            "{l}"
+        let all = sections(&dir);
+        let s = all.iter().find(|s| s.id == "timing").unwrap();
+        assert!(s.intro.contains(SOURCE));
+        let has = |start: &str, part: &str| has(&s.tables[0], start, part);
+        let q = "Goldilocks x quadratic";
+        has(
+            &format!("{q} | m33 | tlsf | 11200461"),
+            "| 11760484 (rp2350-m33 v1) | +5.0% | 7000000 | `a.m33.tlsf.json`",
         );
-        let l = line("| Goldilocks x quadratic | rv32 | tlsf | 16859714 |");
-        assert!(
-            l.contains("| no estimate in the record | – |") && l.contains("`d.rv32.tlsf.json`"),
-            "{l}"
+        has(
+            &format!("{q} | rv32 | tlsf | 16859714"),
+            "| no estimate in the record | – | 7000000 | `d.rv32.tlsf.json`",
         );
-        assert!(line("| BabyBear x quartic | m33 |").contains("no matching record"));
-        let l = line("| Goldilocks x quadratic | m33 | llff | 10449812 |");
-        assert!(l.contains("| 12000000 (rp2350-m33 v1) | +14.8% |"), "{l}");
+        has(
+            "BabyBear x quartic | m33",
+            "| no matching record | – | – | – | –",
+        );
+        has(
+            &format!("{q} | m33 | llff | 10449812"),
+            "| 12000000 (rp2350-m33 v1) | +14.8% |",
+        );
         // A board-image record matches its published run; its window addresses are per image.
-        assert!(line("| Goldilocks x quadratic | m33 | bump | 10193094 |")
-            .contains("`f.m33.bump.json`"));
-        assert!(line("| wf-goldilocks | rv32 | tlsf | not published |").contains("isa=rp2350"));
-        assert!(
-            md.contains("- predicted allocator order, wf-goldilocks on m33, fastest first: tlsf (11760484) < llff (12000000)\n"),
-            "{md}"
-        );
-        assert!(
-            md.contains("- predicted allocator order, wf-goldilocks on m33, fastest first: bump (10500000) < tlsf (11100000)\n"),
-            "{md}"
-        );
+        has(&format!("{q} | m33 | bump | 10193094"), "`f.m33.bump.json`");
+        has("wf-goldilocks | rv32 | tlsf | not published", "isa=rp2350");
+        let order = "predicted allocator order, wf-goldilocks on m33, fastest first:";
+        for o in [
+            "tlsf (11760484) < llff (12000000)",
+            "bump (10500000) < tlsf (11100000)",
+        ] {
+            assert!(s.notes.contains(&format!("{order} {o}")), "{:?}", s.notes);
+        }
         // Outside the stock window: in the other table, against the stock TLSF estimate.
-        assert!(md.contains(
-            "| `e.m33.tlsf.json` | wf-goldilocks | m33 | tlsf | accepted | 7000000 | 2 (rp2350-m33 v1) | 0.00 | 0.00x |"
-        ), "{md}");
+        let want = "`e.m33.tlsf.json` | wf-goldilocks | m33 | tlsf | accepted | 7000000 | 2 (rp2350-m33 v1) | 0.00 | 0.00x";
+        assert!(lines(&s.tables[1]).contains(&want.to_string()));
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

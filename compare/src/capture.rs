@@ -13,186 +13,172 @@
 //! [`Read`] + [`Write`], which is how it is tested.
 
 use std::io::{ErrorKind, Read, Write};
+use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
+use clap::Args;
 use picostark_core::board::write_request_line;
-use picostark_core::record::{parse_line, LINE_PREFIX};
+use picostark_core::record::parse_line;
 
-/// Why a capture stopped.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Stop {
-    /// The requested number of `done` lines arrived.
-    Done,
-    /// The firmware panicked, ran out of memory, faulted, or ended a run without a `done`
-    /// line (`pstk1 panic` / `oom` / `fault` / `exit`).
-    FirmwareError(String),
-    /// The deadline passed first.
-    Timeout,
-    /// The port closed (end of stream).
-    Closed,
+#[derive(Args)]
+pub struct CaptureArgs {
+    /// Serial device, e.g. /dev/ttyACM0.
+    #[arg(long)]
+    port: String,
+    /// Save the log here (default: device-TIME.log in the current folder).
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// Baud rate (ignored by USB CDC devices).
+    #[arg(long, default_value_t = 115_200)]
+    baud: u32,
+    /// Give up after this many seconds.
+    #[arg(long, default_value_t = 600)]
+    timeout: u64,
+    /// Stop after this many `done` lines.
+    #[arg(long, default_value_t = 1)]
+    runs: usize,
 }
+
+/// Why a capture stopped: the requested number of `done` lines arrived (`None`), or the
+/// firmware panicked, ran out of memory, faulted or ended a run without a `done` line (its
+/// line), or the deadline passed, or the port closed.
+pub type Stop = Option<String>;
 
 /// Sends one request line to the firmware.
 fn request<W: Write + ?Sized>(port: &mut W) -> std::io::Result<()> {
     let mut line = String::new();
-    // Writing to a String cannot fail.
-    let _ = write_request_line(&mut line);
+    let _ = write_request_line(&mut line); // writing to a String cannot fail
     port.write_all(line.as_bytes())?;
     port.flush()
 }
 
-/// Requests runs from `port` and reads its lines into `sink` (and echoes them to `echo`)
-/// until `runs` `done` lines, a firmware error, the end of the stream or `timeout`. Returns
-/// the captured text.
+/// Requests runs from `port` and writes its lines to `sink` (and stdout) until `runs` `done`
+/// lines, a firmware error, the end of the stream or `timeout`. Returns the captured text.
 pub fn capture_from<P: Read + Write + ?Sized>(
     port: &mut P,
     sink: &mut dyn Write,
-    echo: &mut dyn Write,
     runs: usize,
     timeout: Duration,
 ) -> std::io::Result<(String, Stop)> {
     let deadline = Instant::now() + timeout;
-    let mut text = String::new();
-    let mut pending: Vec<u8> = Vec::new();
-    let mut done = 0usize;
-    // Whether the run in progress has printed its `done` line.
-    let mut run_done = false;
-    let mut buf = [0u8; 512];
+    let (mut text, mut pending, mut buf) = (String::new(), Vec::new(), [0u8; 512]);
+    // `done` lines so far, and whether the run in progress printed its own.
+    let (mut done, mut run_done) = (0, false);
     request(port)?;
-    loop {
-        if Instant::now() > deadline {
-            return Ok((text, Stop::Timeout));
-        }
+    while Instant::now() <= deadline {
         let n = match port.read(&mut buf) {
-            Ok(0) => return Ok((text, Stop::Closed)),
+            Ok(0) => return Ok((text, Some("port closed".into()))),
             Ok(n) => n,
-            Err(e)
-                if matches!(
-                    e.kind(),
-                    ErrorKind::TimedOut | ErrorKind::WouldBlock | ErrorKind::Interrupted
-                ) =>
-            {
-                continue
-            }
+            Err(e) if matches!(e.kind(), ErrorKind::TimedOut | ErrorKind::WouldBlock) => continue,
+            Err(e) if e.kind() == ErrorKind::Interrupted => continue,
             Err(e) => return Err(e),
         };
         pending.extend_from_slice(&buf[..n]);
         while let Some(pos) = pending.iter().position(|&b| b == b'\n') {
             let raw: Vec<u8> = pending.drain(..=pos).collect();
-            let line = String::from_utf8_lossy(&raw)
-                .trim_end_matches(['\r', '\n'])
-                .to_string();
+            let line = String::from_utf8_lossy(&raw).trim_end().to_string();
             writeln!(sink, "{line}")?;
-            writeln!(echo, "{line}")?;
-            text.push_str(&line);
-            text.push('\n');
-            if let Some(l) = parse_line(&line) {
-                match l.kind.as_str() {
-                    "done" => {
-                        done += 1;
-                        run_done = true;
-                        if done >= runs {
-                            sink.flush()?;
-                            return Ok((text, Stop::Done));
-                        }
+            println!("{line}");
+            text += &format!("{line}\n");
+            let kind = parse_line(&line).map(|l| l.kind);
+            match kind.as_deref() {
+                Some("done") => {
+                    (done, run_done) = (done + 1, true);
+                    if done >= runs {
+                        return Ok((text, None));
                     }
-                    // `exit` closes every firmware run: after a `done`, ask for the next run;
-                    // without one the run could not complete (e.g. no usable proof).
-                    "exit" if run_done => {
-                        run_done = false;
-                        request(port)?;
-                    }
-                    "panic" | "oom" | "fault" | "exit" => {
-                        sink.flush()?;
-                        return Ok((text, Stop::FirmwareError(line.clone())));
-                    }
-                    // `error` lines (a clock warning, a cycle-counter check), `clock` and
-                    // `dropped` lines do not end the run: they are kept.
-                    _ => {}
                 }
+                // `exit` closes every firmware run: after a `done`, ask for the next run;
+                // without one the run could not complete (e.g. no usable proof).
+                Some("exit") if run_done => {
+                    run_done = false;
+                    request(port)?;
+                }
+                // `error` lines (a clock warning, a cycle-counter check), `clock` and
+                // `dropped` lines do not end the run: they are kept.
+                Some("panic" | "oom" | "fault" | "exit") => {
+                    return Ok((text, Some(format!("firmware error: {line}"))));
+                }
+                _ => {}
             }
         }
     }
+    Ok((text, Some("timed out".into())))
 }
 
-/// Opens `port` and captures (see [`capture_from`]).
-pub fn capture_port(
-    port: &str,
-    baud: u32,
-    sink: &mut dyn Write,
-    runs: usize,
-    timeout: Duration,
-) -> Result<(String, Stop), String> {
-    let mut p = serialport::new(port, baud)
-        .timeout(Duration::from_millis(250))
-        .open()
-        .map_err(|e| format!("{port}: {e}"))?;
+/// `compare capture`: opens the port and captures into the log file.
+pub fn run(a: &CaptureArgs) -> Result<(), String> {
+    let now = crate::report::utc_now()
+        .replace([' ', ':'], "-")
+        .replace("-UTC", "");
+    let out = a
+        .out
+        .clone()
+        .unwrap_or_else(|| format!("device-{now}.log").into());
+    let mut file = std::fs::File::create(&out).map_err(|e| format!("{}: {e}", out.display()))?;
+    let port = &a.port;
+    let p = serialport::new(port, a.baud).timeout(Duration::from_millis(250));
+    let mut p = p.open().map_err(|e| format!("{port}: {e}"))?;
     // USB CDC ACM devices ignore the baud rate; the firmware writes only while DTR is set.
     let _ = p.write_data_terminal_ready(true);
     let _ = p.clear(serialport::ClearBuffer::Input);
-    eprintln!(
-        "capture: requesting {runs} run(s) on {port}; waiting for {runs} `{LINE_PREFIX} done` line(s), at most {} s",
-        timeout.as_secs()
-    );
-    capture_from(&mut p, sink, &mut std::io::stdout(), runs, timeout)
-        .map_err(|e| format!("{port}: {e}"))
+    let (runs, secs) = (a.runs.max(1), a.timeout);
+    eprintln!("capture: requesting {runs} run(s) on {port}; waiting for {runs} `pstk1 done` line(s), at most {secs} s");
+    let captured = capture_from(&mut p, &mut file, runs, Duration::from_secs(secs));
+    let (text, stop) = captured.map_err(|e| format!("{port}: {e}"))?;
+    let complete = crate::device::parse_device_log(&text)
+        .iter()
+        .filter(|r| r.is_ok())
+        .count();
+    let why = stop.as_deref().unwrap_or("done");
+    let out = out.display();
+    eprintln!("capture: {why} ({complete} complete run(s)) -> {out}");
+    match stop {
+        None => Ok(()),
+        Some(_) => Err("capture incomplete (the partial log was kept)".into()),
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    /// A port that yields its chunks one per read, with timeouts in between, and records
-    /// what the host writes. A chunk tagged `true` is only given after another request.
+    /// A port that gives one chunk per read (an empty one: a read timeout), records what the
+    /// host writes, and gives the chunks after the first `gate` only once the host has asked
+    /// a second time.
     struct Port {
-        chunks: Vec<(bool, Option<&'static [u8]>)>,
-        written: Vec<u8>,
-        requests_used: usize,
+        chunks: Vec<&'static str>,
+        gate: usize,
+        written: String,
     }
 
     impl Port {
-        fn new(chunks: Vec<Option<&'static [u8]>>) -> Self {
-            Port {
-                chunks: chunks.into_iter().map(|c| (false, c)).collect(),
-                written: Vec::new(),
-                requests_used: 1,
-            }
-        }
-
         fn requests(&self) -> usize {
-            self.written
-                .split(|&b| b == b'\n')
-                .filter(|l| *l == b"pstk1 start")
-                .count()
+            self.written.lines().filter(|l| *l == "pstk1 start").count()
         }
     }
 
     impl Read for Port {
         fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-            let Some(&(needs_request, chunk)) = self.chunks.first() else {
-                return Ok(0);
-            };
             // A real firmware says nothing until it is asked again.
-            if needs_request {
-                if self.requests() <= self.requests_used {
-                    return Err(std::io::Error::new(ErrorKind::TimedOut, "t"));
-                }
-                self.requests_used += 1;
-            }
-            self.chunks.remove(0);
-            match chunk {
-                Some(c) => {
-                    buf[..c.len()].copy_from_slice(c);
-                    Ok(c.len())
-                }
-                None => Err(std::io::Error::new(ErrorKind::TimedOut, "t")),
+            let silent = self.gate == 0 && self.requests() < 2;
+            let c = match self.chunks.first() {
+                None => return Ok(0),
+                Some(_) if silent => "",
+                Some(_) => self.chunks.remove(0),
+            };
+            self.gate = self.gate.saturating_sub(usize::from(!silent));
+            buf[..c.len()].copy_from_slice(c.as_bytes());
+            match c.len() {
+                0 => Err(std::io::Error::new(ErrorKind::TimedOut, "t")),
+                n => Ok(n),
             }
         }
     }
 
     impl Write for Port {
         fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-            self.written.extend_from_slice(buf);
+            self.written += &String::from_utf8_lossy(buf);
             Ok(buf.len())
         }
         fn flush(&mut self) -> std::io::Result<()> {
@@ -200,95 +186,61 @@ mod tests {
         }
     }
 
-    fn run(port: &mut Port, runs: usize) -> (String, Stop) {
-        capture_from(
-            port,
-            &mut Vec::new(),
-            &mut Vec::new(),
-            runs,
-            Duration::from_secs(5),
-        )
-        .unwrap()
+    fn run(chunks: &[&'static str], gate: usize, runs: usize, ms: u64) -> (Port, String, Stop) {
+        let (chunks, written) = (chunks.to_vec(), String::new());
+        let mut port = Port {
+            chunks,
+            gate,
+            written,
+        };
+        let mut sink = Vec::new();
+        let timeout = Duration::from_millis(ms);
+        let (text, stop) = capture_from(&mut port, &mut sink, runs, timeout).unwrap();
+        assert_eq!(sink, text.as_bytes());
+        (port, text, stop)
     }
 
     #[test]
     fn requests_a_run_and_stops_at_done_across_split_chunks() {
-        let mut port = Port::new(vec![
-            Some(b"boot\r\npstk1 run backend=p3-m31"),
-            None,
-            Some(b" n=1024\r\npstk1 do"),
-            Some(b"ne accepted=1 rejected=1\r\nafter\n"),
-        ]);
-        let mut sink = Vec::new();
-        let (text, stop) = capture_from(
-            &mut port,
-            &mut sink,
-            &mut Vec::new(),
-            1,
-            Duration::from_secs(5),
-        )
-        .unwrap();
-        assert_eq!(stop, Stop::Done);
-        assert_eq!(
-            text,
-            "boot\npstk1 run backend=p3-m31 n=1024\npstk1 done accepted=1 rejected=1\n"
-        );
-        assert_eq!(sink, text.as_bytes());
-        assert_eq!(port.written, b"pstk1 start\n");
+        let chunks = [
+            "boot\r\npstk1 run backend=p3-m31",
+            "",
+            " n=1024\r\npstk1 do",
+            "ne accepted=1 rejected=1\r\nafter\n",
+        ];
+        let (port, text, stop) = run(&chunks, 9, 1, 5000);
+        assert_eq!((stop, port.written.as_str()), (None, "pstk1 start\n"));
+        let want = "boot\npstk1 run backend=p3-m31 n=1024\npstk1 done accepted=1 rejected=1\n";
+        assert_eq!(text, want);
     }
 
     #[test]
     fn asks_again_after_each_completed_run() {
-        let mut port = Port::new(vec![Some(
-            b"pstk1 run n=1\npstk1 clock window=iter i=0 cycles=1 timer_us=1 measured_hz=1\npstk1 done\npstk1 exit code=0\n",
-        )]);
-        port.chunks.push((
-            true,
-            Some(b"pstk1 dropped lines=1 bytes=9\npstk1 run n=2\npstk1 done\n"),
-        ));
-        let (text, stop) = run(&mut port, 2);
-        assert_eq!(stop, Stop::Done);
-        assert_eq!(port.requests(), 2);
+        let first = "pstk1 run n=1\npstk1 clock window=iter i=0 cycles=1 timer_us=1 measured_hz=1\npstk1 done\npstk1 exit code=0\n";
+        let second = "pstk1 dropped lines=1 bytes=9\npstk1 run n=2\npstk1 done\n";
+        let (port, text, stop) = run(&[first, second], 1, 2, 5000);
+        assert_eq!((stop, port.requests()), (None, 2));
         assert!(text.contains("pstk1 run n=2"));
         // Without the second request the firmware stays silent: the deadline ends the capture.
-        let mut port = Port::new(vec![Some(b"pstk1 done\n")]);
-        port.chunks.push((true, Some(b"pstk1 done\n")));
-        let (_, stop) = capture_from(
-            &mut port,
-            &mut Vec::new(),
-            &mut Vec::new(),
-            2,
-            Duration::from_millis(50),
-        )
-        .unwrap();
-        assert_eq!(stop, Stop::Timeout);
-        assert_eq!(port.requests(), 1);
+        let (port, _, stop) = run(&["pstk1 done\n", "pstk1 done\n"], 1, 2, 50);
+        assert_eq!((stop.as_deref(), port.requests()), (Some("timed out"), 1));
     }
 
     #[test]
     fn firmware_errors_and_end_of_stream_stop() {
-        for (log, needle) in [
-            (
-                &b"pstk1 error what=system-clock-not-150MHz\npstk1 panic message=boom\n"[..],
-                "boom",
-            ),
-            (
-                b"pstk1 oom requested=65536 align=8 in_use=1 peak=2 heap=3\n",
-                "oom",
-            ),
-            (
-                b"pstk1 error what=cycle-counter-not-counting window=calibration\npstk1 fault kind=hardfault pc=0x10000000\n",
-                "hardfault",
-            ),
-            (b"pstk1 error what=proof-file\npstk1 exit code=3\n", "exit code=3"),
-        ] {
-            let (_, stop) = run(&mut Port::new(vec![Some(log)]), 1);
-            assert!(
-                matches!(&stop, Stop::FirmwareError(l) if l.contains(needle)),
-                "{stop:?}"
-            );
+        let logs = [
+            ("pstk1 error what=system-clock-not-150MHz\npstk1 panic message=boom\n", "boom"),
+            ("pstk1 oom requested=65536 align=8 in_use=1 peak=2 heap=3\n", "oom"),
+            ("pstk1 error what=cycle-counter-not-counting window=calibration\npstk1 fault kind=hardfault pc=0x10000000\n", "hardfault"),
+            ("pstk1 error what=proof-file\npstk1 exit code=3\n", "exit code=3"),
+        ];
+        for (log, needle) in logs {
+            let (_, _, stop) = run(&[log], 9, 1, 5000);
+            let stop = stop.unwrap_or_default();
+            let said = stop.starts_with("firmware error") && stop.contains(needle);
+            assert!(said, "{stop}");
         }
-        let (_, stop) = run(&mut Port::new(vec![Some(b"pstk1 done\n")]), 2);
-        assert_eq!(stop, Stop::Closed);
+        let (_, _, stop) = run(&["pstk1 done\n"], 9, 2, 5000);
+        assert_eq!(stop.as_deref(), Some("port closed"));
     }
 }

@@ -24,56 +24,36 @@ fn color(i: usize) -> RGBColor {
 }
 
 fn done(title: &str, svg: String, r: Result<(), String>) -> Chart {
-    match r {
-        Ok(()) => Chart {
-            title: title.into(),
-            svg,
-        },
-        // A chart that cannot be drawn says so in its place (never a panic).
-        Err(e) => Chart {
-            title: title.into(),
-            svg: format!("<p>chart not drawn: {e}</p>"),
-        },
-    }
+    // A chart that cannot be drawn says so in its place (never a panic).
+    let svg = r.map_or_else(|e| format!("<p>chart not drawn: {e}</p>"), |_| svg);
+    let title = title.into();
+    Chart { title, svg }
 }
 
 /// Grouped horizontal bars: `groups` are `(label, one value per series)`, drawn top down in
 /// the given order; `series` names the bars of a group (e.g. the cores). Each bar carries
-/// its value as text; the right third is left free for the legend.
-pub fn bars(
-    title: &str,
-    unit: &str,
-    series: &[&str],
-    groups: &[(String, Vec<Option<f64>>)],
-    fmt: &dyn Fn(f64) -> String,
-) -> Chart {
+/// its value as text (two decimals); the right third is left free for the legend.
+pub fn bars(title: &str, unit: &str, series: &[&str], groups: &Groups) -> Chart {
     let mut svg = String::new();
-    let r = draw_bars(&mut svg, unit, series, groups, fmt).map_err(|e| e.to_string());
+    let r = draw_bars(&mut svg, unit, series, groups).map_err(|e| e.to_string());
     done(title, svg, r)
 }
 
-fn draw_bars(
-    svg: &mut String,
-    unit: &str,
-    series: &[&str],
-    groups: &[(String, Vec<Option<f64>>)],
-    fmt: &dyn Fn(f64) -> String,
-) -> Result<(), Box<dyn std::error::Error>> {
-    let label_w = groups
-        .iter()
-        .map(|g| g.0.chars().count() as u32)
-        .max()
-        .unwrap_or(4)
-        * CHAR_PX
-        + 16;
+/// What drawing returns: plotters' errors are of several types.
+type Drawn = Result<(), Box<dyn std::error::Error>>;
+
+/// Bar groups: a label and one value per series.
+type Groups = [(String, Vec<Option<f64>>)];
+
+fn draw_bars(svg: &mut String, unit: &str, series: &[&str], groups: &Groups) -> Drawn {
+    let widest = groups.iter().map(|g| g.0.chars().count() as u32).max();
+    let label_w = widest.unwrap_or(4) * CHAR_PX + 16;
     let k = series.len().max(1) as f64;
     let bar_px = 16.0;
     let height = (groups.len() as f64 * (k * bar_px + 10.0)) as u32 + 90;
     let width = 900.max(label_w + 560);
-    let max = groups
-        .iter()
-        .flat_map(|g| g.1.iter().flatten())
-        .fold(0.0f64, |a, &b| a.max(b));
+    let values = groups.iter().flat_map(|g| g.1.iter().flatten());
+    let max = values.fold(0.0f64, |a, &b| a.max(b));
     let n = groups.len() as f64;
     {
         let root = SVGBackend::with_string(svg, (width, height)).into_drawing_area();
@@ -106,7 +86,7 @@ fn draw_bars(
             let text = groups.iter().enumerate().filter_map(|(i, g)| {
                 let v = (*g.1.get(j)?)?;
                 let mid = n - i as f64 - 0.1 - (j as f64 + 0.5) * 0.8 / k;
-                Some(EmptyElement::at((v, mid)) + Text::new(fmt(v), (4, -6), (FONT, 13)))
+                Some(EmptyElement::at((v, mid)) + Text::new(format!("{v:.2}"), (4, -6), (FONT, 13)))
             });
             chart.draw_series(text)?;
         }
@@ -143,11 +123,7 @@ pub fn lines(title: &str, unit: &str, series: &[Series]) -> Chart {
     done(title, svg, r)
 }
 
-fn draw_lines(
-    svg: &mut String,
-    unit: &str,
-    series: &[Series],
-) -> Result<(), Box<dyn std::error::Error>> {
+fn draw_lines(svg: &mut String, unit: &str, series: &[Series]) -> Drawn {
     let pts = || series.iter().flat_map(|s| s.points.iter());
     let (x0, x1) = pts().fold((f64::MAX, f64::MIN), |a, p| (a.0.min(p.0), a.1.max(p.0)));
     let y1 = pts().fold(0.0f64, |a, p| a.max(p.1));
@@ -206,31 +182,23 @@ mod tests {
 
     #[test]
     fn bars_carry_every_label_once_and_values() {
-        let g = vec![
-            (
-                "wf-goldilocks^2".to_string(),
-                vec![Some(19.05), Some(19.75)],
-            ),
-            (
-                "p3-m31^4 sha256-engine all-sram".to_string(),
-                vec![Some(3.5), None],
-            ),
+        let one = |l: &str, v: Vec<Option<f64>>| (l.to_string(), v);
+        let all_sram = "p3-m31^4 sha256-engine all-sram";
+        let g = [
+            one("wf-goldilocks^2", vec![Some(19.05), Some(19.75)]),
+            one(all_sram, vec![Some(3.5), None]),
         ];
-        let c = bars("t", "ms", &["m33", "rv32"], &g, &|v| format!("{v:.2}"));
+        let c = bars("t", "ms", &["m33", "rv32"], &g);
         assert!(c.svg.starts_with("<svg"), "{}", c.svg);
-        for l in [
-            "wf-goldilocks^2",
-            "p3-m31^4 sha256-engine all-sram",
-            "19.05",
-            "3.50",
-        ] {
+        for l in ["wf-goldilocks^2", all_sram, "19.05", "3.50"] {
             assert_eq!(c.svg.matches(&format!("\n{l}\n")).count(), 1, "{l}");
         }
+        let points = vec![(10.0, 1.0), (16.0, 3.0)];
         let s = Series {
             name: "a".into(),
             color: 0,
             dashed: true,
-            points: vec![(10.0, 1.0), (16.0, 3.0)],
+            points,
         };
         assert!(lines("t", "bytes", &[s]).svg.contains("2^16"));
         assert!(lines("t", "bytes", &[])

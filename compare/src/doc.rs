@@ -2,10 +2,10 @@
 //! a [`Section`] (title, intro, tables, charts) and the number formatting of the cells. A
 //! leaf module: it imports nothing from the rest of the crate.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// A table: an optional caption, a header and plain-text cells.
-#[derive(Clone, Debug, Default, Serialize)]
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct Table {
     pub caption: String,
     pub head: Vec<String>,
@@ -18,11 +18,19 @@ impl Table {
     /// `head` as in a Markdown header: `"n | core | est. ms"`.
     pub fn new(caption: &str, head: &str) -> Self {
         let head = head.split(" | ").map(String::from).collect();
+        let caption = caption.into();
         Table {
-            caption: caption.into(),
+            caption,
             head,
             ..Table::default()
         }
+    }
+
+    /// Adds a row written as its Markdown line without the outer pipes: `"a | b | c"` (no
+    /// cell holds `" | "`).
+    pub fn row(&mut self, line: &str) {
+        self.rows
+            .push(line.split(" | ").map(String::from).collect());
     }
 }
 
@@ -48,10 +56,11 @@ pub struct Section {
 
 impl Section {
     pub fn new(id: &str, title: &str, intro: impl Into<String>) -> Self {
+        let (id, title, intro) = (id.into(), title.into(), intro.into());
         Section {
-            id: id.into(),
-            title: title.into(),
-            intro: intro.into(),
+            id,
+            title,
+            intro,
             ..Section::default()
         }
     }
@@ -68,11 +77,8 @@ pub fn md_table(t: &Table) -> String {
         let c: Vec<String> = cells.iter().map(|s| s.replace('|', "\\|")).collect();
         format!("| {} |\n", c.join(" | "))
     };
-    let mut out = line(&t.head);
-    out.push_str(&format!("|{}\n", "---|".repeat(t.head.len())));
-    for r in &t.rows {
-        out.push_str(&line(r));
-    }
+    let mut out = line(&t.head) + "|" + &"---|".repeat(t.head.len()) + "\n";
+    t.rows.iter().for_each(|r| out += &line(r));
     out
 }
 
@@ -83,26 +89,18 @@ pub fn dash<T>(v: Option<T>, f: impl Fn(T) -> String) -> String {
 
 /// Security bits as the regimes give them: whole numbers plain, others to one decimal.
 pub fn bits(v: f64) -> String {
-    if v.fract() == 0.0 {
-        format!("{v:.0}")
-    } else {
-        format!("{v:.1}")
-    }
+    let decimals = usize::from(v.fract() != 0.0);
+    format!("{v:.decimals$}")
 }
 
 /// `12345678` -> `12.35 M`, `45678` -> `45.7 k`, `999` -> `999`.
 pub fn si(v: f64) -> String {
-    let a = v.abs();
-    if a >= 1e9 {
-        format!("{:.2} G", v / 1e9)
-    } else if a >= 1e6 {
-        format!("{:.2} M", v / 1e6)
-    } else if a >= 1e4 {
-        format!("{:.1} k", v / 1e3)
-    } else if v.fract() == 0.0 {
-        format!("{v:.0}")
-    } else {
-        format!("{v:.2}")
+    match v.abs() {
+        a if a >= 1e9 => format!("{:.2} G", v / 1e9),
+        a if a >= 1e6 => format!("{:.2} M", v / 1e6),
+        a if a >= 1e4 => format!("{:.1} k", v / 1e3),
+        _ if v.fract() == 0.0 => format!("{v:.0}"),
+        _ => format!("{v:.2}"),
     }
 }
 
@@ -111,10 +109,11 @@ pub fn kib(v: u64) -> String {
     format!("{:.1} KiB", v as f64 / 1024.0)
 }
 
-/// An integer with thin grouping: `12345678` -> `12 345 678`.
-pub fn grouped(v: u64) -> String {
-    let s = v.to_string();
-    let mut out = String::new();
+/// An integer with thin grouping: `-12345678` -> `-12 345 678`.
+pub fn grouped(v: impl Into<i128>) -> String {
+    let v: i128 = v.into();
+    let s = v.unsigned_abs().to_string();
+    let mut out = String::from(if v < 0 { "-" } else { "" });
     for (i, ch) in s.chars().enumerate() {
         if i > 0 && (s.len() - i).is_multiple_of(3) {
             out.push('\u{202f}');
@@ -124,18 +123,11 @@ pub fn grouped(v: u64) -> String {
     out
 }
 
-/// A signed integer with thin grouping: `-1234` -> `-1 234`.
-pub fn grouped_signed(v: i64) -> String {
-    let sign = if v < 0 { "-" } else { "" };
-    format!("{sign}{}", grouped(v.unsigned_abs()))
-}
-
 /// `n` as `2^k` when it is a power of two.
 pub fn pow2(n: u64) -> String {
-    if n.is_power_of_two() {
-        format!("2^{}", n.trailing_zeros())
-    } else {
-        n.to_string()
+    match n.is_power_of_two() {
+        true => format!("2^{}", n.trailing_zeros()),
+        false => n.to_string(),
     }
 }
 
@@ -163,16 +155,28 @@ mod tests {
 
     #[test]
     fn formats() {
-        assert_eq!(si(12_345_678.0), "12.35 M");
-        assert_eq!(si(45_678.0), "45.7 k");
-        assert_eq!(si(999.0), "999");
-        assert_eq!(kib(38_109), "37.2 KiB");
-        assert_eq!(grouped(12_345_678), "12\u{202f}345\u{202f}678");
-        assert_eq!(grouped_signed(-1234), "-1\u{202f}234");
-        assert_eq!(pow2(1024), "2^10");
-        assert_eq!(pow2(1000), "1000");
-        assert_eq!(bits(57.5), "57.5");
-        assert_eq!(times(Some(3.0), Some(2.0)), "1.50x");
-        assert_eq!(times(Some(3.0), None), "–");
+        let got = [
+            si(12_345_678.0),
+            si(45_678.0),
+            si(999.0),
+            kib(38_109),
+            pow2(1024),
+            pow2(1000),
+        ];
+        assert_eq!(
+            got.join(" ; "),
+            "12.35 M ; 45.7 k ; 999 ; 37.2 KiB ; 2^10 ; 1000"
+        );
+        let thin = [grouped(12_345_678u64), grouped(-1234i64)]
+            .join(" ; ")
+            .replace('\u{202f}', "_");
+        assert_eq!(thin, "12_345_678 ; -1_234");
+        let got = [
+            bits(57.5),
+            bits(57.0),
+            times(Some(3.0), Some(2.0)),
+            times(Some(3.0), None),
+        ];
+        assert_eq!(got.join(" ; "), "57.5 ; 57 ; 1.50x ; –");
     }
 }

@@ -27,7 +27,6 @@ mod table;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::Duration;
 
 use clap::{Parser, Subcommand};
 use picostark_core::Policy;
@@ -66,52 +65,24 @@ enum Command {
         out: Option<PathBuf>,
     },
     /// Record a device run from a serial port until the firmware's `done` line.
-    Capture {
-        /// Serial device, e.g. /dev/ttyACM0.
-        #[arg(long)]
-        port: String,
-        /// Save the log here (default: device-TIME.log in the current folder).
-        #[arg(long)]
-        out: Option<PathBuf>,
-        /// Baud rate (ignored by USB CDC devices).
-        #[arg(long, default_value_t = 115_200)]
-        baud: u32,
-        /// Give up after this many seconds.
-        #[arg(long, default_value_t = 600)]
-        timeout: u64,
-        /// Stop after this many `done` lines.
-        #[arg(long, default_value_t = 1)]
-        runs: usize,
-    },
+    Capture(capture::CaptureArgs),
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
     let invocation = std::env::args().skip(1).collect::<Vec<_>>().join(" ");
-    let result = match cli.command {
+    let result = match Cli::parse().command {
         Command::All(a) => all::run(&a, &invocation),
         Command::Report {
             inputs,
             out,
             proofs,
             min_security,
-        } => report::run(
-            &inputs,
-            &out,
-            proofs.as_deref(),
-            min_security,
-            &invocation,
-            &[],
-        )
-        .map(|_| ()),
-        Command::IngestLog { file, out } => ingest_cmd(&file, out.as_deref()),
-        Command::Capture {
-            port,
-            out,
-            baud,
-            timeout,
-            runs,
-        } => capture_cmd(&port, out, baud, timeout, runs),
+        } => {
+            let proofs = proofs.as_deref();
+            report::run(&inputs, &out, proofs, min_security, &invocation, &[]).map(|_| ())
+        }
+        Command::IngestLog { file, out } => ingest(&file, out),
+        Command::Capture(a) => capture::run(&a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -122,79 +93,32 @@ fn main() -> ExitCode {
     }
 }
 
-fn ingest_cmd(file: &std::path::Path, out: Option<&std::path::Path>) -> Result<(), String> {
+/// `compare ingest-log`: the complete runs of a device log as a JSON array of run records
+/// (each run summarised on stderr, an incomplete one said and skipped).
+fn ingest(file: &std::path::Path, out: Option<PathBuf>) -> Result<(), String> {
     let text = std::fs::read_to_string(file).map_err(|e| format!("{}: {e}", file.display()))?;
     let mut records = Vec::new();
     for (i, run) in device::parse_device_log(&text).into_iter().enumerate() {
-        match run {
-            Ok(r) => {
-                let c = &r.record;
-                let cycles: Vec<f64> = c.cycles.iter().map(|&v| v as f64).collect();
-                let median = stats::median(&cycles).map_or("-".into(), |m| format!("{m:.0}"));
-                let (b, f, e, n, core, board) =
-                    (&c.backend, &c.field, c.extension, c.n, &c.core, &c.board);
-                let (src, it, t) = (
-                    &c.source,
-                    c.iterations,
-                    r.tampered.as_deref().unwrap_or("-"),
-                );
-                eprintln!("run {}: {b} {f} ext={e} n={n} core={core} board={board} source={src} iterations={it} median cycles={median} tampered={t}", i + 1);
-                records.push(r.record);
-            }
-            Err(e) => eprintln!("run {}: skipped: {e}", i + 1),
-        }
+        let Ok(r) = run.map_err(|e| eprintln!("run {}: skipped: {e}", i + 1)) else {
+            continue;
+        };
+        let c = &r.record;
+        let cycles: Vec<f64> = c.cycles.iter().map(|&v| v as f64).collect();
+        let median = stats::median(&cycles).map_or("-".into(), |m| format!("{m:.0}"));
+        let (b, n, core, board) = (&c.backend, c.n, &c.core, &c.board);
+        let tampered = r.tampered.as_deref().unwrap_or("-");
+        eprintln!("run {}: {b} {} ext={} n={n} core={core} board={board} source={} iterations={} median cycles={median} tampered={tampered}", i + 1, c.field, c.extension, c.source, c.iterations);
+        records.push(r.record);
     }
     if records.is_empty() {
         return Err(format!("{}: no complete pstk1 run", file.display()));
     }
     let json = serde_json::to_string_pretty(&records).map_err(|e| e.to_string())? + "\n";
     match out {
-        Some(p) => std::fs::write(p, json).map_err(|e| format!("{}: {e}", p.display())),
+        Some(p) => std::fs::write(&p, json).map_err(|e| format!("{}: {e}", p.display())),
         None => {
             print!("{json}");
             Ok(())
         }
-    }
-}
-
-fn capture_cmd(
-    port: &str,
-    out: Option<PathBuf>,
-    baud: u32,
-    timeout: u64,
-    runs: usize,
-) -> Result<(), String> {
-    let out = out.unwrap_or_else(|| {
-        let t = report::utc_now()
-            .replace([' ', ':'], "-")
-            .replace("-UTC", "");
-        PathBuf::from(format!("device-{t}.log"))
-    });
-    let mut file = std::fs::File::create(&out).map_err(|e| format!("{}: {e}", out.display()))?;
-    let (text, stop) = capture::capture_port(
-        port,
-        baud,
-        &mut file,
-        runs.max(1),
-        Duration::from_secs(timeout),
-    )?;
-    let complete = device::parse_device_log(&text)
-        .iter()
-        .filter(|r| r.is_ok())
-        .count();
-    eprintln!(
-        "capture: {} ({complete} complete run(s)) -> {}",
-        match &stop {
-            capture::Stop::Done => "done".to_string(),
-            capture::Stop::FirmwareError(l) => format!("firmware error: {l}"),
-            capture::Stop::Timeout => format!("timed out after {timeout} s"),
-            capture::Stop::Closed => "port closed".to_string(),
-        },
-        out.display()
-    );
-    if stop == capture::Stop::Done {
-        Ok(())
-    } else {
-        Err("capture incomplete (the partial log was kept)".into())
     }
 }

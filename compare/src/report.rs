@@ -3,257 +3,156 @@
 //! files, `report.md` and `report.html` from two templates (`report.md.j2`,
 //! `report.html.j2`), `table.csv` and `table.json` from [`crate::table`].
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+use minijinja::value::ViaDeserialize;
 use minijinja::{context, Environment, Value};
 
-use crate::doc::{md_table, Section};
+use crate::doc::{md_table, Section, Table};
 use crate::params::ParamRow;
 use crate::sections;
 use crate::table::{to_csv, to_json, Row};
 
-/// Everything a report is made from.
-pub struct Report {
-    pub rows: Vec<Row>,
-    pub params: Vec<ParamRow>,
-    /// Problems while reading inputs.
-    pub warnings: Vec<String>,
-    /// Notes from the pipeline (missing tools, failed runs).
-    pub notes: Vec<String>,
-    /// How the report was produced (command line).
-    pub command: String,
-    pub generated: String,
-    pub min_security: u32,
-    /// The stock-baseline folder (`<out>/baseline`), when there is one.
-    pub baseline: Option<PathBuf>,
+/// Takes the proof files' parameters into the rows: a row whose record was made from one of
+/// these files takes its parameters from the header; a row that states 0 bits (the firmware
+/// writes 0 when its policy rejects the proof) gets the default policy's figure from its
+/// proof file, so every row shows a figure of the same regime. Returns how many rows that
+/// fixed.
+fn set_params(rows: &mut [Row], params: &[ParamRow]) -> usize {
+    let mut fixed = 0;
+    for r in rows {
+        let name = r.origin.rsplit('/').next().unwrap_or("");
+        let own = params.iter().find(|p| name.starts_with(&p.file));
+        if let Some(p) = own {
+            r.params = crate::params::compact(&p.header.params);
+        }
+        let same = |p: &&ParamRow| {
+            let h = &p.header;
+            (h.backend.name(), h.extension_degree, h.n()) == (r.backend.as_str(), r.extension, r.n)
+        };
+        let proof = own.or_else(|| params.iter().find(same));
+        if let Some(p) = proof.filter(|_| r.security_bits == 0) {
+            (r.rec.security_bits, fixed) = (p.security_bits, fixed + 1);
+        }
+    }
+    fixed
 }
 
-impl Report {
-    /// Sets the proof files' parameters. A row whose record was made from one of these files
-    /// takes its parameters from the header; a row that states 0 bits (the firmware writes 0
-    /// when its policy rejects the proof) gets the default policy's figure from its proof
-    /// file, so every row shows a figure of the same regime.
-    pub fn set_params(&mut self, params: Vec<ParamRow>) {
-        let mut fixed = 0;
-        for r in &mut self.rows {
-            let name = r.origin.rsplit('/').next().unwrap_or("");
-            let own = params.iter().find(|p| name.starts_with(&p.file));
-            if let Some(p) = own {
-                r.params = crate::params::compact(&p.params);
-            }
-            if r.security_bits != 0 {
-                continue;
-            }
-            let same =
-                |p: &&ParamRow| (&p.backend, p.extension, p.n) == (&r.backend, r.extension, r.n);
-            if let Some(p) = own.or_else(|| params.iter().find(same)) {
-                r.rec.security_bits = p.security_bits;
-                fixed += 1;
-            }
-        }
-        if fixed > 0 {
-            self.notes.push(format!(
-                "{fixed} row(s) stated 0 security bits (the firmware's value for a proof its policy rejects); they show the default policy's figure for their proof file instead"
-            ));
-        }
-        self.params = params;
-    }
-
-    /// The sections, in reading order; empty ones are left out.
-    pub fn sections(&self) -> Vec<Section> {
-        let r = &self.rows;
-        let mut out = vec![sections::answer::section(r, self.min_security)];
-        out.push(sections::workload::section(r, self.min_security));
-        out.push(sections::circle::section(r));
-        out.push(sections::hash::section(r));
-        out.push(sections::proven::section(r, self.min_security));
-        out.push(sections::cores::section(r));
-        out.extend(sections::scaling::sections(r));
-        out.push(sections::matrix::section(r, self.min_security));
-        out.retain(|s| !s.is_empty() || !s.notes.is_empty());
-        // Its tables are Markdown in the intro.
-        out.extend(self.baseline.as_deref().and_then(crate::baseline::section));
-        let mut about = sections::about::sections(r, &self.params, &self.notes, &self.warnings);
-        about.retain(|s| !s.is_empty() || !s.notes.is_empty());
-        out.extend(about);
-        out
-    }
-
-    fn context(&self, html: bool) -> Value {
-        let sections: Vec<Value> = self
-            .sections()
+/// The sections, in reading order; empty ones are left out.
+fn sections(
+    rows: &[Row],
+    min: u32,
+    baseline: &Path,
+    about: [&[String]; 2],
+    params: &[ParamRow],
+) -> Vec<Section> {
+    let mut out = vec![
+        sections::answer::section(rows, min),
+        sections::workload::section(rows, min),
+        sections::circle::section(rows),
+        sections::hash::section(rows),
+        sections::proven::section(rows, min),
+        sections::cores::section(rows),
+        sections::scaling::section(rows),
+        sections::matrix::section(rows, min),
+    ];
+    out.retain(|s| !s.is_empty() || !s.notes.is_empty());
+    out.extend(crate::baseline::sections(baseline));
+    let [notes, warnings] = about;
+    let about = sections::about::sections(rows, params, notes, warnings);
+    out.extend(
+        about
             .into_iter()
-            .map(|s| {
-                let tables: Vec<Value> = s
-                    .tables
-                    .iter()
-                    .filter(|t| !t.rows.is_empty())
-                    .map(|t| context!(md => md_table(t), ..Value::from_serialize(t)))
-                    .collect();
-                let md = |t: &str| {
-                    if html {
-                        markdown_html(t)
-                    } else {
-                        t.to_string()
-                    }
-                };
-                context! {
-                    id => s.id, title => s.title, intro => md(&s.intro),
-                    notes => s.notes.iter().map(|n| md(n)).collect::<Vec<_>>(),
-                    tables, charts => s.charts,
-                }
-            })
-            .collect();
-        let mut counts: Vec<(String, usize)> = Vec::new();
-        for r in &self.rows {
-            match counts.iter_mut().find(|(s, _)| *s == r.source) {
-                Some((_, n)) => *n += 1,
-                None => counts.push((r.source.clone(), 1)),
-            }
-        }
-        let counts: Vec<String> = counts.iter().map(|(s, n)| format!("{n} {s}")).collect();
-        context! {
-            generated => self.generated, command => self.command, rows => self.rows.len(),
-            counts => if counts.is_empty() { "none".into() } else { counts.join(", ") },
-            sections,
-        }
-    }
-
-    fn render(&self, template: &str, html: bool) -> Result<String, String> {
-        let mut env = Environment::new();
-        use minijinja::AutoEscape::{Html, None as Plain};
-        env.set_auto_escape_callback(move |_| if html { Html } else { Plain });
-        let t = env.template_from_str(template).map_err(|e| e.to_string())?;
-        t.render(self.context(html)).map_err(|e| e.to_string())
-    }
-
-    /// `report.md`.
-    pub fn markdown(&self) -> Result<String, String> {
-        self.render(include_str!("report.md.j2"), false)
-    }
-
-    /// `report.html`: self-contained (inline CSS, SVG and a few lines of script that sort and
-    /// filter the matrix).
-    pub fn html(&self) -> Result<String, String> {
-        self.render(include_str!("report.html.j2"), true)
-    }
-
-    /// Writes the four files into `dir`.
-    pub fn write(&self, dir: &Path) -> Result<(), String> {
-        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-        let files = [
-            ("report.md", self.markdown()?),
-            ("report.html", self.html()?),
-            ("table.csv", to_csv(&self.rows)),
-            ("table.json", to_json(&self.rows) + "\n"),
-        ];
-        for (name, text) in files {
-            let p = dir.join(name);
-            std::fs::write(&p, text).map_err(|e| format!("{}: {e}", p.display()))?;
-        }
-        Ok(())
-    }
+            .filter(|s| !s.is_empty() || !s.notes.is_empty()),
+    );
+    out
 }
 
-/// Builds and writes a report; returns the number of rows.
+/// Renders a template over `ctx`: HTML-escaped with a `md` filter (Markdown to HTML) for
+/// report.html, plain for report.md; both have `md_table` (a table as Markdown).
+fn render(template: &str, html: bool, ctx: &Value) -> Result<String, String> {
+    use minijinja::AutoEscape::{Html, None as Plain};
+    let mut env = Environment::new();
+    env.set_auto_escape_callback(move |_| if html { Html } else { Plain });
+    env.add_filter("md", |md: String| {
+        let mut h = String::new();
+        let parser = pulldown_cmark::Parser::new_ext(&md, pulldown_cmark::Options::ENABLE_TABLES);
+        pulldown_cmark::html::push_html(&mut h, parser);
+        Value::from_safe_string(h)
+    });
+    env.add_filter("md_table", |t: ViaDeserialize<Table>| md_table(&t));
+    let t = env.template_from_str(template).map_err(|e| e.to_string())?;
+    t.render(ctx).map_err(|e| e.to_string())
+}
+
+/// Builds the report from `inputs` and writes its four files into `out`; returns the number
+/// of rows. With `proofs`, the proof files' parameters join the rows and a table of their
+/// own. The stock baselines are read from `<out>/baseline` when it is there.
 pub fn run(
     inputs: &[PathBuf],
-    out: &std::path::Path,
-    proofs: Option<&std::path::Path>,
+    out: &Path,
+    proofs: Option<&Path>,
     min_security: u32,
     invocation: &str,
     notes: &[String],
 ) -> Result<usize, String> {
     let loaded = crate::input::load(inputs);
-    for w in &loaded.warnings {
-        eprintln!("warning: {w}");
+    let (mut warnings, mut notes) = (loaded.warnings, notes.to_vec());
+    warnings.iter().for_each(|w| eprintln!("warning: {w}"));
+    let mut rows = crate::table::build_rows(&loaded.entries);
+    let (params, unread) = proofs.map(crate::params::read_dir).unwrap_or_default();
+    warnings.extend(unread);
+    let fixed = set_params(&mut rows, &params);
+    if fixed > 0 {
+        notes.push(format!("{fixed} row(s) stated 0 security bits (the firmware's value for a proof its policy rejects); they show the default policy's figure for their proof file instead"));
     }
-    let rows = crate::table::build_rows(&loaded.entries);
-    let mut report = Report {
-        rows,
-        params: Vec::new(),
-        warnings: loaded.warnings,
-        notes: notes.to_vec(),
-        command: format!("compare {invocation}"),
-        generated: utc_now(),
-        min_security,
-        // Stock baselines and tuning records live next to the report (`<out>/baseline`).
-        baseline: Some(out.join("baseline")),
+    let baseline = out.join("baseline");
+    let about = [notes.as_slice(), warnings.as_slice()];
+    let sections = sections(&rows, min_security, &baseline, about, &params);
+    let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
+    rows.iter()
+        .for_each(|r| *counts.entry(&r.source).or_default() += 1);
+    let counts: Vec<String> = counts.iter().map(|(s, n)| format!("{n} {s}")).collect();
+    let ctx = context! {
+        generated => utc_now(), command => format!("compare {invocation}"), rows => rows.len(),
+        counts => if counts.is_empty() { "none".into() } else { counts.join(", ") },
+        sections,
     };
-    if let Some(dir) = proofs {
-        let (params, warnings) = crate::params::read_dir(dir);
-        report.set_params(params);
-        report.warnings.extend(warnings);
+    std::fs::create_dir_all(out).map_err(|e| format!("{}: {e}", out.display()))?;
+    let files = [
+        (
+            "report.md",
+            render(include_str!("report.md.j2"), false, &ctx)?,
+        ),
+        (
+            "report.html",
+            render(include_str!("report.html.j2"), true, &ctx)?,
+        ),
+        ("table.csv", to_csv(&rows)),
+        ("table.json", to_json(&rows) + "\n"),
+    ];
+    for (name, text) in files {
+        let p = out.join(name);
+        std::fs::write(&p, text).map_err(|e| format!("{}: {e}", p.display()))?;
     }
-    report.write(out)?;
-    let n = report.rows.len();
-    eprintln!(
-        "compare: {n} rows -> {}/report.md, report.html, table.csv, table.json",
-        out.display()
-    );
-    let answer = sections::answer::section(&report.rows, min_security);
-    for t in &answer.tables {
-        if let Some(best) = t.rows.first() {
-            eprintln!(
-                "  fastest on {}: {} {} {} [{}] {} ms, {} bits",
-                t.caption, best[0], best[4], best[6], best[5], best[1], best[2]
-            );
+    let n = rows.len();
+    let shown = out.display();
+    eprintln!("compare: {n} rows -> {shown}/report.md, report.html, table.csv, table.json");
+    for t in &sections::answer::section(&rows, min_security).tables {
+        if let Some(b) = t.rows.first() {
+            let (c, ms, bits, p, h) = (&t.caption, &b[1], &b[2], &b[0], &b[4]);
+            let (place, params) = (&b[6], &b[5]);
+            eprintln!("  fastest on {c}: {p} {h} {place} [{params}] {ms} ms, {bits} bits");
         }
     }
     Ok(n)
 }
 
-/// Markdown (section prose) as HTML, marked safe for the template.
-fn markdown_html(md: &str) -> String {
-    let mut h = String::new();
-    let parser = pulldown_cmark::Parser::new_ext(md, pulldown_cmark::Options::ENABLE_TABLES);
-    pulldown_cmark::html::push_html(&mut h, parser);
-    h
-}
-
-/// The current UTC time as `YYYY-MM-DD HH:MM UTC`.
+/// The current UTC time as `YYYY-MM-DD HH:MM UTC` (from `date -u`; `unknown` without it).
 pub fn utc_now() -> String {
-    let secs = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs()) as i64;
-    let (y, m, d) = civil_from_days(secs.div_euclid(86_400));
-    let rem = secs.rem_euclid(86_400);
-    format!(
-        "{y:04}-{m:02}-{d:02} {:02}:{:02} UTC",
-        rem / 3600,
-        rem % 3600 / 60
-    )
-}
-
-/// Days since 1970-01-01 to a proleptic Gregorian date (Howard Hinnant's algorithm).
-pub fn civil_from_days(z: i64) -> (i64, u32, u32) {
-    let z = z + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
-    (
-        if m <= 2 {
-            yoe + era * 400 + 1
-        } else {
-            yoe + era * 400
-        },
-        m,
-        d,
-    )
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn dates() {
-        assert_eq!(civil_from_days(0), (1970, 1, 1));
-        assert_eq!(civil_from_days(19_782), (2024, 2, 29));
-        assert_eq!(civil_from_days(-1), (1969, 12, 31));
-    }
+    let mut date = std::process::Command::new("date");
+    let out = date.arg("-u").arg("+%Y-%m-%d %H:%M UTC").output();
+    let text = out.ok().and_then(|o| String::from_utf8(o.stdout).ok());
+    text.map_or("unknown".into(), |t| t.trim().into())
 }

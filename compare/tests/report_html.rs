@@ -9,152 +9,105 @@ use std::process::Command;
 
 use scraper::{ElementRef, Html, Selector};
 
+const PARAMS: &str = "blowup / queries / fold / final / PoW";
+
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
 }
 
-fn sel(s: &str) -> Selector {
-    Selector::parse(s).expect("selector")
+/// The elements under `e` that `css` selects.
+fn all<'a>(e: ElementRef<'a>, css: &str) -> Vec<ElementRef<'a>> {
+    e.select(&Selector::parse(css).expect("selector")).collect()
 }
 
-fn text(e: ElementRef) -> String {
+fn text(e: &ElementRef) -> String {
     e.text().collect::<String>().trim().to_string()
+}
+
+fn texts(e: ElementRef, css: &str) -> Vec<String> {
+    all(e, css).iter().map(text).collect()
 }
 
 /// The body rows of a table, as cell texts.
 fn rows(t: ElementRef) -> Vec<Vec<String>> {
-    t.select(&sel("tbody tr"))
-        .map(|r| r.select(&sel("td")).map(text).collect())
-        .collect()
+    let rows = all(t, "tbody tr").into_iter();
+    rows.map(|r| texts(r, "td")).collect()
 }
 
-fn head(t: ElementRef) -> Vec<String> {
-    t.select(&sel("thead th")).map(text).collect()
+/// The position of column `c` in a table's header.
+fn col(t: ElementRef, c: &str) -> usize {
+    let head = texts(t, "thead th");
+    head.iter()
+        .position(|h| h == c)
+        .unwrap_or_else(|| panic!("column {c}: {head:?}"))
 }
 
 fn check(html: &str) {
     let doc = Html::parse_document(html);
-    let sections: Vec<ElementRef> = doc.select(&sel("section")).collect();
-    let by_id = |id: &str| {
+    let sections = all(doc.root_element(), "section");
+    let find = |id: &str| {
         sections
             .iter()
             .find(|s| s.value().id() == Some(id))
             .copied()
     };
+    let by_id = |id: &str| find(id).expect(id);
     for s in &sections {
         let id = s.value().id().unwrap_or("?");
-        assert!(
-            s.select(&sel("h2"))
-                .next()
-                .is_some_and(|h| !text(h).is_empty()),
-            "{id}: no title"
-        );
-        for t in s.select(&sel("table")) {
-            let r = rows(t);
-            assert!(
-                !r.is_empty() && r.iter().all(|c| c.len() == head(t).len()),
-                "{id}: empty or ragged table"
-            );
+        let titled = texts(*s, "h2").iter().any(|h| !h.is_empty());
+        assert!(titled, "{id}: no title");
+        for t in all(*s, "table") {
+            let (r, width) = (rows(t), texts(t, "thead th").len());
+            let full = !r.is_empty() && r.iter().all(|c| c.len() == width);
+            assert!(full, "{id}: empty or ragged table");
         }
-        for f in s.select(&sel("figure")) {
-            let svg = f
-                .select(&sel("svg"))
-                .next()
+        for f in all(*s, "figure") {
+            let svg = all(f, "svg");
+            let svg = *svg
+                .first()
                 .unwrap_or_else(|| panic!("{id}: chart not drawn"));
-            assert!(
-                svg.select(&sel("rect, polyline, path")).count() > 3,
-                "{id}: empty chart"
-            );
+            let drawn = all(svg, "rect, polyline, path").len();
+            assert!(drawn > 3, "{id}: empty chart");
         }
     }
     // The first screen: one table per core, fastest first, and one chart.
-    let answer = by_id("answer").expect("answer section");
-    assert_eq!(
-        sections[0].value().id(),
-        Some("answer"),
-        "the answer comes first"
-    );
-    let tables: Vec<ElementRef> = answer.select(&sel("table")).collect();
-    let captions: Vec<String> = answer.select(&sel("caption")).map(text).collect();
-    assert_eq!(captions, ["Cortex-M33", "Hazard3 (RV32)"]);
-    for t in &tables {
-        let h = head(*t);
-        let ms = h
-            .iter()
-            .position(|c| c == "est. ms")
-            .expect("est. ms column");
-        let v: Vec<f64> = rows(*t)
-            .iter()
-            .map(|r| r[ms].parse().expect("ms"))
-            .collect();
+    let first = sections[0].value().id();
+    assert_eq!(first, Some("answer"), "the answer comes first");
+    let answer = by_id("answer");
+    assert_eq!(texts(answer, "caption"), ["Cortex-M33", "Hazard3 (RV32)"]);
+    for t in all(answer, "table") {
+        let ms = col(t, "est. ms");
+        let v: Vec<f64> = rows(t).iter().map(|r| r[ms].parse().expect("ms")).collect();
         assert!(v.windows(2).all(|w| w[0] <= w[1]), "fastest first: {v:?}");
-        for c in [
-            "hash",
-            "blowup / queries / fold / final / PoW",
-            "placement",
-            "bits: strictest",
-        ] {
-            assert!(h.iter().any(|x| x == c), "answer column {c}");
+        for c in ["hash", PARAMS, "placement", "bits: strictest"] {
+            col(t, c);
         }
     }
-    assert_eq!(
-        answer.select(&sel("figure")).count(),
-        1,
-        "one chart on the first screen"
-    );
+    let charts = all(answer, "figure").len();
+    assert_eq!(charts, 1, "one chart on the first screen");
     // The chart names each configuration once.
-    let svg = answer.select(&sel("svg")).next().expect("svg");
-    let labels: Vec<String> = svg
-        .select(&sel("text"))
-        .map(text)
-        .filter(|t| t.contains(" [2^"))
-        .collect();
+    let labels = texts(answer, "svg text").into_iter();
+    let labels: Vec<String> = labels.filter(|t| t.contains(" [2^")).collect();
     let mut unique = labels.clone();
     unique.sort();
     unique.dedup();
-    assert!(
-        !labels.is_empty() && unique.len() == labels.len(),
-        "duplicated labels: {labels:?}"
-    );
+    let once = !labels.is_empty() && unique.len() == labels.len();
+    assert!(once, "duplicated labels: {labels:?}");
     for id in ["workload", "hash", "proven", "cores", "matrix", "method"] {
-        assert!(by_id(id).is_some(), "section {id}");
+        by_id(id);
     }
-    assert!(
-        by_id("workload")
-            .unwrap()
-            .select(&sel("figure svg"))
-            .next()
-            .is_some(),
-        "workload chart"
-    );
+    let workload_chart = all(by_id("workload"), "figure svg");
+    assert!(!workload_chart.is_empty(), "workload chart");
     // The Matrix: sortable, every row names its hash, parameters and placement.
-    let m = by_id("matrix")
-        .unwrap()
-        .select(&sel("table.sortable"))
-        .next()
-        .expect("sortable matrix");
-    let h = head(m);
-    let col = |c: &str| {
-        h.iter()
-            .position(|x| x == c)
-            .unwrap_or_else(|| panic!("matrix column {c}"))
-    };
-    let (hash, params, placement) = (
-        col("hash"),
-        col("blowup / queries / fold / final / PoW"),
-        col("placement"),
-    );
+    let m = all(by_id("matrix"), "table.sortable");
+    let m = *m.first().expect("sortable matrix");
+    let (hash, params, placement) = (col(m, "hash"), col(m, PARAMS), col(m, "placement"));
     for r in rows(m) {
-        assert!(
-            ["blake3", "sha256", "sha256-engine"].contains(&r[hash].as_str()),
-            "{r:?}"
-        );
+        let hashed = ["blake3", "sha256", "sha256-engine"].contains(&r[hash].as_str());
         let p: Vec<&str> = r[params].split(" / ").collect();
-        assert!(
-            p.len() == 5 && p[0].starts_with("2^") && p[4].parse::<u8>().is_ok(),
-            "{r:?}"
-        );
-        assert!(!r[placement].is_empty() && r[placement] != "–", "{r:?}");
+        let named = p.len() == 5 && p[0].starts_with("2^") && p[4].parse::<u8>().is_ok();
+        let placed = !r[placement].is_empty() && r[placement] != "–";
+        assert!(hashed && named && placed, "{r:?}");
     }
     assert!(html.contains("<script>") && html.contains("input class=\"filter\""));
 }
@@ -162,52 +115,32 @@ fn check(html: &str) {
 #[test]
 fn report_html_has_every_section_and_names_every_row() {
     let out = std::env::temp_dir().join(format!("compare-html-{}", std::process::id()));
-    let r = root();
-    let mut inputs = vec![
-        "results/raw",
-        "results/proven/records",
-        "results/hash/best",
-        "results/membership/records",
-    ];
-    for track in [
-        "results/baseline/wide-circle",
-        "results/placement/one",
-        "results/placement/all",
-    ] {
-        if r.join(track).is_dir() {
-            inputs.push(track);
-        }
-    }
-    let status = Command::new(env!("CARGO_BIN_EXE_compare"))
-        .current_dir(&r)
+    let tracks = "results/raw results/proven/records results/hash/best results/membership/records results/baseline/wide-circle results/placement/one results/placement/all";
+    let inputs = tracks.split(' ').filter(|t| root().join(t).is_dir());
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_compare"));
+    cmd.current_dir(root())
         .arg("report")
         .arg("--in")
-        .args(&inputs)
+        .args(inputs)
         .arg("--out")
-        .arg(&out)
-        .status()
-        .expect("compare runs");
-    assert!(status.success());
+        .arg(&out);
+    assert!(cmd.status().expect("compare runs").success());
     check(&std::fs::read_to_string(out.join("report.html")).unwrap());
     let _ = std::fs::remove_dir_all(&out);
-    check(&std::fs::read_to_string(r.join("results/report.html")).unwrap());
+    check(&std::fs::read_to_string(root().join("results/report.html")).unwrap());
 }
 
 #[test]
 fn results_name_no_absolute_path() {
-    let mut stack = vec![root().join("results")];
-    let mut files = 0;
+    let (mut stack, mut files) = (vec![root().join("results")], 0);
     while let Some(p) = stack.pop() {
         if p.is_dir() {
             stack.extend(std::fs::read_dir(&p).unwrap().map(|e| e.unwrap().path()));
-            continue;
-        }
-        let Ok(t) = std::fs::read_to_string(&p) else {
-            continue;
-        }; // binary (png)
-        files += 1;
-        for bad in ["/work/", "/root/", "/home/"] {
-            assert!(!t.contains(bad), "{} names {bad}", p.display());
+        } else if let Ok(t) = std::fs::read_to_string(&p) {
+            files += 1; // a binary file (png) is not read
+            for bad in ["/work/", "/root/", "/home/"] {
+                assert!(!t.contains(bad), "{} names {bad}", p.display());
+            }
         }
     }
     assert!(files > 100, "results/ read ({files} files)");

@@ -9,51 +9,31 @@ use crate::table::Row;
 
 /// For every configuration seen, each core without an emulator row, and security mismatches
 /// between records and proof files.
-pub fn gaps(rows: &[Row], params: &[ParamRow]) -> Vec<String> {
+fn gaps(rows: &[Row], params: &[ParamRow]) -> Vec<String> {
     let mut out = Vec::new();
-    let configs: BTreeSet<(&str, u8, &str, u64)> = rows
-        .iter()
-        .map(|r| (r.backend.as_str(), r.extension, r.air.as_str(), r.n))
-        .collect();
-    for (b, e, a, n) in configs {
+    let config = |r: &Row| (r.backend.clone(), r.extension, r.air.clone(), r.n);
+    let configs: BTreeSet<_> = rows.iter().map(config).collect();
+    for c in configs {
         for core in ["m33", "rv32"] {
-            let has = rows.iter().any(|r| {
-                r.source == "emulator"
-                    && (
-                        r.backend.as_str(),
-                        r.extension,
-                        r.air.as_str(),
-                        r.n,
-                        r.core.as_str(),
-                    ) == (b, e, a, n, core)
-            });
-            if !has {
-                out.push(format!(
-                    "no emulator row for {b}^{e} {a} n={} on {core}",
-                    pow2(n)
-                ));
+            let has = |r: &Row| r.source == "emulator" && r.core == core && config(r) == c;
+            if !rows.iter().any(has) {
+                let (b, e, a, n) = (&c.0, c.1, &c.2, pow2(c.3));
+                out.push(format!("no emulator row for {b}^{e} {a} n={n} on {core}"));
             }
         }
     }
     for p in params {
-        for r in rows
-            .iter()
-            .filter(|r| (&r.backend, r.extension, r.n) == (&p.backend, p.extension, p.n))
-        {
-            if r.security_bits != p.security_bits
-                && r.accepted()
-                && r.params == compact(&p.params)
-                && r.default_policy()
-            {
-                out.push(format!(
-                    "{} row of {}^{} n={} states {} bits, the proof file's parameters give {}",
-                    r.source,
-                    r.backend,
-                    r.extension,
-                    pow2(r.n),
-                    r.security_bits,
-                    p.security_bits
-                ));
+        let h = &p.header;
+        let same = |r: &&Row| {
+            (r.backend.as_str(), r.extension, r.n) == (h.backend.name(), h.extension_degree, h.n())
+        };
+        let differs =
+            |r: &&Row| r.security_bits != p.security_bits && r.params == compact(&h.params);
+        for r in rows.iter().filter(same).filter(differs) {
+            if r.accepted() && r.default_policy() {
+                let (s, b, e, n) = (&r.source, &r.backend, r.extension, pow2(r.n));
+                let (bits, want) = (r.security_bits, p.security_bits);
+                out.push(format!("{s} row of {b}^{e} n={n} states {bits} bits, the proof file's parameters give {want}"));
             }
         }
     }
@@ -67,63 +47,38 @@ pub fn sections(
     notes: &[String],
     warnings: &[String],
 ) -> Vec<Section> {
-    let mut p = Section::new("parameters", "Proof parameters", "The proof files of this run, their header's parameters and every regime's bits recomputed from them.");
-    let policy = format!(
-        "bits: policy ({})",
-        picostark_core::Policy::default().regime.name()
-    );
-    let mut t = Table::new("", &format!("proof file | backend | ext | n | {PARAMS_HEAD} | size | bits: ethSTARK | bits: wf 0.13.1 | bits: P3 0.8 | bits: proven unique | bits: proven list | {policy}"));
+    let intro = "The proof files of this run, their header's parameters and every regime's bits recomputed from them.";
+    let mut p = Section::new("parameters", "Proof parameters", intro);
+    let policy = picostark_core::Policy::default().regime.name();
+    let head = format!("proof file | backend | ext | n | {PARAMS_HEAD} | size | bits: ethSTARK | bits: wf 0.13.1 | bits: P3 0.8 | bits: proven unique | bits: proven list | bits: policy ({policy})");
+    let mut t = Table::new("", &head);
     for q in params {
-        let f = &q.figures;
-        let mut row = vec![
-            q.file.clone(),
-            q.backend.clone(),
-            q.extension.to_string(),
-            pow2(q.n),
-            compact(&q.params),
-            grouped(q.bytes),
-        ];
-        let b = [
-            f.ethstark,
-            f.winterfell,
-            f.plonky3,
-            f.proven_unique,
-            f.proven_list,
-            q.security_bits,
-        ];
-        row.extend(b.iter().map(u32::to_string));
-        t.rows.push(row);
+        let (f, h, file) = (&q.figures, &q.header, &q.file);
+        let (b, e, n) = (h.backend.name(), h.extension_degree, pow2(h.n()));
+        let (prm, size, policy) = (compact(&h.params), grouped(q.bytes), q.security_bits);
+        let (es, wf, p3) = (f.ethstark, f.winterfell, f.plonky3);
+        let (pu, pl) = (f.proven_unique, f.proven_list);
+        t.row(&format!("{file} | {b} | {e} | {n} | {prm} | {size} | {es} | {wf} | {p3} | {pu} | {pl} | {policy}"));
     }
     p.tables.push(t);
 
     let mut w = Section::new("warnings", "Missing data and warnings", "");
-    w.notes = notes
-        .iter()
-        .cloned()
-        .chain(gaps(rows, params))
-        .chain(warnings.iter().cloned())
-        .map(|g| g.replace('\n', " "))
-        .collect();
+    let all = notes.iter().cloned().chain(gaps(rows, params));
+    let all = all.chain(warnings.iter().cloned());
+    w.notes = all.map(|g| g.replace('\n', " ")).collect();
 
-    let mut v = Section::new(
-        "provenance",
-        "Provenance",
-        "Where the rows come from: source, board, allocator, toolchain, build profile and commit.",
-    );
-    let mut t = Table::new(
-        "",
-        "source | board | allocator | toolchain | profile | commit | rows",
-    );
+    let intro =
+        "Where the rows come from: source, board, allocator, toolchain, build profile and commit.";
+    let mut v = Section::new("provenance", "Provenance", intro);
+    let head = "source | board | allocator | toolchain | profile | commit | rows";
+    let mut t = Table::new("", head);
     for r in rows {
+        let key = [&r.source, &r.board, &r.allocator].map(|s| s.to_string());
         let key = [
-            &r.source,
-            &r.board,
-            &r.allocator,
-            &r.toolchain,
-            &r.profile,
-            &r.git_commit,
-        ]
-        .map(|s| s.to_string());
+            key,
+            [&r.toolchain, &r.profile, &r.git_commit].map(|s| s.to_string()),
+        ];
+        let key = key.concat();
         match t.rows.iter_mut().find(|k| k[..6] == key) {
             Some(k) => k[6] = (k[6].parse::<usize>().unwrap_or(0) + 1).to_string(),
             None => t
@@ -133,8 +88,8 @@ pub fn sections(
     }
     v.tables.push(t);
     let mut m = Section::new("method", "Method", "");
-    m.notes = include_str!("../method.md")
-        .lines()
+    let lines = include_str!("../method.md").lines();
+    m.notes = lines
         .filter_map(|l| l.strip_prefix("- "))
         .map(String::from)
         .collect();

@@ -2,128 +2,114 @@
 //! default policy (estimated ms), with its cost in instructions, memory and bytes and its
 //! security; then one chart of the estimated ms of every ranked configuration on both cores.
 
-use std::cmp::Ordering;
-
 use crate::chart;
-use crate::doc::{bits, dash, grouped, kib, ms, pow2, Section, Table};
+use crate::doc::{bits, dash, grouped, kib, ms, pow2, Chart, Section, Table};
 use crate::params::PARAMS_HEAD;
 use crate::table::Row;
 
 pub const CORES: [(&str, &str); 2] = [("m33", "Cortex-M33"), ("rv32", "Hazard3 (RV32)")];
 
+/// The header of [`cells`], as a Markdown header line.
+pub const HEAD: &str = "protocol × field | est. ms | bits: strictest | bits: proven unique / list | hash | PARAMS | placement | instructions | heap peak | stack peak | flash (image) | SRAM (.data+.bss) | proof";
+
 /// The rows that compete: emulator runs of Fibonacci with an estimate, ranked at the floor,
 /// at the smallest n measured; one per configuration and core (the first in table order).
 pub fn candidates(rows: &[Row], min_security: u32) -> (u64, Vec<&Row>) {
-    let ok = |r: &&Row| {
-        r.source == "emulator" && r.air == "fib" && r.est_ms().is_some() && r.ranked(min_security)
-    };
+    let ok = |r: &&Row| r.source == "emulator" && r.air == "fib" && r.est_ms().is_some();
+    let ok = |r: &&Row| ok(r) && r.ranked(min_security);
     let n = rows.iter().filter(ok).map(|r| r.n).min().unwrap_or(0);
+    (
+        n,
+        first_per_config(rows.iter().filter(ok).filter(|r| r.n == n)),
+    )
+}
+
+/// The first row of each configuration and core.
+pub fn first_per_config<'a>(rows: impl Iterator<Item = &'a Row>) -> Vec<&'a Row> {
     let mut out: Vec<&Row> = Vec::new();
-    for r in rows.iter().filter(ok).filter(|r| r.n == n) {
-        if !out
-            .iter()
-            .any(|o| o.core == r.core && o.full_label() == r.full_label())
-        {
+    for r in rows {
+        let seen = |o: &&Row| o.core == r.core && o.full_label() == r.full_label();
+        if !out.iter().any(seen) {
             out.push(r);
         }
     }
-    (n, out)
+    out
 }
 
-/// One row of an answer table.
-pub fn cells(r: &Row) -> Vec<String> {
-    let s = r.security.as_ref();
-    vec![
-        format!("{} × {}^{}", r.protocol, r.field, r.extension),
-        dash(r.est_ms(), ms),
-        r.security_bits.to_string(),
-        dash(s, |s| {
-            format!("{} / {}", bits(s.proven_unique), bits(s.proven_list))
-        }),
-        r.hash.clone(),
-        r.params.clone(),
-        r.placement.clone(),
+/// One row of an answer table, as its Markdown line.
+pub fn cells(r: &Row) -> String {
+    let (p, f, e) = (&r.protocol, &r.field, r.extension);
+    let (est, bits_of) = (dash(r.est_ms(), ms), r.security_bits);
+    let proven = dash(r.security.as_ref(), |s| {
+        format!("{} / {}", bits(s.proven_unique), bits(s.proven_list))
+    });
+    let (hash, params, place) = (&r.hash, &r.params, &r.placement);
+    let (insns, heap, stack) = (
         dash(r.instructions, grouped),
         dash(r.heap_peak, kib),
         dash(r.stack_peak, kib),
+    );
+    let (flash, sram, proof) = (
         dash(r.flash(), kib),
         dash(r.sram(), kib),
         kib(r.proof_bytes),
-    ]
+    );
+    format!("{p} × {f}^{e} | {est} | {bits_of} | {proven} | {hash} | {params} | {place} | {insns} | {heap} | {stack} | {flash} | {sram} | {proof}")
 }
 
-/// The header of [`cells`], as a Markdown header line.
-pub fn head() -> String {
-    format!("protocol × field | est. ms | bits: strictest | bits: proven unique / list | hash | {PARAMS_HEAD} | placement | instructions | heap peak | stack peak | flash (image) | SRAM (.data+.bss) | proof")
+/// `HEAD` with the parameters' header, after `first` (e.g. `"PCS | "`).
+pub fn head(first: &str) -> String {
+    format!("{first}{}", HEAD.replace("PARAMS", PARAMS_HEAD))
 }
 
-/// Chart groups: one per distinct `key`, with each core's estimated ms, in row order.
-pub fn core_groups(rows: &[&Row], key: &dyn Fn(&Row) -> String) -> Vec<(String, Vec<Option<f64>>)> {
+/// A bar chart of the estimated ms on each core, one group per distinct `key` in row order
+/// (or sorted by the first core's figure, fastest first).
+pub fn chart(title: &str, rows: &[&Row], key: &dyn Fn(&Row) -> String, sort: bool) -> Chart {
     let mut groups: Vec<(String, Vec<Option<f64>>)> = Vec::new();
-    for r in rows {
-        let l = key(r);
+    for l in rows.iter().map(|r| key(r)) {
         if !groups.iter().any(|g| g.0 == l) {
-            let on = |c: &str| {
-                rows.iter()
-                    .find(|o| o.core == c && key(o) == l)
-                    .and_then(|o| o.est_ms())
-            };
-            let v = CORES.iter().map(|c| on(c.0)).collect();
+            let on = |c: &str| rows.iter().find(|o| o.core == c && key(o) == l);
+            let v = CORES.iter().map(|c| on(c.0).and_then(|o| o.est_ms()));
+            let v = v.collect();
             groups.push((l, v));
         }
     }
-    groups
+    if sort {
+        let fastest = |g: &(String, Vec<Option<f64>>)| g.1.iter().flatten().next().copied();
+        let fastest = |g: &(String, Vec<Option<f64>>)| fastest(g).unwrap_or(f64::MAX);
+        groups.sort_by(|a, b| fastest(a).total_cmp(&fastest(b)));
+    }
+    let unit = "estimated ms (RP2350 timing model, 150 MHz); shorter is better";
+    chart::bars(title, unit, &CORES.map(|c| c.1), &groups)
 }
 
 pub fn section(rows: &[Row], min_security: u32) -> Section {
     let (n, cands) = candidates(rows, min_security);
-    let mut s = Section::new(
-        "answer",
-        "Fastest verifier per core",
-        format!(
-            "Fibonacci, n = {}. Per core, one row per protocol and field: its fastest configuration (any hash, parameters and code placement) among proofs accepted under the default policy (strictest of the three conjectures, at least {min_security} bits), fastest first, by the RP2350 timing model's estimated ms (`verifier-mcu/TIMING.md`) over the QEMU run's instructions. Flash and SRAM are the image's (all backends of the run in one image unless `lean-only`); SRAM includes the heap arena. Every configuration is in the chart below and in the Matrix.",
-            pow2(n)
-        ),
-    );
+    let n = pow2(n);
+    let intro = format!("Fibonacci, n = {n}. Per core, one row per protocol and field: its fastest configuration (any hash, parameters and code placement) among proofs accepted under the default policy (strictest of the three conjectures, at least {min_security} bits), fastest first, by the RP2350 timing model's estimated ms (`verifier-mcu/TIMING.md`) over the QEMU run's instructions. Flash and SRAM are the image's (all backends of the run in one image unless `lean-only`); SRAM includes the heap arena. Every configuration is in the chart below and in the Matrix.");
+    let mut s = Section::new("answer", "Fastest verifier per core", intro);
     for (core, name) in CORES {
         let mut best: Vec<&Row> = Vec::new();
         for r in cands.iter().filter(|r| r.core == core) {
-            match best
-                .iter_mut()
-                .find(|b| (&b.protocol, &b.field) == (&r.protocol, &r.field))
-            {
+            let same = |b: &&mut &Row| (&b.protocol, &b.field) == (&r.protocol, &r.field);
+            match best.iter_mut().find(same) {
                 Some(b) if r.est_ms() < b.est_ms() => *b = r,
                 Some(_) => {}
                 None => best.push(r),
             }
         }
-        best.sort_by(|a, b| {
-            a.est_ms()
-                .partial_cmp(&b.est_ms())
-                .unwrap_or(Ordering::Equal)
-        });
-        let mut t = Table::new(name, &head());
-        t.rows = best.iter().map(|r| cells(r)).collect();
+        let ms = |r: &&Row| r.est_ms().unwrap_or(0.0);
+        best.sort_by(|a, b| ms(a).total_cmp(&ms(b)));
+        let mut t = Table::new(name, &head(""));
+        best.iter().for_each(|r| t.row(&cells(r)));
         s.tables.push(t);
     }
     // One bar group per configuration, both cores, fastest on the M33 first.
-    let mut groups = core_groups(&cands, &Row::full_label);
-    let fastest = |g: &(String, Vec<Option<f64>>)| g.1.iter().flatten().next().copied();
-    groups.sort_by(|a, b| {
-        fastest(a)
-            .unwrap_or(f64::MAX)
-            .total_cmp(&fastest(b).unwrap_or(f64::MAX))
-    });
-    if groups.is_empty() {
+    if cands.is_empty() {
         s.notes.push(format!("No configuration can be ranked: no emulator run with a timing-model estimate was accepted under the default policy at {min_security} bits or more (see the Matrix and “Missing data and warnings”)."));
     } else {
-        s.charts.push(chart::bars(
-            &format!("Estimated ms of one parse + verify, Fibonacci n = {}, every ranked configuration [{PARAMS_HEAD}]", pow2(n)),
-            "estimated ms (RP2350 timing model, 150 MHz); shorter is better",
-            &CORES.map(|c| c.1),
-            &groups,
-            &|v| format!("{v:.2}"),
-        ));
+        let title = format!("Estimated ms of one parse + verify, Fibonacci n = {n}, every ranked configuration [{PARAMS_HEAD}]");
+        s.charts.push(chart(&title, &cands, &Row::full_label, true));
     }
     s
 }

@@ -2,21 +2,17 @@
 //! final polynomial) beside upstream's `CirclePcs` (fold 2^1, final 2^0), on both cores, from
 //! the records of one folder (one firmware image for both).
 
-use crate::chart;
-use crate::doc::{Section, Table};
-use crate::sections::answer::{cells, core_groups, head, CORES};
-use crate::table::{Row, BLAKE3};
+use crate::doc::{pow2, Section, Table};
+use crate::sections::answer::{cells, chart, first_per_config, head, CORES};
+use crate::table::{Row, BLAKE3, XIP};
 
 const INTRO: &str = "`backends/plonky3/src/circle_pcs/` is a Plonky3 0.8 `Pcs` of our own for Mersenne-31: the first layer folds circle to line as upstream's `CirclePcs` does, then each line layer folds by up to 2^4 down to a final polynomial sent in clear; its lean verifier is `backends/plonky3/src/lean/wide_circle.rs`. A p3-m31 header with folding 2^1 and final length 2^0 means upstream's `CirclePcs`, any other pair `WideCirclePcs`. Emulator runs of Fibonacci (BLAKE3, code in flash, TLSF heap) under the default policy, both proofs verified by one p3-m31-only firmware image per core, each tampered copy rejected; records and commands in `results/baseline/wide-circle/` (README.md). `results/baseline/wide-circle.md` gives the host-counted BLAKE3 compressions per parameter pair and the prover's time and memory.";
 
 fn pcs(r: &Row) -> &'static str {
-    match (
-        r.backend.as_str(),
-        r.params.split(" / ").nth(2),
-        r.params.split(" / ").nth(3),
-    ) {
-        ("p3-m31", Some("2^1"), Some("2^0")) => "CirclePcs (upstream)",
-        ("p3-m31", _, _) => "WideCirclePcs (ours)",
+    let fold_final: Vec<&str> = r.params.split(" / ").skip(2).take(2).collect();
+    match (r.backend.as_str(), &fold_final[..]) {
+        ("p3-m31", ["2^1", "2^0"]) => "CirclePcs (upstream)",
+        ("p3-m31", _) => "WideCirclePcs (ours)",
         _ => "two-adic FRI (reference)",
     }
 }
@@ -27,15 +23,9 @@ pub fn section(rows: &[Row]) -> Section {
         "Circle FRI: WideCirclePcs beside CirclePcs",
         INTRO,
     );
-    let ok = |r: &&Row| {
-        r.source == "emulator"
-            && r.air == "fib"
-            && r.backend == "p3-m31"
-            && r.accepted()
-            && r.default_policy()
-            && r.hash == BLAKE3
-            && r.placement == crate::table::XIP
-    };
+    let ok = |r: &&Row| r.source == "emulator" && r.air == "fib" && r.backend == "p3-m31";
+    let ok = |r: &&Row| ok(r) && r.accepted() && r.default_policy();
+    let ok = |r: &&Row| ok(r) && r.hash == BLAKE3 && r.placement == XIP;
     let dir = |r: &Row| r.origin.rsplit_once('/').map_or("", |d| d.0).to_string();
     let wide: Vec<&Row> = rows
         .iter()
@@ -47,42 +37,24 @@ pub fn section(rows: &[Row]) -> Section {
         return s;
     };
     // Both PCS from the one image of the WideCirclePcs records' folder.
-    let mut picked: Vec<&Row> = Vec::new();
-    for r in rows
-        .iter()
-        .filter(ok)
-        .filter(|r| r.n == n && dir(r) == folder)
-    {
-        if !picked
-            .iter()
-            .any(|o| o.core == r.core && o.full_label() == r.full_label())
-        {
-            picked.push(r);
-        }
-    }
-    let head = format!("PCS | {}", head());
+    let picked = first_per_config(
+        rows.iter()
+            .filter(ok)
+            .filter(|r| r.n == n && dir(r) == folder),
+    );
     for (core, name) in CORES {
         let mut t = Table::new(
-            &format!("{name}, Fibonacci n = {}", crate::doc::pow2(n)),
-            &head,
+            &format!("{name}, Fibonacci n = {}", pow2(n)),
+            &head("PCS | "),
         );
         for r in picked.iter().filter(|r| r.core == core) {
-            let mut line = vec![pcs(r).to_string()];
-            line.extend(cells(r));
-            t.rows.push(line);
+            t.row(&format!("{} | {}", pcs(r), cells(r)));
         }
         s.tables.push(t);
     }
-    let groups = core_groups(&picked, &|r| format!("{} {}", pcs(r), r.full_label()));
-    s.charts.push(chart::bars(
-        &format!(
-            "Estimated ms, p3-m31 Fibonacci n = {}: CirclePcs against WideCirclePcs",
-            crate::doc::pow2(n)
-        ),
-        "estimated ms (RP2350 timing model, 150 MHz)",
-        &CORES.map(|c| c.1),
-        &groups,
-        &|v| format!("{v:.2}"),
-    ));
+    let n = pow2(n);
+    let title = format!("Estimated ms, p3-m31 Fibonacci n = {n}: CirclePcs against WideCirclePcs");
+    let label = |r: &Row| format!("{} {}", pcs(r), r.full_label());
+    s.charts.push(chart(&title, &picked, &label, false));
     s
 }

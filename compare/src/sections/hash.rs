@@ -4,9 +4,9 @@
 //! on each core when hashing costs next to nothing.
 
 use crate::doc::{dash, grouped, ms, pow2, Section, Table};
-use crate::table::{Row, BLAKE3, ESTIMATE, XIP};
+use crate::table::{Row, BLAKE3, XIP};
 
-const NOTE: &str = "Estimate rows (timing model over the emulator's instruction stream, 150 MHz) of the same backend, AIR, n, core and allocator with each hash. \
+const NOTE: &str = "Estimated emulator rows (timing model over the emulator's instruction stream, 150 MHz) of the same backend, AIR, n, core and allocator with each hash. \
 *SHA-256 engine* runs the software compression under QEMU and charges the RP2350 SHA-256 engine's cost per 64-byte block in its place (`mcu-run run --sha256-engine`, `estimate.sha256_engine` in the record; a model of the peripheral, verifier-mcu/TIMING.md). \
 *blocks* = SHA-256 compressions of one verification (the engine charge's call count). \
 *software floor* = blocks x one software compression's instructions (the software row's instructions less the engine row's, per block) and its share of the software row; \
@@ -18,10 +18,11 @@ fn policy(r: &Row) -> Option<&str> {
     r.security.as_ref().map(|s| s.policy_regime.as_str())
 }
 
-/// The estimate row of `r`'s configuration (code placement included) with hash `hash`.
+/// The estimated emulator row of `r`'s configuration (code placement included) with hash `hash`.
 fn with_hash<'a>(rows: &'a [Row], r: &Row, hash: &str) -> Option<&'a Row> {
     rows.iter().find(|o| {
-        o.source == ESTIMATE
+        o.source == "emulator"
+            && o.est_ms().is_some()
             && o.accepted()
             && o.hash == hash
             && policy(o) == policy(r)
@@ -41,7 +42,8 @@ pub fn section(rows: &[Row]) -> Section {
     let mut s = Section::new("hash", "Hash axis", NOTE);
     let engine_rows: Vec<&Row> = rows
         .iter()
-        .filter(|r| r.source == ESTIMATE && r.accepted() && r.hash == "sha256-engine")
+        .filter(|r| r.source == "emulator" && r.est_ms().is_some())
+        .filter(|r| r.accepted() && r.hash == "sha256-engine")
         .collect();
     if engine_rows.is_empty() {
         return s;
@@ -54,35 +56,24 @@ pub fn section(rows: &[Row]) -> Section {
         let sw_floor = match (sw.and_then(|s| s.instructions), e.instructions, blocks) {
             (Some(s), Some(en), Some(b)) if s > en => {
                 let floor = (s - en) / b * b;
-                Some(format!(
-                    "{} ({})",
-                    grouped(floor),
-                    percent(floor as f64, s as f64)
-                ))
+                format!("{} ({})", grouped(floor), percent(floor as f64, s as f64))
             }
-            _ => None,
+            _ => "–".into(),
         };
-        let engine_floor = charge.as_ref().zip(e.estimate.as_ref()).map(|(c, x)| {
+        let engine_floor = dash(charge.as_ref().zip(e.estimate.as_ref()), |(c, x)| {
             let cycles = (c.blocks * c.cycles_per_block) as f64;
             let floor_ms = cycles / x.clock_hz.max(1) as f64 * 1e3;
             format!("{floor_ms:.2} ({})", percent(cycles, x.cycles as f64))
         });
-        t.rows.push(vec![
-            e.full_label(),
-            e.core.clone(),
-            pow2(e.n),
-            dash(b3.and_then(Row::cost), ms),
-            dash(sw.and_then(Row::cost), ms),
-            dash(e.cost(), ms),
-            dash(blocks, grouped),
-            sw_floor.unwrap_or_else(|| "–".into()),
-            engine_floor.unwrap_or_else(|| "–".into()),
-            format!(
-                "{} · {}",
-                dash(b3.map(|r| r.proof_bytes), grouped),
-                grouped(e.proof_bytes)
-            ),
-        ]);
+        let (label, core, n, blocks) = (e.full_label(), &e.core, pow2(e.n), dash(blocks, grouped));
+        let est = |r: Option<&Row>| dash(r.and_then(Row::est_ms), ms);
+        let (b3_ms, sw_ms, en_ms) = (est(b3), est(sw), est(Some(e)));
+        let (b3_bytes, bytes) = (
+            dash(b3.map(|r| r.proof_bytes), grouped),
+            grouped(e.proof_bytes),
+        );
+        let bytes = format!("{b3_bytes} · {bytes}");
+        t.row(&format!("{label} | {core} | {n} | {b3_ms} | {sw_ms} | {en_ms} | {blocks} | {sw_floor} | {engine_floor} | {bytes}"));
     }
     if engine_rows.iter().any(|r| r.placement != XIP) {
         s.intro = format!("{NOTE}\n\n{SRAM_NOTE}");
@@ -93,21 +84,17 @@ pub fn section(rows: &[Row]) -> Section {
         engine_rows.iter().map(|r| (r.core.as_str(), r.n)).collect();
     for (core, n) in keys {
         let best = |hash: &str| {
-            rows.iter()
-                .filter(|r| r.source == ESTIMATE && r.accepted() && r.hash == hash)
-                .filter(|r| r.core == core && r.n == n && r.air == "fib")
-                .filter(|r| engine_rows.iter().any(|e| e.backend == r.backend))
-                .filter_map(|r| r.cost().map(|c| (c, r)))
+            let ok = |r: &&Row| r.source == "emulator" && r.accepted() && r.hash == hash;
+            let here = |r: &&Row| r.core == core && r.n == n && r.air == "fib";
+            let engine = |r: &&Row| engine_rows.iter().any(|e| e.backend == r.backend);
+            let these = rows.iter().filter(ok).filter(here).filter(engine);
+            these
+                .filter_map(|r| Some((r.est_ms()?, r)))
                 .min_by(|a, b| a.0.total_cmp(&b.0))
         };
         if let (Some((em, e)), Some((bm, b))) = (best("sha256-engine"), best(BLAKE3)) {
-            s.notes.push(format!(
-                "**{core}, n = {}**: with the engine, {} is fastest at {em:.2} ms estimated; with BLAKE3 in software, {} at {bm:.2} ms ({:.2}x).",
-                pow2(n),
-                e.full_label(),
-                b.full_label(),
-                bm / em
-            ));
+            let (n, e, b, x) = (pow2(n), e.full_label(), b.full_label(), bm / em);
+            s.notes.push(format!("**{core}, n = {n}**: with the engine, {e} is fastest at {em:.2} ms estimated; with BLAKE3 in software, {b} at {bm:.2} ms ({x:.2}x)."));
         }
     }
     s

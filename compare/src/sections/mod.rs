@@ -19,11 +19,8 @@ mod tests {
     #[test]
     fn sections_pick_and_pair_the_right_rows() {
         let e = |b: &str, ext, core: &str, cycles, bits: f64| {
-            let mut x = with_security(
-                with_estimate(emu(b, ext, 1024, core, cycles / 2), cycles),
-                bits,
-                60.0,
-            );
+            let x = with_estimate(emu(b, ext, 1024, core, cycles / 2), cycles);
+            let mut x = with_security(x, bits, 60.0);
             x.record.security_bits = bits as u32;
             x
         };
@@ -48,27 +45,20 @@ mod tests {
             member,
         ]);
         let a = super::answer::section(&rows, 95);
-        let m33: Vec<(&str, &str, &str)> = a.tables[0]
-            .rows
-            .iter()
-            .map(|r| (r[0].as_str(), r[1].as_str(), r[6].as_str()))
-            .collect();
+        let line = |r: &Vec<String>| format!("{} | {} | {}", r[0], r[1], r[6]);
+        let m33: Vec<String> = a.tables[0].rows.iter().map(line).collect();
         // Fastest first; p3-m31's engine row beats its BLAKE3 row; the proven-policy
         // wf-goldilocks^3 and the below-floor p3-babybear row do not compete.
-        assert_eq!(
-            m33,
-            [
-                ("plonky3 × m31^4", "10.00", "all-sram"),
-                ("winterfell × goldilocks^2", "13.33", "xip")
-            ]
-        );
+        let want = [
+            "plonky3 × m31^4 | 10.00 | all-sram",
+            "winterfell × goldilocks^2 | 13.33 | xip",
+        ];
+        assert_eq!(m33, want);
         assert_eq!(a.tables[0].rows[0][5], "2^8 / 10 / 2^4 / 2^6 / 20");
         assert_eq!(a.tables[1].rows.len(), 1, "rv32: one configuration");
         assert_eq!(a.charts.len(), 1);
-        assert!(
-            !a.charts[0].svg.contains("p3-babybear"),
-            "below the floor: not charted"
-        );
+        // Below the floor: not charted.
+        assert!(!a.charts[0].svg.contains("p3-babybear"));
         // Hash axis: the engine row has no BLAKE3 row with its parameters and placement.
         let h = super::hash::section(&rows);
         let full = "p3-m31^4 sha256-engine all-sram [2^8 / 10 / 2^4 / 2^6 / 20]";

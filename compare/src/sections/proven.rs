@@ -8,7 +8,7 @@
 use std::collections::BTreeSet;
 
 use crate::doc::{bits, dash, grouped, kib, ms, pow2, times, Section, Table};
-use crate::table::{Row, ESTIMATE};
+use crate::table::Row;
 
 /// The proven-security track's target.
 pub const PROVEN_MIN_BITS: f64 = 100.0;
@@ -21,86 +21,69 @@ const REGIMES_NOTE: &str = "Each row's record gives its proof's bits under five 
 **policy** = the regime and minimum the verifier's policy applied (`strictest`, the default: the lowest of the three conjectured figures), and the bits the record states under it. \
 Records written before these figures existed show “–” and their one stated figure.";
 
-/// Proven bits: the better of unique and list decoding.
-fn proven_bits(r: &Row) -> Option<f64> {
-    r.security
-        .as_ref()
-        .map(|s| s.proven_unique.max(s.proven_list))
-}
-
+/// Whether a row's proven bits (the better of unique and list decoding) reach 100.
 fn proven(r: &Row) -> bool {
-    proven_bits(r).is_some_and(|b| b >= PROVEN_MIN_BITS)
-}
-
-/// The estimated ms of an emulator row, from its estimate row.
-fn est_ms(rows: &[Row], r: &Row) -> Option<f64> {
-    rows.iter()
-        .find(|e| e.source == ESTIMATE && e.same_run_as(r) && e.proof_bytes == r.proof_bytes)
-        .and_then(Row::cost)
+    let best = r
+        .security
+        .as_ref()
+        .map(|s| s.proven_unique.max(s.proven_list));
+    best.is_some_and(|b| b >= PROVEN_MIN_BITS)
 }
 
 /// The regimes note and the proven rows.
 pub fn section(rows: &[Row], min_security: u32) -> Section {
-    let intro = format!(
-        "{REGIMES_NOTE}\n\nEmulator runs of proofs with at least {PROVEN_MIN_BITS:.0} bits of proven security (the better of unique decoding and list decoding up to the Johnson bound), next to the conjectured configuration of the same backend, AIR, n, core and allocator (accepted at the {min_security}-bit floor, proven below {PROVEN_MIN_BITS:.0})."
-    );
+    let intro = format!("{REGIMES_NOTE}\n\nEmulator runs of proofs with at least {PROVEN_MIN_BITS:.0} bits of proven security (the better of unique decoding and list decoding up to the Johnson bound), next to the conjectured configuration of the same backend, AIR, n, core and allocator (accepted at the {min_security}-bit floor, proven below {PROVEN_MIN_BITS:.0}).");
     let mut s = Section::new("proven", "Security regimes and proven ≥ 100 bits", intro);
     let mut t = Table::new("", "configuration | core | n | proven bits: unique · list | instructions | estimated ms | heap peak | stack peak | proof bytes | conjectured configuration | × instructions | × estimated ms | × heap peak | × proof size");
     let emu = |r: &&Row| r.source == "emulator" && r.accepted();
     for r in rows.iter().filter(emu).filter(|r| proven(r)) {
-        let conj = rows.iter().filter(emu).find(|c| {
-            !proven(c)
-                && c.security_bits >= min_security
-                && c.hash == r.hash
-                && (&c.backend, &c.air, c.n, &c.core, &c.allocator)
-                    == (&r.backend, &r.air, r.n, &r.core, &r.allocator)
+        let key = |c: &Row| {
+            (
+                c.backend.clone(),
+                c.air.clone(),
+                c.n,
+                c.core.clone(),
+                c.allocator.clone(),
+                c.hash.clone(),
+            )
+        };
+        let same = |c: &&Row| !proven(c) && c.security_bits >= min_security && key(c) == key(r);
+        let conj = rows.iter().filter(emu).find(same);
+        let x = |f: fn(&Row) -> Option<f64>| times(f(r), conj.and_then(f));
+        let insns = x(|r| Some(r.instructions? as f64));
+        let heap = x(|r| Some(r.heap_peak? as f64));
+        let (est, size) = (x(Row::est_ms), x(|r| Some(r.proof_bytes as f64)));
+        let c = conj.map_or("none measured".into(), |c| {
+            format!("{} ({} bits)", c.full_label(), c.security_bits)
         });
-        let f = |v: Option<u64>| v.map(|v| v as f64);
-        t.rows.push(vec![
-            r.full_label(),
-            r.core.clone(),
-            pow2(r.n),
-            r.security.as_ref().map_or("–".into(), |s| {
-                format!("{} · {}", bits(s.proven_unique), bits(s.proven_list))
-            }),
+        let sec = r.security.as_ref();
+        let pb = dash(sec, |s| {
+            format!("{} · {}", bits(s.proven_unique), bits(s.proven_list))
+        });
+        let (label, core, n) = (r.full_label(), &r.core, pow2(r.n));
+        let (i, ms_, hp, sp) = (
             dash(r.instructions, grouped),
-            dash(est_ms(rows, r), ms),
+            dash(r.est_ms(), ms),
             dash(r.heap_peak, kib),
             dash(r.stack_peak, kib),
-            grouped(r.proof_bytes),
-            conj.map_or("none measured".into(), |c| {
-                format!("{} ({} bits)", c.full_label(), c.security_bits)
-            }),
-            times(f(r.instructions), conj.and_then(|c| f(c.instructions))),
-            times(est_ms(rows, r), conj.and_then(|c| est_ms(rows, c))),
-            times(f(r.heap_peak), conj.and_then(|c| f(c.heap_peak))),
-            times(
-                Some(r.proof_bytes as f64),
-                conj.map(|c| c.proof_bytes as f64),
-            ),
-        ]);
+        );
+        let bytes = grouped(r.proof_bytes);
+        t.row(&format!("{label} | {core} | {n} | {pb} | {i} | {ms_} | {hp} | {sp} | {bytes} | {c} | {insns} | {est} | {heap} | {size}"));
     }
     s.tables.push(t);
     let backends: BTreeSet<&str> = rows.iter().map(|r| r.backend.as_str()).collect();
     for b in backends {
-        let best_list = rows
+        let mine = rows
             .iter()
             .filter(emu)
-            .filter(|r| r.backend == b && proven(r))
-            .filter_map(|r| r.security.as_ref().map(|s| s.proven_list))
+            .filter(|r| r.backend == b && proven(r));
+        let best_list = mine
+            .filter_map(|r| Some(r.security.as_ref()?.proven_list))
             .reduce(f64::max);
         match best_list {
             Some(l) if l >= PROVEN_MIN_BITS => {}
-            Some(l) => {
-                s.notes.push(format!(
-                    "**{b}**: {PROVEN_MIN_BITS:.0} proven bits only with unique decoding; list decoding (Johnson bound) gives at most {} bits in these rows.",
-                    bits(l)
-                ));
-            }
-            None => {
-                s.notes
-                    .push(format!("**{b}**: no proven-100 configuration measured."));
-            }
+            Some(l) => s.notes.push(format!("**{b}**: {PROVEN_MIN_BITS:.0} proven bits only with unique decoding; list decoding (Johnson bound) gives at most {} bits in these rows.", bits(l))),
+            None => s.notes.push(format!("**{b}**: no proven-100 configuration measured.")),
         }
     }
     s

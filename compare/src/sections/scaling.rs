@@ -4,143 +4,108 @@
 //! budget and the out-of-memory points), host prove time and host peak RSS against n, and a
 //! pivot table per source (one line per configuration and core, one column per n).
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use crate::chart::{self, Series};
-use crate::doc::Chart;
-use crate::doc::{kib, pow2, si, Section, Table};
+use crate::doc::{kib, pow2, si, Chart, Section, Table};
 use crate::table::Row;
 
-/// The section (empty with a single n).
-pub fn sections(rows: &[Row]) -> Vec<Section> {
-    let mut s = Section::new("scaling", "Scaling with n", "Fibonacci at every n measured: proof size (default parameters of each backend, the first row seen per configuration), and for a scaling series heap, prove time and host memory.");
-    s.charts.extend(proof_size_chart(rows));
-    s.charts.extend(charts(rows));
-    s.tables = tables(rows);
-    vec![s]
-}
-
-/// The AIR the scaling series are drawn for; other AIRs go to the wide-AIR table.
-const BASE_AIR: &str = "fib";
-
 /// The result `mcu-run` gives a run that ran out of heap.
-pub const OUT_OF_MEMORY: &str = "rejected:out-of-memory";
+const OUT_OF_MEMORY: &str = "rejected:out-of-memory";
 
-fn is_oom(r: &Row) -> bool {
-    r.result == OUT_OF_MEMORY
-}
-
-/// Whether the rows hold a scaling series: some source measured one configuration of the
-/// base AIR at three or more trace lengths.
-fn has_series(rows: &[Row]) -> bool {
-    let mut seen: BTreeSet<(&str, String, &str, u64)> = BTreeSet::new();
-    for r in rows.iter().filter(|r| r.air == BASE_AIR) {
-        seen.insert((&r.source, r.full_label(), &r.core, r.n));
+/// The section (empty with a single n).
+pub fn section(rows: &[Row]) -> Section {
+    let intro = "Fibonacci at every n measured: proof size (default parameters of each backend, the first row seen per configuration), and for a scaling series heap, prove time and host memory.";
+    let mut s = Section::new("scaling", "Scaling with n", intro);
+    // The series are drawn for Fibonacci; other AIRs are in their own section.
+    let fib: Vec<&Row> = rows.iter().filter(|r| r.air == "fib").collect();
+    s.charts.extend(proof_size_chart(&fib));
+    // A scaling series: some source measured one configuration at three or more n.
+    let mut ns: BTreeMap<(&str, String, &str), BTreeSet<u64>> = BTreeMap::new();
+    for r in &fib {
+        let key = (r.source.as_str(), r.full_label(), r.core.as_str());
+        ns.entry(key).or_default().insert(r.n);
     }
-    let mut counts: Vec<((&str, String, &str), usize)> = Vec::new();
-    for (s, c, core, _) in seen {
-        match counts.iter_mut().find(|(k, _)| *k == (s, c.clone(), core)) {
-            Some((_, n)) => *n += 1,
-            None => counts.push(((s, c, core), 1)),
-        }
+    if ns.values().any(|n| n.len() >= 3) {
+        s.charts.extend(charts(&fib));
+        let sources = ["host", "emulator", "device"].iter();
+        s.tables = sources.filter_map(|src| table(&fib, src)).collect();
     }
-    counts.iter().any(|(_, n)| *n >= 3)
+    s
 }
 
 /// Distinct `(config label, core)` keys of `rows`, sorted.
-fn keys<'a>(rows: impl Iterator<Item = &'a Row>) -> Vec<(String, String)> {
-    let v: BTreeSet<(String, String)> = rows.map(|r| (r.full_label(), r.core.clone())).collect();
-    v.into_iter().collect()
+fn keys(rows: &[&Row]) -> BTreeSet<(String, String)> {
+    let key = |r: &&Row| (r.full_label(), r.core.clone());
+    rows.iter().map(key).collect()
 }
 
 /// One series per configuration (colour) and core (rv32 dashed) of `value`.
-fn series_by_config(
-    rows: &[&Row],
-    value: &dyn Fn(&Row) -> Option<f64>,
-    suffix: &str,
-) -> Vec<Series> {
-    let ks = keys(rows.iter().copied());
-    let mut cfgs: Vec<String> = ks.iter().map(|k| k.0.clone()).collect();
-    cfgs.dedup();
-    ks.into_iter()
-        .filter_map(|(cfg, core)| {
-            let mut points: Vec<(f64, f64)> = rows
-                .iter()
-                .filter(|r| r.full_label() == cfg && r.core == core)
-                .filter_map(|r| Some((r.log_n() as f64, value(r)?)))
-                .collect();
-            points.sort_by(|a, b| a.0.total_cmp(&b.0));
-            (!points.is_empty()).then(|| Series {
-                color: cfgs.iter().position(|c| *c == cfg).unwrap_or(0),
-                dashed: core == "rv32",
-                name: if core == "host" {
-                    format!("{cfg}{suffix}")
-                } else {
-                    format!("{cfg} {core}{suffix}")
-                },
-                points,
-            })
+fn series(rows: &[&Row], value: fn(&Row) -> Option<f64>, suffix: &str) -> Vec<Series> {
+    let ks = keys(rows);
+    let cfgs: BTreeSet<&String> = ks.iter().map(|k| &k.0).collect();
+    let one = |(cfg, core): &(String, String)| {
+        let mine = rows.iter().filter(|r| r.core == *core);
+        let mine = mine.filter(|r| r.full_label() == *cfg);
+        let points: BTreeMap<u32, f64> =
+            mine.filter_map(|r| Some((r.log_n(), value(r)?))).collect();
+        let points: Vec<(f64, f64)> = points.into_iter().map(|(x, y)| (x.into(), y)).collect();
+        let name = match core.as_str() {
+            "host" => format!("{cfg}{suffix}"),
+            _ => format!("{cfg} {core}{suffix}"),
+        };
+        let color = cfgs.iter().position(|c| *c == cfg).unwrap_or(0);
+        let dashed = core == "rv32";
+        (!points.is_empty()).then_some(Series {
+            name,
+            color,
+            dashed,
+            points,
         })
-        .collect()
+    };
+    ks.iter().filter_map(one).collect()
 }
 
-/// The scaling charts (SVG strings); empty without a scaling series.
-fn charts(rows: &[Row]) -> Vec<Chart> {
-    if !has_series(rows) {
-        return Vec::new();
-    }
+/// The scaling charts: heap peak per source, host prove time and memory.
+fn charts(fib: &[&Row]) -> Vec<Chart> {
     let mut out = Vec::new();
-    let base: Vec<&Row> = rows.iter().filter(|r| r.air == BASE_AIR).collect();
-
     for source in ["emulator", "device"] {
-        let src: Vec<&Row> = base
-            .iter()
-            .copied()
-            .filter(|r| r.source == source)
-            .collect();
+        let src: Vec<&Row> = fib.iter().copied().filter(|r| r.source == source).collect();
         let fits: Vec<&Row> = src.iter().copied().filter(|r| r.accepted()).collect();
-        let mut series = series_by_config(&fits, &|r| r.heap_peak.map(|v| v as f64), "");
-        let ooms: Vec<&Row> = src.iter().copied().filter(|r| is_oom(r)).collect();
-        for mut s in series_by_config(
-            &ooms,
-            &|r| r.heap_needed_at_least.map(|v| v as f64),
-            ": out of memory, needs at least",
-        ) {
+        let mut lines = series(&fits, |r| Some(r.heap_peak? as f64), "");
+        let ooms = src.iter().copied().filter(|r| r.result == OUT_OF_MEMORY);
+        let ooms: Vec<&Row> = ooms.collect();
+        let needs = ": out of memory, needs at least";
+        for mut s in series(&ooms, |r| Some(r.heap_needed_at_least? as f64), needs) {
             s.dashed = true;
-            series.push(s);
+            lines.push(s);
         }
-        if series.is_empty() {
+        if lines.is_empty() {
             continue;
         }
-        let heaps: BTreeSet<u64> = src.iter().filter_map(|r| r.heap_size).collect();
         let xs: BTreeSet<u32> = src.iter().map(|r| r.log_n()).collect();
-        for h in &heaps {
-            series.push(Series {
-                name: format!("heap budget {}", kib(*h)),
+        let heaps: BTreeSet<u64> = src.iter().filter_map(|r| r.heap_size).collect();
+        for h in heaps {
+            let points = xs.iter().map(|&x| (f64::from(x), h as f64)).collect();
+            let name = format!("heap budget {}", kib(h));
+            lines.push(Series {
+                name,
                 color: 7,
                 dashed: true,
-                points: xs.iter().map(|&x| (f64::from(x), *h as f64)).collect(),
+                points,
             });
         }
-        out.push(chart::lines(
-            &format!("Heap peak vs n ({source}): the tracking allocator's high-water mark; out-of-memory runs at the bytes in use plus the refused request"),
-            "bytes",
-            &series,
-        ));
+        let title = format!("Heap peak vs n ({source}): the tracking allocator's high-water mark; out-of-memory runs at the bytes in use plus the refused request");
+        out.push(chart::lines(&title, "bytes", &lines));
     }
-
-    let host: Vec<&Row> = base
-        .iter()
-        .copied()
-        .filter(|r| r.source == "host" && r.accepted())
-        .collect();
+    let host = fib.iter().copied().filter(|r| r.source == "host");
+    let host = host.filter(|r| r.accepted());
+    let host: Vec<&Row> = host.collect();
     if !host.is_empty() {
-        out.push(chart::lines(
-            "Prove time vs n (host wall clock, every core available to the prover)",
-            "ms",
-            &series_by_config(&host, &|r| r.prove_ms, ""),
-        ));
-        let rss = series_by_config(&host, &|r| r.host_peak_rss.map(|v| v as f64), "");
+        let title = "Prove time vs n (host wall clock, every core available to the prover)";
+        let prove = series(&host, |r| r.prove_ms, "");
+        out.push(chart::lines(title, "ms", &prove));
+        let rss = series(&host, |r| Some(r.host_peak_rss? as f64), "");
         if !rss.is_empty() {
             out.push(chart::lines("Peak host memory vs n (host)", "bytes", &rss));
         }
@@ -148,123 +113,77 @@ fn charts(rows: &[Row]) -> Vec<Chart> {
     out
 }
 
-/// Proof size against n, one line per configuration, with or without a scaling series.
-fn proof_size_chart(rows: &[Row]) -> Option<Chart> {
-    let base: Vec<&Row> = rows.iter().filter(|r| r.air == BASE_AIR).collect();
-    // Proof size: one series per configuration, one value per n whatever the source or core
-    // (the first row seen; a proof's size does not depend on where it is verified).
-    // The proof, not where it ran: no placement in the label.
+/// Proof size against n, one line per proof (the first row seen per n; a proof's size does
+/// not depend on where it is verified, so no core and no placement in its label).
+fn proof_size_chart(fib: &[&Row]) -> Option<Chart> {
     let proof = |r: &Row| format!("{}^{} {} [{}]", r.backend, r.extension, r.hash, r.params);
-    let cfgs: BTreeSet<String> = base.iter().map(|r| proof(r)).collect();
-    let proof_series: Vec<Series> = cfgs
-        .iter()
-        .enumerate()
-        .map(|(color, cfg)| {
-            let mut points: Vec<(f64, f64)> = Vec::new();
-            for r in base.iter().filter(|r| proof(r) == *cfg) {
-                let x = f64::from(r.log_n());
-                if !points.iter().any(|p| p.0 == x) {
-                    points.push((x, r.proof_bytes as f64));
-                }
-            }
-            points.sort_by(|a, b| a.0.total_cmp(&b.0));
-            Series {
-                name: cfg.clone(),
-                color,
-                dashed: false,
-                points,
-            }
-        })
-        .collect();
-    let ns: BTreeSet<u64> = base.iter().map(|r| r.n).collect();
-    (ns.len() > 1).then(|| chart::lines("Proof size vs n", "bytes", &proof_series))
-}
-
-/// One cell of the emulator/device pivot table.
-fn device_cell(r: &Row) -> String {
-    if is_oom(r) {
-        return match r.heap_needed_at_least {
-            Some(b) => format!("out of memory (needs ≥ {})", kib(b)),
-            None => "out of memory".into(),
-        };
+    let mut by: BTreeMap<String, BTreeMap<u32, f64>> = BTreeMap::new();
+    for r in fib {
+        let points = by.entry(proof(r)).or_default();
+        points.entry(r.log_n()).or_insert(r.proof_bytes as f64);
     }
-    if !r.accepted() {
-        return r.result.clone();
-    }
-    let cost = r.cost().map_or("–".into(), si);
-    match r.heap_peak {
-        Some(h) => format!("{cost} / {}", kib(h)),
-        None => cost,
-    }
-}
-
-fn host_cell(r: &Row) -> String {
-    let prove = r.prove_ms.map_or("–".into(), |v| format!("{v:.0} ms"));
-    match r.host_peak_rss {
-        Some(b) => format!("{prove} / {:.0} MiB", b as f64 / 1048576.0),
-        None => prove,
-    }
-}
-
-/// The pivot tables: `(title, explanation, table)` per source with a scaling series.
-fn tables(rows: &[Row]) -> Vec<Table> {
-    if !has_series(rows) {
-        return Vec::new();
-    }
-    let mut out = Vec::new();
-    for source in ["host", "emulator", "device"] {
-        let src: Vec<&Row> = rows
-            .iter()
-            .filter(|r| r.source == source && r.air == BASE_AIR)
-            .collect();
-        let ns: BTreeSet<u64> = src.iter().map(|r| r.n).collect();
-        if ns.len() < 3 {
-            continue;
+    let line = |(color, (name, p)): (usize, (String, BTreeMap<u32, f64>))| {
+        let points = p.into_iter().map(|(x, y)| (x.into(), y)).collect();
+        Series {
+            name,
+            color,
+            dashed: false,
+            points,
         }
-        let mut head = vec!["configuration".to_string()];
-        head.extend(ns.iter().map(|n| format!("n = {}", pow2(*n))));
-        let table_rows = keys(src.iter().copied())
-            .into_iter()
-            .map(|(cfg, core)| {
-                let mut line = vec![if core == "host" {
-                    cfg.clone()
-                } else {
-                    format!("{cfg} {core}")
-                }];
-                for n in &ns {
-                    let cell = src
-                        .iter()
-                        .find(|r| r.full_label() == cfg && r.core == core && r.n == *n)
-                        .map_or("–".into(), |r| {
-                            if source == "host" {
-                                host_cell(r)
-                            } else {
-                                device_cell(r)
-                            }
-                        });
-                    line.push(cell);
-                }
-                line
-            })
-            .collect();
-        let what = match source {
-            "host" => "prove time (wall clock) / peak RSS of the proving process".to_string(),
-            _ => {
-                let heaps: BTreeSet<u64> = src.iter().filter_map(|r| r.heap_size).collect();
-                let heaps: Vec<String> = heaps.iter().map(|h| format!("{h} bytes")).collect();
-                format!(
-                    "{} of one parse + verify / heap peak; heap {}",
-                    src.first().map_or("cost", |r| r.cost_unit()),
-                    heaps.join(", ")
-                )
-            }
-        };
-        out.push(Table {
-            caption: format!("Scaling with n ({source}): {what}"),
-            head,
-            rows: table_rows,
-            sortable: false,
-        });
+    };
+    let lines: Vec<Series> = by.into_iter().enumerate().map(line).collect();
+    let ns: BTreeSet<u64> = fib.iter().map(|r| r.n).collect();
+    (ns.len() > 1).then(|| chart::lines("Proof size vs n", "bytes", &lines))
+}
+
+/// One cell of a pivot table.
+fn cell(r: &Row) -> String {
+    let needs = r
+        .heap_needed_at_least
+        .map(|b| format!(" (needs ≥ {})", kib(b)));
+    let needs = needs.unwrap_or_default();
+    let cost = r.cost().map_or("–".into(), si);
+    match (r.source.as_str(), r.result.as_str()) {
+        ("host", _) => {
+            let prove = r.prove_ms.map_or("–".into(), |v| format!("{v:.0} ms"));
+            let rss = r.host_peak_rss.map(|b| b as f64 / 1048576.0);
+            let rss = rss.map(|mib| format!(" / {mib:.0} MiB"));
+            prove + &rss.unwrap_or_default()
+        }
+        (_, OUT_OF_MEMORY) => format!("out of memory{needs}"),
+        (_, "accepted") => {
+            let heap = r.heap_peak.map(|h| format!(" / {}", kib(h)));
+            cost + &heap.unwrap_or_default()
+        }
+        (_, other) => other.into(),
     }
-    out
+}
+
+/// The pivot table of one source, when it has three or more n.
+fn table(fib: &[&Row], source: &str) -> Option<Table> {
+    let src: Vec<&Row> = fib.iter().copied().filter(|r| r.source == source).collect();
+    let ns: BTreeSet<u64> = src.iter().map(|r| r.n).collect();
+    let what = match (source, src.first()) {
+        ("host", _) => "prove time (wall clock) / peak RSS of the proving process".to_string(),
+        (_, r) => {
+            let heaps: BTreeSet<u64> = src.iter().filter_map(|r| r.heap_size).collect();
+            let heaps: Vec<String> = heaps.iter().map(|h| format!("{h} bytes")).collect();
+            let unit = r.map_or("cost", |r| r.cost_unit());
+            let heaps = heaps.join(", ");
+            format!("{unit} of one parse + verify / heap peak; heap {heaps}")
+        }
+    };
+    let head: Vec<String> = ns.iter().map(|n| format!("n = {}", pow2(*n))).collect();
+    let caption = format!("Scaling with n ({source}): {what}");
+    let mut t = Table::new(&caption, &format!("configuration | {}", head.join(" | ")));
+    for (cfg, core) in keys(&src) {
+        let mine = src.iter().filter(|r| r.core == core);
+        let mine: Vec<&&Row> = mine.filter(|r| r.full_label() == cfg).collect();
+        let at = |n: &u64| mine.iter().find(|r| r.n == *n);
+        let shown = if core == "host" { "" } else { &core };
+        let name = format!("{cfg} {shown}").trim_end().to_string();
+        let cells = ns.iter().map(|n| at(n).map_or("–".into(), |r| cell(r)));
+        t.rows.push(std::iter::once(name).chain(cells).collect());
+    }
+    (ns.len() >= 3).then_some(t)
 }

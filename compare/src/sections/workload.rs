@@ -2,9 +2,10 @@
 //! Merkle-membership AIR, `chain16`), measured on both cores, with the ratio to Fibonacci of
 //! the same configuration and core.
 
-use crate::chart;
-use crate::doc::{times, Section, Table};
-use crate::sections::answer::{cells, core_groups, head, CORES};
+use std::collections::BTreeSet;
+
+use crate::doc::{pow2, times, Section, Table};
+use crate::sections::answer::{cells, chart, head, CORES};
 use crate::table::Row;
 
 const MEMBERSHIP: &str = "**membership** (`air/src/membership.rs`): a depth-10 Poseidon2 Merkle path from the hash of an identity to a public root, a nullifier and a scope/signal binding row, one Poseidon2 permutation per row (n = 16 rows; 163, 164 and 100 columns for BabyBear, M31 and Goldilocks). Its Plonky3 proofs are wider than the lean verifier's bounds, so the firmware verifies them with Plonky3's stock `p3_uni_stark::verify`, not the lean verifier of the Fibonacci rows; the winterfell rows are our verifier. Emulator runs under QEMU, estimated ms from the timing model, every tampered copy rejected; records and commands in `results/membership/` (README.md).";
@@ -12,10 +13,10 @@ const MEMBERSHIP: &str = "**membership** (`air/src/membership.rs`): a depth-10 P
 const CHAIN16: &str = "**chain16** (`picostark_air::chain16::CubicChain16`): 16 columns, 16 degree-3 transition constraints, 8 public inputs.";
 
 pub fn section(rows: &[Row], min_security: u32) -> Section {
-    let wide: Vec<&Row> = rows
+    let wide = rows
         .iter()
-        .filter(|r| r.air != "fib" && r.source == "emulator" && r.accepted())
-        .collect();
+        .filter(|r| r.air != "fib" && r.source == "emulator");
+    let wide: Vec<&Row> = wide.filter(|r| r.accepted()).collect();
     let mut intro = String::from("Each AIR other than Fibonacci (2 columns, degree 1), measured as the Fibonacci rows are; “× Fib” is the estimated ms over the Fibonacci row of the same configuration and core at the smallest n measured.");
     for (air, text) in [("membership", MEMBERSHIP), ("chain16", CHAIN16)] {
         if wide.iter().any(|r| r.air == air) {
@@ -23,56 +24,38 @@ pub fn section(rows: &[Row], min_security: u32) -> Section {
         }
     }
     let mut s = Section::new("workload", "Workloads beyond Fibonacci", intro);
-    let airs: std::collections::BTreeSet<(&str, u64)> =
-        wide.iter().map(|r| (r.air.as_str(), r.n)).collect();
+    let fib_n = rows.iter().filter(|f| f.air == "fib").map(|f| f.n).min();
+    let fib = |r: &Row, air: &str| {
+        let label = r.full_label().replace(&format!(" {air}"), "");
+        let same = |f: &&Row| f.air == "fib" && Some(f.n) == fib_n && f.source == "emulator";
+        rows.iter()
+            .filter(same)
+            .find(|f| f.core == r.core && f.full_label() == label)
+    };
+    let airs: BTreeSet<(&str, u64)> = wide.iter().map(|r| (r.air.as_str(), r.n)).collect();
     for (air, n) in airs {
-        let fib_n = rows.iter().filter(|f| f.air == "fib").map(|f| f.n).min();
+        let these = wide.iter().copied().filter(|r| r.air == air && r.n == n);
+        let these: Vec<&Row> = these.collect();
         for (core, name) in CORES {
-            let head = format!("AIR | n | {} | × Fib est. ms | policy", head());
-            let mut t = Table::new(&format!("{air}, {name}"), &head);
-            for r in wide
-                .iter()
-                .filter(|r| r.air == air && r.n == n && r.core == core)
-            {
-                let fib = rows.iter().find(|f| {
-                    f.air == "fib"
-                        && Some(f.n) == fib_n
-                        && f.source == "emulator"
-                        && f.core == r.core
-                        && f.full_label() == r.full_label().replace(&format!(" {air}"), "")
-                });
-                let mut line = vec![air.to_string(), crate::doc::pow2(n)];
-                line.extend(cells(r));
-                line.push(times(r.est_ms(), fib.and_then(|f| f.est_ms())));
-                line.push(
-                    if r.ranked(min_security) {
-                        "ranked"
-                    } else {
-                        "below the floor"
-                    }
-                    .into(),
-                );
-                t.rows.push(line);
+            let mut t = Table::new(&format!("{air}, {name}"), &head("AIR | n | "));
+            t.head.extend(["× Fib est. ms".into(), "policy".into()]);
+            for r in these.iter().filter(|r| r.core == core) {
+                let x = times(r.est_ms(), fib(r, air).and_then(|f| f.est_ms()));
+                let policy = if r.ranked(min_security) {
+                    "ranked"
+                } else {
+                    "below the floor"
+                };
+                let (n, cells) = (pow2(n), cells(r));
+                t.row(&format!("{air} | {n} | {cells} | {x} | {policy}"));
             }
             s.tables.push(t);
         }
-        let these: Vec<&Row> = wide
-            .iter()
-            .copied()
-            .filter(|r| r.air == air && r.n == n)
-            .collect();
-        let groups = core_groups(&these, &Row::full_label);
-        if groups.iter().any(|g| g.1.iter().any(Option::is_some)) {
-            s.charts.push(chart::bars(
-                &format!(
-                    "Estimated ms, {air} n = {}, per configuration and core",
-                    crate::doc::pow2(n)
-                ),
-                "estimated ms (RP2350 timing model, 150 MHz)",
-                &CORES.map(|c| c.1),
-                &groups,
-                &|v| format!("{v:.2}"),
-            ));
+        if these.iter().any(|r| r.est_ms().is_some()) {
+            let n = pow2(n);
+            let title = format!("Estimated ms, {air} n = {n}, per configuration and core");
+            let c = chart(&title, &these, &Row::full_label, false);
+            s.charts.push(c);
         }
     }
     s
