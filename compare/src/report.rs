@@ -149,10 +149,8 @@ pub fn run(
     Ok(n)
 }
 
-/// The current UTC time as `YYYY-MM-DD HH:MM UTC` (from `date -u`; `unknown` without it).
+/// The current UTC time as `YYYY-MM-DD HH:MM UTC`.
 pub fn utc_now() -> String {
-    let mut date = std::process::Command::new("date");
-    let out = date.arg("-u").arg("+%Y-%m-%d %H:%M UTC").output();
-    let text = out.ok().and_then(|o| String::from_utf8(o.stdout).ok());
-    text.map_or("unknown".into(), |t| t.trim().into())
+    let rfc3339 = humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string();
+    format!("{} {} UTC", &rfc3339[..10], &rfc3339[11..16])
 }
