@@ -19,8 +19,8 @@
 //! instead of silently placing a fraction of the set.
 
 /// The link-section glob of a function symbol: `.text.` and the symbol with its hash
-/// replaced by `?`s (legacy), its crate disambiguators by `*` (v0), and `*` at the end for
-/// an LLVM suffix (`.llvm.N`, `.N`).
+/// replaced by `?`s (legacy) or its crate disambiguators by `*` (v0), with `*` at the end
+/// for an LLVM suffix (`.llvm.N`, `.N`); a plain name as it is (`.*` for a suffix).
 pub fn pattern(sym: &str) -> String {
     let base = strip_llvm_suffix(sym);
     if base.starts_with("_ZN") {
@@ -30,7 +30,12 @@ pub fn pattern(sym: &str) -> String {
     } else if base.starts_with("_R") {
         return format!(".text.{}*", without_disambiguators(base));
     }
-    format!(".text.{base}*")
+    // A plain (C) name as it is: `memmove*` would also take `__aeabi_memmove8`'s section.
+    if base.len() < sym.len() {
+        format!(".text.{base}.*")
+    } else {
+        format!(".text.{base}")
+    }
 }
 
 /// `sym` without a trailing `.` + digits or `.llvm.` + digits (LLVM's local-symbol suffixes).
@@ -57,9 +62,31 @@ fn legacy_hash_at(sym: &str) -> Option<usize> {
     (hex.len() == 16 && hex.bytes().all(|b| b.is_ascii_hexdigit())).then_some(i)
 }
 
-/// A v0 symbol with each crate root's disambiguator (`Cs` + base-62 + `_`, before the
-/// crate name's decimal length) replaced by `Cs*_`.
+/// A v0 symbol with what changes when a crate moves or a dependency changes replaced by
+/// `*`: each crate root's disambiguator (`Cs<base-62>_`, a hash of the crate's metadata) and
+/// each back-reference's offset (`B<base-62>_`, which moves when a disambiguator's length
+/// does). Generic arguments, impl and closure disambiguators (small indices) stay. A symbol
+/// the walk does not understand keeps everything but its crate disambiguators.
 fn without_disambiguators(sym: &str) -> String {
+    let mut v = V0 {
+        s: sym.as_bytes(),
+        i: 2,
+        out: String::from("_R"),
+    };
+    let walked = (|| {
+        if v.peek()?.is_ascii_digit() {
+            v.decimal()?; // encoding version
+        }
+        v.path()?;
+        if v.i < v.s.len() {
+            v.path()?; // instantiating crate
+        }
+        (v.i == v.s.len()).then_some(())
+    })();
+    if walked.is_some() {
+        return v.out;
+    }
+    // Fallback: crate roots only, by their shape (`Cs`, base-62, `_`, then a digit).
     let b = sym.as_bytes();
     let mut out = String::with_capacity(sym.len());
     let mut i = 0;
@@ -79,6 +106,216 @@ fn without_disambiguators(sym: &str) -> String {
         i += 1;
     }
     out
+}
+
+/// A walk over a v0 symbol (the grammar of rustc's v0 mangling, RFC 2603) that copies it
+/// to `out`, wildcarding crate disambiguators and back-reference offsets.
+struct V0<'a> {
+    s: &'a [u8],
+    i: usize,
+    out: String,
+}
+
+impl V0<'_> {
+    fn peek(&self) -> Option<u8> {
+        self.s.get(self.i).copied()
+    }
+
+    fn take(&mut self) -> Option<u8> {
+        let c = self.peek()?;
+        self.i += 1;
+        self.out.push(c as char);
+        Some(c)
+    }
+
+    fn eat(&mut self, c: u8) -> bool {
+        if self.peek() == Some(c) {
+            self.take();
+            true
+        } else {
+            false
+        }
+    }
+
+    /// `{0-9a-zA-Z} "_"`, copied or (`wild`) replaced by `*_`.
+    fn base62(&mut self, wild: bool) -> Option<()> {
+        let start = self.i;
+        while self.peek()?.is_ascii_alphanumeric() {
+            self.i += 1;
+        }
+        if self.peek()? != b'_' {
+            return None;
+        }
+        if wild {
+            self.out.push('*');
+        } else {
+            self.out
+                .push_str(std::str::from_utf8(&self.s[start..self.i]).ok()?);
+        }
+        self.take().map(drop)
+    }
+
+    fn decimal(&mut self) -> Option<usize> {
+        let start = self.i;
+        while self.peek().is_some_and(|c| c.is_ascii_digit()) {
+            self.take();
+        }
+        std::str::from_utf8(&self.s[start..self.i])
+            .ok()?
+            .parse()
+            .ok()
+    }
+
+    /// `[disambiguator] ["u"] decimal ["_"] bytes`; a crate root's disambiguator is wild.
+    fn identifier(&mut self, crate_root: bool) -> Option<()> {
+        if self.eat(b's') {
+            self.base62(crate_root)?;
+        }
+        self.eat(b'u');
+        let len = self.decimal()?;
+        self.eat(b'_');
+        for _ in 0..len {
+            self.take()?;
+        }
+        Some(())
+    }
+
+    fn backref(&mut self) -> Option<()> {
+        self.base62(true)
+    }
+
+    fn path(&mut self) -> Option<()> {
+        match self.take()? {
+            b'C' => self.identifier(true),
+            b'M' => {
+                self.impl_path()?;
+                self.ty()
+            }
+            b'X' => {
+                self.impl_path()?;
+                self.ty()?;
+                self.path()
+            }
+            b'Y' => {
+                self.ty()?;
+                self.path()
+            }
+            b'N' => {
+                if !self.take()?.is_ascii_alphabetic() {
+                    return None;
+                }
+                self.path()?;
+                self.identifier(false)
+            }
+            b'I' => {
+                self.path()?;
+                while !self.eat(b'E') {
+                    self.generic_arg()?;
+                }
+                Some(())
+            }
+            b'B' => self.backref(),
+            _ => None,
+        }
+    }
+
+    fn impl_path(&mut self) -> Option<()> {
+        if self.eat(b's') {
+            self.base62(false)?;
+        }
+        self.path()
+    }
+
+    fn generic_arg(&mut self) -> Option<()> {
+        if self.eat(b'L') {
+            return self.base62(false);
+        }
+        if self.eat(b'K') {
+            return self.konst();
+        }
+        self.ty()
+    }
+
+    fn konst(&mut self) -> Option<()> {
+        if self.eat(b'p') {
+            return Some(());
+        }
+        if self.eat(b'B') {
+            return self.backref();
+        }
+        self.ty()?;
+        self.eat(b'n');
+        while self.peek()?.is_ascii_hexdigit() {
+            self.take();
+        }
+        self.take().filter(|&c| c == b'_').map(drop)
+    }
+
+    fn lifetime(&mut self) -> Option<()> {
+        if self.eat(b'L') {
+            self.base62(false)?;
+        }
+        Some(())
+    }
+
+    fn binder(&mut self) -> Option<()> {
+        if self.eat(b'G') {
+            self.base62(false)?;
+        }
+        Some(())
+    }
+
+    fn ty(&mut self) -> Option<()> {
+        match self.peek()? {
+            b'a'..=b'z' => self.take().map(drop),
+            b'A' => {
+                self.take();
+                self.ty()?;
+                self.konst()
+            }
+            b'S' | b'P' | b'O' => {
+                self.take();
+                self.ty()
+            }
+            b'R' | b'Q' => {
+                self.take();
+                self.lifetime()?;
+                self.ty()
+            }
+            b'T' => {
+                self.take();
+                while !self.eat(b'E') {
+                    self.ty()?;
+                }
+                Some(())
+            }
+            b'F' => {
+                self.take();
+                self.binder()?;
+                self.eat(b'U');
+                if self.eat(b'K') && !self.eat(b'C') {
+                    self.identifier(false)?;
+                }
+                while !self.eat(b'E') {
+                    self.ty()?;
+                }
+                self.ty()
+            }
+            b'D' => {
+                self.take();
+                self.binder()?;
+                while !self.eat(b'E') {
+                    self.path()?;
+                    while self.eat(b'p') {
+                        self.identifier(false)?;
+                        self.ty()?;
+                    }
+                }
+                self.lifetime()
+            }
+            _ => self.path(),
+        }
+    }
 }
 
 /// Whether `text` matches the glob `pat` as the linker reads a section pattern: `*` any run
@@ -221,10 +458,42 @@ mod tests {
             pattern("_RNvNtCscB4ypgrvJIh_4core3fmt5write.124"),
             ".text._RNvNtCs*_4core3fmt5write*"
         );
-        assert_eq!(pattern("memcpy"), ".text.memcpy*");
-        assert_eq!(pattern("memcpy.3"), ".text.memcpy*");
+        assert_eq!(pattern("memcpy"), ".text.memcpy");
+        assert_eq!(pattern("memcpy.3"), ".text.memcpy.*");
+        assert!(!glob(&pattern("__aeabi_memmove"), ".text.__aeabi_memmove8"));
         // No hash where one is expected: the symbol stays whole.
-        assert_eq!(pattern("_ZN3foo3barE"), ".text._ZN3foo3barE*");
+        assert_eq!(pattern("_ZN3foo3barE"), ".text._ZN3foo3barE");
+    }
+
+    /// v0 symbols rustc 1.95 gave a test program (`-C symbol-mangling-version=v0`): a generic
+    /// function's instances, a trait impl's method on two instances, a closure in std with
+    /// a backref-heavy path, a `dyn` argument.
+    const V0: [&str; 6] = [
+        "_RINvCs6xxl1lAjzDf_1a1gINtB2_1WhKj3_EEB2_",
+        "_RINvCs6xxl1lAjzDf_1a1gINtB2_1WtKj5_EEB2_",
+        "_RNvXCs6xxl1lAjzDf_1aINtB2_1WhKj3_ENtB2_2Tr1mB2_",
+        "_RINvCs6xxl1lAjzDf_1a1gDNtB2_2TrEL_EB2_",
+        "_RNCINvMs0_NtNtCsjrHSEGnQ3l9_3std4sync4onceNtB8_4Once15call_once_forceNCINvMNtBa_9once_lockINtB1b_8OnceLockINtNtBa_14reentrant_lock13ReentrantLockINtNtCsgEmfK2I1SDS_4core4cell7RefCellINtNtNtNtBc_2io8buffered10linewriter10LineWriterNtNtB31_5stdio9StdoutRawEEEE10initializeNCINvB1a_11get_or_initNCNvB3I_6stdout0E0zE0E0Bc_",
+        "_RNSNvYNCINvNtCsjrHSEGnQ3l9_3std2rt10lang_startuE0INtNtNtCsgEmfK2I1SDS_4core3ops8function6FnOnceuE9call_once6vtableCs6xxl1lAjzDf_1a",
+    ];
+
+    #[test]
+    fn v0_patterns_keep_generic_arguments_and_survive_new_disambiguators() {
+        let p: Vec<String> = V0.iter().map(|s| pattern(s)).collect();
+        assert_eq!(p[0], ".text._RINvCs*_1a1gINtB*_1WhKj3_EEB*_*");
+        assert_eq!(p[2], ".text._RNvXCs*_1aINtB*_1WhKj3_ENtB*_2Tr1mB*_*");
+        // Every backref and crate hash was found (the walk understood the symbol).
+        for (sym, pat) in V0.iter().zip(&p) {
+            assert!(glob(pat, &format!(".text.{sym}")), "{pat}");
+            assert!(!pat.contains("Cs6x") && !pat.contains("B2_") && !pat.contains("B1a_"));
+        }
+        // Two instances of one function stay apart.
+        assert_ne!(p[0], p[1]);
+        assert!(!glob(&p[0], &format!(".text.{}", V0[1])));
+        // The crate rebuilt elsewhere: a shorter disambiguator moves the backrefs.
+        let rebuilt = "_RINvCsQ1_1a1gINtB9_1WhKj3_EEB9_";
+        assert_eq!(pattern(rebuilt), p[0]);
+        assert!(glob(&p[0], &format!(".text.{rebuilt}.llvm.42")));
     }
 
     #[test]

@@ -217,18 +217,21 @@ pub fn verify(list: &str, images: &[Image]) -> Result<(), String> {
         let want = expected_bytes(list, &i.core, &backends)?
             .filter(|e| e.backends == i.backends)
             .ok_or_else(|| format!("no `#@ {} {}` line", i.core, backends.join(",")))?;
-        let matched: u64 = i
-            .symbols
-            .iter()
-            .filter(|(s, _)| {
-                let section = format!(".text.{s}");
-                pats.iter().any(|p| glob(p, &section))
-            })
-            .map(|s| s.1)
-            .sum();
+        let mut matched = 0;
+        let mut strays = Vec::new();
+        for (sym, size) in &i.symbols {
+            let section = format!(".text.{sym}");
+            if pats.iter().any(|p| glob(p, &section)) {
+                matched += size;
+                if !pats.contains(&pattern(sym).as_str()) {
+                    strays.push(sym.as_str());
+                }
+            }
+        }
         if matched != want.bytes {
             return Err(format!(
-                "the list's globs match {matched} B of the {} image of {}, its `#@` line says {}",
+                "the list's globs match {matched} B of the {} image of {}, its `#@` line says {} \
+                 (taken by another function's pattern: {strays:?})",
                 i.core,
                 backends.join(","),
                 want.bytes
@@ -288,7 +291,7 @@ mod tests {
         assert_eq!(expect[1].bytes, 200);
         let text = render(&hot, &expect, "made by a test");
         assert!(text.starts_with("# made by a test\n"));
-        assert!(text.contains(".text.c*  # 10.00 % 50 B c\n"));
+        assert!(text.contains(".text.c  # 10.00 % 50 B c\n"));
         assert!(text.contains("\n#@ m33 wf-goldilocks 150\n#@ rv32 wf-goldilocks 200\n"));
         let e = expected_bytes(&text, "rv32", &["wf-goldilocks"])
             .unwrap()
