@@ -53,8 +53,8 @@ def targets(image, placement, r, base):
 def table(image):
     rows = ["| backend | core | placement | instructions | est. ms | XIP miss share | vs xip | "
             "vs QEMU image | load/store (contention bound) | flash code+ro B | SRAM code B | "
-            "targets |",
-            "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|"]
+            "targets | commit |",
+            "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---|"]
     for b in BACKENDS:
         for core in ["m33", "rv32"]:
             for p in PLACEMENTS:
@@ -66,7 +66,8 @@ def table(image):
                     continue
                 e = r["estimate"]
                 share = 100.0 * e["xip_miss_cycles"] / e["cycles"]
-                vs = "" if base is None or p == "xip" else \
+                # Earlier records (another commit, another layout) are not set against xip.
+                vs = "" if base is None or p in ("xip", "hot-sram-insns", "all-sram") else \
                     f"{100.0 * (e['cycles'] / base['estimate']['cycles'] - 1):+.1f} %"
                 q = qemu(b, core)
                 vq = "" if q is None else \
@@ -76,7 +77,8 @@ def table(image):
                 rows.append(
                     f"| {b} | {core} | {p} | {r['instructions']:,} | {e['ms']:.2f} | "
                     f"{share:.1f} % | {vs} | {vq} | {bound} | {r['flash_code_bytes']:,} | "
-                    f"{r['sram_code_bytes']:,} | {targets(image, p, r, base)} |")
+                    f"{r['sram_code_bytes']:,} | {targets(image, p, r, base)} | "
+                    f"{r['git_commit'][:7]} |")
     return "\n".join(rows)
 
 
