@@ -78,9 +78,13 @@ pub fn render(rows: &[(String, u64)], exact_total: u64, header: &str) -> String 
     s
 }
 
-/// Rust legacy symbol demangling (`_ZN` length-prefixed path `E`, hash segment dropped);
-/// anything else is returned as is.
+/// Rust symbol demangling: legacy (`_ZN` length-prefixed path `E`, hash segment dropped)
+/// here, v0 (`_R`, with its generic arguments, without crate disambiguators) by
+/// `rustc-demangle`'s alternate form; anything else is returned as is.
 pub fn demangle(sym: &str) -> String {
+    if sym.starts_with("_R") {
+        return rustc_demangle::try_demangle(sym).map_or(sym.to_string(), |d| format!("{d:#}"));
+    }
     let Some(body) = sym.strip_prefix("_ZN") else {
         return sym.to_string();
     };
@@ -150,6 +154,10 @@ mod tests {
             "<winter_math::fields::f64::BaseElement as core::ops::Mul>::mul"
         );
         assert_eq!(demangle("memcpy"), "memcpy");
+        assert_eq!(
+            demangle("_RINvCs6xxl1lAjzDf_1a1gINtB2_1WhKj3_EEB2_"),
+            "a::g::<a::W<u8, 3>>"
+        );
         assert_eq!(demangle("_ZN3fooX"), "_ZN3fooX");
     }
 
