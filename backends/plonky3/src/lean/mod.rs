@@ -217,10 +217,11 @@ where
 
 /// The membership AIR over `F`'s Poseidon2 instance, in the lean verifier: its constraint
 /// code (a Poseidon2 permutation's rounds over the challenge field) is instantiated only
-/// here. Without the feature `lean-membership` (a backend feature the firmware's default
-/// images enable, and the code-in-SRAM image leaves out so that it fits the chip's SRAM) the
-/// lean verifier refuses it as outside its bounds.
-#[cfg(feature = "lean-membership")]
+/// here. The backend feature `lean-no-membership` leaves it out (the firmware's
+/// `code-in-ram` images: with it the p3-babybear code-in-SRAM board image overflows the
+/// RP2350's SRAM by 32 KB on Hazard3), and the lean verifier then refuses it as outside its
+/// bounds.
+#[cfg(not(feature = "lean-no-membership"))]
 fn verify_membership<F, EF, C, P>(
     file: &ProofFile<'_>,
     pcs: &P,
@@ -243,9 +244,9 @@ where
     )
 }
 
-/// Without the feature `lean-membership`: outside the lean verifier (see the function of the
-/// same name with it).
-#[cfg(not(feature = "lean-membership"))]
+/// With the feature `lean-no-membership`: outside the lean verifier (see the function of the
+/// same name without it).
+#[cfg(feature = "lean-no-membership")]
 fn verify_membership<F, EF, C, P>(
     _file: &ProofFile<'_>,
     _pcs: &P,
@@ -259,15 +260,15 @@ where
     P: LeanPcs<F, EF>,
 {
     Err(VerifyError::Unsupported(
-        "the membership AIR is not in this build's lean verifier (feature lean-membership)",
+        "the membership AIR is not in this build's lean verifier (feature lean-no-membership)",
     ))
 }
 
-/// Whether this build's lean verifier takes the header's AIR at all (the membership AIR
-/// needs the feature `lean-membership`); the `*_within_bounds` checks include it, so a proof
+/// Whether this build's lean verifier takes the header's AIR at all (the feature
+/// `lean-no-membership` leaves the membership AIR out); the `*_within_bounds` checks include it, so a proof
 /// of an AIR left out goes to the stock verifier, or is refused in a `lean-only` build.
 pub fn air_in_build(air: AirId) -> bool {
-    air != AirId::Membership || cfg!(feature = "lean-membership")
+    air != AirId::Membership || !cfg!(feature = "lean-no-membership")
 }
 
 /// Bytes the transcript absorbs between two draws at most, besides the opened values: the
