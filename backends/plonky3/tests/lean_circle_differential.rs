@@ -324,3 +324,17 @@ fn count_compressions_of_the_default_proof() {
     println!("compressions: lean {lean}, stock {stock}");
     assert_eq!(lean, stock);
 }
+
+/// The membership AIR (issue 28: 164 columns, 32 public inputs) over upstream's `CirclePcs`
+/// on the lean path: the valid proof accepted by both verifiers, every tampered copy
+/// (payload bytes, wrong root, nullifier or scope) rejected by both.
+#[test]
+fn membership_proofs_take_the_lean_path_and_agree() {
+    for hash in [HashId::Blake3_256, HashId::Sha256] {
+        let bytes = prove(AirId::Membership, 4, 4, hash);
+        assert_eq!(verdicts(&bytes), (true, true, true), "{hash:?}");
+        for (what, t) in common::membership_tampers(&bytes) {
+            assert_eq!(verdicts(&t), (false, false, true), "{hash:?}: {what}");
+        }
+    }
+}

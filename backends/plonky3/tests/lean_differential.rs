@@ -357,3 +357,20 @@ fn every_challenge_equals_upstreams() {
     assert_eq!(ours_t, up_t);
     assert_ne!(ours_t, up);
 }
+
+/// The membership AIR (issue 28: BabyBear 163 columns and 32 public inputs, Goldilocks 100
+/// and 16) on the lean path: valid proofs accepted by both verifiers, every tampered copy
+/// (payload bytes, wrong root, nullifier or scope) rejected by both.
+#[test]
+fn membership_proofs_take_the_lean_path_and_agree() {
+    for (backend, hash) in [("bb", HashId::Blake3_256), ("gl", HashId::Sha256)] {
+        let p = prove(backend, AirId::Membership, 4, hash);
+        let file = ProofFile::parse(&p.bytes).unwrap();
+        let lean = lean::verify(&file).expect("membership takes the lean path");
+        assert_eq!(lean, Ok(()), "{}", p.name);
+        assert_eq!(verify_stock(&file), Ok(()), "{}", p.name);
+        for (what, t) in common::membership_tampers(&p.bytes) {
+            assert_eq!(verdicts(&t), Some((false, false)), "{}: {what}", p.name);
+        }
+    }
+}

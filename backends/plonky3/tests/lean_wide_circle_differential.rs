@@ -132,6 +132,20 @@ fn moved_headers_get_the_same_verdict() {
     }
 }
 
+/// The membership AIR (issue 28: 164 columns, 32 public inputs) over our `WideCirclePcs`
+/// (folding by 16, an 8-coefficient final polynomial, the default blowup, queries and PoW)
+/// on the lean path: the valid proof accepted by both verifiers, every tampered copy
+/// (payload bytes, wrong root, nullifier or scope) rejected by both.
+#[test]
+fn membership_proofs_take_the_lean_path_and_agree() {
+    let p = params(4, 3, 6, 14, 20);
+    let bytes = prove(AirId::Membership, 4, 4, HashId::Blake3_256, p);
+    assert_eq!(verdicts(&bytes), Some((true, true)));
+    for (what, t) in common::membership_tampers(&bytes) {
+        assert_eq!(verdicts(&t), Some((false, false)), "{what}");
+    }
+}
+
 /// BLAKE3 compressions of one lean verification of Fib-1024 (host count, feature
 /// `hash-count`): p3-m31 over WideCirclePcs at several folds and final lengths beside
 /// p3-m31 over upstream's CirclePcs and p3-babybear at their defaults, each with its

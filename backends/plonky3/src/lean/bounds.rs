@@ -1,5 +1,8 @@
 //! The lean verifier's bounds: every proof shape past one of them goes to Plonky3's own
-//! verifier (or, in the `lean-only` build, is refused), so its buffers are fixed arrays.
+//! verifier (or, in the `lean-only` build, is refused). Per-query and per-round state is in
+//! fixed arrays of these sizes; what grows with the trace width (the opened rows, the alpha
+//! ladder, a decoded leaf row, the public inputs as challenge-field values) is allocated once
+//! per verification at the proof's own width, which `MAX_WIDTH` bounds.
 //! A leaf: it imports nothing.
 
 /// The most FRI queries the lean verifier takes.
@@ -10,11 +13,13 @@ pub const MAX_ROUNDS: usize = 32;
 pub const MAX_LOG_ARITY: usize = 4;
 /// The longest final polynomial (log2).
 pub const MAX_LOG_FINAL_POLY_LEN: usize = 6;
-/// The widest trace the lean verifier takes (columns).
-pub const MAX_WIDTH: usize = 32;
+/// The widest trace the lean verifier takes (columns): the membership AIR's widest instance
+/// (Mersenne-31-16, 164 columns) with room to spare. Buffers of this size are never fixed:
+/// they are allocated at the AIR's width.
+pub const MAX_WIDTH: usize = 192;
 /// The most quotient chunks it takes.
 pub const MAX_CHUNKS: usize = 8;
 /// The largest challenge-field degree it takes.
 pub const MAX_DEGREE: usize = 8;
-/// The most public inputs it takes.
-pub const MAX_PUBLIC: usize = 16;
+/// The most public inputs it takes (the membership AIR's 4 digests of 8 words).
+pub const MAX_PUBLIC: usize = 32;

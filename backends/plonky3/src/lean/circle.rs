@@ -17,7 +17,9 @@
 //! there are two heights: the first-layer tree then injects the shorter matrix's row on the
 //! way up, as upstream's Merkle trees do.
 //!
-//! State is fixed-size and on the stack (`MAX_*` bounds shared with the two-adic PCS); the
+//! Per-query state is fixed-size and on the stack (`MAX_*` bounds shared with the two-adic
+//! PCS), the alpha ladder is in the uni-stark layer's scratch at the proof's width and rows
+//! are reduced as they are read; the
 //! payload is read in two passes with cloned cursors (the transcript needs the final value
 //! and the query witness, which the encoding places after the query openings). The circle
 //! PCS's domain separator needs upstream's pattern hash: looked up in [`CIRCLE_PATTERNS`](super::patterns::CIRCLE_PATTERNS)
@@ -294,6 +296,7 @@ where
         r: &mut Reader<'_>,
         t: &mut Transcript<F, EF, C>,
         c: &OpeningClaims<'_, EF>,
+        scratch: &mut [EF],
     ) -> Result<(), VerifyError> {
         let dim = EF::DIMENSION;
         let width = c.trace_local.len();
@@ -432,12 +435,14 @@ where
         }
 
         // What each claim contributes independently of the query.
-        let mut alpha_pows = [EF::ZERO; MAX_WIDTH];
+        // In the caller's scratch, at the proof's width (bounded above).
+        let alpha_pows = scratch.get_mut(..width.max(dim)).ok_or(REJECTED)?;
         let mut p = EF::ONE;
-        for a in &mut alpha_pows[..width.max(dim)] {
+        for a in alpha_pows.iter_mut() {
             *a = p;
             p *= alpha;
         }
+        let alpha_pows = &*alpha_pows;
         let alpha_w = alpha.exp_u64(width as u64);
         let alpha_d = alpha.exp_u64(dim as u64);
         let mut offsets = [EF::ONE; MAX_HEIGHTS];
@@ -450,7 +455,7 @@ where
             let slot = g.height_slot(h);
             term.reduced = claim_values(k)
                 .iter()
-                .zip(&alpha_pows)
+                .zip(alpha_pows)
                 .fold(EF::ZERO, |acc, (&v, &a)| acc + v * a);
             term.alpha_pow_width = apw;
             term.offset = offsets[slot];
@@ -475,7 +480,6 @@ where
         let mut digests = [[0u8; 32]; MAX_QUERIES];
         let mut leaf_index = [0usize; MAX_QUERIES];
         let mut ri = inputs;
-        let mut row = [F::ZERO; MAX_WIDTH];
         // The vanishing-part denominators of one query, inverted together.
         let mut den = [EF::ZERO; MAX_CLAIMS];
         let mut scratch = [EF::ZERO; MAX_CLAIMS];
@@ -496,11 +500,10 @@ where
                 let mut slices: [&[u8]; MAX_CHUNKS] = [&[]; MAX_CHUNKS];
                 for m in 0..mats {
                     ri.expect_len(cols)?;
-                    slices[m] = ri.elems(&mut row[..cols])?;
-                    let reduced_x = row[..cols]
-                        .iter()
-                        .zip(&alpha_pows)
-                        .fold(EF::ZERO, |acc, (&v, &a)| acc + a * v);
+                    let mut reduced_x = EF::ZERO;
+                    slices[m] = ri.elems_each::<F>(cols, |i, v| {
+                        reduced_x += alpha_pows[i] * v;
+                    })?;
                     if batch == 0 {
                         at_x[0] = reduced_x;
                         at_x[1] = reduced_x;
@@ -695,6 +698,7 @@ pub fn circle_pcs<H>(file: &ProofFile<'_>, hash: H) -> CirclePcs<H> {
 pub fn within_bounds<EF: ExtensionField<F>>(file: &ProofFile<'_>) -> bool {
     let (width, log_chunks) = super::air_shape::<F>(file.header.air);
     circle_pcs(file, ()).within_bounds(usize::from(file.header.log_n), 1 << log_chunks)
+        && super::air_in_build(file.header.air)
         && width <= MAX_WIDTH
         && EF::DIMENSION <= MAX_DEGREE
         && file.public_inputs.len() <= MAX_PUBLIC
@@ -706,7 +710,7 @@ pub fn verify_with<EF: ExtensionField<F>, H: ByteHash>(
     hash: H,
 ) -> Result<(), VerifyError> {
     let challenger = SerializingChallenger32::<F, _>::new(HashChallenger::<u8, H, 32>::new(
-        super::transcript_buffer(file),
+        super::transcript_buffer::<F>(file),
         hash,
     ));
     super::verify_air::<F, EF, _, _>(file, &circle_pcs(file, hash), challenger)
@@ -741,6 +745,7 @@ pub fn verify_m31(file: &ProofFile<'_>) -> Option<Result<(), VerifyError>> {
 mod tests {
     use super::*;
     use crate::lean::patterns::{CIRCLE_PATTERNS, STARK};
+    use crate::membership::MembershipOf;
     use alloc::vec::Vec;
     use picostark_air::chain16::CubicChain16;
     use picostark_air::fibonacci::Fibonacci;
@@ -846,8 +851,9 @@ mod tests {
 
     extern crate std;
 
-    /// The shapes the table covers: both challenge fields, both AIRs (Fibonacci: width 2, one
-    /// quotient chunk; CubicChain16: width 16, four chunks), default and foundation
+    /// The shapes the table covers: every challenge field, the three AIRs (Fibonacci: width 2,
+    /// one quotient chunk; CubicChain16: width 16, four chunks; membership: width 164, eight
+    /// chunks, at its benchmark length 2^4 only), default and foundation
     /// parameters, every trace length the header limits allow.
     fn table_shapes() -> Vec<(&'static [u8], u8, Vec<u32>)> {
         let mut out = Vec::new();
@@ -861,12 +867,24 @@ mod tests {
             for air_public in [
                 Fibonacci.num_public_inputs(),
                 CubicChain16.num_public_inputs(),
+                MembershipOf::<F>::default().num_public_inputs(),
             ] {
                 out.push((STARK, degree, alloc::vec![air_public as u32]));
             }
-            for (width, chunks) in [(2u32, 1usize), (16, 4)] {
+            let membership = MembershipOf::<F>::default();
+            let membership = (
+                membership.width() as u32,
+                1usize << super::super::uni_stark::log_quotient_chunks(&membership),
+            );
+            for (width, chunks) in [(2u32, 1usize), (16, 4), membership] {
                 for (log_blowup, queries, pow) in params {
-                    for log_n in 3..=(30 - log_blowup) {
+                    // Membership: its benchmark length only (depth 10, 16 rows).
+                    let log_ns = if width == membership.0 {
+                        4..=4
+                    } else {
+                        3..=(30 - log_blowup)
+                    };
+                    for log_n in log_ns {
                         let extra = u32::from(chunks == 1);
                         let max_h = log_n + log_blowup + extra;
                         if max_h >= 31 {

@@ -44,6 +44,14 @@ pub struct OpeningClaims<'a, EF> {
     pub num_chunks: usize,
 }
 
+impl<EF> OpeningClaims<'_, EF> {
+    /// Scratch values a PCS may use: one per opened value (both trace rows and every
+    /// quotient chunk coefficient), the longest alpha ladder a PCS here builds.
+    pub fn scratch_len(&self) -> usize {
+        self.trace_local.len() + self.trace_next.len() + self.quotient_chunks.len()
+    }
+}
+
 /// The polynomial commitment scheme of a lean verifier.
 ///
 /// `uni_stark` calls [`LeanPcs::verify`] with the reader positioned at the proof's
@@ -66,12 +74,15 @@ pub trait LeanPcs<F: WireField, EF: ExtensionField<F>> {
         i: usize,
     ) -> Self::Domain;
 
-    /// Reads and checks the opening proof for `claims`.
+    /// Reads and checks the opening proof for `claims`. `scratch` holds at least
+    /// [`OpeningClaims::scratch_len`] values (the caller's one allocation, sized by the
+    /// proof's width): the PCS's alpha ladder.
     fn verify<C: LeanChallenger<F>>(
         &self,
         r: &mut Reader<'_>,
         t: &mut Transcript<F, EF, C>,
         claims: &OpeningClaims<'_, EF>,
+        scratch: &mut [EF],
     ) -> Result<(), VerifyError>;
 }
 
@@ -135,7 +146,9 @@ pub fn two_adic_within_bounds<F: PrimeField64 + MembershipField, EF: ExtensionFi
     let log_n = usize::from(file.header.log_n);
     let (width, log_chunks) = air_shape::<F>(file.header.air);
     two_adic_pcs(file, ()).within_bounds(log_n)
+        && air_in_build(file.header.air)
         && width <= bounds::MAX_WIDTH
+        && file.public_inputs.len() <= bounds::MAX_PUBLIC
         && (1usize << log_chunks) <= bounds::MAX_CHUNKS
         && EF::DIMENSION <= bounds::MAX_DEGREE
 }
@@ -198,22 +211,82 @@ where
             public,
             file.payload,
         ),
-        // Wider than `MAX_WIDTH`: `two_adic_within_bounds` sends it to the stock verifier
-        // first. Not instantiated here, so a lean-only image does not carry its constraint
-        // code (it kept the p3-babybear code-in-ram board image from linking).
-        AirId::Membership => Err(VerifyError::Unsupported(
-            "the membership AIR is outside the lean verifier's bounds",
-        )),
+        AirId::Membership => verify_membership::<F, EF, C, P>(file, pcs, challenger, public),
     }
 }
 
-/// Bytes the transcript absorbs between two draws, at most (the seeds and the opened values
-/// of the largest shape within bounds): the challenger's buffer is allocated once.
+/// The membership AIR over `F`'s Poseidon2 instance, in the lean verifier: its constraint
+/// code (a Poseidon2 permutation's rounds over the challenge field) is instantiated only
+/// here. The backend feature `lean-no-membership` leaves it out (the firmware's
+/// `code-in-ram` images: with it the p3-babybear code-in-SRAM board image overflows the
+/// RP2350's SRAM by 32 KB on Hazard3), and the lean verifier then refuses it as outside its
+/// bounds.
+#[cfg(not(feature = "lean-no-membership"))]
+fn verify_membership<F, EF, C, P>(
+    file: &ProofFile<'_>,
+    pcs: &P,
+    challenger: C,
+    public: &[u64],
+) -> Result<(), VerifyError>
+where
+    F: WireField,
+    EF: ExtensionField<F>,
+    C: LeanChallenger<F>,
+    P: LeanPcs<F, EF>,
+{
+    uni_stark::verify::<F, EF, C, _, _>(
+        pcs,
+        &MembershipOf::<F>::default(),
+        challenger,
+        usize::from(file.header.log_n),
+        public,
+        file.payload,
+    )
+}
+
+/// With the feature `lean-no-membership`: outside the lean verifier (see the function of the
+/// same name without it).
+#[cfg(feature = "lean-no-membership")]
+fn verify_membership<F, EF, C, P>(
+    _file: &ProofFile<'_>,
+    _pcs: &P,
+    _challenger: C,
+    _public: &[u64],
+) -> Result<(), VerifyError>
+where
+    F: WireField,
+    EF: ExtensionField<F>,
+    C: LeanChallenger<F>,
+    P: LeanPcs<F, EF>,
+{
+    Err(VerifyError::Unsupported(
+        "the membership AIR is not in this build's lean verifier (feature lean-no-membership)",
+    ))
+}
+
+/// Whether this build's lean verifier takes the header's AIR at all (the feature
+/// `lean-no-membership` leaves the membership AIR out); the `*_within_bounds` checks include it, so a proof
+/// of an AIR left out goes to the stock verifier, or is refused in a `lean-only` build.
+pub fn air_in_build(air: AirId) -> bool {
+    air != AirId::Membership || !cfg!(feature = "lean-no-membership")
+}
+
+/// Bytes the transcript absorbs between two draws at most, besides the opened values: the
+/// seeds, commitments, the final polynomial (the largest shape within bounds). The opened
+/// values (both trace rows and the quotient chunks, observed together before the PCS's
+/// batching challenge) are added at the proof's shape, so the challenger's buffer is
+/// allocated once.
 const TRANSCRIPT_CAPACITY: usize = 2048;
 
-/// The challenger's input buffer: the statement bytes, with room for what follows them.
-pub(crate) fn transcript_buffer(file: &ProofFile<'_>) -> Vec<u8> {
-    let mut v = Vec::with_capacity(file.statement_bytes.len() + TRANSCRIPT_CAPACITY);
+/// The challenger's input buffer: the statement bytes, with room for what follows them
+/// (`width` trace columns, `2^log_chunks` quotient chunks, the header's extension degree,
+/// `F`'s wire length per coefficient).
+pub(crate) fn transcript_buffer<F: WireField>(file: &ProofFile<'_>) -> Vec<u8> {
+    let (width, log_chunks) = air_shape::<F>(file.header.air);
+    let degree = usize::from(file.header.extension_degree);
+    let opened = (2 * width + (1 << log_chunks) * degree) * degree * F::WIRE_LEN;
+    let mut v =
+        Vec::with_capacity(file.statement_bytes.len() + TRANSCRIPT_CAPACITY.max(opened + 256));
     v.extend_from_slice(file.statement_bytes);
     v
 }
@@ -223,7 +296,7 @@ fn verify_babybear<EF: ExtensionField<BabyBear>, H: ByteHash>(
     hash: H,
 ) -> Result<(), VerifyError> {
     let ch = SerializingChallenger32::<BabyBear, _>::new(HashChallenger::<u8, H, 32>::new(
-        transcript_buffer(file),
+        transcript_buffer::<BabyBear>(file),
         hash,
     ));
     verify_two_adic::<BabyBear, EF, _, H>(file, ch, hash)
@@ -234,7 +307,7 @@ fn verify_goldilocks<EF: ExtensionField<Goldilocks>, H: ByteHash>(
     hash: H,
 ) -> Result<(), VerifyError> {
     let ch = SerializingChallenger64::<Goldilocks, _>::new(HashChallenger::<u8, H, 32>::new(
-        transcript_buffer(file),
+        transcript_buffer::<Goldilocks>(file),
         hash,
     ));
     verify_two_adic::<Goldilocks, EF, _, H>(file, ch, hash)
@@ -351,9 +424,9 @@ mod tests {
         }
     }
 
-    /// Every table key our backends produce for one (F, EF): both AIRs, default parameters
+    /// Every table key our backends produce for one (F, EF): the three AIRs, default parameters
     /// (and the foundation's for the default challenge fields), each n the field allows.
-    fn keys<F: PrimeField64 + TwoAdicField, EF: ExtensionField<F>>(
+    fn keys<F: PrimeField64 + TwoAdicField + MembershipField, EF: ExtensionField<F>>(
         max_log_lde: usize,
         params: &[ProofParams],
     ) -> alloc::vec::Vec<(&'static [u8], alloc::vec::Vec<u32>)> {
@@ -370,6 +443,14 @@ mod tests {
                 CubicChain16.num_public_inputs(),
                 uni_stark::log_quotient_chunks(&CubicChain16),
             ),
+            {
+                let m = MembershipOf::<F>::default();
+                (
+                    m.width(),
+                    m.num_public_inputs(),
+                    uni_stark::log_quotient_chunks(&m),
+                )
+            },
         ] {
             out.push((&b"p3-uni-stark"[..], vec![public as u32]));
             let mut widths = vec![width as u32, width as u32];
@@ -407,7 +488,7 @@ mod tests {
         out
     }
 
-    fn check<F: PrimeField64 + TwoAdicField, EF: ExtensionField<F>>(
+    fn check<F: PrimeField64 + TwoAdicField + MembershipField, EF: ExtensionField<F>>(
         max_log_lde: usize,
         params: &[ProofParams],
         source: &mut String,

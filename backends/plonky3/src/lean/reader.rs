@@ -204,6 +204,20 @@ impl<'a> Reader<'a> {
         Ok(bytes)
     }
 
+    /// `n` base-field elements, each handed to `each` with its position instead of stored
+    /// (a row as wide as the trace needs no buffer); returns the bytes they were read from.
+    pub fn elems_each<F: WireField>(
+        &mut self,
+        n: usize,
+        mut each: impl FnMut(usize, F),
+    ) -> Result<&'a [u8], VerifyError> {
+        let bytes = self.take(n.checked_mul(F::WIRE_LEN).ok_or(MALFORMED)?)?;
+        for (i, w) in bytes.chunks_exact(F::WIRE_LEN).enumerate() {
+            each(i, F::from_wire(word(w)).ok_or(MALFORMED)?);
+        }
+        Ok(bytes)
+    }
+
     /// `out.len()` challenge-field elements (each as [`Self::ext`] reads it) written in place:
     /// a returned `Result<EF, _>` was copied twice per element by library `memcpy` calls in
     /// the MCU build (`mcu-run --profile`).

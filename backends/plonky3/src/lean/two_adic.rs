@@ -3,8 +3,9 @@
 //! final polynomial, query proof of work) for our configurations: one-root Merkle caps, binary
 //! trees, every committed matrix as tall as the LDE, no batch or commit-phase grinding.
 //!
-//! State is fixed-size and on the stack: per query a folded value, an index and a leaf digest
-//! ([`MAX_QUERIES`]); rows are decoded into small arrays. The payload is read in two passes
+//! Per-query state is fixed-size and on the stack: a folded value, an index and a leaf digest
+//! ([`MAX_QUERIES`]); the alpha ladder is in the scratch the uni-stark layer allocates at the
+//! proof's width (at most [`MAX_WIDTH`]), and trace rows are reduced as they are read. The payload is read in two passes
 //! with cloned cursors (the transcript needs the final polynomial and the query witness,
 //! which the encoding places after the query openings).
 
@@ -208,6 +209,7 @@ where
         r: &mut Reader<'_>,
         t: &mut Transcript<F, EF, C>,
         c: &OpeningClaims<'_, EF>,
+        scratch: &mut [EF],
     ) -> Result<(), VerifyError> {
         let dim = EF::DIMENSION;
         let width = c.trace_local.len();
@@ -337,13 +339,15 @@ where
 
         // Reduced openings: sum over the opened (point, column) pairs of
         // alpha^k (p(z) - p(x)) / (z - x), one alpha ladder over every column at this height.
+        // In the caller's scratch, at the proof's width (bounded above).
         let ladder = 2 * width + c.num_chunks * dim;
-        let mut alpha_pows = [EF::ZERO; 2 * MAX_WIDTH + MAX_CHUNKS * MAX_DEGREE];
+        let alpha_pows = scratch.get_mut(..ladder).ok_or(REJECTED)?;
         let mut p = EF::ONE;
-        for a in &mut alpha_pows[..ladder] {
+        for a in alpha_pows.iter_mut() {
             *a = p;
             p *= alpha;
         }
+        let alpha_pows = &*alpha_pows;
         let dot = |vals: &[EF], from: usize| -> EF {
             vals.iter()
                 .zip(&alpha_pows[from..])
@@ -376,21 +380,17 @@ where
         let mut leaf_buf = [0u8; crate::hash::BUFFER];
         let mut ri = inputs;
         ri.expect_len(q)?;
-        let mut row = [F::ZERO; MAX_WIDTH];
+        let (pows_local, pows_next) = alpha_pows[..2 * width].split_at(width);
         for k in 0..q {
             ri.expect_len(1)?;
             ri.expect_len(width)?;
-            let bytes = ri.elems(&mut row[..width])?;
-            let row = &row[..width];
+            // The row's values go straight into both reductions (no row buffer).
+            let (mut at_local, mut at_next) = (EF::ZERO, EF::ZERO);
+            let bytes = ri.elems_each::<F>(width, |i, v| {
+                at_local += pows_local[i] * v;
+                at_next += pows_next[i] * v;
+            })?;
             leaves[pos[k] as usize] = (indices[k], self.hash.hash_slice(bytes));
-            let at_local = row
-                .iter()
-                .zip(&alpha_pows[..width])
-                .fold(EF::ZERO, |acc, (&v, &a)| acc + a * v);
-            let at_next = row
-                .iter()
-                .zip(&alpha_pows[width..2 * width])
-                .fold(EF::ZERO, |acc, (&v, &a)| acc + a * v);
             folded[k] = (sum_local - at_local) * inv[2 * k] + (sum_next - at_next) * inv[2 * k + 1];
         }
         merkle::verify_sorted::<H>(&compress, c.trace_root, log_max, &mut leaves[..q], &mut ri)?;

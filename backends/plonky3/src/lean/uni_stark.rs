@@ -7,6 +7,12 @@
 //! The AIR is the one written once in `picostark_air`, folded in the order `P3Air::eval`
 //! emits it (transitions under `is_transition`, then boundaries under their row selector),
 //! with upstream's folding rule `acc = acc * alpha + c`.
+//!
+//! The opened values, the PCS's scratch and the public inputs as challenge-field values live
+//! in one heap allocation sized by the AIR's width (at most `MAX_WIDTH`), so a narrow AIR's
+//! verification takes no more memory than its shape needs.
+
+use alloc::vec;
 
 use p3_commit::PolynomialSpace;
 use p3_field::{ExtensionField, Field};
@@ -71,25 +77,31 @@ where
     }
     // opened_values: trace_local, Some(trace_next), no preprocessed rows, quotient chunks,
     // no randomization.
-    let mut trace_local = [EF::ZERO; MAX_WIDTH];
-    let mut trace_next = [EF::ZERO; MAX_WIDTH];
+    // One allocation, bounded by the checks above: the trace rows at zeta and zeta_next, the
+    // quotient chunks, the PCS's scratch (as long as those three), then the public inputs as
+    // challenge-field values.
+    let opened_len = 2 * width + num_chunks * dim;
+    let mut opened = vec![EF::ZERO; 2 * opened_len + num_public];
+    let (trace_local, rest) = opened.split_at_mut(width);
+    let (trace_next, rest) = rest.split_at_mut(width);
+    let (chunks, rest) = rest.split_at_mut(num_chunks * dim);
+    let (pcs_scratch, public_ef) = rest.split_at_mut(opened_len);
     r.expect_len(width)?;
-    for v in &mut trace_local[..width] {
+    for v in trace_local.iter_mut() {
         *v = r.ext::<F, EF>()?;
     }
     if !r.option()? {
         return Err(REJECTED);
     }
     r.expect_len(width)?;
-    for v in &mut trace_next[..width] {
+    for v in trace_next.iter_mut() {
         *v = r.ext::<F, EF>()?;
     }
     if r.option()? || r.option()? {
         return Err(REJECTED);
     }
-    let mut chunks = [EF::ZERO; MAX_CHUNKS * MAX_DEGREE];
     r.expect_len(num_chunks)?;
-    for chunk in chunks[..num_chunks * dim].chunks_exact_mut(dim) {
+    for chunk in chunks.chunks_exact_mut(dim) {
         r.expect_len(dim)?;
         for v in chunk {
             *v = r.ext::<F, EF>()?;
@@ -130,12 +142,12 @@ where
         quotient_root,
         zeta,
         zeta_next,
-        trace_local: &trace_local[..width],
-        trace_next: &trace_next[..width],
-        quotient_chunks: &chunks[..num_chunks * dim],
+        trace_local,
+        trace_next,
+        quotient_chunks: chunks,
         num_chunks,
     };
-    pcs.verify(&mut r, &mut t, &claims)?;
+    pcs.verify(&mut r, &mut t, &claims, pcs_scratch)?;
 
     // degree_bits (the header's), the out-of-domain witness (zero: no grinding), nothing more.
     if r.usize()? != log_n {
@@ -168,11 +180,14 @@ where
     }
 
     let sels = trace_domain.selectors_at_point(zeta);
+    for (e, &v) in public_ef.iter_mut().zip(public) {
+        *e = EF::from_u64(v);
+    }
     let mut acc = fold_transitions(
         air,
-        &trace_local[..width],
-        &trace_next[..width],
-        public,
+        trace_local,
+        trace_next,
+        public_ef,
         alpha,
         sels.is_transition,
     );
@@ -185,7 +200,8 @@ where
             Row::First => sels.is_first_row,
             Row::Last => sels.is_last_row,
         };
-        acc = acc * alpha + (trace_local[b.column] - value) * sel;
+        let cell = *trace_local.get(b.column).ok_or(REJECTED)?;
+        acc = acc * alpha + (cell - value) * sel;
     }
     if acc * sels.inv_vanishing != quotient {
         return Err(REJECTED);
@@ -194,25 +210,21 @@ where
 }
 
 /// The transition constraints at `zeta` folded as upstream does (`acc = acc * alpha + c *
-/// is_transition`), in a frame of its own: the public inputs as challenge-field values (which
-/// constraints may read) take stack only here, after the PCS's deeper frames have returned.
+/// is_transition`), in a frame of its own (the AIR's evaluation takes stack only here, after
+/// the PCS's deeper frames have returned).
 #[inline(never)]
 fn fold_transitions<EF: Field, A: AirDef>(
     air: &A,
     local: &[EF],
     next: &[EF],
-    public: &[u64],
+    public: &[EF],
     alpha: EF,
     is_transition: EF,
 ) -> EF {
-    let mut public_ef = [EF::ZERO; MAX_PUBLIC];
-    for (e, &v) in public_ef.iter_mut().zip(public) {
-        *e = EF::from_u64(v);
-    }
     let frame = Frame {
         local,
         next,
-        public: &public_ef[..public.len().min(MAX_PUBLIC)],
+        public,
         constant: &EF::from_u64,
     };
     let mut acc = EF::ZERO;

@@ -202,6 +202,7 @@ where
         r: &mut Reader<'_>,
         t: &mut Transcript<F, EF, C>,
         c: &OpeningClaims<'_, EF>,
+        scratch: &mut [EF],
     ) -> Result<(), VerifyError> {
         let dim = EF::DIMENSION;
         let width = c.trace_local.len();
@@ -300,12 +301,14 @@ where
 
         // What each claim contributes independently of the query: `sum alpha^i value_i`,
         // `alpha^width` and its height's running offset.
-        let mut alpha_pows = [EF::ZERO; MAX_WIDTH];
+        // In the caller's scratch, at the proof's width (bounded above).
+        let alpha_pows = scratch.get_mut(..width.max(dim)).ok_or(REJECTED)?;
         let mut p = EF::ONE;
-        for a in &mut alpha_pows[..width.max(dim)] {
+        for a in alpha_pows.iter_mut() {
             *a = p;
             p *= alpha;
         }
+        let alpha_pows = &*alpha_pows;
         let alpha_w = alpha.exp_u64(width as u64);
         let alpha_d = alpha.exp_u64(dim as u64);
         let mut offsets = [EF::ONE; MAX_HEIGHTS];
@@ -321,7 +324,7 @@ where
             let slot = g.height_slot(h);
             reduced_at_zeta[k] = claim_values(k)
                 .iter()
-                .zip(&alpha_pows)
+                .zip(alpha_pows)
                 .fold(EF::ZERO, |acc, (&v, &a)| acc + v * a);
             claim_apw[k] = apw;
             claim_offset[k] = offsets[slot];
@@ -344,7 +347,6 @@ where
         }
         let mut digests = [[0u8; 32]; MAX_QUERIES];
         let mut leaf_index = [0usize; MAX_QUERIES];
-        let mut row = [F::ZERO; MAX_WIDTH];
         let mut den = [EF::ZERO; MAX_CLAIMS];
         let mut scratch = [EF::ZERO; MAX_CLAIMS];
         let mut num = [EF::ZERO; MAX_CLAIMS];
@@ -363,11 +365,10 @@ where
                 let mut slices: [&[u8]; MAX_CHUNKS] = [&[]; MAX_CHUNKS];
                 for m in 0..mats {
                     r.expect_len(cols)?;
-                    slices[m] = r.elems(&mut row[..cols])?;
-                    let reduced_x = row[..cols]
-                        .iter()
-                        .zip(&alpha_pows)
-                        .fold(EF::ZERO, |acc, (&v, &a)| acc + a * v);
+                    let mut reduced_x = EF::ZERO;
+                    slices[m] = r.elems_each::<F>(cols, |i, v| {
+                        reduced_x += alpha_pows[i] * v;
+                    })?;
                     if batch == 0 {
                         at_x[0] = reduced_x;
                         at_x[1] = reduced_x;
@@ -541,6 +542,7 @@ pub fn wide_circle_pcs<H>(file: &ProofFile<'_>, hash: H) -> WideCircleLean<H> {
 pub fn within_bounds<EF: ExtensionField<F>>(file: &ProofFile<'_>) -> bool {
     let (width, log_chunks) = super::air_shape::<F>(file.header.air);
     wide_circle_pcs(file, ()).within_bounds(usize::from(file.header.log_n), 1 << log_chunks)
+        && super::air_in_build(file.header.air)
         && width <= MAX_WIDTH
         && EF::DIMENSION <= MAX_DEGREE
         && file.public_inputs.len() <= MAX_PUBLIC
@@ -552,7 +554,7 @@ pub fn verify_with<EF: ExtensionField<F>, H: ByteHash>(
     hash: H,
 ) -> Result<(), VerifyError> {
     let challenger = SerializingChallenger32::<F, _>::new(HashChallenger::<u8, H, 32>::new(
-        super::transcript_buffer(file),
+        super::transcript_buffer::<F>(file),
         hash,
     ));
     super::verify_air::<F, EF, _, _>(file, &wide_circle_pcs(file, hash), challenger)

@@ -31,3 +31,36 @@ pub fn payload_at(bytes: &[u8]) -> usize {
     let file = ProofFile::parse(bytes).unwrap();
     bytes.len() - file.payload.len()
 }
+
+/// Tampered copies of a membership proof, each with its name: 200 payload bytes spread over
+/// the payload (one bit flipped each, the position's low three bits choosing it), and the
+/// statement with a wrong public input (the root's first word, the nullifier's first word,
+/// the scope's last word), re-encoded around the same payload.
+#[allow(dead_code)] // only the membership tests use it
+pub fn membership_tampers(bytes: &[u8]) -> Vec<(String, Vec<u8>)> {
+    let file = ProofFile::parse(bytes).unwrap();
+    let start = bytes.len() - file.payload.len();
+    let len = file.payload.len();
+    let mut out = Vec::new();
+    for k in 0..200 {
+        let at = start + k * len / 200;
+        let mut t = bytes.to_vec();
+        t[at] ^= 1 << (at % 8);
+        out.push((format!("payload byte {at}"), t));
+    }
+    let public: Vec<u64> = file.public_inputs.iter().collect();
+    let digest = public.len() / 4;
+    for (what, i) in [
+        ("root", 0),
+        ("nullifier", digest),
+        ("scope", public.len() - 1),
+    ] {
+        let mut p = public.clone();
+        p[i] = (p[i] + 1) % (1 << 28);
+        out.push((
+            format!("wrong {what}"),
+            picostark_core::proof_file::encode(&file.header, &p, file.payload),
+        ));
+    }
+    out
+}
