@@ -50,8 +50,8 @@ fn stack_peak(b: BackendId) -> (u32, &'static str) {
             "results/raw/emulator/s2/p3-goldilocks-fib-n65536-ext5.proof.m33.tlsf.json at 491b546; 32,368 at 9e928fb",
         ),
         BackendId::P3BabyBear => (
-            30_920,
-            "results/proven/records/p3-babybear-fib-1024-proven100.proof.m33.tlsf.json at 491b546; 28,352 at 273cbe0",
+            21_904,
+            "results/memory/stack/p3-babybear-fib-1024-proven100.proof.m33.tlsf.json at the lean membership merge (BabyBear^8, lean path); 30,920 at 491b546",
         ),
         BackendId::P3M31 => (
             24_280,
