@@ -72,7 +72,7 @@ else
   PH=target/release/prover-host
 fi
 BACKENDS=()
-for b in p3-babybear p3-goldilocks p3-m31 wf-goldilocks wf-babybear; do
+for b in ${ALL5//,/ }; do
   if "$PH" list | grep -E "^  $b " | grep -q "not in this build"; then
     echo "skipping $b: prover-host cannot prove it in this build"
     continue

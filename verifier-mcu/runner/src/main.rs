@@ -579,21 +579,10 @@ fn cmd_run(args: &[String]) -> Result<(), String> {
         .get("out")
         .map(PathBuf::from)
         .unwrap_or_else(|| repo_root().join("out/mcu"));
-    // `--build-only`: the firmware a later `run` with the same flags reuses, built ahead
-    // (verifier-mcu/ci.sh builds its images while the host still builds the prover).
-    if build_only {
-        if embedded || !f.positional.is_empty() || f.get("features").is_none() && !stock_window {
-            return Err("--build-only takes --features (or --window stock-wf), no proofs".into());
-        }
-        let features: Vec<String> = match f.get("features") {
-            Some(list) => list.split(',').map(str::to_string).collect(),
-            None => vec!["stock-wf-window".to_string()],
-        };
-        let elf = qemu::build_firmware(core, isa, alloc, &features, heap, iterations, None)?;
-        println!("{}", elf.display());
-        return Ok(());
+    if build_only && (embedded || !f.positional.is_empty()) {
+        return Err("--build-only takes --features (or --window stock-wf), no proofs".into());
     }
-    if f.positional.is_empty() {
+    if f.positional.is_empty() && !build_only {
         return Err("no proof files given".into());
     }
 
@@ -624,6 +613,13 @@ fn cmd_run(args: &[String]) -> Result<(), String> {
     };
     if features.is_empty() {
         return Err("no backend to build: give --features".into());
+    }
+    // `--build-only`: the firmware a later `run` with the same flags reuses, built ahead
+    // (verifier-mcu/ci.sh builds its images while the host still builds the prover).
+    if build_only {
+        let elf = qemu::build_firmware(core, isa, alloc, &features, heap, iterations, None)?;
+        println!("{}", elf.display());
+        return Ok(());
     }
 
     if embedded && f.get("elf").is_some() {
