@@ -211,57 +211,25 @@ where
             public,
             file.payload,
         ),
-        AirId::Membership => verify_membership::<F, EF, C, P>(file, pcs, challenger, public),
+        // The membership AIR's constraint code (a Poseidon2 permutation's rounds over the
+        // challenge field) is instantiated only here. The feature `lean-no-membership` leaves
+        // it out (the firmware's `code-in-ram` images: with it the p3-babybear code-in-SRAM
+        // board image overflows the RP2350's SRAM by 32 KB on Hazard3); the lean verifier then
+        // refuses it as outside its bounds.
+        #[cfg(not(feature = "lean-no-membership"))]
+        AirId::Membership => uni_stark::verify::<F, EF, C, _, _>(
+            pcs,
+            &MembershipOf::<F>::default(),
+            challenger,
+            log_n,
+            public,
+            file.payload,
+        ),
+        #[cfg(feature = "lean-no-membership")]
+        AirId::Membership => Err(VerifyError::Unsupported(
+            "the membership AIR is not in this build's lean verifier (feature lean-no-membership)",
+        )),
     }
-}
-
-/// The membership AIR over `F`'s Poseidon2 instance, in the lean verifier: its constraint
-/// code (a Poseidon2 permutation's rounds over the challenge field) is instantiated only
-/// here. The backend feature `lean-no-membership` leaves it out (the firmware's
-/// `code-in-ram` images: with it the p3-babybear code-in-SRAM board image overflows the
-/// RP2350's SRAM by 32 KB on Hazard3), and the lean verifier then refuses it as outside its
-/// bounds.
-#[cfg(not(feature = "lean-no-membership"))]
-fn verify_membership<F, EF, C, P>(
-    file: &ProofFile<'_>,
-    pcs: &P,
-    challenger: C,
-    public: &[u64],
-) -> Result<(), VerifyError>
-where
-    F: WireField,
-    EF: ExtensionField<F>,
-    C: LeanChallenger<F>,
-    P: LeanPcs<F, EF>,
-{
-    uni_stark::verify::<F, EF, C, _, _>(
-        pcs,
-        &MembershipOf::<F>::default(),
-        challenger,
-        usize::from(file.header.log_n),
-        public,
-        file.payload,
-    )
-}
-
-/// With the feature `lean-no-membership`: outside the lean verifier (see the function of the
-/// same name without it).
-#[cfg(feature = "lean-no-membership")]
-fn verify_membership<F, EF, C, P>(
-    _file: &ProofFile<'_>,
-    _pcs: &P,
-    _challenger: C,
-    _public: &[u64],
-) -> Result<(), VerifyError>
-where
-    F: WireField,
-    EF: ExtensionField<F>,
-    C: LeanChallenger<F>,
-    P: LeanPcs<F, EF>,
-{
-    Err(VerifyError::Unsupported(
-        "the membership AIR is not in this build's lean verifier (feature lean-no-membership)",
-    ))
 }
 
 /// Whether this build's lean verifier takes the header's AIR at all (the feature
