@@ -14,25 +14,21 @@ use crate::params::ParamRow;
 use crate::sections;
 use crate::table::{to_csv, to_json, Row};
 
-/// Takes the proof files' parameters into the rows: a row whose record was made from one of
-/// these files takes its parameters from the header; a row that states 0 bits (the firmware
-/// writes 0 when its policy rejects the proof) gets the default policy's figure from its
-/// proof file, so every row shows a figure of the same regime. Returns how many rows that
-/// fixed.
-fn set_params(rows: &mut [Row], params: &[ParamRow]) -> usize {
+/// A row that states 0 bits (the firmware writes 0 when its policy rejects the proof) gets
+/// the default policy's figure from its proof file among `params` (same backend, extension,
+/// n and parameters), so every row shows a figure of the same regime. Returns how many rows
+/// that fixed.
+fn set_security(rows: &mut [Row], params: &[ParamRow]) -> usize {
     let mut fixed = 0;
-    for r in rows {
-        let name = r.origin.rsplit('/').next().unwrap_or("");
-        let own = params.iter().find(|p| name.starts_with(&p.file));
-        if let Some(p) = own {
-            r.params = crate::params::compact(&p.header.params);
-        }
-        let same = |p: &&ParamRow| {
+    for r in rows.iter_mut().filter(|r| r.security_bits == 0) {
+        let h = |p: &ParamRow| {
             let h = &p.header;
-            (h.backend.name(), h.extension_degree, h.n()) == (r.backend.as_str(), r.extension, r.n)
+            (h.backend.name(), h.extension_degree, h.n(), Some(h.params))
         };
-        let proof = own.or_else(|| params.iter().find(same));
-        if let Some(p) = proof.filter(|_| r.security_bits == 0) {
+        let proof = params
+            .iter()
+            .find(|p| h(p) == (&r.backend, r.extension, r.n, r.rec.params));
+        if let Some(p) = proof {
             (r.rec.security_bits, fixed) = (p.security_bits, fixed + 1);
         }
     }
@@ -103,7 +99,7 @@ pub fn run(
     let mut rows = crate::table::build_rows(&loaded.entries);
     let (params, unread) = proofs.map(crate::params::read_dir).unwrap_or_default();
     warnings.extend(unread);
-    let fixed = set_params(&mut rows, &params);
+    let fixed = set_security(&mut rows, &params);
     if fixed > 0 {
         notes.push(format!("{fixed} row(s) stated 0 security bits (the firmware's value for a proof its policy rejects); they show the default policy's figure for their proof file instead"));
     }

@@ -27,11 +27,15 @@ pub struct Row {
     /// The verifier's hash as measured: `blake3`, `sha256` (software) or `sha256-engine`
     /// (the RP2350 engine: on a board, or charged by the timing model; [`hash_of`]).
     pub hash: String,
-    /// FRI parameters, `blowup / queries / fold / final / PoW` ([`crate::params`]).
+    /// The record's FRI parameters as shown, `blowup / queries / fold / final / PoW`
+    /// ([`crate::params::compact`]; `–` when the record names none). Not in the JSON: the
+    /// record's own `params` is.
+    #[serde(skip)]
     pub params: String,
-    /// Where the verifier's code ran: `xip` (flash through the XIP cache), `all-sram` (code
-    /// and read-only data copied to SRAM, firmware feature `code-in-ram`), a record's own
-    /// `placement=NAME` profile entry, or `host`.
+    /// The record's code placement as shown: its `placement` (`host` on the host, `xip` when
+    /// absent) and for a board image which image (`hot-sram one-backend`). Not in the JSON:
+    /// the record's own `placement` and `image` are.
+    #[serde(skip)]
     pub placement: String,
     /// Device: the tampered copy's result.
     pub tampered: Option<String>,
@@ -147,17 +151,11 @@ impl Row {
 /// The default placement: code in flash, read through the XIP cache.
 pub const XIP: &str = "xip";
 
-/// A record's code placement ([`Row::placement`]).
-pub fn placement_of(r: &RunRecord) -> String {
-    let mut words = r.profile.split_whitespace();
-    let named = words.find_map(|t| t.strip_prefix("placement="));
-    match (named, r.source.as_str(), r.profile.contains("code=sram")) {
-        (Some(p), _, _) => p,
-        (_, "host", _) => "host",
-        (_, _, true) => "all-sram",
-        _ => XIP,
-    }
-    .into()
+/// A record's code placement as shown ([`Row::placement`]).
+fn placement_of(r: &RunRecord) -> String {
+    let host = (r.source == "host").then_some("host");
+    let p = r.placement.as_deref().or(host).unwrap_or(XIP);
+    r.image.as_ref().map_or(p.into(), |i| format!("{p} {i}"))
 }
 
 /// The hash of the default rows (and of records written before `hash_impl` existed).
@@ -184,11 +182,10 @@ fn row_from(e: &Entry) -> Row {
     let hz = r.clock_hz.filter(|&hz| hz > 0);
     let device_ms = cycles_median.zip(hz).map(|(c, hz)| c / hz as f64 * 1e3);
     let protocol = BackendId::from_name(&r.backend).map_or("unknown", |b| b.protocol());
-    let params = crate::params::of_record(&r.backend, &e.origin);
     Row {
         protocol: protocol.into(),
         hash: hash_of(r),
-        params: crate::params::compact(&params),
+        params: r.params.as_ref().map_or("–".into(), crate::params::compact),
         placement: placement_of(r),
         tampered: e.tampered.clone(),
         cycles_median,
@@ -294,7 +291,7 @@ pub fn estimate_vs_device(rows: &[Row]) -> Vec<(&Row, &Row, f64)> {
 }
 
 /// The CSV's first columns; the others follow in name order.
-const CSV_FIRST: &str = "source backend field extension air n core hash params placement";
+const CSV_FIRST: &str = "source backend field extension air n core hash placement image";
 
 /// `v` as flat CSV cells: nested objects give `outer_inner` columns, lists one cell of
 /// space-separated values, null an empty cell.
@@ -359,8 +356,9 @@ pub fn to_json(rows: &[Row]) -> String {
             "rv32_m33_ratio": "cost on rv32 / cost on m33, same source and configuration; rv32_m33_est_ratio: the same of the estimated ms",
             "proofs": "proofs of this configuration behind the row (the row is the median-cost one)",
             "proof_spread": "(max - min) / median cost over those proofs",
-            "params": "FRI parameters: log2 blowup / queries / log2 folding arity / log2 final length / PoW bits",
-            "placement": "xip: code in flash through the XIP cache; all-sram: code and read-only data in SRAM",
+            "params": "the proof header's FRI parameters (log2 blowup, queries, PoW bits, log2 folding arity, log2 final length)",
+            "placement": "xip: code in flash through the XIP cache; xip-ordered: the hot set together in flash; hot-sram: the hot set in SRAM; all-sram: code and read-only data in SRAM",
+            "image": "board images: one-backend or all-backend",
         },
         "rows": rows,
     });
@@ -381,6 +379,19 @@ pub(crate) mod tests {
         (r.board, r.instructions) = (format!("qemu-{core}"), Some(insns));
         (r.proof_bytes, r.security_bits) = (40_000, 96);
         r.heap_peak = Some(insns / 100);
+        // Each backend's default parameters.
+        let (f, l) = match backend {
+            "p3-m31" => (1, 0),
+            b if b.starts_with("wf-") => (3, 5),
+            _ => (4, 2),
+        };
+        r.params = Some(picostark_core::ProofParams {
+            log_blowup: 6,
+            num_queries: 14,
+            pow_bits: 20,
+            log_fold_arity: f,
+            log_final_poly_len: l,
+        });
         let origin = "fixture".into();
         Entry {
             record: r,
@@ -545,12 +556,11 @@ pub(crate) mod tests {
         // One row per measured configuration: the estimate is in it.
         assert_eq!(lines.len(), 2);
         assert!(lines[1].contains("\"rustc 1.95.0 (a, b)\""));
-        let start =
-            "emulator,p3-babybear,babybear,4,fib,1024,m33,blake3,2^6 / 14 / 2^4 / 2^2 / 20,xip,";
+        let start = "emulator,p3-babybear,babybear,4,fib,1024,m33,blake3,,,";
         assert!(lines[1].starts_with(start), "{}", lines[1]);
         let head: Vec<&str> = lines[0].split(',').collect();
         let col = |name: &str| head.iter().position(|h| *h == name).unwrap();
-        let cells = "estimate_ms=100.0 estimate_model=rp2350-m33 heap_peak=0 security_proven_list=57.5 security_ethstark=97.0 tampered= instructions=10";
+        let cells = "estimate_ms=100.0 estimate_model=rp2350-m33 heap_peak=0 security_proven_list=57.5 security_ethstark=97.0 tampered= instructions=10 params_log_blowup=6 params_log_fold_arity=4";
         for (name, v) in cells.split(' ').filter_map(|c| c.split_once('=')) {
             assert_eq!(lines[1].split(',').nth(col(name)), Some(v), "{name}");
         }

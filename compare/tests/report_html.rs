@@ -102,6 +102,15 @@ fn check(html: &str) {
     let m = all(by_id("matrix"), "table.sortable");
     let m = *m.first().expect("sortable matrix");
     let (hash, params, placement) = (col(m, "hash"), col(m, PARAMS), col(m, "placement"));
+    // No two emulator rows share a configuration: placement names the image too (host rows
+    // of one configuration on two machines may).
+    let key = |r: &Vec<String>| [&r[..10], &r[r.len() - 2..r.len() - 1]].concat();
+    let emulated = rows(m).into_iter().filter(|r| r[0] == "emulator");
+    let mut keys: Vec<Vec<String>> = emulated.map(|r| key(&r)).collect();
+    let n = keys.len();
+    keys.sort();
+    keys.dedup();
+    assert_eq!(keys.len(), n, "two Matrix rows name one configuration");
     for r in rows(m) {
         let hashed = ["blake3", "sha256", "sha256-engine"].contains(&r[hash].as_str());
         let p: Vec<&str> = r[params].split(" / ").collect();

@@ -464,6 +464,7 @@ pub(crate) fn host_record(
         verify_ms: Some(verify_ms),
         estimate: None,
         security: Some(figures.record(policy)),
+        params: Some(h.params),
         toolchain: env!("PICOSTARK_RUSTC_VERSION").into(),
         profile: env!("PICOSTARK_PROFILE").into(),
         git_commit: git_commit(),
