@@ -82,6 +82,16 @@ pub fn md_table(t: &Table) -> String {
     out
 }
 
+/// The header of every parameters cell: what [`compact`] writes, in order.
+pub const PARAMS_HEAD: &str = "blowup / queries / fold / final / PoW";
+
+/// `2^6 / 14 / 2^4 / 2^2 / 20`: log blowup, queries, folding arity, final length, PoW bits.
+pub fn compact(p: &picostark_core::ProofParams) -> String {
+    let (b, q, w) = (p.log_blowup, p.num_queries, p.pow_bits);
+    let (f, l) = (p.log_fold_arity, p.log_final_poly_len);
+    format!("2^{b} / {q} / 2^{f} / 2^{l} / {w}")
+}
+
 /// `–` for a missing value, else `f(v)`.
 pub fn dash<T>(v: Option<T>, f: impl Fn(T) -> String) -> String {
     v.map_or_else(|| "–".to_string(), f)

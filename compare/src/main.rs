@@ -2,7 +2,7 @@
 //!
 //! ```text
 //! compare all [--out results] [--log-n 10,16] [--device-log FILE]...   prove, emulate, report
-//! compare report --in PATH... --out DIR [--proofs DIR]                 report from records/logs
+//! compare report --in PATH... --out DIR                               report from records/logs
 //! compare ingest-log FILE [--out FILE.json]                            device log -> RunRecords
 //! compare capture --port /dev/ttyACM0 [--out FILE] [--timeout S]       record a board's run
 //! ```
@@ -19,7 +19,6 @@ mod chart;
 mod device;
 mod doc;
 mod input;
-mod params;
 mod report;
 mod sections;
 mod stats;
@@ -50,9 +49,6 @@ enum Command {
         /// Output folder.
         #[arg(long)]
         out: PathBuf,
-        /// Folder of proof files: adds a parameters table and re-checks each row's security.
-        #[arg(long)]
-        proofs: Option<PathBuf>,
         /// Rows below this conjectured security are shown but never ranked.
         #[arg(long, default_value_t = Policy::DEFAULT_MIN_SECURITY_BITS)]
         min_security: u32,
@@ -75,12 +71,8 @@ fn main() -> ExitCode {
         Command::Report {
             inputs,
             out,
-            proofs,
             min_security,
-        } => {
-            let proofs = proofs.as_deref();
-            report::run(&inputs, &out, proofs, min_security, &invocation, &[]).map(|_| ())
-        }
+        } => report::run(&inputs, &out, min_security, &invocation, &[]).map(|_| ()),
         Command::IngestLog { file, out } => ingest(&file, out),
         Command::Capture(a) => capture::run(&a),
     };

@@ -10,39 +10,11 @@ use minijinja::value::ViaDeserialize;
 use minijinja::{context, Environment, Value};
 
 use crate::doc::{md_table, Section, Table};
-use crate::params::ParamRow;
 use crate::sections;
 use crate::table::{to_csv, to_json, Row};
 
-/// A row that states 0 bits (the firmware writes 0 when its policy rejects the proof) gets
-/// the default policy's figure from its proof file among `params` (same backend, extension,
-/// n and parameters), so every row shows a figure of the same regime. Returns how many rows
-/// that fixed.
-fn set_security(rows: &mut [Row], params: &[ParamRow]) -> usize {
-    let mut fixed = 0;
-    for r in rows.iter_mut().filter(|r| r.security_bits == 0) {
-        let h = |p: &ParamRow| {
-            let h = &p.header;
-            (h.backend.name(), h.extension_degree, h.n(), Some(h.params))
-        };
-        let proof = params
-            .iter()
-            .find(|p| h(p) == (&r.backend, r.extension, r.n, r.rec.params));
-        if let Some(p) = proof {
-            (r.rec.security_bits, fixed) = (p.security_bits, fixed + 1);
-        }
-    }
-    fixed
-}
-
 /// The sections, in reading order; empty ones are left out.
-fn sections(
-    rows: &[Row],
-    min: u32,
-    baseline: &Path,
-    about: [&[String]; 2],
-    params: &[ParamRow],
-) -> Vec<Section> {
+fn sections(rows: &[Row], min: u32, baseline: &Path, about: [&[String]; 2]) -> Vec<Section> {
     let mut out = vec![
         sections::answer::section(rows, min),
         sections::workload::section(rows, min),
@@ -56,7 +28,7 @@ fn sections(
     out.retain(|s| !s.is_empty() || !s.notes.is_empty());
     out.extend(crate::baseline::sections(baseline));
     let [notes, warnings] = about;
-    let about = sections::about::sections(rows, params, notes, warnings);
+    let about = sections::about::sections(rows, notes, warnings);
     out.extend(
         about
             .into_iter()
@@ -83,29 +55,21 @@ fn render(template: &str, html: bool, ctx: &Value) -> Result<String, String> {
 }
 
 /// Builds the report from `inputs` and writes its four files into `out`; returns the number
-/// of rows. With `proofs`, the proof files' parameters join the rows and a table of their
-/// own. The stock baselines are read from `<out>/baseline` when it is there.
+/// of rows. The stock baselines are read from `<out>/baseline` when it is there.
 pub fn run(
     inputs: &[PathBuf],
     out: &Path,
-    proofs: Option<&Path>,
     min_security: u32,
     invocation: &str,
     notes: &[String],
 ) -> Result<usize, String> {
     let loaded = crate::input::load(inputs);
-    let (mut warnings, mut notes) = (loaded.warnings, notes.to_vec());
+    let warnings = loaded.warnings;
     warnings.iter().for_each(|w| eprintln!("warning: {w}"));
-    let mut rows = crate::table::build_rows(&loaded.entries);
-    let (params, unread) = proofs.map(crate::params::read_dir).unwrap_or_default();
-    warnings.extend(unread);
-    let fixed = set_security(&mut rows, &params);
-    if fixed > 0 {
-        notes.push(format!("{fixed} row(s) stated 0 security bits (the firmware's value for a proof its policy rejects); they show the default policy's figure for their proof file instead"));
-    }
+    let rows = crate::table::build_rows(&loaded.entries);
     let baseline = out.join("baseline");
-    let about = [notes.as_slice(), warnings.as_slice()];
-    let sections = sections(&rows, min_security, &baseline, about, &params);
+    let about = [notes, warnings.as_slice()];
+    let sections = sections(&rows, min_security, &baseline, about);
     let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
     rows.iter()
         .for_each(|r| *counts.entry(&r.source).or_default() += 1);

@@ -28,7 +28,7 @@ pub struct Row {
     /// (the RP2350 engine: on a board, or charged by the timing model; [`hash_of`]).
     pub hash: String,
     /// The record's FRI parameters as shown, `blowup / queries / fold / final / PoW`
-    /// ([`crate::params::compact`]; `–` when the record names none). Not in the JSON: the
+    /// ([`crate::doc::compact`]; `–` when the record names none). Not in the JSON: the
     /// record's own `params` is.
     #[serde(skip)]
     pub params: String,
@@ -185,7 +185,7 @@ fn row_from(e: &Entry) -> Row {
     Row {
         protocol: protocol.into(),
         hash: hash_of(r),
-        params: r.params.as_ref().map_or("–".into(), crate::params::compact),
+        params: r.params.as_ref().map_or("–".into(), crate::doc::compact),
         placement: placement_of(r),
         tampered: e.tampered.clone(),
         cycles_median,

@@ -3,8 +3,8 @@
 //! security; then one chart of the estimated ms of every ranked configuration on both cores.
 
 use crate::chart;
+use crate::doc::PARAMS_HEAD;
 use crate::doc::{bits, dash, grouped, kib, ms, pow2, Chart, Section, Table};
-use crate::params::PARAMS_HEAD;
 use crate::table::Row;
 
 pub const CORES: [(&str, &str); 2] = [("m33", "Cortex-M33"), ("rv32", "Hazard3 (RV32)")];

@@ -1,7 +1,7 @@
 //! The full matrix: every row with every column, sortable and filterable in report.html.
 
+use crate::doc::PARAMS_HEAD;
 use crate::doc::{bits, dash, grouped, kib, pct, pow2, Section, Table};
-use crate::params::PARAMS_HEAD;
 use crate::table::Row;
 
 const HEAD: &str = "source | backend | field^ext | AIR | n | core | hash | PARAMS | placement | alloc, heap | instructions | estimate: cycles (model) | estimate: ms | estimate: stall cycles · XIP misses of accesses (miss cycles) | device: cycles (median) | device: ms at clock | device spread std/mean · IQR/median | host: verify ms | host: prove ms | RV32/M33 (estimate) | proofs: range/median | heap peak | stack peak | proof | bits: ethSTARK | bits: wf 0.13.1 | bits: P3 0.8 | bits: proven unique | bits: proven list | policy | result";
