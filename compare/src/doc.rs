@@ -17,13 +17,12 @@ pub struct Table {
 impl Table {
     /// `head` as in a Markdown header: `"n | core | est. ms"`.
     pub fn new(caption: &str, head: &str) -> Self {
-        let head = head.split(" | ").map(String::from).collect();
-        let caption = caption.into();
-        Table {
-            caption,
-            head,
-            ..Table::default()
-        }
+        let mut t = Table::default();
+        (t.caption, t.head) = (
+            caption.into(),
+            head.split(" | ").map(String::from).collect(),
+        );
+        t
     }
 
     /// Adds a row written as its Markdown line without the outer pipes: `"a | b | c"` (no
@@ -56,13 +55,9 @@ pub struct Section {
 
 impl Section {
     pub fn new(id: &str, title: &str, intro: impl Into<String>) -> Self {
-        let (id, title, intro) = (id.into(), title.into(), intro.into());
-        Section {
-            id,
-            title,
-            intro,
-            ..Section::default()
-        }
+        let mut s = Section::default();
+        (s.id, s.title, s.intro) = (id.into(), title.into(), intro.into());
+        s
     }
 
     /// Whether the section has anything to show.

@@ -80,18 +80,11 @@ pub fn run(
         sections,
     };
     std::fs::create_dir_all(out).map_err(|e| format!("{}: {e}", out.display()))?;
-    let files = [
-        (
-            "report.md",
-            render(include_str!("report.md.j2"), false, &ctx)?,
-        ),
-        (
-            "report.html",
-            render(include_str!("report.html.j2"), true, &ctx)?,
-        ),
-        ("table.csv", to_csv(&rows)),
-        ("table.json", to_json(&rows) + "\n"),
-    ];
+    let (md, html) = (include_str!("report.md.j2"), include_str!("report.html.j2"));
+    let (md, html) = (render(md, false, &ctx)?, render(html, true, &ctx)?);
+    let (csv, json) = (to_csv(&rows), to_json(&rows) + "\n");
+    let files = [("report.md", md), ("report.html", html), ("table.csv", csv)];
+    let files = files.into_iter().chain([("table.json", json)]);
     for (name, text) in files {
         let p = out.join(name);
         std::fs::write(&p, text).map_err(|e| format!("{}: {e}", p.display()))?;
@@ -99,7 +92,11 @@ pub fn run(
     let n = rows.len();
     let shown = out.display();
     eprintln!("compare: {n} rows -> {shown}/report.md, report.html, table.csv, table.json");
-    for t in &sections::answer::section(&rows, min_security).tables {
+    for t in sections
+        .iter()
+        .filter(|s| s.id == "answer")
+        .flat_map(|s| &s.tables)
+    {
         if let Some(b) = t.rows.first() {
             let (c, ms, bits, p, h) = (&t.caption, &b[1], &b[2], &b[0], &b[4]);
             let (place, params) = (&b[6], &b[5]);

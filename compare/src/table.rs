@@ -392,45 +392,31 @@ pub(crate) mod tests {
             log_fold_arity: f,
             log_final_poly_len: l,
         });
-        let origin = "fixture".into();
+        let (record, origin, tampered) = (r, "fixture".into(), None);
         Entry {
-            record: r,
+            record,
             origin,
-            tampered: None,
+            tampered,
         }
     }
 
     /// `e` with a timing-model estimate of `cycles` at 150 MHz (a fixture, not a model run).
     pub fn with_estimate(mut e: Entry, cycles: u64) -> Entry {
-        let model = format!("rp2350-{}", e.record.core);
-        let (ms, xip_misses) = (cycles as f64 / 150e6 * 1e3, cycles / 1000);
-        let clock_hz = 150_000_000;
-        let est = CycleEstimate {
-            model,
-            cycles,
-            clock_hz,
-            ms,
-            xip_misses,
-            ..Default::default()
-        };
-        e.record.estimate = Some(CycleEstimate {
-            model_version: 1,
-            ..est
-        });
+        let mut est = CycleEstimate::default();
+        (est.model, est.model_version) = (format!("rp2350-{}", e.record.core), 1);
+        (est.cycles, est.clock_hz, est.xip_misses) = (cycles, 150_000_000, cycles / 1000);
+        est.ms = cycles as f64 / 150e6 * 1e3;
+        e.record.estimate = Some(est);
         e
     }
 
     /// `e` with every regime's bits.
     pub fn with_security(mut e: Entry, conjectured: f64, proven_list: f64) -> Entry {
-        e.record.security = Some(SecurityFigures {
-            ethstark: conjectured + 2.0,
-            winterfell_conjectured: conjectured + 1.0,
-            plonky3_conjectured: conjectured,
-            proven_unique: proven_list / 2.0,
-            proven_list,
-            policy_regime: "strictest".into(),
-            policy_min_bits: 95,
-        });
+        let mut s = SecurityFigures::default();
+        (s.ethstark, s.winterfell_conjectured) = (conjectured + 2.0, conjectured + 1.0);
+        (s.plonky3_conjectured, s.proven_unique) = (conjectured, proven_list / 2.0);
+        (s.proven_list, s.policy_regime, s.policy_min_bits) = (proven_list, "strictest".into(), 95);
+        e.record.security = Some(s);
         e
     }
 
