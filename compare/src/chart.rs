@@ -23,8 +23,10 @@ fn color(i: usize) -> RGBColor {
     RGBColor((c >> 16) as u8, (c >> 8) as u8, c as u8)
 }
 
-fn done(title: &str, svg: String, r: Result<(), String>) -> Chart {
-    // A chart that cannot be drawn says so in its place (never a panic).
+/// The chart `draw` draws; one that cannot be drawn says so in its place (never a panic).
+fn drawn(title: &str, draw: impl FnOnce(&mut String) -> Drawn) -> Chart {
+    let mut svg = String::new();
+    let r = draw(&mut svg).map_err(|e| e.to_string());
     let svg = r.map_or_else(|e| format!("<p>chart not drawn: {e}</p>"), |_| svg);
     let title = title.into();
     Chart { title, svg }
@@ -34,9 +36,7 @@ fn done(title: &str, svg: String, r: Result<(), String>) -> Chart {
 /// the given order; `series` names the bars of a group (e.g. the cores). Each bar carries
 /// its value as text (two decimals); the right third is left free for the legend.
 pub fn bars(title: &str, unit: &str, series: &[&str], groups: &Groups) -> Chart {
-    let mut svg = String::new();
-    let r = draw_bars(&mut svg, unit, series, groups).map_err(|e| e.to_string());
-    done(title, svg, r)
+    drawn(title, |svg| draw_bars(svg, unit, series, groups))
 }
 
 /// What drawing returns: plotters' errors are of several types.
@@ -118,9 +118,7 @@ pub struct Series {
 
 /// Lines against log2 n (x labels `2^k`).
 pub fn lines(title: &str, unit: &str, series: &[Series]) -> Chart {
-    let mut svg = String::new();
-    let r = draw_lines(&mut svg, unit, series).map_err(|e| e.to_string());
-    done(title, svg, r)
+    drawn(title, |svg| draw_lines(svg, unit, series))
 }
 
 fn draw_lines(svg: &mut String, unit: &str, series: &[Series]) -> Drawn {
