@@ -450,9 +450,8 @@ mod tests {
             format!("$ \"{root}/target/release/mcu-run\" --out {root}/results/raw\nin {root}");
         let want = "$ \"target/release/mcu-run\" --out results/raw\nin .";
         assert_eq!(relative(&log), want);
-        let rec = crate::input::shown(
-            &crate::input::repo_root().join("compare/testdata/host-bench.json"),
-        );
+        let rec = crate::input::repo_root().join("compare/testdata/host-bench.json");
+        let rec = crate::input::shown(&rec);
         assert!(!rec.starts_with('/'), "{rec}");
     }
 

@@ -115,12 +115,8 @@ fn compressions(dir: &Path) -> Cost {
 fn comparison(caption: &str, ours: &[Run], stock: &[Run], cost: &Cost, counts: &Counts) -> Table {
     let mut t = Table::new(caption, "proof | core | verifier | result | instructions | heap peak | proof bytes | bits | stock counterpart | ours / stock | ours / ref | compressions | hash floor | verify / floor");
     let accepted = |r: &RunRecord| r.instructions.filter(|_| r.result == "accepted");
-    let (o, s) = (
-        ours.iter().map(|r| (r, "ours")),
-        stock.iter().map(|r| (r, "stock")),
-    );
-    let who = o.chain(s);
-    for ((file, r), who) in who {
+    let who = ours.iter().map(|r| (r, "ours"));
+    for ((file, r), who) in who.chain(stock.iter().map(|r| (r, "stock"))) {
         let (p, core, result) = (proof(file), &r.core, &r.result);
         let same_core = |s: &&Run| s.1.core == r.core;
         let is_ref = |s: &&Run| proof(&s.0).contains("ref-zkmcu") && s.1.result == "accepted";
@@ -170,11 +166,8 @@ fn matches(r: &RunRecord, published: &[&str]) -> bool {
 /// there against the stock window's estimate.
 fn timing(dir: &Path) -> Section {
     let intro = format!("{TIMING} Measured: median cycles, {SOURCE}.");
-    let mut s = Section::new(
-        "timing",
-        "Timing model against published silicon runs",
-        intro,
-    );
+    let title = "Timing model against published silicon runs";
+    let mut s = Section::new("timing", title, intro);
     let all = runs(&dir.join("timing")).into_iter();
     let (records, others): (Vec<Run>, Vec<Run>) = all.partition(|r| published_window(&r.1));
     let mut t = Table::new("", "proof | core | allocator | measured cycles | predicted cycles (model) | error | instructions | record (result) | board · profile");
@@ -430,11 +423,8 @@ mod tests {
         ];
         for (name, core, alloc, profile, cycles) in records {
             let mut r = rec(core, "wf-goldilocks", "accepted", 7_000_000);
-            (r.allocator, r.profile, r.estimate) = (
-                alloc.into(),
-                profile.into(),
-                cycles.and_then(|c| estimate(c, core, 1)),
-            );
+            (r.allocator, r.profile) = (alloc.into(), profile.into());
+            r.estimate = cycles.and_then(|c| estimate(c, core, 1));
             write(&dir, &format!("timing/{name}"), &r);
         }
         let all = sections(&dir);

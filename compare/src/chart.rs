@@ -116,6 +116,17 @@ pub struct Series {
     pub points: Vec<(f64, f64)>,
 }
 
+impl Series {
+    pub fn new(name: String, color: usize, dashed: bool, points: Vec<(f64, f64)>) -> Self {
+        Series {
+            name,
+            color,
+            dashed,
+            points,
+        }
+    }
+}
+
 /// Lines against log2 n (x labels `2^k`).
 pub fn lines(title: &str, unit: &str, series: &[Series]) -> Chart {
     drawn(title, |svg| draw_lines(svg, unit, series))
@@ -192,12 +203,7 @@ mod tests {
             assert_eq!(c.svg.matches(&format!("\n{l}\n")).count(), 1, "{l}");
         }
         let points = vec![(10.0, 1.0), (16.0, 3.0)];
-        let s = Series {
-            name: "a".into(),
-            color: 0,
-            dashed: true,
-            points,
-        };
+        let s = Series::new("a".into(), 0, true, points);
         assert!(lines("t", "bytes", &[s]).svg.contains("2^16"));
         assert!(lines("t", "bytes", &[])
             .svg

@@ -107,9 +107,8 @@ fn device_run(log: &DeviceLog, meta: &LogMeta) -> Result<DeviceRun, String> {
     let (seen, done) = (log.iterations.len(), log.done.is_some());
     if seen != total || !done {
         let done = if done { "" } else { ", no done line" };
-        return Err(format!(
-            "{what}: {seen} of {total} iteration lines{done} (cut short?)"
-        ));
+        let why = format!("{seen} of {total} iteration lines{done} (cut short?)");
+        return Err(format!("{what}: {why}"));
     }
     let mut rec = RunRecord::from_lines("device", run, log.mem.as_ref());
     let rec = rec.as_mut().map_err(|e| format!("{what}: {e}"))?;
@@ -189,8 +188,8 @@ pstk1 iter i=0 count=300 result=accepted
         assert_eq!(log_meta(&text).counter_failed, [0]);
         // A rejected genuine iteration is the run's result.
         let text = LOG.replace(
-            "i=1 count=100 result=accepted",
-            "i=1 count=100 result=rejected:format",
+            "count=100 result=accepted",
+            "count=100 result=rejected:format",
         );
         assert_eq!(first(&text).unwrap().record.result, "rejected:format");
     }

@@ -18,10 +18,8 @@ impl Table {
     /// `head` as in a Markdown header: `"n | core | est. ms"`.
     pub fn new(caption: &str, head: &str) -> Self {
         let mut t = Table::default();
-        (t.caption, t.head) = (
-            caption.into(),
-            head.split(" | ").map(String::from).collect(),
-        );
+        let head = head.split(" | ").map(String::from).collect();
+        (t.caption, t.head) = (caption.into(), head);
         t
     }
 

@@ -116,11 +116,9 @@ pub fn load_text(text: &str, origin: &str, out: &mut Loaded) {
     // measure the same (a deterministic prover), and both count as proofs.
     for (record, tampered) in records {
         if record.schema != RUN_RECORD_SCHEMA {
-            let schema = record.schema;
-            let reads = RUN_RECORD_SCHEMA;
-            warn(format!(
-                "record schema {schema} (this build reads {reads}); skipped"
-            ));
+            let (schema, reads) = (record.schema, RUN_RECORD_SCHEMA);
+            let why = format!("record schema {schema} (this build reads {reads})");
+            warn(format!("{why}; skipped"));
         } else if !["host", "emulator", "device"].contains(&record.source.as_str()) {
             warn(format!("unknown source {:?}; skipped", record.source));
         } else {

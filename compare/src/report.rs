@@ -29,11 +29,8 @@ fn sections(rows: &[Row], min: u32, baseline: &Path, about: [&[String]; 2]) -> V
     out.extend(crate::baseline::sections(baseline));
     let [notes, warnings] = about;
     let about = sections::about::sections(rows, notes, warnings);
-    out.extend(
-        about
-            .into_iter()
-            .filter(|s| !s.is_empty() || !s.notes.is_empty()),
-    );
+    let shown = |s: &Section| !s.is_empty() || !s.notes.is_empty();
+    out.extend(about.into_iter().filter(shown));
     out
 }
 

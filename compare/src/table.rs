@@ -228,10 +228,8 @@ fn merge_proofs(rows: Vec<Row>) -> Vec<Row> {
         let n = g.len();
         let mut row = g.swap_remove((n - 1) / 2);
         row.proofs = n as u32;
-        let range = costs
-            .first()
-            .zip(costs.last())
-            .filter(|_| n > 1 && costs.len() == n);
+        let range = costs.first().zip(costs.last());
+        let range = range.filter(|_| n > 1 && costs.len() == n);
         let m = stats::median(&costs).filter(|&m| m > 0.0);
         row.proof_spread = range.zip(m).map(|((lo, hi), m)| (hi - lo) / m);
         row
@@ -253,10 +251,8 @@ pub fn build_rows(entries: &[Entry]) -> Vec<Row> {
         let find = |core: &str| {
             let key = |r: &Row| (r.source.clone(), r.full_label(), r.n, r.allocator.clone());
             let same = |o: &&Row| o.core == core && key(o) == key(row);
-            rows.iter()
-                .filter(same)
-                .find(|o| o.accepted())
-                .and_then(cost)
+            let found = rows.iter().filter(same).find(|o| o.accepted());
+            found.and_then(cost)
         };
         let pair = row.source != "host" && (row.core == "m33" || row.core == "rv32");
         match (find("rv32"), find("m33")) {
@@ -275,19 +271,18 @@ pub fn build_rows(entries: &[Entry]) -> Vec<Row> {
 /// An estimated emulator row next to a device run of the same configuration and core, and
 /// the estimate's error relative to the device median: `(estimate, device, (est - dev) /
 /// dev)`.
-pub fn estimate_vs_device(rows: &[Row]) -> Vec<(&Row, &Row, f64)> {
+pub fn estimate_vs_device<'a>(rows: &'a [Row]) -> Vec<(&'a Row, &'a Row, f64)> {
     let devices = rows.iter().filter(|d| d.source == "device" && d.accepted());
-    devices
-        .filter_map(|d| {
-            let estimated = |e: &&Row| e.source == "emulator" && e.accepted() && e.same_run_as(d);
-            let e = rows
-                .iter()
-                .filter(estimated)
-                .find(|e| e.estimate.is_some())?;
-            let dev = d.cycles_median.filter(|&c| c > 0.0)?;
-            Some((e, d, (e.estimate.as_ref()?.cycles as f64 - dev) / dev))
-        })
-        .collect()
+    let pair = |d: &'a Row| {
+        let estimated = |e: &&Row| e.source == "emulator" && e.accepted() && e.same_run_as(d);
+        let e = rows
+            .iter()
+            .filter(estimated)
+            .find(|e| e.estimate.is_some())?;
+        let dev = d.cycles_median.filter(|&c| c > 0.0)?;
+        Some((e, d, (e.estimate.as_ref()?.cycles as f64 - dev) / dev))
+    };
+    devices.filter_map(pair).collect()
 }
 
 /// The CSV's first columns; the others follow in name order.
@@ -507,10 +502,8 @@ pub(crate) mod tests {
         assert_eq!(rows.len(), 4, "not merged as proofs of one configuration");
         let label = "p3-babybear^4 blake3 xip [2^6 / 14 / 2^4 / 2^2 / 20]";
         let ratio = |l: &str| {
-            let rv32 = rows
-                .iter()
-                .find(|r| r.full_label() == l && r.core == "rv32");
-            rv32.unwrap().rv32_m33_ratio.unwrap()
+            let rv32 = |r: &&Row| r.full_label() == l && r.core == "rv32";
+            rows.iter().find(rv32).unwrap().rv32_m33_ratio.unwrap()
         };
         assert_eq!(ratio(label), 1.5);
         assert!((ratio(&format!("{label} (proven ≥ 100)")) - 1.1).abs() < 1e-12);

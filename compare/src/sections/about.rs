@@ -44,17 +44,13 @@ pub fn sections(rows: &[Row], notes: &[String], warnings: &[String]) -> Vec<Sect
         let key = key.concat();
         match t.rows.iter_mut().find(|k| k[..6] == key) {
             Some(k) => k[6] = (k[6].parse::<usize>().unwrap_or(0) + 1).to_string(),
-            None => t
-                .rows
-                .push(key.into_iter().chain(["1".to_string()]).collect()),
+            None => t.rows.push([&key[..], &["1".into()]].concat()),
         }
     }
     v.tables.push(t);
     let mut m = Section::new("method", "Method", "");
     let lines = include_str!("../method.md").lines();
-    m.notes = lines
-        .filter_map(|l| l.strip_prefix("- "))
-        .map(String::from)
-        .collect();
+    let items = lines.filter_map(|l| l.strip_prefix("- "));
+    m.notes = items.map(String::from).collect();
     vec![w, v, m]
 }

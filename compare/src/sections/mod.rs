@@ -28,12 +28,8 @@ mod tests {
         engine.record.hash_impl = Some("sha256-engine".into());
         engine.record.placement = Some("all-sram".into());
         let p = engine.record.params.as_mut().unwrap();
-        (
-            p.log_blowup,
-            p.num_queries,
-            p.log_fold_arity,
-            p.log_final_poly_len,
-        ) = (8, 10, 4, 6);
+        (p.log_blowup, p.num_queries) = (8, 10);
+        (p.log_fold_arity, p.log_final_poly_len) = (4, 6);
         let mut proven = e("wf-goldilocks", 3, "m33", 900_000, 100.0);
         proven.record.security.as_mut().unwrap().policy_regime = "proven".into();
         proven.record.security.as_mut().unwrap().proven_list = 101.0;
