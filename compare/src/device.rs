@@ -97,37 +97,24 @@ fn device_run(log: &DeviceLog, meta: &LogMeta) -> Result<DeviceRun, String> {
     let run = log.run.as_ref().ok_or("no run line")?;
     let at = |k: &str| run.get(k).unwrap_or("?");
     let what = format!("{} n={} core={}", at("backend"), at("n"), at("core"));
-    let total = run
-        .get_u64("iterations")
-        .ok_or("no iterations in the run line")? as usize;
-    if total < 2 {
-        let why = "the firmware runs at least one genuine and one tampered";
-        return Err(format!("{what}: {total} iteration(s); {why}"));
-    }
-    let (seen, done) = (log.iterations.len(), log.done.is_some());
-    if seen != total || !done {
-        let done = if done { "" } else { ", no done line" };
-        let why = format!("{seen} of {total} iteration lines{done} (cut short?)");
-        return Err(format!("{what}: {why}"));
-    }
+    let split = log.genuine_and_tampered();
+    let (genuine, tampered) = split.map_err(|e| format!("{what}: {e}"))?;
     let mut rec = RunRecord::from_lines("device", run, log.mem.as_ref());
     let rec = rec.as_mut().map_err(|e| format!("{what}: {e}"))?;
-    let (genuine, tampered) = log.iterations.split_at(total - 1);
     let failed = genuine.iter().find(|(_, r)| r != "accepted");
     rec.result = failed.map_or("accepted", |(_, r)| r).into();
     rec.iterations = genuine.len() as u32;
     if run.get("counter") == Some("cycles") {
         rec.cycles = genuine.iter().map(|(c, _)| *c).collect();
     }
-    rec.clock_hz = run
-        .get_u64("clock_hz")
-        .filter(|&c| c > 0 && !meta.clock_error);
+    let clock = run.get_u64("clock_hz");
+    rec.clock_hz = clock.filter(|&c| c > 0 && !meta.clock_error);
     let comment = |k: &str| meta.comments.get(k).cloned();
     let comment = |k: &str| comment(k).unwrap_or("not in the log".into());
     (rec.toolchain, rec.profile) = (comment("toolchain"), comment("profile"));
     rec.git_commit = comment("commit");
     let record = std::mem::take(rec);
-    let tampered = Some(tampered[0].1.clone());
+    let tampered = Some(tampered.to_string());
     Ok(DeviceRun { record, tampered })
 }
 

@@ -194,7 +194,8 @@ pstk1 done accepted=1 rejected=1
     }
 
     /// Files as the tools write them: `prover-host bench` (an array) and `mcu-run` (one
-    /// object), copied from a `compare all` run into `testdata/`.
+    /// object), copied from a `compare all` run into `testdata/` (the emulator record with the
+    /// `params`, `placement` and `image` fields `mcu-run` writes since issue 27).
     #[test]
     fn tool_outputs_parse() {
         let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata");
@@ -217,5 +218,10 @@ pstk1 done accepted=1 rejected=1
         // The classes partition the count.
         assert_eq!(Some(sum), r.instructions);
         assert!(r.heap_peak.is_some() && r.stack_peak.is_some());
+        // As mcu-run writes it now: the proof's parameters and the placement.
+        assert_eq!(
+            (r.params.unwrap().num_queries, r.placement.as_deref()),
+            (14, Some("xip"))
+        );
     }
 }

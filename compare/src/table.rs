@@ -124,12 +124,9 @@ impl Row {
     pub fn full_label(&self) -> String {
         let air = Some(format!(" {}", self.air)).filter(|_| self.air != "fib");
         let air = air.unwrap_or_default();
-        let policy = match &self.security {
-            Some(s) if !self.default_policy() => {
-                format!(" ({} ≥ {})", s.policy_regime, s.policy_min_bits)
-            }
-            _ => String::new(),
-        };
+        let other = self.security.as_ref().filter(|_| !self.default_policy());
+        let policy = other.map(|s| format!(" ({} ≥ {})", s.policy_regime, s.policy_min_bits));
+        let policy = policy.unwrap_or_default();
         let (b, e, h) = (&self.backend, self.extension, &self.hash);
         let (p, q) = (&self.placement, &self.params);
         format!("{b}^{e}{air} {h} {p} [{q}]{policy}")
@@ -374,19 +371,13 @@ pub(crate) mod tests {
         (r.board, r.instructions) = (format!("qemu-{core}"), Some(insns));
         (r.proof_bytes, r.security_bits) = (40_000, 96);
         r.heap_peak = Some(insns / 100);
-        // Each backend's default parameters.
-        let (f, l) = match backend {
+        // Each backend's default folding and final length (the rest is the fixture's).
+        let p = r.params.as_mut().expect("the fixture names its parameters");
+        (p.log_fold_arity, p.log_final_poly_len) = match backend {
             "p3-m31" => (1, 0),
             b if b.starts_with("wf-") => (3, 5),
             _ => (4, 2),
         };
-        r.params = Some(picostark_core::ProofParams {
-            log_blowup: 6,
-            num_queries: 14,
-            pow_bits: 20,
-            log_fold_arity: f,
-            log_final_poly_len: l,
-        });
         let (record, origin, tampered) = (r, "fixture".into(), None);
         Entry {
             record,
@@ -535,7 +526,7 @@ pub(crate) mod tests {
         // One row per measured configuration: the estimate is in it.
         assert_eq!(lines.len(), 2);
         assert!(lines[1].contains("\"rustc 1.95.0 (a, b)\""));
-        let start = "emulator,p3-babybear,babybear,4,fib,1024,m33,blake3,,,";
+        let start = "emulator,p3-babybear,babybear,4,fib,1024,m33,blake3,xip,,";
         assert!(lines[1].starts_with(start), "{}", lines[1]);
         let head: Vec<&str> = lines[0].split(',').collect();
         let col = |name: &str| head.iter().position(|h| *h == name).unwrap();

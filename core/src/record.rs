@@ -126,6 +126,7 @@ pub use parse::*;
 
 #[cfg(feature = "alloc")]
 mod parse {
+    use alloc::format;
     use alloc::string::{String, ToString};
     use alloc::vec::Vec;
 
@@ -160,6 +161,31 @@ mod parse {
         /// `(count, result)` per iteration, in order.
         pub iterations: Vec<(u64, String)>,
         pub done: Option<Line>,
+    }
+
+    impl DeviceLog {
+        /// The genuine iterations and the tampered one (the last), once the log holds every
+        /// iteration its `run` line announces (at least two) and its `done` line.
+        pub fn genuine_and_tampered(&self) -> Result<(&[(u64, String)], &str), String> {
+            let run = self.run.as_ref().ok_or("no run line")?;
+            let total = run
+                .get_u64("iterations")
+                .ok_or("no iterations in the run line")?;
+            let total = usize::try_from(total).unwrap_or(usize::MAX);
+            if total < 2 {
+                let why = "the firmware runs at least one genuine and one tampered";
+                return Err(format!("{total} iteration(s); {why}"));
+            }
+            let (seen, done) = (self.iterations.len(), self.done.is_some());
+            if seen != total || !done {
+                let done = if done { "" } else { ", no done line" };
+                return Err(format!(
+                    "{seen} of {total} iteration lines{done} (cut short?)"
+                ));
+            }
+            let (genuine, tampered) = self.iterations.split_at(total - 1);
+            Ok((genuine, &tampered[0].1))
+        }
     }
 
     /// Parses one line; lines that are not the firmware's give `None`.
@@ -266,6 +292,11 @@ mod tests {
         assert_eq!(runs[0].iterations[0], (11_200_461, "accepted".into()));
         assert_eq!(runs[0].iterations[1], (5, "rejected:rejected".into()));
         assert_eq!(runs[0].done.as_ref().unwrap().get_u64("rejected"), Some(1));
+        let (genuine, tampered) = runs[0].genuine_and_tampered().unwrap();
+        assert_eq!((genuine.len(), tampered), (1, "rejected:rejected"));
+        let cut = parse_log(&s.replace("pstk1 done", "x"));
+        let err = cut[0].genuine_and_tampered().unwrap_err();
+        assert_eq!(err, "2 of 2 iteration lines, no done line (cut short?)");
         let rec = RunRecord::from_lines("device", run, runs[0].mem.as_ref()).unwrap();
         let got = (
             rec.backend.as_str(),

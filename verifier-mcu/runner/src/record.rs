@@ -155,22 +155,8 @@ pub fn build(o: &Outcome, core: Core, alloc: &str, meta: &BuildMeta) -> Result<R
     {
         return out_of_memory(run, &oom, core, alloc, meta);
     }
-    let total = run
-        .get_u64("iterations")
-        .ok_or("run line without iterations")? as usize;
-    if total < 2 {
-        return Err("fewer than two iterations (genuine + tampered)".into());
-    }
-    if log.iterations.len() != total {
-        return Err(format!(
-            "{} of {total} iteration lines (firmware stopped early?)",
-            log.iterations.len()
-        ));
-    }
-    if log.done.is_none() {
-        return Err("no done line".into());
-    }
-    let genuine = total - 1;
+    let genuine = log.genuine_and_tampered()?.0.len();
+    let total = genuine + 1;
     if o.regions.len() != total {
         return Err(format!(
             "the plugin counted {} regions, the firmware ran {total} iterations",
