@@ -126,7 +126,6 @@ fn cell(r: &Row) -> String {
     let needs = r
         .heap_needed_at_least
         .map(|b| format!(" (needs ≥ {})", kib(b)));
-    let needs = needs.unwrap_or_default();
     let cost = r.cost().map_or("–".into(), si);
     match (r.source.as_str(), r.result.as_str()) {
         ("host", _) => {
@@ -135,7 +134,7 @@ fn cell(r: &Row) -> String {
             let rss = rss.map(|mib| format!(" / {mib:.0} MiB"));
             prove + &rss.unwrap_or_default()
         }
-        (_, OUT_OF_MEMORY) => format!("out of memory{needs}"),
+        (_, OUT_OF_MEMORY) => format!("out of memory{}", needs.unwrap_or_default()),
         (_, "accepted") => {
             let heap = r.heap_peak.map(|h| format!(" / {}", kib(h)));
             cost + &heap.unwrap_or_default()
