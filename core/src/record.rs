@@ -163,10 +163,13 @@ mod parse {
         pub done: Option<Line>,
     }
 
+    /// An iteration's `(count, result)`.
+    pub type Iteration = (u64, String);
+
     impl DeviceLog {
         /// The genuine iterations and the tampered one (the last), once the log holds every
         /// iteration its `run` line announces (at least two) and its `done` line.
-        pub fn genuine_and_tampered(&self) -> Result<(&[(u64, String)], &str), String> {
+        pub fn genuine_and_tampered(&self) -> Result<(&[Iteration], &str), String> {
             let run = self.run.as_ref().ok_or("no run line")?;
             let total = run
                 .get_u64("iterations")
