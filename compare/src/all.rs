@@ -130,6 +130,16 @@ pub fn parse_list(text: &str) -> Vec<(String, Vec<u8>)> {
     text.lines().filter_map(known).collect()
 }
 
+/// The `*.proof` files in `dir` (not recursive), in name order.
+fn proof_files(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
+    let paths = std::fs::read_dir(dir)?.filter_map(|e| Some(e.ok()?.path()));
+    let mut files: Vec<PathBuf> = paths
+        .filter(|p| p.extension() == Some("proof".as_ref()))
+        .collect();
+    files.sort();
+    Ok(files)
+}
+
 fn proof_header(p: &Path) -> Option<ProofHeader> {
     let bytes = std::fs::read(p).ok()?;
     ProofFile::parse(&bytes).ok().map(|f| f.header)
@@ -297,7 +307,7 @@ pub fn run(a: &AllArgs, invocation: &str) -> Result<(), String> {
         let step = format!("[3/4 {core}]");
         for sample in 1..=samples {
             let st = format!("s{sample}");
-            let files = crate::params::proof_files(&proofs.join(&st)).unwrap_or_default();
+            let files = proof_files(&proofs.join(&st)).unwrap_or_default();
             println!("{step} proof set {sample} of {samples}: verifying {} proof(s) under QEMU (the first set builds the firmware)", files.len());
             let emu_dir = raw.join("emulator").join(&st);
             // Proofs below the firmware's security floor must be rejected by its policy: they
@@ -354,7 +364,7 @@ pub fn run(a: &AllArgs, invocation: &str) -> Result<(), String> {
             }
             // The hash axis, once (the same firmware build): SHA-256 in software, then with
             // the timing model charging the engine per block.
-            let sha = crate::params::proof_files(&sha_dir).unwrap_or_default();
+            let sha = proof_files(&sha_dir).unwrap_or_default();
             let once = sample == 1 && !sha.is_empty();
             for tag in ["sha256", "sha256-engine"].into_iter().filter(|_| once) {
                 let to = raw.join("emulator").join(tag);
@@ -384,8 +394,8 @@ pub fn run(a: &AllArgs, invocation: &str) -> Result<(), String> {
         let to = dir.join(name);
         std::fs::copy(l, to).map_err(|e| format!("{}: {e}", l.display()))?;
     }
-    let (first_set, min, notes) = (proofs.join("s1"), a.min_security, &run.notes);
-    let rows = crate::report::run(&inputs, &out, Some(&first_set), min, invocation, notes)?;
+    let (min, notes) = (a.min_security, &run.notes);
+    let rows = crate::report::run(&inputs, &out, min, invocation, notes)?;
     lap("report", t);
     let total = format!("{:.0}", t0.elapsed().as_secs_f64());
     write_readme(&out, invocation, &timings, &total, &qemu_versions, rows)?;
@@ -440,9 +450,8 @@ mod tests {
             format!("$ \"{root}/target/release/mcu-run\" --out {root}/results/raw\nin {root}");
         let want = "$ \"target/release/mcu-run\" --out results/raw\nin .";
         assert_eq!(relative(&log), want);
-        let rec = crate::input::shown(
-            &crate::input::repo_root().join("compare/testdata/host-bench.json"),
-        );
+        let rec = crate::input::repo_root().join("compare/testdata/host-bench.json");
+        let rec = crate::input::shown(&rec);
         assert!(!rec.starts_with('/'), "{rec}");
     }
 

@@ -115,12 +115,8 @@ fn compressions(dir: &Path) -> Cost {
 fn comparison(caption: &str, ours: &[Run], stock: &[Run], cost: &Cost, counts: &Counts) -> Table {
     let mut t = Table::new(caption, "proof | core | verifier | result | instructions | heap peak | proof bytes | bits | stock counterpart | ours / stock | ours / ref | compressions | hash floor | verify / floor");
     let accepted = |r: &RunRecord| r.instructions.filter(|_| r.result == "accepted");
-    let (o, s) = (
-        ours.iter().map(|r| (r, "ours")),
-        stock.iter().map(|r| (r, "stock")),
-    );
-    let who = o.chain(s);
-    for ((file, r), who) in who {
+    let who = ours.iter().map(|r| (r, "ours"));
+    for ((file, r), who) in who.chain(stock.iter().map(|r| (r, "stock"))) {
         let (p, core, result) = (proof(file), &r.core, &r.result);
         let same_core = |s: &&Run| s.1.core == r.core;
         let is_ref = |s: &&Run| proof(&s.0).contains("ref-zkmcu") && s.1.result == "accepted";
@@ -170,11 +166,8 @@ fn matches(r: &RunRecord, published: &[&str]) -> bool {
 /// there against the stock window's estimate.
 fn timing(dir: &Path) -> Section {
     let intro = format!("{TIMING} Measured: median cycles, {SOURCE}.");
-    let mut s = Section::new(
-        "timing",
-        "Timing model against published silicon runs",
-        intro,
-    );
+    let title = "Timing model against published silicon runs";
+    let mut s = Section::new("timing", title, intro);
     let all = runs(&dir.join("timing")).into_iter();
     let (records, others): (Vec<Run>, Vec<Run>) = all.partition(|r| published_window(&r.1));
     let mut t = Table::new("", "proof | core | allocator | measured cycles | predicted cycles (model) | error | instructions | record (result) | board · profile");
@@ -340,28 +333,24 @@ mod tests {
 
     /// An estimate of `cycles` by model version `v` (the other figures zero).
     fn estimate(cycles: u64, core: &str, v: u32) -> Option<CycleEstimate> {
-        let model = format!("rp2350-{core}");
-        let e = CycleEstimate {
-            cycles,
-            model,
-            ..Default::default()
-        };
-        Some(CycleEstimate {
-            model_version: v,
-            ..e
-        })
+        let mut e = CycleEstimate::default();
+        (e.cycles, e.model, e.model_version) = (cycles, format!("rp2350-{core}"), v);
+        Some(e)
     }
 
     fn lines(t: &Table) -> Vec<String> {
         t.rows.iter().map(|r| r.join(" | ")).collect()
     }
 
-    /// Asserts that a row of `t` starts with `start` and holds `part`.
-    fn has(t: &Table, start: &str, part: &str) {
-        let found = lines(t)
-            .iter()
-            .any(|l| l.starts_with(start) && l.contains(part));
-        assert!(found, "{start} … {part}: {:#?}", lines(t));
+    /// Asserts for each line `START => PART` of `want` that a row of `t` starts with START
+    /// and holds PART.
+    fn has_all(t: &Table, want: &str) {
+        for (start, part) in want.lines().filter_map(|l| l.trim().split_once(" => ")) {
+            let found = lines(t)
+                .iter()
+                .any(|l| l.starts_with(start) && l.contains(part));
+            assert!(found, "{start} … {part}: {:#?}", lines(t));
+        }
     }
 
     #[test]
@@ -393,26 +382,14 @@ mod tests {
         // No `timing/` folder: no timing section (the published runs alone are no comparison).
         assert!(all.iter().all(|s| s.id != "timing"));
         let s = &all[0];
-        let has = |start: &str, end: &str| has(&s.tables[0], start, end);
-        // Same bytes: 3000 / 8000; floor 20 x 100 = 2000.
-        has(
-            "wf-ref-zkmcu.proof | m33 | ours",
-            "| 0.38x | 0.38x | 20 | 2000 | 1.50x",
-        );
-        // A tuned Plonky3 proof against the stock foundation-default run.
-        has(
-            "p3-babybear-tuned.proof | m33 | ours",
-            "| 0.50x | 0.75x | – | – | –",
-        );
-        // A stock run that rejected gives no ratio; a rejected run stopped early: no ratio.
-        has(
-            "wf-ref-zkmcu.proof | rv32 | ours",
-            "| rejected:rejected (wf-ref-zkmcu.proof) | – | – | 20 | 4000 | 1.00x",
-        );
-        has(
-            "wf-ref-zkmcu.proof | rv32 | stock",
-            "| – | – | – | 20 | 4000 | –",
-        );
+        // Same bytes: 3000 / 8000, floor 20 x 100 = 2000; a tuned Plonky3 proof against the
+        // stock foundation-default run; a stock run that rejected (it stopped early) gives
+        // no ratio.
+        let want = "wf-ref-zkmcu.proof | m33 | ours => | 0.38x | 0.38x | 20 | 2000 | 1.50x
+            p3-babybear-tuned.proof | m33 | ours => | 0.50x | 0.75x | – | – | –
+            wf-ref-zkmcu.proof | rv32 | ours => | rejected:rejected (wf-ref-zkmcu.proof) | – | – | 20 | 4000 | 1.00x
+            wf-ref-zkmcu.proof | rv32 | stock => | – | – | – | 20 | 4000 | –";
+        has_all(&s.tables[0], want);
         let want = [
             "one BLAKE3 compression on m33: 100 instructions, 150 estimated cycles (rp2350-m33 v2)",
             "one BLAKE3 compression on rv32: 200 instructions, no estimate in the hash-cal record (it predates the timing model)",
@@ -446,37 +423,21 @@ mod tests {
         ];
         for (name, core, alloc, profile, cycles) in records {
             let mut r = rec(core, "wf-goldilocks", "accepted", 7_000_000);
-            (r.allocator, r.profile, r.estimate) = (
-                alloc.into(),
-                profile.into(),
-                cycles.and_then(|c| estimate(c, core, 1)),
-            );
+            (r.allocator, r.profile) = (alloc.into(), profile.into());
+            r.estimate = cycles.and_then(|c| estimate(c, core, 1));
             write(&dir, &format!("timing/{name}"), &r);
         }
         let all = sections(&dir);
         let s = all.iter().find(|s| s.id == "timing").unwrap();
         assert!(s.intro.contains(SOURCE));
-        let has = |start: &str, part: &str| has(&s.tables[0], start, part);
-        let q = "Goldilocks x quadratic";
-        has(
-            &format!("{q} | m33 | tlsf | 11200461"),
-            "| 11760484 (rp2350-m33 v1) | +5.0% | 7000000 | `a.m33.tlsf.json`",
-        );
-        has(
-            &format!("{q} | rv32 | tlsf | 16859714"),
-            "| no estimate in the record | – | 7000000 | `d.rv32.tlsf.json`",
-        );
-        has(
-            "BabyBear x quartic | m33",
-            "| no matching record | – | – | – | –",
-        );
-        has(
-            &format!("{q} | m33 | llff | 10449812"),
-            "| 12000000 (rp2350-m33 v1) | +14.8% |",
-        );
         // A board-image record matches its published run; its window addresses are per image.
-        has(&format!("{q} | m33 | bump | 10193094"), "`f.m33.bump.json`");
-        has("wf-goldilocks | rv32 | tlsf | not published", "isa=rp2350");
+        let want = "Goldilocks x quadratic | m33 | tlsf | 11200461 => | 11760484 (rp2350-m33 v1) | +5.0% | 7000000 | `a.m33.tlsf.json`
+            Goldilocks x quadratic | rv32 | tlsf | 16859714 => | no estimate in the record | – | 7000000 | `d.rv32.tlsf.json`
+            BabyBear x quartic | m33 => | no matching record | – | – | – | –
+            Goldilocks x quadratic | m33 | llff | 10449812 => | 12000000 (rp2350-m33 v1) | +14.8% |
+            Goldilocks x quadratic | m33 | bump | 10193094 => `f.m33.bump.json`
+            wf-goldilocks | rv32 | tlsf | not published => isa=rp2350";
+        has_all(&s.tables[0], want);
         let order = "predicted allocator order, wf-goldilocks on m33, fastest first:";
         for o in [
             "tlsf (11760484) < llff (12000000)",

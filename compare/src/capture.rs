@@ -143,42 +143,33 @@ pub fn run(a: &CaptureArgs) -> Result<(), String> {
 mod tests {
     use super::*;
 
-    /// A port that gives one chunk per read (an empty one: a read timeout), records what the
-    /// host writes, and gives the chunks after the first `gate` only once the host has asked
-    /// a second time.
-    struct Port {
-        chunks: Vec<&'static str>,
-        gate: usize,
-        written: String,
-    }
-
-    impl Port {
-        fn requests(&self) -> usize {
-            self.written.lines().filter(|l| *l == "pstk1 start").count()
-        }
-    }
+    /// A port that gives one chunk per read (an empty one: a read timeout) and records what
+    /// the host writes; after the first `gate` chunks it stays silent until asked again.
+    struct Port(Vec<&'static str>, usize, String);
 
     impl Read for Port {
         fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-            // A real firmware says nothing until it is asked again.
-            let silent = self.gate == 0 && self.requests() < 2;
-            let c = match self.chunks.first() {
+            let asked = self.2.matches("pstk1 start\n").count();
+            let silent = self.1 == 0 && asked < 2;
+            let c = match self.0.first() {
                 None => return Ok(0),
                 Some(_) if silent => "",
-                Some(_) => self.chunks.remove(0),
+                Some(_) => self.0.remove(0),
             };
-            self.gate = self.gate.saturating_sub(usize::from(!silent));
+            self.1 = self.1.saturating_sub(usize::from(!silent));
             buf[..c.len()].copy_from_slice(c.as_bytes());
-            match c.len() {
-                0 => Err(std::io::Error::new(ErrorKind::TimedOut, "t")),
-                n => Ok(n),
+            let timeout = std::io::Error::new(ErrorKind::TimedOut, "t");
+            if c.is_empty() {
+                Err(timeout)
+            } else {
+                Ok(c.len())
             }
         }
     }
 
     impl Write for Port {
         fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-            self.written += &String::from_utf8_lossy(buf);
+            self.2 += &String::from_utf8_lossy(buf);
             Ok(buf.len())
         }
         fn flush(&mut self) -> std::io::Result<()> {
@@ -186,44 +177,37 @@ mod tests {
         }
     }
 
-    fn run(chunks: &[&'static str], gate: usize, runs: usize, ms: u64) -> (Port, String, Stop) {
-        let (chunks, written) = (chunks.to_vec(), String::new());
-        let mut port = Port {
-            chunks,
-            gate,
-            written,
-        };
-        let mut sink = Vec::new();
+    /// Captures `runs` runs from the chunks; returns the requests sent, the text and why it
+    /// stopped.
+    fn run(chunks: &[&'static str], gate: usize, runs: usize, ms: u64) -> (usize, String, Stop) {
+        let (mut port, mut sink) = (Port(chunks.to_vec(), gate, String::new()), Vec::new());
         let timeout = Duration::from_millis(ms);
         let (text, stop) = capture_from(&mut port, &mut sink, runs, timeout).unwrap();
         assert_eq!(sink, text.as_bytes());
-        (port, text, stop)
+        (port.2.matches("pstk1 start\n").count(), text, stop)
     }
 
     #[test]
-    fn requests_a_run_and_stops_at_done_across_split_chunks() {
+    fn asks_for_runs_and_stops_at_done_across_split_chunks() {
         let chunks = [
             "boot\r\npstk1 run backend=p3-m31",
             "",
             " n=1024\r\npstk1 do",
-            "ne accepted=1 rejected=1\r\nafter\n",
         ];
-        let (port, text, stop) = run(&chunks, 9, 1, 5000);
-        assert_eq!((stop, port.written.as_str()), (None, "pstk1 start\n"));
+        let chunks = [&chunks[..], &["ne accepted=1 rejected=1\r\nafter\n"]].concat();
+        let (asked, text, stop) = run(&chunks, 9, 1, 5000);
+        assert_eq!((stop, asked), (None, 1));
         let want = "boot\npstk1 run backend=p3-m31 n=1024\npstk1 done accepted=1 rejected=1\n";
         assert_eq!(text, want);
-    }
-
-    #[test]
-    fn asks_again_after_each_completed_run() {
+        // After each completed run (its `exit` line) it asks again.
         let first = "pstk1 run n=1\npstk1 clock window=iter i=0 cycles=1 timer_us=1 measured_hz=1\npstk1 done\npstk1 exit code=0\n";
         let second = "pstk1 dropped lines=1 bytes=9\npstk1 run n=2\npstk1 done\n";
-        let (port, text, stop) = run(&[first, second], 1, 2, 5000);
-        assert_eq!((stop, port.requests()), (None, 2));
+        let (asked, text, stop) = run(&[first, second], 1, 2, 5000);
+        assert_eq!((stop, asked), (None, 2));
         assert!(text.contains("pstk1 run n=2"));
         // Without the second request the firmware stays silent: the deadline ends the capture.
-        let (port, _, stop) = run(&["pstk1 done\n", "pstk1 done\n"], 1, 2, 50);
-        assert_eq!((stop.as_deref(), port.requests()), (Some("timed out"), 1));
+        let (asked, _, stop) = run(&["pstk1 done\n", "pstk1 done\n"], 1, 2, 50);
+        assert_eq!((stop.as_deref(), asked), (Some("timed out"), 1));
     }
 
     #[test]
@@ -235,8 +219,7 @@ mod tests {
             ("pstk1 error what=proof-file\npstk1 exit code=3\n", "exit code=3"),
         ];
         for (log, needle) in logs {
-            let (_, _, stop) = run(&[log], 9, 1, 5000);
-            let stop = stop.unwrap_or_default();
+            let stop = run(&[log], 9, 1, 5000).2.unwrap_or_default();
             let said = stop.starts_with("firmware error") && stop.contains(needle);
             assert!(said, "{stop}");
         }

@@ -23,8 +23,10 @@ fn color(i: usize) -> RGBColor {
     RGBColor((c >> 16) as u8, (c >> 8) as u8, c as u8)
 }
 
-fn done(title: &str, svg: String, r: Result<(), String>) -> Chart {
-    // A chart that cannot be drawn says so in its place (never a panic).
+/// The chart `draw` draws; one that cannot be drawn says so in its place (never a panic).
+fn drawn(title: &str, draw: impl FnOnce(&mut String) -> Drawn) -> Chart {
+    let mut svg = String::new();
+    let r = draw(&mut svg).map_err(|e| e.to_string());
     let svg = r.map_or_else(|e| format!("<p>chart not drawn: {e}</p>"), |_| svg);
     let title = title.into();
     Chart { title, svg }
@@ -34,9 +36,7 @@ fn done(title: &str, svg: String, r: Result<(), String>) -> Chart {
 /// the given order; `series` names the bars of a group (e.g. the cores). Each bar carries
 /// its value as text (two decimals); the right third is left free for the legend.
 pub fn bars(title: &str, unit: &str, series: &[&str], groups: &Groups) -> Chart {
-    let mut svg = String::new();
-    let r = draw_bars(&mut svg, unit, series, groups).map_err(|e| e.to_string());
-    done(title, svg, r)
+    drawn(title, |svg| draw_bars(svg, unit, series, groups))
 }
 
 /// What drawing returns: plotters' errors are of several types.
@@ -55,56 +55,53 @@ fn draw_bars(svg: &mut String, unit: &str, series: &[&str], groups: &Groups) -> 
     let values = groups.iter().flat_map(|g| g.1.iter().flatten());
     let max = values.fold(0.0f64, |a, &b| a.max(b));
     let n = groups.len() as f64;
-    {
-        let root = SVGBackend::with_string(svg, (width, height)).into_drawing_area();
-        root.fill(&WHITE)?;
-        let mut chart = ChartBuilder::on(&root)
-            .margin(10)
-            .margin_right(30)
-            .x_label_area_size(36)
-            .y_label_area_size(label_w)
-            .build_cartesian_2d(0.0..max * 1.6 + f64::MIN_POSITIVE, 0.0..n)?;
+    let root = SVGBackend::with_string(svg, (width, height)).into_drawing_area();
+    root.fill(&WHITE)?;
+    let mut chart = ChartBuilder::on(&root)
+        .margin(10)
+        .margin_right(30)
+        .x_label_area_size(36)
+        .y_label_area_size(label_w)
+        .build_cartesian_2d(0.0..max * 1.6 + f64::MIN_POSITIVE, 0.0..n)?;
+    chart
+        .configure_mesh()
+        .disable_y_mesh()
+        .max_light_lines(0)
+        .y_labels(0)
+        .x_desc(unit)
+        .label_style((FONT, 14))
+        .draw()?;
+    for (j, name) in series.iter().enumerate() {
+        let c = color(j);
+        let bars = groups.iter().enumerate().filter_map(|(i, g)| {
+            let v = (*g.1.get(j)?)?;
+            let top = n - i as f64 - 0.1 - j as f64 * 0.8 / k;
+            Some(Rectangle::new([(0.0, top - 0.8 / k), (v, top)], c.filled()))
+        });
         chart
-            .configure_mesh()
-            .disable_y_mesh()
-            .max_light_lines(0)
-            .y_labels(0)
-            .x_desc(unit)
-            .label_style((FONT, 14))
-            .draw()?;
-        for (j, name) in series.iter().enumerate() {
-            let c = color(j);
-            let bars = groups.iter().enumerate().filter_map(|(i, g)| {
-                let v = (*g.1.get(j)?)?;
-                let top = n - i as f64 - 0.1 - j as f64 * 0.8 / k;
-                Some(Rectangle::new([(0.0, top - 0.8 / k), (v, top)], c.filled()))
-            });
-            chart
-                .draw_series(bars)?
-                .label(*name)
-                .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 12, y + 5)], c.filled()));
-            let text = groups.iter().enumerate().filter_map(|(i, g)| {
-                let v = (*g.1.get(j)?)?;
-                let mid = n - i as f64 - 0.1 - (j as f64 + 0.5) * 0.8 / k;
-                Some(EmptyElement::at((v, mid)) + Text::new(format!("{v:.2}"), (4, -6), (FONT, 13)))
-            });
-            chart.draw_series(text)?;
-        }
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::UpperRight)
-            .background_style(WHITE.mix(0.9))
-            .border_style(BLACK)
-            .label_font((FONT, 14))
-            .draw()?;
-        let style =
-            TextStyle::from((FONT, 14).into_font()).pos(Pos::new(HPos::Right, VPos::Center));
-        for (i, g) in groups.iter().enumerate() {
-            let (x, y) = chart.backend_coord(&(0.0, n - i as f64 - 0.5));
-            root.draw(&Text::new(g.0.clone(), (x - 6, y), style.clone()))?;
-        }
-        root.present()?;
+            .draw_series(bars)?
+            .label(*name)
+            .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 12, y + 5)], c.filled()));
+        let text = groups.iter().enumerate().filter_map(|(i, g)| {
+            let v = (*g.1.get(j)?)?;
+            let mid = n - i as f64 - 0.1 - (j as f64 + 0.5) * 0.8 / k;
+            Some(EmptyElement::at((v, mid)) + Text::new(format!("{v:.2}"), (4, -6), (FONT, 13)))
+        });
+        chart.draw_series(text)?;
     }
+    chart
+        .configure_series_labels()
+        .position(SeriesLabelPosition::UpperRight)
+        .background_style(WHITE.mix(0.9))
+        .border_style(BLACK)
+        .label_font((FONT, 14))
+        .draw()?;
+    let style = TextStyle::from((FONT, 14).into_font()).pos(Pos::new(HPos::Right, VPos::Center));
+    for (i, g) in groups.iter().enumerate() {
+        let (x, y) = chart.backend_coord(&(0.0, n - i as f64 - 0.5));
+        root.draw(&Text::new(g.0.clone(), (x - 6, y), style.clone()))?;
+    }
+    root.present()?;
     Ok(())
 }
 
@@ -116,11 +113,20 @@ pub struct Series {
     pub points: Vec<(f64, f64)>,
 }
 
+impl Series {
+    pub fn new(name: String, color: usize, dashed: bool, points: Vec<(f64, f64)>) -> Self {
+        Series {
+            name,
+            color,
+            dashed,
+            points,
+        }
+    }
+}
+
 /// Lines against log2 n (x labels `2^k`).
 pub fn lines(title: &str, unit: &str, series: &[Series]) -> Chart {
-    let mut svg = String::new();
-    let r = draw_lines(&mut svg, unit, series).map_err(|e| e.to_string());
-    done(title, svg, r)
+    drawn(title, |svg| draw_lines(svg, unit, series))
 }
 
 fn draw_lines(svg: &mut String, unit: &str, series: &[Series]) -> Drawn {
@@ -130,49 +136,47 @@ fn draw_lines(svg: &mut String, unit: &str, series: &[Series]) -> Drawn {
     if x0 > x1 {
         return Err("no points".into());
     }
-    {
-        let root = SVGBackend::with_string(svg, (900, 420 + 18 * series.len() as u32 / 2))
-            .into_drawing_area();
-        root.fill(&WHITE)?;
-        let mut chart = ChartBuilder::on(&root)
-            .margin(10)
-            .x_label_area_size(36)
-            .y_label_area_size(80)
-            // Headroom on top for the legend, one line per series.
-            .build_cartesian_2d(
-                x0 - 0.2..x1 + 0.2,
-                0.0..y1 * (1.15 + 0.07 * series.len() as f64) + f64::MIN_POSITIVE,
-            )?;
-        chart
-            .configure_mesh()
-            .x_desc("n")
-            .y_desc(unit)
-            .x_label_formatter(&|x| format!("2^{x:.0}"))
-            .y_label_formatter(&|y| crate::doc::si(*y))
-            .label_style((FONT, 14))
-            .draw()?;
-        for s in series {
-            let c = color(s.color);
-            let style = c.stroke_width(2);
-            let drawn = if s.dashed {
-                chart.draw_series(DashedLineSeries::new(s.points.clone(), 6, 4, style))?
-            } else {
-                chart.draw_series(LineSeries::new(s.points.clone(), style))?
-            };
-            drawn
-                .label(s.name.clone())
-                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], style));
-            chart.draw_series(s.points.iter().map(|&p| Circle::new(p, 3, c.filled())))?;
-        }
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::UpperLeft)
-            .background_style(WHITE.mix(0.9))
-            .border_style(BLACK)
-            .label_font((FONT, 13))
-            .draw()?;
-        root.present()?;
+    let root =
+        SVGBackend::with_string(svg, (900, 420 + 18 * series.len() as u32 / 2)).into_drawing_area();
+    root.fill(&WHITE)?;
+    let mut chart = ChartBuilder::on(&root)
+        .margin(10)
+        .x_label_area_size(36)
+        .y_label_area_size(80)
+        // Headroom on top for the legend, one line per series.
+        .build_cartesian_2d(
+            x0 - 0.2..x1 + 0.2,
+            0.0..y1 * (1.15 + 0.07 * series.len() as f64) + f64::MIN_POSITIVE,
+        )?;
+    chart
+        .configure_mesh()
+        .x_desc("n")
+        .y_desc(unit)
+        .x_label_formatter(&|x| format!("2^{x:.0}"))
+        .y_label_formatter(&|y| crate::doc::si(*y))
+        .label_style((FONT, 14))
+        .draw()?;
+    for s in series {
+        let c = color(s.color);
+        let style = c.stroke_width(2);
+        let drawn = if s.dashed {
+            chart.draw_series(DashedLineSeries::new(s.points.clone(), 6, 4, style))?
+        } else {
+            chart.draw_series(LineSeries::new(s.points.clone(), style))?
+        };
+        drawn
+            .label(s.name.clone())
+            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], style));
+        chart.draw_series(s.points.iter().map(|&p| Circle::new(p, 3, c.filled())))?;
     }
+    chart
+        .configure_series_labels()
+        .position(SeriesLabelPosition::UpperLeft)
+        .background_style(WHITE.mix(0.9))
+        .border_style(BLACK)
+        .label_font((FONT, 13))
+        .draw()?;
+    root.present()?;
     Ok(())
 }
 
@@ -194,12 +198,7 @@ mod tests {
             assert_eq!(c.svg.matches(&format!("\n{l}\n")).count(), 1, "{l}");
         }
         let points = vec![(10.0, 1.0), (16.0, 3.0)];
-        let s = Series {
-            name: "a".into(),
-            color: 0,
-            dashed: true,
-            points,
-        };
+        let s = Series::new("a".into(), 0, true, points);
         assert!(lines("t", "bytes", &[s]).svg.contains("2^16"));
         assert!(lines("t", "bytes", &[])
             .svg

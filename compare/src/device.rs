@@ -25,7 +25,7 @@
 
 use std::collections::BTreeMap;
 
-use picostark_core::record::{parse_line, parse_log, DeviceLog, RunRecord, RUN_RECORD_SCHEMA};
+use picostark_core::record::{parse_line, parse_log, DeviceLog, RunRecord};
 
 /// A device run: its record and the result of the firmware's tampered copy (`accepted` or
 /// `rejected:<kind>` of the last iteration).
@@ -95,72 +95,27 @@ pub fn parse_device_log(text: &str) -> Vec<Result<DeviceRun, String>> {
 
 fn device_run(log: &DeviceLog, meta: &LogMeta) -> Result<DeviceRun, String> {
     let run = log.run.as_ref().ok_or("no run line")?;
-    let missing = |k: &str| format!("no {k} in the run line");
-    let s = |k: &str| run.get(k).map(String::from).ok_or(missing(k));
-    let u = |k: &str| run.get_u64(k).ok_or(missing(k));
     let at = |k: &str| run.get(k).unwrap_or("?");
     let what = format!("{} n={} core={}", at("backend"), at("n"), at("core"));
-    let total = u("iterations")? as usize;
-    if total < 2 {
-        let why = "the firmware runs at least one genuine and one tampered";
-        return Err(format!("{what}: {total} iteration(s); {why}"));
+    let split = log.genuine_and_tampered();
+    let (genuine, tampered) = split.map_err(|e| format!("{what}: {e}"))?;
+    let mut rec = RunRecord::from_lines("device", run, log.mem.as_ref());
+    let rec = rec.as_mut().map_err(|e| format!("{what}: {e}"))?;
+    let failed = genuine.iter().find(|(_, r)| r != "accepted");
+    rec.result = failed.map_or("accepted", |(_, r)| r).into();
+    rec.iterations = genuine.len() as u32;
+    if run.get("counter") == Some("cycles") {
+        rec.cycles = genuine.iter().map(|(c, _)| *c).collect();
     }
-    let seen = log.iterations.len();
-    if seen != total || log.done.is_none() {
-        let done = if log.done.is_some() {
-            ""
-        } else {
-            ", no done line"
-        };
-        let why = format!("{seen} of {total} iteration lines{done} (cut short?)");
-        return Err(format!("{what}: {why}"));
-    }
-    let (genuine, tampered) = log.iterations.split_at(total - 1);
-    let mut results = genuine.iter().map(|(_, r)| r.as_str());
-    let failed = results.find(|r| *r != "accepted");
-    let counted = s("counter")? == "cycles";
-    let cycles = genuine.iter().filter(|_| counted).map(|(c, _)| *c);
-    let m = |k: &str| log.mem.as_ref().and_then(|l| l.get_u64(k));
-    let ext = u("ext")?;
+    let clock = run.get_u64("clock_hz");
+    rec.clock_hz = clock.filter(|&c| c > 0 && !meta.clock_error);
     let comment = |k: &str| meta.comments.get(k).cloned();
     let comment = |k: &str| comment(k).unwrap_or("not in the log".into());
-    let clock = run.get_u64("clock_hz");
-    let record = RunRecord {
-        schema: RUN_RECORD_SCHEMA,
-        source: "device".into(),
-        backend: s("backend")?,
-        field: s("field")?,
-        extension: u8::try_from(ext).map_err(|_| format!("{what}: ext={ext}"))?,
-        air: s("air")?,
-        n: u("n")?,
-        core: s("core")?,
-        board: s("board")?,
-        allocator: s("alloc")?,
-        heap_size: run.get_u64("heap"),
-        proof_bytes: u("proof_bytes")?,
-        security_bits: u("security")? as u32,
-        result: failed.unwrap_or("accepted").into(),
-        iterations: genuine.len() as u32,
-        cycles: cycles.collect(),
-        clock_hz: clock.filter(|&c| c > 0 && !meta.clock_error),
-        heap_before: m("heap_before"),
-        heap_peak: m("heap_peak"),
-        stack_peak: m("stack_peak"),
-        text_bytes: m("text"),
-        data_bytes: m("data"),
-        bss_bytes: m("bss"),
-        // A board build hashes SHA-256 on the engine (`sha256-engine`); older logs say nothing.
-        hash_impl: run.get("hash_impl").map(String::from),
-        toolchain: comment("toolchain"),
-        profile: comment("profile"),
-        git_commit: comment("commit"),
-        // Host-only and emulator-only figures stay empty.
-        ..RunRecord::default()
-    };
-    Ok(DeviceRun {
-        record,
-        tampered: Some(tampered[0].1.clone()),
-    })
+    (rec.toolchain, rec.profile) = (comment("toolchain"), comment("profile"));
+    rec.git_commit = comment("commit");
+    let record = std::mem::take(rec);
+    let tampered = Some(tampered.to_string());
+    Ok(DeviceRun { record, tampered })
 }
 
 #[cfg(test)]
@@ -220,8 +175,8 @@ pstk1 iter i=0 count=300 result=accepted
         assert_eq!(log_meta(&text).counter_failed, [0]);
         // A rejected genuine iteration is the run's result.
         let text = LOG.replace(
-            "i=1 count=100 result=accepted",
-            "i=1 count=100 result=rejected:format",
+            "count=100 result=accepted",
+            "count=100 result=rejected:format",
         );
         assert_eq!(first(&text).unwrap().record.result, "rejected:format");
     }

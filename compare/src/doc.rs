@@ -17,13 +17,10 @@ pub struct Table {
 impl Table {
     /// `head` as in a Markdown header: `"n | core | est. ms"`.
     pub fn new(caption: &str, head: &str) -> Self {
+        let mut t = Table::default();
         let head = head.split(" | ").map(String::from).collect();
-        let caption = caption.into();
-        Table {
-            caption,
-            head,
-            ..Table::default()
-        }
+        (t.caption, t.head) = (caption.into(), head);
+        t
     }
 
     /// Adds a row written as its Markdown line without the outer pipes: `"a | b | c"` (no
@@ -56,13 +53,9 @@ pub struct Section {
 
 impl Section {
     pub fn new(id: &str, title: &str, intro: impl Into<String>) -> Self {
-        let (id, title, intro) = (id.into(), title.into(), intro.into());
-        Section {
-            id,
-            title,
-            intro,
-            ..Section::default()
-        }
+        let mut s = Section::default();
+        (s.id, s.title, s.intro) = (id.into(), title.into(), intro.into());
+        s
     }
 
     /// Whether the section has anything to show.
@@ -80,6 +73,16 @@ pub fn md_table(t: &Table) -> String {
     let mut out = line(&t.head) + "|" + &"---|".repeat(t.head.len()) + "\n";
     t.rows.iter().for_each(|r| out += &line(r));
     out
+}
+
+/// The header of every parameters cell: what [`compact`] writes, in order.
+pub const PARAMS_HEAD: &str = "blowup / queries / fold / final / PoW";
+
+/// `2^6 / 14 / 2^4 / 2^2 / 20`: log blowup, queries, folding arity, final length, PoW bits.
+pub fn compact(p: &picostark_core::ProofParams) -> String {
+    let (b, q, w) = (p.log_blowup, p.num_queries, p.pow_bits);
+    let (f, l) = (p.log_fold_arity, p.log_final_poly_len);
+    format!("2^{b} / {q} / 2^{f} / 2^{l} / {w}")
 }
 
 /// `–` for a missing value, else `f(v)`.

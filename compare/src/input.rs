@@ -116,11 +116,9 @@ pub fn load_text(text: &str, origin: &str, out: &mut Loaded) {
     // measure the same (a deterministic prover), and both count as proofs.
     for (record, tampered) in records {
         if record.schema != RUN_RECORD_SCHEMA {
-            let schema = record.schema;
-            let reads = RUN_RECORD_SCHEMA;
-            warn(format!(
-                "record schema {schema} (this build reads {reads}); skipped"
-            ));
+            let (schema, reads) = (record.schema, RUN_RECORD_SCHEMA);
+            let why = format!("record schema {schema} (this build reads {reads})");
+            warn(format!("{why}; skipped"));
         } else if !["host", "emulator", "device"].contains(&record.source.as_str()) {
             warn(format!("unknown source {:?}; skipped", record.source));
         } else {
@@ -196,7 +194,8 @@ pstk1 done accepted=1 rejected=1
     }
 
     /// Files as the tools write them: `prover-host bench` (an array) and `mcu-run` (one
-    /// object), copied from a `compare all` run into `testdata/`.
+    /// object), copied from a `compare all` run into `testdata/` (the emulator record with the
+    /// `params`, `placement` and `image` fields `mcu-run` writes since issue 27).
     #[test]
     fn tool_outputs_parse() {
         let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata");
@@ -219,5 +218,10 @@ pstk1 done accepted=1 rejected=1
         // The classes partition the count.
         assert_eq!(Some(sum), r.instructions);
         assert!(r.heap_peak.is_some() && r.stack_peak.is_some());
+        // As mcu-run writes it now: the proof's parameters and the placement.
+        assert_eq!(
+            (r.params.unwrap().num_queries, r.placement.as_deref()),
+            (14, Some("xip"))
+        );
     }
 }

@@ -2,8 +2,7 @@
 //!
 //! ```text
 //! compare all [--out results] [--log-n 10,16] [--device-log FILE]...   prove, emulate, report
-//! compare report --in PATH... --out DIR [--proofs DIR]                 report from records/logs
-//! compare ingest-log FILE [--out FILE.json]                            device log -> RunRecords
+//! compare report --in PATH... --out DIR                               report from records/logs
 //! compare capture --port /dev/ttyACM0 [--out FILE] [--timeout S]       record a board's run
 //! ```
 //!
@@ -19,7 +18,6 @@ mod chart;
 mod device;
 mod doc;
 mod input;
-mod params;
 mod report;
 mod sections;
 mod stats;
@@ -50,19 +48,9 @@ enum Command {
         /// Output folder.
         #[arg(long)]
         out: PathBuf,
-        /// Folder of proof files: adds a parameters table and re-checks each row's security.
-        #[arg(long)]
-        proofs: Option<PathBuf>,
         /// Rows below this conjectured security are shown but never ranked.
         #[arg(long, default_value_t = Policy::DEFAULT_MIN_SECURITY_BITS)]
         min_security: u32,
-    },
-    /// Turn a device log (firmware line format) into run records (JSON array).
-    IngestLog {
-        file: PathBuf,
-        /// Write the JSON here instead of standard output.
-        #[arg(long)]
-        out: Option<PathBuf>,
     },
     /// Record a device run from a serial port until the firmware's `done` line.
     Capture(capture::CaptureArgs),
@@ -75,13 +63,8 @@ fn main() -> ExitCode {
         Command::Report {
             inputs,
             out,
-            proofs,
             min_security,
-        } => {
-            let proofs = proofs.as_deref();
-            report::run(&inputs, &out, proofs, min_security, &invocation, &[]).map(|_| ())
-        }
-        Command::IngestLog { file, out } => ingest(&file, out),
+        } => report::run(&inputs, &out, min_security, &invocation, &[]).map(|_| ()),
         Command::Capture(a) => capture::run(&a),
     };
     match result {
@@ -89,36 +72,6 @@ fn main() -> ExitCode {
         Err(e) => {
             eprintln!("compare: {e}");
             ExitCode::FAILURE
-        }
-    }
-}
-
-/// `compare ingest-log`: the complete runs of a device log as a JSON array of run records
-/// (each run summarised on stderr, an incomplete one said and skipped).
-fn ingest(file: &std::path::Path, out: Option<PathBuf>) -> Result<(), String> {
-    let text = std::fs::read_to_string(file).map_err(|e| format!("{}: {e}", file.display()))?;
-    let mut records = Vec::new();
-    for (i, run) in device::parse_device_log(&text).into_iter().enumerate() {
-        let Ok(r) = run.map_err(|e| eprintln!("run {}: skipped: {e}", i + 1)) else {
-            continue;
-        };
-        let c = &r.record;
-        let cycles: Vec<f64> = c.cycles.iter().map(|&v| v as f64).collect();
-        let median = stats::median(&cycles).map_or("-".into(), |m| format!("{m:.0}"));
-        let (b, n, core, board) = (&c.backend, c.n, &c.core, &c.board);
-        let tampered = r.tampered.as_deref().unwrap_or("-");
-        eprintln!("run {}: {b} {} ext={} n={n} core={core} board={board} source={} iterations={} median cycles={median} tampered={tampered}", i + 1, c.field, c.extension, c.source, c.iterations);
-        records.push(r.record);
-    }
-    if records.is_empty() {
-        return Err(format!("{}: no complete pstk1 run", file.display()));
-    }
-    let json = serde_json::to_string_pretty(&records).map_err(|e| e.to_string())? + "\n";
-    match out {
-        Some(p) => std::fs::write(&p, json).map_err(|e| format!("{}: {e}", p.display())),
-        None => {
-            print!("{json}");
-            Ok(())
         }
     }
 }

@@ -10,43 +10,11 @@ use minijinja::value::ViaDeserialize;
 use minijinja::{context, Environment, Value};
 
 use crate::doc::{md_table, Section, Table};
-use crate::params::ParamRow;
 use crate::sections;
 use crate::table::{to_csv, to_json, Row};
 
-/// Takes the proof files' parameters into the rows: a row whose record was made from one of
-/// these files takes its parameters from the header; a row that states 0 bits (the firmware
-/// writes 0 when its policy rejects the proof) gets the default policy's figure from its
-/// proof file, so every row shows a figure of the same regime. Returns how many rows that
-/// fixed.
-fn set_params(rows: &mut [Row], params: &[ParamRow]) -> usize {
-    let mut fixed = 0;
-    for r in rows {
-        let name = r.origin.rsplit('/').next().unwrap_or("");
-        let own = params.iter().find(|p| name.starts_with(&p.file));
-        if let Some(p) = own {
-            r.params = crate::params::compact(&p.header.params);
-        }
-        let same = |p: &&ParamRow| {
-            let h = &p.header;
-            (h.backend.name(), h.extension_degree, h.n()) == (r.backend.as_str(), r.extension, r.n)
-        };
-        let proof = own.or_else(|| params.iter().find(same));
-        if let Some(p) = proof.filter(|_| r.security_bits == 0) {
-            (r.rec.security_bits, fixed) = (p.security_bits, fixed + 1);
-        }
-    }
-    fixed
-}
-
 /// The sections, in reading order; empty ones are left out.
-fn sections(
-    rows: &[Row],
-    min: u32,
-    baseline: &Path,
-    about: [&[String]; 2],
-    params: &[ParamRow],
-) -> Vec<Section> {
+fn sections(rows: &[Row], min: u32, baseline: &Path, about: [&[String]; 2]) -> Vec<Section> {
     let mut out = vec![
         sections::answer::section(rows, min),
         sections::workload::section(rows, min),
@@ -60,12 +28,9 @@ fn sections(
     out.retain(|s| !s.is_empty() || !s.notes.is_empty());
     out.extend(crate::baseline::sections(baseline));
     let [notes, warnings] = about;
-    let about = sections::about::sections(rows, params, notes, warnings);
-    out.extend(
-        about
-            .into_iter()
-            .filter(|s| !s.is_empty() || !s.notes.is_empty()),
-    );
+    let about = sections::about::sections(rows, notes, warnings);
+    let shown = |s: &Section| !s.is_empty() || !s.notes.is_empty();
+    out.extend(about.into_iter().filter(shown));
     out
 }
 
@@ -87,29 +52,21 @@ fn render(template: &str, html: bool, ctx: &Value) -> Result<String, String> {
 }
 
 /// Builds the report from `inputs` and writes its four files into `out`; returns the number
-/// of rows. With `proofs`, the proof files' parameters join the rows and a table of their
-/// own. The stock baselines are read from `<out>/baseline` when it is there.
+/// of rows. The stock baselines are read from `<out>/baseline` when it is there.
 pub fn run(
     inputs: &[PathBuf],
     out: &Path,
-    proofs: Option<&Path>,
     min_security: u32,
     invocation: &str,
     notes: &[String],
 ) -> Result<usize, String> {
     let loaded = crate::input::load(inputs);
-    let (mut warnings, mut notes) = (loaded.warnings, notes.to_vec());
+    let warnings = loaded.warnings;
     warnings.iter().for_each(|w| eprintln!("warning: {w}"));
-    let mut rows = crate::table::build_rows(&loaded.entries);
-    let (params, unread) = proofs.map(crate::params::read_dir).unwrap_or_default();
-    warnings.extend(unread);
-    let fixed = set_params(&mut rows, &params);
-    if fixed > 0 {
-        notes.push(format!("{fixed} row(s) stated 0 security bits (the firmware's value for a proof its policy rejects); they show the default policy's figure for their proof file instead"));
-    }
+    let rows = crate::table::build_rows(&loaded.entries);
     let baseline = out.join("baseline");
-    let about = [notes.as_slice(), warnings.as_slice()];
-    let sections = sections(&rows, min_security, &baseline, about, &params);
+    let about = [notes, warnings.as_slice()];
+    let sections = sections(&rows, min_security, &baseline, about);
     let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
     rows.iter()
         .for_each(|r| *counts.entry(&r.source).or_default() += 1);
@@ -120,18 +77,11 @@ pub fn run(
         sections,
     };
     std::fs::create_dir_all(out).map_err(|e| format!("{}: {e}", out.display()))?;
-    let files = [
-        (
-            "report.md",
-            render(include_str!("report.md.j2"), false, &ctx)?,
-        ),
-        (
-            "report.html",
-            render(include_str!("report.html.j2"), true, &ctx)?,
-        ),
-        ("table.csv", to_csv(&rows)),
-        ("table.json", to_json(&rows) + "\n"),
-    ];
+    let (md, html) = (include_str!("report.md.j2"), include_str!("report.html.j2"));
+    let (md, html) = (render(md, false, &ctx)?, render(html, true, &ctx)?);
+    let (csv, json) = (to_csv(&rows), to_json(&rows) + "\n");
+    let files = [("report.md", md), ("report.html", html), ("table.csv", csv)];
+    let files = files.into_iter().chain([("table.json", json)]);
     for (name, text) in files {
         let p = out.join(name);
         std::fs::write(&p, text).map_err(|e| format!("{}: {e}", p.display()))?;
@@ -139,7 +89,11 @@ pub fn run(
     let n = rows.len();
     let shown = out.display();
     eprintln!("compare: {n} rows -> {shown}/report.md, report.html, table.csv, table.json");
-    for t in &sections::answer::section(&rows, min_security).tables {
+    for t in sections
+        .iter()
+        .filter(|s| s.id == "answer")
+        .flat_map(|s| &s.tables)
+    {
         if let Some(b) = t.rows.first() {
             let (c, ms, bits, p, h) = (&t.caption, &b[1], &b[2], &b[0], &b[4]);
             let (place, params) = (&b[6], &b[5]);

@@ -27,11 +27,15 @@ pub struct Row {
     /// The verifier's hash as measured: `blake3`, `sha256` (software) or `sha256-engine`
     /// (the RP2350 engine: on a board, or charged by the timing model; [`hash_of`]).
     pub hash: String,
-    /// FRI parameters, `blowup / queries / fold / final / PoW` ([`crate::params`]).
+    /// The record's FRI parameters as shown, `blowup / queries / fold / final / PoW`
+    /// ([`crate::doc::compact`]; `–` when the record names none). Not in the JSON: the
+    /// record's own `params` is.
+    #[serde(skip)]
     pub params: String,
-    /// Where the verifier's code ran: `xip` (flash through the XIP cache), `all-sram` (code
-    /// and read-only data copied to SRAM, firmware feature `code-in-ram`), a record's own
-    /// `placement=NAME` profile entry, or `host`.
+    /// The record's code placement as shown: its `placement` (`host` on the host, `xip` when
+    /// absent) and for a board image which image (`hot-sram one-backend`). Not in the JSON:
+    /// the record's own `placement` and `image` are.
+    #[serde(skip)]
     pub placement: String,
     /// Device: the tampered copy's result.
     pub tampered: Option<String>,
@@ -120,12 +124,9 @@ impl Row {
     pub fn full_label(&self) -> String {
         let air = Some(format!(" {}", self.air)).filter(|_| self.air != "fib");
         let air = air.unwrap_or_default();
-        let policy = match &self.security {
-            Some(s) if !self.default_policy() => {
-                format!(" ({} ≥ {})", s.policy_regime, s.policy_min_bits)
-            }
-            _ => String::new(),
-        };
+        let other = self.security.as_ref().filter(|_| !self.default_policy());
+        let policy = other.map(|s| format!(" ({} ≥ {})", s.policy_regime, s.policy_min_bits));
+        let policy = policy.unwrap_or_default();
         let (b, e, h) = (&self.backend, self.extension, &self.hash);
         let (p, q) = (&self.placement, &self.params);
         format!("{b}^{e}{air} {h} {p} [{q}]{policy}")
@@ -147,17 +148,11 @@ impl Row {
 /// The default placement: code in flash, read through the XIP cache.
 pub const XIP: &str = "xip";
 
-/// A record's code placement ([`Row::placement`]).
-pub fn placement_of(r: &RunRecord) -> String {
-    let mut words = r.profile.split_whitespace();
-    let named = words.find_map(|t| t.strip_prefix("placement="));
-    match (named, r.source.as_str(), r.profile.contains("code=sram")) {
-        (Some(p), _, _) => p,
-        (_, "host", _) => "host",
-        (_, _, true) => "all-sram",
-        _ => XIP,
-    }
-    .into()
+/// A record's code placement as shown ([`Row::placement`]).
+fn placement_of(r: &RunRecord) -> String {
+    let host = (r.source == "host").then_some("host");
+    let p = r.placement.as_deref().or(host).unwrap_or(XIP);
+    r.image.as_ref().map_or(p.into(), |i| format!("{p} {i}"))
 }
 
 /// The hash of the default rows (and of records written before `hash_impl` existed).
@@ -184,11 +179,10 @@ fn row_from(e: &Entry) -> Row {
     let hz = r.clock_hz.filter(|&hz| hz > 0);
     let device_ms = cycles_median.zip(hz).map(|(c, hz)| c / hz as f64 * 1e3);
     let protocol = BackendId::from_name(&r.backend).map_or("unknown", |b| b.protocol());
-    let params = crate::params::of_record(&r.backend, &e.origin);
     Row {
         protocol: protocol.into(),
         hash: hash_of(r),
-        params: crate::params::compact(&params),
+        params: r.params.as_ref().map_or("–".into(), crate::doc::compact),
         placement: placement_of(r),
         tampered: e.tampered.clone(),
         cycles_median,
@@ -231,10 +225,8 @@ fn merge_proofs(rows: Vec<Row>) -> Vec<Row> {
         let n = g.len();
         let mut row = g.swap_remove((n - 1) / 2);
         row.proofs = n as u32;
-        let range = costs
-            .first()
-            .zip(costs.last())
-            .filter(|_| n > 1 && costs.len() == n);
+        let range = costs.first().zip(costs.last());
+        let range = range.filter(|_| n > 1 && costs.len() == n);
         let m = stats::median(&costs).filter(|&m| m > 0.0);
         row.proof_spread = range.zip(m).map(|((lo, hi), m)| (hi - lo) / m);
         row
@@ -256,10 +248,8 @@ pub fn build_rows(entries: &[Entry]) -> Vec<Row> {
         let find = |core: &str| {
             let key = |r: &Row| (r.source.clone(), r.full_label(), r.n, r.allocator.clone());
             let same = |o: &&Row| o.core == core && key(o) == key(row);
-            rows.iter()
-                .filter(same)
-                .find(|o| o.accepted())
-                .and_then(cost)
+            let found = rows.iter().filter(same).find(|o| o.accepted());
+            found.and_then(cost)
         };
         let pair = row.source != "host" && (row.core == "m33" || row.core == "rv32");
         match (find("rv32"), find("m33")) {
@@ -278,23 +268,22 @@ pub fn build_rows(entries: &[Entry]) -> Vec<Row> {
 /// An estimated emulator row next to a device run of the same configuration and core, and
 /// the estimate's error relative to the device median: `(estimate, device, (est - dev) /
 /// dev)`.
-pub fn estimate_vs_device(rows: &[Row]) -> Vec<(&Row, &Row, f64)> {
+pub fn estimate_vs_device<'a>(rows: &'a [Row]) -> Vec<(&'a Row, &'a Row, f64)> {
     let devices = rows.iter().filter(|d| d.source == "device" && d.accepted());
-    devices
-        .filter_map(|d| {
-            let estimated = |e: &&Row| e.source == "emulator" && e.accepted() && e.same_run_as(d);
-            let e = rows
-                .iter()
-                .filter(estimated)
-                .find(|e| e.estimate.is_some())?;
-            let dev = d.cycles_median.filter(|&c| c > 0.0)?;
-            Some((e, d, (e.estimate.as_ref()?.cycles as f64 - dev) / dev))
-        })
-        .collect()
+    let pair = |d: &'a Row| {
+        let estimated = |e: &&Row| e.source == "emulator" && e.accepted() && e.same_run_as(d);
+        let e = rows
+            .iter()
+            .filter(estimated)
+            .find(|e| e.estimate.is_some())?;
+        let dev = d.cycles_median.filter(|&c| c > 0.0)?;
+        Some((e, d, (e.estimate.as_ref()?.cycles as f64 - dev) / dev))
+    };
+    devices.filter_map(pair).collect()
 }
 
 /// The CSV's first columns; the others follow in name order.
-const CSV_FIRST: &str = "source backend field extension air n core hash params placement";
+const CSV_FIRST: &str = "source backend field extension air n core hash placement image";
 
 /// `v` as flat CSV cells: nested objects give `outer_inner` columns, lists one cell of
 /// space-separated values, null an empty cell.
@@ -359,8 +348,9 @@ pub fn to_json(rows: &[Row]) -> String {
             "rv32_m33_ratio": "cost on rv32 / cost on m33, same source and configuration; rv32_m33_est_ratio: the same of the estimated ms",
             "proofs": "proofs of this configuration behind the row (the row is the median-cost one)",
             "proof_spread": "(max - min) / median cost over those proofs",
-            "params": "FRI parameters: log2 blowup / queries / log2 folding arity / log2 final length / PoW bits",
-            "placement": "xip: code in flash through the XIP cache; all-sram: code and read-only data in SRAM",
+            "params": "the proof header's FRI parameters (log2 blowup, queries, PoW bits, log2 folding arity, log2 final length)",
+            "placement": "xip: code in flash through the XIP cache; xip-ordered: the hot set together in flash; hot-sram: the hot set in SRAM; all-sram: code and read-only data in SRAM",
+            "image": "board images: one-backend or all-backend",
         },
         "rows": rows,
     });
@@ -381,45 +371,38 @@ pub(crate) mod tests {
         (r.board, r.instructions) = (format!("qemu-{core}"), Some(insns));
         (r.proof_bytes, r.security_bits) = (40_000, 96);
         r.heap_peak = Some(insns / 100);
-        let origin = "fixture".into();
+        // Each backend's default folding and final length (the rest is the fixture's).
+        let p = r.params.as_mut().expect("the fixture names its parameters");
+        (p.log_fold_arity, p.log_final_poly_len) = match backend {
+            "p3-m31" => (1, 0),
+            b if b.starts_with("wf-") => (3, 5),
+            _ => (4, 2),
+        };
+        let (record, origin, tampered) = (r, "fixture".into(), None);
         Entry {
-            record: r,
+            record,
             origin,
-            tampered: None,
+            tampered,
         }
     }
 
     /// `e` with a timing-model estimate of `cycles` at 150 MHz (a fixture, not a model run).
     pub fn with_estimate(mut e: Entry, cycles: u64) -> Entry {
-        let model = format!("rp2350-{}", e.record.core);
-        let (ms, xip_misses) = (cycles as f64 / 150e6 * 1e3, cycles / 1000);
-        let clock_hz = 150_000_000;
-        let est = CycleEstimate {
-            model,
-            cycles,
-            clock_hz,
-            ms,
-            xip_misses,
-            ..Default::default()
-        };
-        e.record.estimate = Some(CycleEstimate {
-            model_version: 1,
-            ..est
-        });
+        let mut est = CycleEstimate::default();
+        (est.model, est.model_version) = (format!("rp2350-{}", e.record.core), 1);
+        (est.cycles, est.clock_hz, est.xip_misses) = (cycles, 150_000_000, cycles / 1000);
+        est.ms = cycles as f64 / 150e6 * 1e3;
+        e.record.estimate = Some(est);
         e
     }
 
     /// `e` with every regime's bits.
     pub fn with_security(mut e: Entry, conjectured: f64, proven_list: f64) -> Entry {
-        e.record.security = Some(SecurityFigures {
-            ethstark: conjectured + 2.0,
-            winterfell_conjectured: conjectured + 1.0,
-            plonky3_conjectured: conjectured,
-            proven_unique: proven_list / 2.0,
-            proven_list,
-            policy_regime: "strictest".into(),
-            policy_min_bits: 95,
-        });
+        let mut s = SecurityFigures::default();
+        (s.ethstark, s.winterfell_conjectured) = (conjectured + 2.0, conjectured + 1.0);
+        (s.plonky3_conjectured, s.proven_unique) = (conjectured, proven_list / 2.0);
+        (s.proven_list, s.policy_regime, s.policy_min_bits) = (proven_list, "strictest".into(), 95);
+        e.record.security = Some(s);
         e
     }
 
@@ -510,10 +493,8 @@ pub(crate) mod tests {
         assert_eq!(rows.len(), 4, "not merged as proofs of one configuration");
         let label = "p3-babybear^4 blake3 xip [2^6 / 14 / 2^4 / 2^2 / 20]";
         let ratio = |l: &str| {
-            let rv32 = rows
-                .iter()
-                .find(|r| r.full_label() == l && r.core == "rv32");
-            rv32.unwrap().rv32_m33_ratio.unwrap()
+            let rv32 = |r: &&Row| r.full_label() == l && r.core == "rv32";
+            rows.iter().find(rv32).unwrap().rv32_m33_ratio.unwrap()
         };
         assert_eq!(ratio(label), 1.5);
         assert!((ratio(&format!("{label} (proven ≥ 100)")) - 1.1).abs() < 1e-12);
@@ -545,12 +526,11 @@ pub(crate) mod tests {
         // One row per measured configuration: the estimate is in it.
         assert_eq!(lines.len(), 2);
         assert!(lines[1].contains("\"rustc 1.95.0 (a, b)\""));
-        let start =
-            "emulator,p3-babybear,babybear,4,fib,1024,m33,blake3,2^6 / 14 / 2^4 / 2^2 / 20,xip,";
+        let start = "emulator,p3-babybear,babybear,4,fib,1024,m33,blake3,xip,,";
         assert!(lines[1].starts_with(start), "{}", lines[1]);
         let head: Vec<&str> = lines[0].split(',').collect();
         let col = |name: &str| head.iter().position(|h| *h == name).unwrap();
-        let cells = "estimate_ms=100.0 estimate_model=rp2350-m33 heap_peak=0 security_proven_list=57.5 security_ethstark=97.0 tampered= instructions=10";
+        let cells = "estimate_ms=100.0 estimate_model=rp2350-m33 heap_peak=0 security_proven_list=57.5 security_ethstark=97.0 tampered= instructions=10 params_log_blowup=6 params_log_fold_arity=4";
         for (name, v) in cells.split(' ').filter_map(|c| c.split_once('=')) {
             assert_eq!(lines[1].split(',').nth(col(name)), Some(v), "{name}");
         }

@@ -37,21 +37,15 @@ fn rows(t: ElementRef) -> Vec<Vec<String>> {
 /// The position of column `c` in a table's header.
 fn col(t: ElementRef, c: &str) -> usize {
     let head = texts(t, "thead th");
-    head.iter()
-        .position(|h| h == c)
-        .unwrap_or_else(|| panic!("column {c}: {head:?}"))
+    let at = head.iter().position(|h| h == c);
+    at.unwrap_or_else(|| panic!("column {c}: {head:?}"))
 }
 
 fn check(html: &str) {
     let doc = Html::parse_document(html);
     let sections = all(doc.root_element(), "section");
-    let find = |id: &str| {
-        sections
-            .iter()
-            .find(|s| s.value().id() == Some(id))
-            .copied()
-    };
-    let by_id = |id: &str| find(id).expect(id);
+    let find = |id: &str| sections.iter().find(|s| s.value().id() == Some(id));
+    let by_id = |id: &str| *find(id).expect(id);
     for s in &sections {
         let id = s.value().id().unwrap_or("?");
         let titled = texts(*s, "h2").iter().any(|h| !h.is_empty());
@@ -63,9 +57,7 @@ fn check(html: &str) {
         }
         for f in all(*s, "figure") {
             let svg = all(f, "svg");
-            let svg = *svg
-                .first()
-                .unwrap_or_else(|| panic!("{id}: chart not drawn"));
+            let svg = *svg.first().expect("chart drawn");
             let drawn = all(svg, "rect, polyline, path").len();
             assert!(drawn > 3, "{id}: empty chart");
         }
@@ -102,6 +94,15 @@ fn check(html: &str) {
     let m = all(by_id("matrix"), "table.sortable");
     let m = *m.first().expect("sortable matrix");
     let (hash, params, placement) = (col(m, "hash"), col(m, PARAMS), col(m, "placement"));
+    // No two emulator rows share a configuration: placement names the image too (host rows
+    // of one configuration on two machines may).
+    let key = |r: &Vec<String>| [&r[..10], &r[r.len() - 2..r.len() - 1]].concat();
+    let emulated = rows(m).into_iter().filter(|r| r[0] == "emulator");
+    let mut keys: Vec<Vec<String>> = emulated.map(|r| key(&r)).collect();
+    let n = keys.len();
+    keys.sort();
+    keys.dedup();
+    assert_eq!(keys.len(), n, "two Matrix rows name one configuration");
     for r in rows(m) {
         let hashed = ["blake3", "sha256", "sha256-engine"].contains(&r[hash].as_str());
         let p: Vec<&str> = r[params].split(" / ").collect();
@@ -119,11 +120,9 @@ fn report_html_has_every_section_and_names_every_row() {
     let inputs = tracks.split(' ').filter(|t| root().join(t).is_dir());
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_compare"));
     cmd.current_dir(root())
-        .arg("report")
-        .arg("--in")
-        .args(inputs)
-        .arg("--out")
-        .arg(&out);
+        .args(["report", "--in"])
+        .args(inputs);
+    cmd.arg("--out").arg(&out);
     assert!(cmd.status().expect("compare runs").success());
     check(&std::fs::read_to_string(out.join("report.html")).unwrap());
     let _ = std::fs::remove_dir_all(&out);

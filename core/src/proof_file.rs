@@ -60,6 +60,7 @@ pub const MAX_PUBLIC_INPUTS: usize = 64;
 /// after the security policy has checked them, and backends whose payload repeats them
 /// check that both agree.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ProofParams {
     /// log2 of the LDE blowup factor.
     pub log_blowup: u8,

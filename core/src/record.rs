@@ -126,6 +126,7 @@ pub use parse::*;
 
 #[cfg(feature = "alloc")]
 mod parse {
+    use alloc::format;
     use alloc::string::{String, ToString};
     use alloc::vec::Vec;
 
@@ -160,6 +161,34 @@ mod parse {
         /// `(count, result)` per iteration, in order.
         pub iterations: Vec<(u64, String)>,
         pub done: Option<Line>,
+    }
+
+    /// An iteration's `(count, result)`.
+    pub type Iteration = (u64, String);
+
+    impl DeviceLog {
+        /// The genuine iterations and the tampered one (the last), once the log holds every
+        /// iteration its `run` line announces (at least two) and its `done` line.
+        pub fn genuine_and_tampered(&self) -> Result<(&[Iteration], &str), String> {
+            let run = self.run.as_ref().ok_or("no run line")?;
+            let total = run
+                .get_u64("iterations")
+                .ok_or("no iterations in the run line")?;
+            let total = usize::try_from(total).unwrap_or(usize::MAX);
+            if total < 2 {
+                let why = "the firmware runs at least one genuine and one tampered";
+                return Err(format!("{total} iteration(s); {why}"));
+            }
+            let (seen, done) = (self.iterations.len(), self.done.is_some());
+            if seen != total || !done {
+                let done = if done { "" } else { ", no done line" };
+                return Err(format!(
+                    "{seen} of {total} iteration lines{done} (cut short?)"
+                ));
+            }
+            let (genuine, tampered) = self.iterations.split_at(total - 1);
+            Ok((genuine, &tampered[0].1))
+        }
     }
 
     /// Parses one line; lines that are not the firmware's give `None`.
@@ -266,6 +295,23 @@ mod tests {
         assert_eq!(runs[0].iterations[0], (11_200_461, "accepted".into()));
         assert_eq!(runs[0].iterations[1], (5, "rejected:rejected".into()));
         assert_eq!(runs[0].done.as_ref().unwrap().get_u64("rejected"), Some(1));
+        let (genuine, tampered) = runs[0].genuine_and_tampered().unwrap();
+        assert_eq!((genuine.len(), tampered), (1, "rejected:rejected"));
+        let cut = parse_log(&s.replace("pstk1 done", "x"));
+        let err = cut[0].genuine_and_tampered().unwrap_err();
+        assert_eq!(err, "2 of 2 iteration lines, no done line (cut short?)");
+        let rec = RunRecord::from_lines("device", run, runs[0].mem.as_ref()).unwrap();
+        let got = (
+            rec.backend.as_str(),
+            rec.n,
+            rec.allocator.as_str(),
+            rec.security_bits,
+        );
+        assert_eq!(got, ("wf-goldilocks", 1024, "tlsf", 95));
+        assert_eq!((rec.heap_peak, rec.stack_peak), (Some(1000), None));
+        let cut = parse_line(&s.lines().nth(1).unwrap().replace(" air=fib", "")).unwrap();
+        let err = RunRecord::from_lines("device", &cut, None).unwrap_err();
+        assert_eq!(err, "no air in the run line");
     }
 }
 
@@ -274,8 +320,11 @@ pub use run_record::*;
 
 #[cfg(feature = "alloc")]
 mod run_record {
+    use alloc::format;
     use alloc::string::String;
     use alloc::vec::Vec;
+
+    use super::Line;
 
     /// Version of the [`RunRecord`] schema.
     pub const RUN_RECORD_SCHEMA: u32 = 1;
@@ -413,10 +462,61 @@ mod run_record {
         /// Whether the timing model charged the engine is `estimate.sha256_engine`.
         #[cfg_attr(feature = "serde", serde(default))]
         pub hash_impl: Option<String>,
+        /// The proof header's FRI parameters, as the record's writer read them (absent in
+        /// records written before the field; `results/README.md` says how the committed ones
+        /// got theirs).
+        #[cfg_attr(feature = "serde", serde(default))]
+        pub params: Option<crate::ProofParams>,
+        /// Where the verifier's code ran: `xip` (flash through the XIP cache), `xip-ordered`
+        /// (the hot set laid out together in flash), `hot-sram` (the hot set copied to SRAM),
+        /// `all-sram` (code and read-only data in SRAM); absent on the host.
+        #[cfg_attr(feature = "serde", serde(default))]
+        pub placement: Option<String>,
+        /// Board images (`mcu-run board`): which image ran, `one-backend` (the image a user
+        /// of one backend flashes) or `all-backend` (the five-backend image).
+        #[cfg_attr(feature = "serde", serde(default))]
+        pub image: Option<String>,
         /// `rustc -V` of the build.
         pub toolchain: String,
         /// Cargo profile and its relevant settings, e.g. `release opt-level=s lto=fat`.
         pub profile: String,
         pub git_commit: String,
+    }
+
+    impl RunRecord {
+        /// A `source` record of what a firmware run's `run` and `mem` lines state (the
+        /// statement, board, allocator, heap, proof size and bits, memory figures, hash);
+        /// the measurements and the build facts are the caller's. An error names the
+        /// missing field.
+        pub fn from_lines(source: &str, run: &Line, mem: Option<&Line>) -> Result<Self, String> {
+            let missing = |k: &str| format!("no {k} in the run line");
+            let s = |k: &str| run.get(k).map(String::from).ok_or_else(|| missing(k));
+            let u = |k: &str| run.get_u64(k).ok_or_else(|| missing(k));
+            let m = |k: &str| mem.and_then(|l| l.get_u64(k));
+            let ext = u("ext")?;
+            Ok(RunRecord {
+                schema: RUN_RECORD_SCHEMA,
+                source: source.into(),
+                backend: s("backend")?,
+                field: s("field")?,
+                extension: u8::try_from(ext).map_err(|_| format!("ext={ext}"))?,
+                air: s("air")?,
+                n: u("n")?,
+                core: s("core")?,
+                board: s("board")?,
+                allocator: s("alloc")?,
+                heap_size: run.get_u64("heap"),
+                proof_bytes: u("proof_bytes")?,
+                security_bits: u32::try_from(u("security")?).unwrap_or(u32::MAX),
+                heap_before: m("heap_before"),
+                heap_peak: m("heap_peak"),
+                stack_peak: m("stack_peak"),
+                text_bytes: m("text"),
+                data_bytes: m("data"),
+                bss_bytes: m("bss"),
+                hash_impl: run.get("hash_impl").map(String::from),
+                ..RunRecord::default()
+            })
+        }
     }
 }

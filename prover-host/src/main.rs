@@ -464,6 +464,7 @@ pub(crate) fn host_record(
         verify_ms: Some(verify_ms),
         estimate: None,
         security: Some(figures.record(policy)),
+        params: Some(h.params),
         toolchain: env!("PICOSTARK_RUSTC_VERSION").into(),
         profile: env!("PICOSTARK_PROFILE").into(),
         git_commit: git_commit(),
@@ -647,5 +648,25 @@ mod tests {
             }
         }
         assert_eq!(preset("proven99", BackendId::P3BabyBear), None);
+    }
+
+    /// A host record names its proof's parameters as the header gives them.
+    #[test]
+    fn host_record_carries_the_header_params() {
+        let (ext, params) = preset("proven100", BackendId::P3M31).expect("a preset");
+        let req = ProveRequest {
+            air: AirId::Fibonacci,
+            log_n: 10,
+            extension_degree: ext,
+            params,
+            hash: HashId::Blake3_256,
+        };
+        let bytes = picostark_core::proof_file::encode(&req.header(BackendId::P3M31), &[1], &[2]);
+        let file = ProofFile::parse(&bytes).expect("parses");
+        let rec = host_record(&file, bytes.len(), 1.0, 2.0, &Policy::default());
+        assert_eq!(
+            (rec.params, rec.n, rec.extension),
+            (Some(params), 1024, ext)
+        );
     }
 }

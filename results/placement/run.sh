@@ -55,7 +55,8 @@ for b in $BACKENDS; do
         prof=(--profile "$ROOT/results/placement/profiles/$IMAGE/$b.$core.profile.txt")
         cp "$elf" "$WORK/xip-$IMAGE-$b.$core.elf"
       fi
-      "$MCU" board --core $core --proof "$proof" --out "$ROOT/results/placement/$IMAGE/$p" "${prof[@]}" "$elf"
+      "$MCU" board --core $core --proof "$proof" --image "$IMAGE-backend" \
+        --out "$ROOT/results/placement/$IMAGE/$p" "${prof[@]}" "$elf"
       "$MCU" board --core $core --proof "$proof" --flip-proof --windows 0 "$elf"
     done
   done

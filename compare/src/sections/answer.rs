@@ -3,8 +3,8 @@
 //! security; then one chart of the estimated ms of every ranked configuration on both cores.
 
 use crate::chart;
+use crate::doc::PARAMS_HEAD;
 use crate::doc::{bits, dash, grouped, kib, ms, pow2, Chart, Section, Table};
-use crate::params::PARAMS_HEAD;
 use crate::table::Row;
 
 pub const CORES: [(&str, &str); 2] = [("m33", "Cortex-M33"), ("rv32", "Hazard3 (RV32)")];
@@ -18,10 +18,8 @@ pub fn candidates(rows: &[Row], min_security: u32) -> (u64, Vec<&Row>) {
     let ok = |r: &&Row| r.source == "emulator" && r.air == "fib" && r.est_ms().is_some();
     let ok = |r: &&Row| ok(r) && r.ranked(min_security);
     let n = rows.iter().filter(ok).map(|r| r.n).min().unwrap_or(0);
-    (
-        n,
-        first_per_config(rows.iter().filter(ok).filter(|r| r.n == n)),
-    )
+    let at_n = rows.iter().filter(ok).filter(|r| r.n == n);
+    (n, first_per_config(at_n))
 }
 
 /// The first row of each configuration and core.
@@ -44,16 +42,10 @@ pub fn cells(r: &Row) -> String {
         format!("{} / {}", bits(s.proven_unique), bits(s.proven_list))
     });
     let (hash, params, place) = (&r.hash, &r.params, &r.placement);
-    let (insns, heap, stack) = (
-        dash(r.instructions, grouped),
-        dash(r.heap_peak, kib),
-        dash(r.stack_peak, kib),
-    );
-    let (flash, sram, proof) = (
-        dash(r.flash(), kib),
-        dash(r.sram(), kib),
-        kib(r.proof_bytes),
-    );
+    let insns = dash(r.instructions, grouped);
+    let (heap, stack) = (dash(r.heap_peak, kib), dash(r.stack_peak, kib));
+    let (flash, sram) = (dash(r.flash(), kib), dash(r.sram(), kib));
+    let proof = kib(r.proof_bytes);
     format!("{p} × {f}^{e} | {est} | {bits_of} | {proven} | {hash} | {params} | {place} | {insns} | {heap} | {stack} | {flash} | {sram} | {proof}")
 }
 

@@ -18,35 +18,25 @@ fn pcs(r: &Row) -> &'static str {
 }
 
 pub fn section(rows: &[Row]) -> Section {
-    let mut s = Section::new(
-        "circle",
-        "Circle FRI: WideCirclePcs beside CirclePcs",
-        INTRO,
-    );
+    let title = "Circle FRI: WideCirclePcs beside CirclePcs";
+    let mut s = Section::new("circle", title, INTRO);
     let ok = |r: &&Row| r.source == "emulator" && r.air == "fib" && r.backend == "p3-m31";
     let ok = |r: &&Row| ok(r) && r.accepted() && r.default_policy();
     let ok = |r: &&Row| ok(r) && r.hash == BLAKE3 && r.placement == XIP;
     let dir = |r: &Row| r.origin.rsplit_once('/').map_or("", |d| d.0).to_string();
-    let wide: Vec<&Row> = rows
-        .iter()
-        .filter(ok)
-        .filter(|r| pcs(r).starts_with("Wide"))
-        .collect();
+    let wide = rows.iter().filter(ok);
+    let wide = wide.filter(|r| pcs(r).starts_with("Wide"));
+    let wide: Vec<&Row> = wide.collect();
     let (Some(n), Some(folder)) = (wide.iter().map(|r| r.n).min(), wide.first().map(|r| dir(r)))
     else {
         return s;
     };
     // Both PCS from the one image of the WideCirclePcs records' folder.
-    let picked = first_per_config(
-        rows.iter()
-            .filter(ok)
-            .filter(|r| r.n == n && dir(r) == folder),
-    );
+    let here = |r: &&Row| r.n == n && dir(r) == folder;
+    let picked = first_per_config(rows.iter().filter(ok).filter(here));
     for (core, name) in CORES {
-        let mut t = Table::new(
-            &format!("{name}, Fibonacci n = {}", pow2(n)),
-            &head("PCS | "),
-        );
+        let caption = format!("{name}, Fibonacci n = {}", pow2(n));
+        let mut t = Table::new(&caption, &head("PCS | "));
         for r in picked.iter().filter(|r| r.core == core) {
             t.row(&format!("{} | {}", pcs(r), cells(r)));
         }

@@ -5,18 +5,14 @@ use crate::doc::{dash, grouped, pow2, Section, Table};
 use crate::table::{estimate_vs_device, Row};
 
 pub fn section(rows: &[Row]) -> Section {
-    let mut s = Section::new(
-        "cores",
-        "RV32 / M33 and estimate against device",
-        "The RV32 cost over the M33 cost of the same configuration, per source (above 1: Hazard3 is slower); then every configuration measured on a board next to its estimate, with the estimate's error.",
-    );
+    let intro = "The RV32 cost over the M33 cost of the same configuration, per source (above 1: Hazard3 is slower); then every configuration measured on a board next to its estimate, with the estimate's error.";
+    let mut s = Section::new("cores", "RV32 / M33 and estimate against device", intro);
     // RV32/M33 per configuration, n and allocator: in instructions and in estimated time
     // (emulator rows), and in device cycles.
     let head = "configuration | n | allocator | RV32/M33 instructions | RV32/M33 estimated time | RV32/M33 device cycles";
     let mut t = Table::new("", head);
-    let rv32 = rows
-        .iter()
-        .filter(|r| r.core == "rv32" && r.rv32_m33_ratio.is_some());
+    let rv32 = rows.iter().filter(|r| r.core == "rv32");
+    let rv32 = rv32.filter(|r| r.rv32_m33_ratio.is_some());
     let keys: Vec<(String, u64, &str)> =
         rv32.map(|r| (r.full_label(), r.n, &*r.allocator)).collect();
     for (i, (cfg, n, alloc)) in keys.iter().enumerate() {
@@ -25,10 +21,8 @@ pub fn section(rows: &[Row]) -> Section {
         }
         let ratio = |source: &str, f: fn(&Row) -> Option<f64>| {
             let key = |r: &&Row| r.source == source && r.core == "rv32" && r.n == *n;
-            let r = rows
-                .iter()
-                .filter(key)
-                .find(|r| r.allocator == *alloc && r.full_label() == *cfg);
+            let this = |r: &&Row| r.allocator == *alloc && r.full_label() == *cfg;
+            let r = rows.iter().filter(key).find(this);
             dash(r.and_then(f), |v| format!("{v:.2}"))
         };
         let insns = ratio("emulator", |r| r.rv32_m33_ratio);

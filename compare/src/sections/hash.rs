@@ -40,11 +40,9 @@ fn percent(part: f64, whole: f64) -> String {
 /// The section; empty when no row was estimated with the engine.
 pub fn section(rows: &[Row]) -> Section {
     let mut s = Section::new("hash", "Hash axis", NOTE);
-    let engine_rows: Vec<&Row> = rows
-        .iter()
-        .filter(|r| r.source == "emulator" && r.est_ms().is_some())
-        .filter(|r| r.accepted() && r.hash == "sha256-engine")
-        .collect();
+    let engine = |r: &&Row| r.source == "emulator" && r.est_ms().is_some() && r.accepted();
+    let engine = |r: &&Row| engine(r) && r.hash == "sha256-engine";
+    let engine_rows: Vec<&Row> = rows.iter().filter(engine).collect();
     if engine_rows.is_empty() {
         return s;
     }
@@ -68,11 +66,8 @@ pub fn section(rows: &[Row]) -> Section {
         let (label, core, n, blocks) = (e.full_label(), &e.core, pow2(e.n), dash(blocks, grouped));
         let est = |r: Option<&Row>| dash(r.and_then(Row::est_ms), ms);
         let (b3_ms, sw_ms, en_ms) = (est(b3), est(sw), est(Some(e)));
-        let (b3_bytes, bytes) = (
-            dash(b3.map(|r| r.proof_bytes), grouped),
-            grouped(e.proof_bytes),
-        );
-        let bytes = format!("{b3_bytes} · {bytes}");
+        let b3_bytes = dash(b3.map(|r| r.proof_bytes), grouped);
+        let bytes = format!("{b3_bytes} · {}", grouped(e.proof_bytes));
         t.row(&format!("{label} | {core} | {n} | {b3_ms} | {sw_ms} | {en_ms} | {blocks} | {sw_floor} | {engine_floor} | {bytes}"));
     }
     if engine_rows.iter().any(|r| r.placement != XIP) {
@@ -88,9 +83,8 @@ pub fn section(rows: &[Row]) -> Section {
             let here = |r: &&Row| r.core == core && r.n == n && r.air == "fib";
             let engine = |r: &&Row| engine_rows.iter().any(|e| e.backend == r.backend);
             let these = rows.iter().filter(ok).filter(here).filter(engine);
-            these
-                .filter_map(|r| Some((r.est_ms()?, r)))
-                .min_by(|a, b| a.0.total_cmp(&b.0))
+            let timed = these.filter_map(|r| Some((r.est_ms()?, r)));
+            timed.min_by(|a, b| a.0.total_cmp(&b.0))
         };
         if let (Some((em, e)), Some((bm, b))) = (best("sha256-engine"), best(BLAKE3)) {
             let (n, e, b, x) = (pow2(n), e.full_label(), b.full_label(), bm / em);

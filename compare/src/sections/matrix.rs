@@ -1,20 +1,19 @@
 //! The full matrix: every row with every column, sortable and filterable in report.html.
 
+use crate::doc::PARAMS_HEAD;
 use crate::doc::{bits, dash, grouped, kib, pct, pow2, Section, Table};
-use crate::params::PARAMS_HEAD;
 use crate::table::Row;
 
 const HEAD: &str = "source | backend | field^ext | AIR | n | core | hash | PARAMS | placement | alloc, heap | instructions | estimate: cycles (model) | estimate: ms | estimate: stall cycles · XIP misses of accesses (miss cycles) | device: cycles (median) | device: ms at clock | device spread std/mean · IQR/median | host: verify ms | host: prove ms | RV32/M33 (estimate) | proofs: range/median | heap peak | stack peak | proof | bits: ethSTARK | bits: wf 0.13.1 | bits: P3 0.8 | bits: proven unique | bits: proven list | policy | result";
+
+const NO_MODEL: &str = "none: the record predates the timing model";
+const BELOW: &str = " (below floor)";
 
 /// The estimate cells of a row: cycles (model), ms at its clock, stalls and XIP misses.
 fn estimate_cells(r: &Row) -> String {
     let Some(e) = &r.estimate else {
         let emu = r.source == "emulator";
-        let none = if emu {
-            "none: the record predates the timing model"
-        } else {
-            "–"
-        };
+        let none = if emu { NO_MODEL } else { "–" };
         return format!("{none} | – | –");
     };
     let (cycles, model, v) = (grouped(e.cycles), &e.model, e.model_version);
@@ -42,22 +41,14 @@ fn measured_cells(r: &Row) -> String {
 /// Every regime's bits and the policy's figure.
 fn security_cells(r: &Row, min_security: u32) -> String {
     let bits_of = r.security_bits;
-    let below = if bits_of < min_security {
-        " (below floor)"
-    } else {
-        ""
-    };
+    let below = if bits_of < min_security { BELOW } else { "" };
     match &r.security {
         Some(s) => {
-            let conjectured = [s.ethstark, s.winterfell_conjectured, s.plonky3_conjectured];
-            let b = [
-                conjectured[0],
-                conjectured[1],
-                conjectured[2],
-                s.proven_unique,
-                s.proven_list,
-            ];
-            let (regime, min, b) = (&s.policy_regime, s.policy_min_bits, b.map(bits).join(" | "));
+            let (e, w, p) = (s.ethstark, s.winterfell_conjectured, s.plonky3_conjectured);
+            let b = [e, w, p, s.proven_unique, s.proven_list]
+                .map(bits)
+                .join(" | ");
+            let (regime, min) = (&s.policy_regime, s.policy_min_bits);
             format!("{b} | {regime} ≥ {min}: {bits_of}{below}")
         }
         None => format!("– | – | – | – | – | {bits_of}{below} (the record names no regime)"),
@@ -71,10 +62,8 @@ pub fn section(rows: &[Row], min_security: u32) -> Section {
         let (source, backend, air, n, core) = (&r.source, &r.backend, &r.air, pow2(r.n), &r.core);
         let (field, ext, hash, params, placement) =
             (&r.field, r.extension, &r.hash, &r.params, &r.placement);
-        let alloc = match r.heap_size {
-            Some(h) => format!("{}, {}", r.allocator, kib(h)),
-            None => r.allocator.clone(),
-        };
+        let heap = r.heap_size.map(|h| format!(", {}", kib(h)));
+        let alloc = format!("{}{}", r.allocator, heap.unwrap_or_default());
         let insns = dash(r.instructions, grouped);
         let ratio = dash(r.rv32_m33_ratio, |v| format!("{v:.2}"));
         let ratio = ratio + &dash(r.rv32_m33_est_ratio, |v| format!(" ({v:.2})")).replace('–', "");
@@ -85,10 +74,8 @@ pub fn section(rows: &[Row], min_security: u32) -> Section {
         };
         let (heap, stack) = (dash(r.heap_peak, kib), dash(r.stack_peak, kib));
         let proof = kib(r.proof_bytes);
-        let result = match &r.tampered {
-            Some(tp) => format!("{}; tampered {tp}", r.result),
-            None => r.result.clone(),
-        };
+        let tampered = r.tampered.as_ref().map(|tp| format!("; tampered {tp}"));
+        let result = format!("{}{}", r.result, tampered.unwrap_or_default());
         let (est, measured) = (estimate_cells(r), measured_cells(r));
         let sec = security_cells(r, min_security);
         t.row(&format!("{source} | {backend} | {field}^{ext} | {air} | {n} | {core} | {hash} | {params} | {placement} | {alloc} | {insns} | {est} | {measured} | {ratio} | {proofs} | {heap} | {stack} | {proof} | {sec} | {result}"));

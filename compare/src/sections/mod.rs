@@ -26,8 +26,10 @@ mod tests {
         };
         let mut engine = e("p3-m31", 4, "m33", 1_500_000, 96.0);
         engine.record.hash_impl = Some("sha256-engine".into());
-        engine.record.profile = "release code=sram".into();
-        engine.origin = "best/p3-m31-b8-q10-f4-l6.proof.m33.tlsf.json".into();
+        engine.record.placement = Some("all-sram".into());
+        let p = engine.record.params.as_mut().unwrap();
+        (p.log_blowup, p.num_queries) = (8, 10);
+        (p.log_fold_arity, p.log_final_poly_len) = (4, 6);
         let mut proven = e("wf-goldilocks", 3, "m33", 900_000, 100.0);
         proven.record.security.as_mut().unwrap().policy_regime = "proven".into();
         proven.record.security.as_mut().unwrap().proven_list = 101.0;

@@ -37,16 +37,8 @@ pub fn section(rows: &[Row], min_security: u32) -> Section {
     let mut t = Table::new("", "configuration | core | n | proven bits: unique · list | instructions | estimated ms | heap peak | stack peak | proof bytes | conjectured configuration | × instructions | × estimated ms | × heap peak | × proof size");
     let emu = |r: &&Row| r.source == "emulator" && r.accepted();
     for r in rows.iter().filter(emu).filter(|r| proven(r)) {
-        let key = |c: &Row| {
-            (
-                c.backend.clone(),
-                c.air.clone(),
-                c.n,
-                c.core.clone(),
-                c.allocator.clone(),
-                c.hash.clone(),
-            )
-        };
+        let key = |c: &Row| [&c.backend, &c.air, &c.core, &c.allocator, &c.hash].map(|v| v.clone());
+        let key = |c: &Row| (key(c), c.n);
         let same = |c: &&Row| !proven(c) && c.security_bits >= min_security && key(c) == key(r);
         let conj = rows.iter().filter(emu).find(same);
         let x = |f: fn(&Row) -> Option<f64>| times(f(r), conj.and_then(f));
@@ -61,12 +53,8 @@ pub fn section(rows: &[Row], min_security: u32) -> Section {
             format!("{} · {}", bits(s.proven_unique), bits(s.proven_list))
         });
         let (label, core, n) = (r.full_label(), &r.core, pow2(r.n));
-        let (i, ms_, hp, sp) = (
-            dash(r.instructions, grouped),
-            dash(r.est_ms(), ms),
-            dash(r.heap_peak, kib),
-            dash(r.stack_peak, kib),
-        );
+        let (i, ms_) = (dash(r.instructions, grouped), dash(r.est_ms(), ms));
+        let (hp, sp) = (dash(r.heap_peak, kib), dash(r.stack_peak, kib));
         let bytes = grouped(r.proof_bytes);
         t.row(&format!("{label} | {core} | {n} | {pb} | {i} | {ms_} | {hp} | {sp} | {bytes} | {c} | {insns} | {est} | {heap} | {size}"));
     }
@@ -77,9 +65,8 @@ pub fn section(rows: &[Row], min_security: u32) -> Section {
             .iter()
             .filter(emu)
             .filter(|r| r.backend == b && proven(r));
-        let best_list = mine
-            .filter_map(|r| Some(r.security.as_ref()?.proven_list))
-            .reduce(f64::max);
+        let best_list = mine.filter_map(|r| Some(r.security.as_ref()?.proven_list));
+        let best_list = best_list.reduce(f64::max);
         match best_list {
             Some(l) if l >= PROVEN_MIN_BITS => {}
             Some(l) => s.notes.push(format!("**{b}**: {PROVEN_MIN_BITS:.0} proven bits only with unique decoding; list decoding (Johnson bound) gives at most {} bits in these rows.", bits(l))),

@@ -56,12 +56,7 @@ fn series(rows: &[&Row], value: fn(&Row) -> Option<f64>, suffix: &str) -> Vec<Se
         };
         let color = cfgs.iter().position(|c| *c == cfg).unwrap_or(0);
         let dashed = core == "rv32";
-        (!points.is_empty()).then_some(Series {
-            name,
-            color,
-            dashed,
-            points,
-        })
+        (!points.is_empty()).then_some(Series::new(name, color, dashed, points))
     };
     ks.iter().filter_map(one).collect()
 }
@@ -88,12 +83,7 @@ fn charts(fib: &[&Row]) -> Vec<Chart> {
         for h in heaps {
             let points = xs.iter().map(|&x| (f64::from(x), h as f64)).collect();
             let name = format!("heap budget {}", kib(h));
-            lines.push(Series {
-                name,
-                color: 7,
-                dashed: true,
-                points,
-            });
+            lines.push(Series::new(name, 7, true, points));
         }
         let title = format!("Heap peak vs n ({source}): the tracking allocator's high-water mark; out-of-memory runs at the bytes in use plus the refused request");
         out.push(chart::lines(&title, "bytes", &lines));
@@ -124,12 +114,7 @@ fn proof_size_chart(fib: &[&Row]) -> Option<Chart> {
     }
     let line = |(color, (name, p)): (usize, (String, BTreeMap<u32, f64>))| {
         let points = p.into_iter().map(|(x, y)| (x.into(), y)).collect();
-        Series {
-            name,
-            color,
-            dashed: false,
-            points,
-        }
+        Series::new(name, color, false, points)
     };
     let lines: Vec<Series> = by.into_iter().enumerate().map(line).collect();
     let ns: BTreeSet<u64> = fib.iter().map(|r| r.n).collect();
@@ -141,7 +126,6 @@ fn cell(r: &Row) -> String {
     let needs = r
         .heap_needed_at_least
         .map(|b| format!(" (needs ≥ {})", kib(b)));
-    let needs = needs.unwrap_or_default();
     let cost = r.cost().map_or("–".into(), si);
     match (r.source.as_str(), r.result.as_str()) {
         ("host", _) => {
@@ -150,7 +134,7 @@ fn cell(r: &Row) -> String {
             let rss = rss.map(|mib| format!(" / {mib:.0} MiB"));
             prove + &rss.unwrap_or_default()
         }
-        (_, OUT_OF_MEMORY) => format!("out of memory{needs}"),
+        (_, OUT_OF_MEMORY) => format!("out of memory{}", needs.unwrap_or_default()),
         (_, "accepted") => {
             let heap = r.heap_peak.map(|h| format!(" / {}", kib(h)));
             cost + &heap.unwrap_or_default()

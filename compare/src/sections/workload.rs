@@ -41,11 +41,8 @@ pub fn section(rows: &[Row], min_security: u32) -> Section {
             t.head.extend(["× Fib est. ms".into(), "policy".into()]);
             for r in these.iter().filter(|r| r.core == core) {
                 let x = times(r.est_ms(), fib(r, air).and_then(|f| f.est_ms()));
-                let policy = if r.ranked(min_security) {
-                    "ranked"
-                } else {
-                    "below the floor"
-                };
+                let ranked = r.ranked(min_security);
+                let policy = if ranked { "ranked" } else { "below the floor" };
                 let (n, cells) = (pow2(n), cells(r));
                 t.row(&format!("{air} | {n} | {cells} | {x} | {policy}"));
             }

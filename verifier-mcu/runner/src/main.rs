@@ -54,7 +54,8 @@
 //! feature `rp2350`) need no addresses: `board::own_image` reads the window
 //! (`pstk_measure_start`/`_end`), the headless word to set, the verdict point
 //! (`pstk_verdict`, argument 0) and the iteration count from the image's symbols, and the
-//! record names the code placement and the code bytes in flash and in SRAM. `--flip-proof`
+//! record names the code placement and the code bytes in flash and in SRAM, and with
+//! `--image one-backend|all-backend` which image it is (`RunRecord.image`). `--flip-proof`
 //! flips one byte in the middle of the embedded proof's payload (needs `--proof`): the run must
 //! then be rejected.
 
@@ -255,7 +256,7 @@ fn cmd_board(args: &[String]) -> Result<(), String> {
         args,
         &[
             "core", "start", "end", "skip", "return", "patch", "accept", "expect", "windows",
-            "isa", "xip-miss", "proof", "alloc", "timeout", "out", "profile",
+            "isa", "xip-miss", "proof", "alloc", "timeout", "out", "profile", "image",
         ],
         &["flip-proof", "xip-data-only"],
     )?;
@@ -457,6 +458,8 @@ fn cmd_board(args: &[String]) -> Result<(), String> {
         instruction_classes: Some(median.classes.clone()),
         estimate: Some(est),
         toolchain: board::toolchain(&elf).unwrap_or_else(|| "unknown".into()),
+        placement: own.as_ref().map(|o| o.placement.into()),
+        image: f.get("image").map(String::from),
         profile,
         git_commit: meta.git_commit,
         ..Default::default()
@@ -500,7 +503,6 @@ fn cmd_board(args: &[String]) -> Result<(), String> {
         let mut json = serde_json::to_value(&rec).map_err(|e| e.to_string())?;
         if let (Some(o), Some(map)) = (&own, json.as_object_mut()) {
             // Fields beyond the RunRecord schema (readers that do not know them skip them).
-            map.insert("placement".into(), o.placement.into());
             map.insert("flash_code_bytes".into(), o.flash_code_bytes.into());
             map.insert("sram_code_bytes".into(), o.sram_code_bytes.into());
         }
@@ -648,6 +650,13 @@ fn cmd_run(args: &[String]) -> Result<(), String> {
     if features.iter().any(|f| f == "code-in-ram") {
         meta.profile.push_str(" code=sram");
     }
+    let placed = |f: &str| features.iter().any(|x| x == f);
+    let placement = match () {
+        _ if placed("code-in-ram") => "all-sram",
+        _ if placed("place-hot-sram") => "hot-sram",
+        _ if placed("place-xip-ordered") => "xip-ordered",
+        _ => "xip",
+    };
     if let Some(board) = f.get("layout-elf") {
         let name = Path::new(board).file_name().unwrap_or_default();
         meta.profile.push_str(&format!(
@@ -769,7 +778,8 @@ fn cmd_run(args: &[String]) -> Result<(), String> {
             let _ = std::fs::remove_file(raw);
         }
         match record::build(&o, core, alloc, &meta).map(|r| record::with_security(r, bytes)) {
-            Ok(rec) => {
+            Ok(mut rec) => {
+                rec.placement = Some(placement.into());
                 let json = serde_json::to_string_pretty(&rec).map_err(|e| e.to_string())?;
                 let file = out.join(format!("{name}.{}.{alloc}.json", core.name()));
                 std::fs::write(&file, json + "\n")

@@ -4,9 +4,7 @@
 use std::process::Command;
 
 use picostark_core::proof_file::encode;
-use picostark_core::record::{
-    parse_line, CycleEstimate, EngineCharge, Line, RunRecord, RUN_RECORD_SCHEMA,
-};
+use picostark_core::record::{parse_line, CycleEstimate, EngineCharge, Line, RunRecord};
 use picostark_core::{AirId, BackendId, HashId, ProofHeader, ProofParams};
 
 use crate::paths::repo_root;
@@ -28,6 +26,18 @@ fn capture(cmd: &mut Command) -> Option<String> {
 }
 
 impl BuildMeta {
+    /// `rec` with these build facts.
+    pub fn stamp(&self, rec: RunRecord) -> RunRecord {
+        let (toolchain, profile) = (self.toolchain.clone(), self.profile.clone());
+        let git_commit = self.git_commit.clone();
+        RunRecord {
+            toolchain,
+            profile,
+            git_commit,
+            ..rec
+        }
+    }
+
     pub fn collect() -> Self {
         let root = repo_root();
         let fw = root.join("verifier-mcu/firmware");
@@ -97,7 +107,8 @@ fn median(mut v: Vec<u64>) -> Option<u64> {
     v.get(v.len() / 2).copied()
 }
 
-/// A record with the proof's security figures (`picostark_core::security`) and the policy the
+/// A record with the proof header's parameters, its security figures
+/// (`picostark_core::security`) and the policy the
 /// firmware was built with (`PSTK_SECURITY_REGIME` / `PSTK_MIN_SECURITY`, as `build.rs` reads
 /// them from this process's environment).
 pub fn with_security(mut rec: RunRecord, proof: &[u8]) -> RunRecord {
@@ -112,10 +123,23 @@ pub fn with_security(mut rec: RunRecord, proof: &[u8]) -> RunRecord {
             .unwrap_or(Policy::DEFAULT_MIN_SECURITY_BITS),
         ..Policy::default()
     };
-    rec.security = ProofFile::parse(proof)
-        .ok()
-        .map(|f| Figures::of(&f.header).record(&policy));
+    let header = ProofFile::parse(proof).ok().map(|f| f.header);
+    rec.security = header.as_ref().map(|h| Figures::of(h).record(&policy));
+    rec.params = header.map(|h| h.params);
     rec
+}
+
+/// What the firmware's lines state, checked against the core and allocator it was run with.
+fn stated(run: &Line, mem: Option<&Line>, core: Core, alloc: &str) -> Result<RunRecord, String> {
+    let mut rec = RunRecord::from_lines("emulator", run, mem)?;
+    if (rec.core.as_str(), rec.allocator.as_str()) != (core.name(), alloc) {
+        let (c, a, want) = (&rec.core, &rec.allocator, core.name());
+        return Err(format!(
+            "firmware says core={c} alloc={a}, expected {want} {alloc}"
+        ));
+    }
+    rec.board = core.board().into();
+    Ok(rec)
 }
 
 /// Builds the record for the genuine proof's iterations (all but the last, which is the
@@ -131,22 +155,8 @@ pub fn build(o: &Outcome, core: Core, alloc: &str, meta: &BuildMeta) -> Result<R
     {
         return out_of_memory(run, &oom, core, alloc, meta);
     }
-    let total = run
-        .get_u64("iterations")
-        .ok_or("run line without iterations")? as usize;
-    if total < 2 {
-        return Err("fewer than two iterations (genuine + tampered)".into());
-    }
-    if log.iterations.len() != total {
-        return Err(format!(
-            "{} of {total} iteration lines (firmware stopped early?)",
-            log.iterations.len()
-        ));
-    }
-    if log.done.is_none() {
-        return Err("no done line".into());
-    }
-    let genuine = total - 1;
+    let genuine = log.genuine_and_tampered()?.0.len();
+    let total = genuine + 1;
     if o.regions.len() != total {
         return Err(format!(
             "the plugin counted {} regions, the firmware ran {total} iterations",
@@ -166,59 +176,12 @@ pub fn build(o: &Outcome, core: Core, alloc: &str, meta: &BuildMeta) -> Result<R
         .iter()
         .find(|r| r.insns == med)
         .map(|r| r.classes.clone());
-    let mem = log.mem.as_ref();
-    let m = |k: &str| mem.and_then(|l| l.get_u64(k));
-    let s = |k: &str| run.get(k).unwrap_or("").to_string();
-    if s("core") != core.name() {
-        return Err(format!(
-            "firmware says core={}, expected {}",
-            s("core"),
-            core.name()
-        ));
-    }
-    Ok(RunRecord {
-        schema: RUN_RECORD_SCHEMA,
-        source: "emulator".into(),
-        backend: s("backend"),
-        field: s("field"),
-        extension: run.get_u64("ext").unwrap_or(0) as u8,
-        air: s("air"),
-        n: run.get_u64("n").unwrap_or(0),
-        core: core.name().into(),
-        board: core.board().into(),
-        allocator: {
-            let a = s("alloc");
-            if a != alloc {
-                return Err(format!("firmware says alloc={a}, expected {alloc}"));
-            }
-            a
-        },
-        heap_size: run.get_u64("heap"),
-        proof_bytes: run.get_u64("proof_bytes").unwrap_or(0),
-        security_bits: run.get_u64("security").unwrap_or(0) as u32,
-        result: results[0].to_string(),
-        iterations: genuine as u32,
-        instructions: Some(med),
-        instruction_classes: classes,
-        cycles: Vec::new(),
-        clock_hz: None,
-        heap_before: m("heap_before"),
-        heap_peak: m("heap_peak"),
-        stack_peak: m("stack_peak"),
-        text_bytes: m("text"),
-        data_bytes: m("data"),
-        bss_bytes: m("bss"),
-        prove_ms: None,
-        verify_ms: None,
-        host_peak_rss: None,
-        heap_needed_at_least: None,
-        estimate: estimate(&o.regions[..genuine]),
-        security: None,
-        hash_impl: run.get("hash_impl").map(String::from),
-        toolchain: meta.toolchain.clone(),
-        profile: meta.profile.clone(),
-        git_commit: meta.git_commit.clone(),
-    })
+    let mut rec = stated(run, log.mem.as_ref(), core, alloc)?;
+    rec.result = results[0].to_string();
+    rec.iterations = genuine as u32;
+    (rec.instructions, rec.instruction_classes) = (Some(med), classes);
+    rec.estimate = estimate(&o.regions[..genuine]);
+    Ok(meta.stamp(rec))
 }
 
 /// The record of a run that stopped on the firmware's `oom` line: the configuration does not
@@ -230,42 +193,14 @@ fn out_of_memory(
     alloc: &str,
     meta: &BuildMeta,
 ) -> Result<RunRecord, String> {
-    let s = |k: &str| run.get(k).unwrap_or("").to_string();
-    if s("core") != core.name() || s("alloc") != alloc {
-        return Err(format!(
-            "firmware says core={} alloc={}, expected {} {alloc}",
-            s("core"),
-            s("alloc"),
-            core.name()
-        ));
-    }
+    let mut rec = stated(run, None, core, alloc)?;
     let (Some(requested), Some(in_use)) = (oom.get_u64("requested"), oom.get_u64("in_use")) else {
         return Err("oom line without requested/in_use".into());
     };
-    Ok(RunRecord {
-        schema: RUN_RECORD_SCHEMA,
-        source: "emulator".into(),
-        backend: s("backend"),
-        field: s("field"),
-        extension: run.get_u64("ext").unwrap_or(0) as u8,
-        air: s("air"),
-        n: run.get_u64("n").unwrap_or(0),
-        core: core.name().into(),
-        board: core.board().into(),
-        allocator: s("alloc"),
-        heap_size: oom.get_u64("heap").or(run.get_u64("heap")),
-        proof_bytes: run.get_u64("proof_bytes").unwrap_or(0),
-        security_bits: run.get_u64("security").unwrap_or(0) as u32,
-        result: OUT_OF_MEMORY.into(),
-        hash_impl: run.get("hash_impl").map(String::from),
-        heap_needed_at_least: Some(in_use + requested),
-        estimate: None,
-        security: None,
-        toolchain: meta.toolchain.clone(),
-        profile: meta.profile.clone(),
-        git_commit: meta.git_commit.clone(),
-        ..RunRecord::default()
-    })
+    rec.heap_size = oom.get_u64("heap").or(rec.heap_size);
+    rec.result = OUT_OF_MEMORY.into();
+    rec.heap_needed_at_least = Some(in_use + requested);
+    Ok(meta.stamp(rec))
 }
 
 /// The result of a configuration whose verification does not fit the heap.
