@@ -56,7 +56,11 @@ impl Subscriber for PhaseTimer {
     fn enter(&self, _: &Id) {}
     fn exit(&self, _: &Id) {}
     fn try_close(&self, id: Id) -> bool {
-        let entry = self.open.lock().ok().and_then(|mut o| o.remove(&id.into_u64()));
+        let entry = self
+            .open
+            .lock()
+            .ok()
+            .and_then(|mut o| o.remove(&id.into_u64()));
         if let Some((name, began)) = entry {
             let secs = began.elapsed().as_secs_f64();
             if secs >= 0.01 {
