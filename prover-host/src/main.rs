@@ -5,6 +5,7 @@
 mod bench;
 mod memory;
 mod registry;
+mod spans;
 mod tune;
 
 use std::path::{Path, PathBuf};
@@ -224,6 +225,7 @@ fn usage<T>(msg: impl Into<String>) -> Result<T, UsageError> {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    spans::install_from_env();
     let result = match cli.command {
         Some(Command::Verify { file, policy }) => verify_cmd(&file, &policy.policy()),
         Some(Command::Inspect { file, json }) => inspect_cmd(&file, json),

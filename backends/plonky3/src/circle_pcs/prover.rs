@@ -77,6 +77,59 @@ fn extract_lambda<Val: ComplexExtendable, EF: ExtensionField<Val>>(
     lambda
 }
 
+/// Rows per block of the DEEP quotient's accumulation: the vanishing parts and their inverses
+/// live only for one block, never for the whole LDE height.
+const DEEP_BLOCK_ROWS: usize = 1 << 12;
+
+/// Adds one matrix's circle DEEP quotients to `ro`, for every point of `terms` (`zeta`, the
+/// claims reduced by alpha, half the alpha offset, the offset times `alpha^width`): at each
+/// LDE row `x`, `(half_offset - offset_pow * im / (2 re)) * (row(x) - claim)` with
+/// `(re, im) = v_p(x, zeta)` (the Circle STARKs paper, Section 6). Computed in blocks of
+/// [`DEEP_BLOCK_ROWS`] rows, so the extra memory is a few blocks, not several vectors of the
+/// LDE's height in the challenge field (issue 25: the mission command's peak memory).
+fn accumulate_deep_quotient<Val: ComplexExtendable, Challenge: ExtensionField<Val>>(
+    ro: &mut [Challenge],
+    values: &[Val],
+    width: usize,
+    alpha_powers: &[Challenge],
+    pts: &[Point<Val>],
+    terms: &[(Point<Challenge>, Challenge, Challenge, Challenge)],
+) {
+    // A matrix without columns adds nothing (its rows and claims reduce to zero).
+    if width == 0 {
+        return;
+    }
+    ro.par_chunks_mut(DEEP_BLOCK_ROWS)
+        .zip(values.par_chunks(DEEP_BLOCK_ROWS * width))
+        .zip(pts.par_chunks(DEEP_BLOCK_ROWS))
+        .for_each(|((acc, block), block_pts)| {
+            let rows: Vec<Challenge> = block
+                .chunks_exact(width)
+                .map(|row| {
+                    row.iter()
+                        .zip(alpha_powers)
+                        .map(|(&v, &a)| a * v)
+                        .sum::<Challenge>()
+                })
+                .collect();
+            let mut twice_re = Vec::with_capacity(acc.len());
+            let mut im = Vec::with_capacity(acc.len());
+            for &(zeta, claim, half_offset, offset_pow) in terms {
+                twice_re.clear();
+                im.clear();
+                for &x in block_pts {
+                    let (re, i) = x.v_p(zeta);
+                    twice_re.push(re.double());
+                    im.push(i);
+                }
+                let inv = batch_multiplicative_inverse(&twice_re);
+                for (((a, &row), &im), &inv) in acc.iter_mut().zip(&rows).zip(&im).zip(&inv) {
+                    *a += (half_offset - offset_pow * im * inv) * (row - claim);
+                }
+            }
+        });
+}
+
 pub(super) fn open<Val, InputMmcs, FriMmcs, Challenge, Challenger>(
     pcs: &WideCirclePcs<Val, InputMmcs, FriMmcs>,
     rounds: Vec<OpeningRequest<'_, ProverData<Val, InputMmcs>, Challenge>>,
@@ -142,40 +195,30 @@ where
             let w = mat.width;
             let alpha_powers: Vec<Challenge> = alpha.powers().collect_n(w);
             let alpha_pow_width = alpha.exp_u64(w as u64);
-            let rows: Vec<Challenge> = mat
-                .values
-                .par_chunks_exact(w)
-                .map(|row| {
-                    row.iter()
-                        .zip(&alpha_powers)
-                        .map(|(&v, &a)| a * v)
-                        .sum::<Challenge>()
-                })
-                .collect();
             let (offset, ro) = reduced
                 .entry(log_height)
                 .or_insert_with(|| (Challenge::ONE, Challenge::zero_vec(1 << log_height)));
-            for (&zeta_t, at_zeta) in points.iter().zip(mat_values) {
-                let zeta = Point::from_projective_line(zeta_t);
-                let (re, im): (Vec<Challenge>, Vec<Challenge>) =
-                    pts.par_iter().map(|&x| x.v_p(zeta)).unzip();
-                let twice_re: Vec<Challenge> = re.iter().map(|r| r.double()).collect();
-                let inv = batch_multiplicative_inverse(&twice_re);
-                let at_zeta_reduced: Challenge = at_zeta
-                    .iter()
-                    .zip(&alpha_powers)
-                    .map(|(&v, &a)| a * v)
-                    .sum();
-                let half_offset = offset.halve();
-                let offset_pow = *offset * alpha_pow_width;
-                ro.par_iter_mut()
-                    .zip(rows.par_iter())
-                    .zip(im.par_iter().zip(inv.par_iter()))
-                    .for_each(|((acc, &row), (&im, &inv))| {
-                        *acc += (half_offset - offset_pow * im * inv) * (row - at_zeta_reduced);
-                    });
-                *offset *= alpha_pow_width.square();
-            }
+            // Per point: zeta, the claims reduced by alpha, and the two alpha offsets.
+            let terms: Vec<(Point<Challenge>, Challenge, Challenge, Challenge)> = points
+                .iter()
+                .zip(mat_values)
+                .map(|(&zeta_t, at_zeta)| {
+                    let at_zeta_reduced: Challenge = at_zeta
+                        .iter()
+                        .zip(&alpha_powers)
+                        .map(|(&v, &a)| a * v)
+                        .sum();
+                    let term = (
+                        Point::from_projective_line(zeta_t),
+                        at_zeta_reduced,
+                        offset.halve(),
+                        *offset * alpha_pow_width,
+                    );
+                    *offset *= alpha_pow_width.square();
+                    term
+                })
+                .collect();
+            accumulate_deep_quotient(ro, &mat.values, w, &alpha_powers, pts, &terms);
         }
     }
 
@@ -338,4 +381,51 @@ where
             layer_openings,
         },
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use p3_field::{Field, PrimeCharacteristicRing};
+    use p3_mersenne_31::{Mersenne31 as F, QM31};
+
+    /// The blocked accumulation equals the DEEP quotient computed row by row over the whole
+    /// height (two blocks and two points here, so a misaligned block would show).
+    #[test]
+    fn blocked_deep_quotient_matches_the_row_by_row_formula() {
+        let (log_height, width) = (13, 3);
+        let pts = cfft_points::<F>(log_height);
+        let values: Vec<F> = (0..width << log_height)
+            .map(|i| F::from_u64((i as u64 * 2654435761) % 2147483647))
+            .collect();
+        let alpha = QM31::from_u64(7) + QM31::from_u64(3).square().square();
+        let alpha_powers: Vec<QM31> = alpha.powers().collect_n(width);
+        let terms: Vec<(Point<QM31>, QM31, QM31, QM31)> = [11u64, 29]
+            .iter()
+            .map(|&z| {
+                let zeta = Point::from_projective_line(QM31::from_u64(z) + alpha);
+                (
+                    zeta,
+                    alpha * QM31::from_u64(z),
+                    alpha.square(),
+                    alpha + QM31::ONE,
+                )
+            })
+            .collect();
+        let mut blocked = QM31::zero_vec(1 << log_height);
+        accumulate_deep_quotient(&mut blocked, &values, width, &alpha_powers, &pts, &terms);
+        for (i, &got) in blocked.iter().enumerate() {
+            let row: QM31 = (0..width)
+                .map(|c| alpha_powers[c] * values[i * width + c])
+                .sum();
+            let want: QM31 = terms
+                .iter()
+                .map(|&(zeta, claim, half, pow)| {
+                    let (re, im) = pts[i].v_p(zeta);
+                    (half - pow * im * re.double().inverse()) * (row - claim)
+                })
+                .sum();
+            assert_eq!(got, want, "row {i}");
+        }
+    }
 }
