@@ -17,9 +17,10 @@ for d in sys.argv[1:]:
         name = f.name.split(".proof")[0]
         rows.append((r["core"], e.get("ms") or 1e9, r, e, s, name))
 for core, ms, r, e, s, name in sorted(rows, key=lambda x: (x[0], x[1])):
+    hash_ = "sha256-engine (charged)" if e.get("sha256_engine") else r.get("hash_impl")
     bits = f"{r['security_bits']} / {s.get('proven_unique', 0):.0f} / {s.get('proven_list', 0):.0f}"
     g = lambda v: f"{v:,}" if isinstance(v, int) else "–"
-    print(f"| {core} | {r['backend']} | {r['extension']} | {r.get('hash_impl')} | {name} | {bits} | "
+    print(f"| {core} | {r['backend']} | {r['extension']} | {hash_} | {name} | {bits} | "
           f"{g(r['proof_bytes'])} | {g(r['instructions'])} | {e.get('ms', 0):.2f} | "
           f"{g(e.get('xip_miss_cycles'))} | {g(r['heap_peak'])} | {g(r['stack_peak'])} | "
           f"{r['git_commit'][:7]} |")
