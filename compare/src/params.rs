@@ -2,7 +2,8 @@
 //! hand (`compare all`, `compare report --proofs`; the security of each proof is then
 //! recomputed under every regime, `picostark_core::security`, so a record that states another
 //! number shows up), else from the record's file name as the documented commands write it
-//! (`-b8-q10-f4-l6`: log blowup, queries, log folding arity, log final length; `proven100`:
+//! (`-b8-q10-f4-l6`: log blowup, queries, log folding arity, log final length, and `-w24`
+//! proof-of-work bits; `proven100`:
 //! prover-host's preset), else the backend's defaults (`default_params` of each prover).
 //!
 //! Run records do not carry their proof's parameters (`RunRecord` has no such field), so
@@ -58,7 +59,7 @@ pub fn of_record(backend: &str, origin: &str) -> ProofParams {
         let (Some(c), Ok(x)) = (t.chars().next(), t.get(1..).unwrap_or("").parse::<u16>()) else {
             continue;
         };
-        let at = "bq_fl".find(c).filter(|_| c != '_');
+        let at = "bqwfl".find(c);
         at.into_iter().for_each(|i| v[i] = x);
     }
     let [log_blowup, num_queries, pow_bits, log_fold_arity, log_final_poly_len] = v;
@@ -172,6 +173,16 @@ mod tests {
                 "p3-m31",
                 "p3-m31-fib-n1024-wide-f4-l3.proof.rv32.tlsf.json",
                 "2^6 / 14 / 2^4 / 2^3 / 20",
+            ),
+            (
+                "p3-goldilocks",
+                "p3-goldilocks-membership-128-b8-q13-w24-f4-l3.proof.m33.tlsf.json",
+                "2^8 / 13 / 2^4 / 2^3 / 24",
+            ),
+            (
+                "wf-goldilocks",
+                "wf-goldilocks-membership-sha256.proof.m33.tlsf.json",
+                "2^6 / 14 / 2^3 / 2^5 / 20",
             ),
             (
                 "p3-m31",
