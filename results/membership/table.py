@@ -3,7 +3,7 @@
    python3 results/membership/table.py results/membership/records-128 [more folders]"""
 import json, pathlib, sys
 
-HEAD = ("| core | backend | ext | hash | params (b, q, pow, a, f) | bits: strictest / proven unique / list "
+HEAD = ("| core | backend | ext | hash | proof (parameters in the name) | bits: strictest / proven unique / list "
         "| proof bytes | instructions | est. ms | XIP miss cycles | heap peak | stack peak | commit |")
 print(HEAD)
 print("|" + "---|" * (HEAD.count("|") - 1))
