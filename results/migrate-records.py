@@ -8,7 +8,8 @@ board image's symbols, and `mcu-run board --image` names the image). Records wri
 lack them; this script gave them, once, what `compare` used to guess at every report:
 
 - `params` from the record's file name as the documented commands write it (`-b8-q10-f4-l6`:
-  log blowup, queries, log folding arity, log final length; `proven100`: prover-host's preset),
+  log blowup, queries, log folding arity, log final length; `-w24`: proof-of-work bits, as
+  the issue-28 membership records name it; `proven100`: prover-host's preset),
   else each backend's defaults at the time (backends/winterfell/src/prover.rs
   `DEFAULT_PARAMS`, backends/plonky3/src/config.rs `DEFAULT_PARAMS_TWO_ADIC` / `_CIRCLE`,
   prover-host/src/main.rs `preset`). The name ends at its first `.` (`x-l3.host.json`: `l3`).
@@ -43,8 +44,8 @@ def params(backend, name):
     else:
         v = list(DEFAULTS.get(backend, DEFAULTS[backend[:2]]))
     for t in stem.split("-"):
-        if t[:1] in ("b", "q", "f", "l") and t[1:].isdigit():
-            v["bq_fl".index(t[0])] = int(t[1:])
+        if t[:1] in ("b", "q", "w", "f", "l") and t[1:].isdigit():
+            v["bqwfl".index(t[0])] = int(t[1:])
     return dict(zip(KEYS, v))
 
 
@@ -66,7 +67,8 @@ def migrate(rec, path):
 for top in sys.argv[1:]:
     for path in sorted(pathlib.Path(top).rglob("*.json")):
         data = json.loads(path.read_text())
-        if isinstance(data, dict) and "kind" in data:
+        # Not run records: tune searches, device-log summaries.
+        if not all(isinstance(r, dict) and "source" in r for r in (data if isinstance(data, list) else [data])):
             continue
         many = isinstance(data, list)
         data = [migrate(r, path) for r in (data if many else [data])]

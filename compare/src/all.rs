@@ -384,7 +384,7 @@ pub fn run(a: &AllArgs, invocation: &str) -> Result<(), String> {
     // board images by code placement (each folder's README says how).
     let t = Instant::now();
     println!("[4/4] writing the report");
-    let tracks = "proven/records hash/best membership/records baseline/wide-circle placement/one placement/all";
+    let tracks = "proven/records hash/best membership/records membership/records-128 membership/engine baseline/wide-circle placement/one placement/all";
     let mut inputs = vec![raw.clone()];
     let tracks = tracks.split(' ').map(|t| out.join(t));
     inputs.extend(tracks.filter(|d| d.is_dir()));

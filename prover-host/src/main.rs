@@ -62,9 +62,10 @@ struct ProveArgs {
     /// AIR id.
     #[arg(long, default_value = "fib")]
     air: String,
-    /// Trace length, a power of two >= 8.
-    #[arg(long, default_value_t = 1024)]
-    n: u64,
+    /// Trace length, a power of two >= 8 (default: 1024; for membership 16, the smallest
+    /// trace its depth-10 path fits in).
+    #[arg(long)]
+    n: Option<u64>,
     /// Challenge-field extension degree (default: the backend's first).
     #[arg(long)]
     ext: Option<u8>,
@@ -262,6 +263,19 @@ fn names(ids: &[BackendId]) -> String {
     ids.iter().map(|b| b.name()).collect::<Vec<_>>().join(", ")
 }
 
+/// The trace length proved without `--n`: 1024, and for the membership AIR the smallest trace
+/// its benchmark path (depth 10) fits in, 16 (more rows would be padding, proved for nothing).
+fn default_n(air: AirId) -> u64 {
+    match air {
+        AirId::Membership => {
+            let m =
+                picostark_air::membership::Membership::<picostark_poseidon2::BabyBear16>::default();
+            m.min_rows() as u64
+        }
+        _ => 1024,
+    }
+}
+
 /// Builds and checks a prove request from the command line.
 fn request(args: &ProveArgs, backend: BackendId) -> Result<ProveRequest, UsageError> {
     let prover = registry::prover(backend).expect("available backend has a prover");
@@ -273,10 +287,11 @@ fn request(args: &ProveArgs, backend: BackendId) -> Result<ProveRequest, UsageEr
             known.join(", ")
         ));
     };
-    if args.n < 8 || !args.n.is_power_of_two() {
-        return usage(format!("n must be a power of two >= 8, got {}", args.n));
+    let n = args.n.unwrap_or_else(|| default_n(air));
+    if n < 8 || !n.is_power_of_two() {
+        return usage(format!("n must be a power of two >= 8, got {n}"));
     }
-    let log_n = args.n.trailing_zeros() as u8;
+    let log_n = n.trailing_zeros() as u8;
     let mut d = prover.default_params();
     let mut default_ext = prover.extension_degrees()[0];
     if let Some(name) = &args.preset {
@@ -401,7 +416,9 @@ fn prove_cmd(args: &ProveArgs) -> Result<ExitCode, UsageError> {
         };
         PathBuf::from(format!(
             "proofs/{}-{}-n{}{suffix}.proof",
-            backend, req.air, args.n
+            backend,
+            req.air,
+            1u64 << req.log_n
         ))
     });
     let (bytes, prove_ms) = prove_one(backend, &req, backend.name())?;

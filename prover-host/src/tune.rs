@@ -49,6 +49,15 @@ pub struct TuneArgs {
     /// Proof-of-work bits to try (comma-separated).
     #[arg(long, default_value = "20,24")]
     pow: String,
+    /// log2 blowups to try (comma-separated); the backend drops what it cannot take.
+    #[arg(long, default_value = "2,3,4,5,6,7,8")]
+    log_blowups: String,
+    /// log2 FRI folding arities to try (comma-separated; default: the backend's list).
+    #[arg(long)]
+    arities: Option<String>,
+    /// log2 FRI final polynomial lengths to try (comma-separated; default: the backend's list).
+    #[arg(long)]
+    finals: Option<String>,
     /// Output directory (proofs, emulator records, tune-BACKEND-AIR-nN-CORE.json).
     #[arg(long, default_value = "out/tune")]
     out: PathBuf,
@@ -147,28 +156,61 @@ struct Point {
     file: PathBuf,
 }
 
+/// The parameter axes a search walks: every combination is one candidate.
+struct Grid {
+    log_blowups: Vec<u8>,
+    pows: Vec<u8>,
+    /// `None`: the backend's own list.
+    arities: Option<Vec<u8>>,
+    finals: Option<Vec<u8>>,
+}
+
+impl Grid {
+    /// The folding arities and final lengths searched for `backend`: the lists given, else
+    /// the backend's.
+    fn folding(&self, backend: BackendId) -> (Vec<u8>, Vec<u8>) {
+        let (arities, finals): (&[u8], &[u8]) = match backend {
+            // (1, 0) is upstream's CirclePcs; every other pair our WideCirclePcs (issue 25).
+            BackendId::P3M31 => (&[1, 2, 3, 4], &[0, 2, 3, 5]),
+            BackendId::WfGoldilocks | BackendId::WfBabyBear => (&[2, 3, 4], &[3, 5]),
+            _ => (&[1, 2, 3, 4], &[0, 2, 3, 5]),
+        };
+        (
+            self.arities.clone().unwrap_or_else(|| arities.to_vec()),
+            self.finals.clone().unwrap_or_else(|| finals.to_vec()),
+        )
+    }
+}
+
+/// A comma-separated list of small numbers (`--pow`, `--log-blowups`, `--arities`,
+/// `--finals`).
+fn parse_list(flag: &str, text: &str) -> Result<Vec<u8>, UsageError> {
+    text.split(',')
+        .map(|s| {
+            s.trim()
+                .parse()
+                .map_err(|_| UsageError(format!("bad --{flag} {s}")))
+        })
+        .collect()
+}
+
 /// Candidates the backend supports, each with the fewest queries (at most 255) that reach
 /// `min` bits in `regime`.
 fn candidates(
     backend: BackendId,
     (air, ext, log_n): (AirId, u8, u8),
     (regime, min): (Regime, u32),
-    pows: &[u8],
+    grid: &Grid,
 ) -> Vec<ProofParams> {
-    let (arities, finals): (&[u8], &[u8]) = match backend {
-        // (1, 0) is upstream's CirclePcs; every other pair our WideCirclePcs (issue 25).
-        BackendId::P3M31 => (&[1, 2, 3, 4], &[0, 2, 3, 5]),
-        BackendId::WfGoldilocks | BackendId::WfBabyBear => (&[2, 3, 4], &[3, 5]),
-        _ => (&[1, 2, 3, 4], &[0, 2, 3, 5]),
-    };
+    let (arities, finals) = grid.folding(backend);
     let verifier = registry::verifier(backend).expect("available backend");
     let mut out = Vec::new();
     // Blowups beyond 2^6 only pay at small n (prover memory grows with them); the
     // backend's `check_supported` drops what it cannot take.
-    for log_blowup in 2..=8u8 {
-        for &pow_bits in pows {
-            for &log_fold_arity in arities {
-                for &log_final_poly_len in finals {
+    for &log_blowup in &grid.log_blowups {
+        for &pow_bits in &grid.pows {
+            for &log_fold_arity in &arities {
+                for &log_final_poly_len in &finals {
                     let found = (1..=255u16).map(|num_queries| ProofParams {
                         log_blowup,
                         num_queries,
@@ -216,15 +258,20 @@ fn search(args: &TuneArgs) -> Result<ExitCode, UsageError> {
         return usage("--core m33|rv32");
     }
     let log_n = args.n.trailing_zeros() as u8;
-    let pows: Vec<u8> = args
-        .pow
-        .split(',')
-        .map(|s| {
-            s.trim()
-                .parse()
-                .map_err(|_| UsageError(format!("bad --pow {s}")))
-        })
-        .collect::<Result<_, _>>()?;
+    let grid = Grid {
+        log_blowups: parse_list("log-blowups", &args.log_blowups)?,
+        pows: parse_list("pow", &args.pow)?,
+        arities: args
+            .arities
+            .as_deref()
+            .map(|a| parse_list("arities", a))
+            .transpose()?,
+        finals: args
+            .finals
+            .as_deref()
+            .map(|f| parse_list("finals", f))
+            .transpose()?,
+    };
     let prover = registry::prover(backend).expect("available backend");
     let ext = args.ext.unwrap_or(prover.extension_degrees()[0]);
     if !prover.extension_degrees().contains(&ext) {
@@ -238,7 +285,7 @@ fn search(args: &TuneArgs) -> Result<ExitCode, UsageError> {
 
     let mut points = Vec::new();
     let search = (args.regime, args.min_security);
-    for params in candidates(backend, (air, ext, log_n), search, &pows) {
+    for params in candidates(backend, (air, ext, log_n), search, &grid) {
         let req = ProveRequest {
             air,
             log_n,
@@ -420,6 +467,12 @@ fn to_json(
         "core": args.core,
         "min_security": args.min_security,
         "regime": args.regime.name(),
+        "grid": {
+            "log_blowups": args.log_blowups,
+            "pow_bits": args.pow,
+            "log_fold_arities": args.arities.as_deref().unwrap_or("backend's list"),
+            "log_final_poly_lens": args.finals.as_deref().unwrap_or("backend's list"),
+        },
         "extension_degree": args
             .ext
             .or_else(|| registry::prover(backend).map(|p| p.extension_degrees()[0])),
@@ -559,5 +612,80 @@ mod wf_count {
         )
         .map_err(|e| e.to_string())?;
         Ok(COUNT.load(Ordering::Relaxed))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn grid(log_blowups: &[u8], pows: &[u8], arities: &[u8], finals: &[u8]) -> Grid {
+        Grid {
+            log_blowups: log_blowups.to_vec(),
+            pows: pows.to_vec(),
+            arities: Some(arities.to_vec()),
+            finals: Some(finals.to_vec()),
+        }
+    }
+
+    fn header(backend: BackendId, ext: u8, params: ProofParams) -> picostark_core::ProofHeader {
+        ProveRequest {
+            air: AirId::Membership,
+            log_n: 4,
+            extension_degree: ext,
+            params,
+            hash: picostark_core::HashId::Blake3_256,
+        }
+        .header(backend)
+    }
+
+    /// Each candidate is the grid point with the fewest queries that reaches the minimum.
+    #[test]
+    fn membership_candidates_reach_the_minimum_with_the_fewest_queries() {
+        let g = grid(&[6, 8], &[20, 24], &[4], &[0]);
+        let strictest = (Regime::Strictest, 127);
+        let found = candidates(
+            BackendId::P3BabyBear,
+            (AirId::Membership, 5, 4),
+            strictest,
+            &g,
+        );
+        assert_eq!(found.len(), 4, "{found:?}");
+        for p in found {
+            let h = header(BackendId::P3BabyBear, 5, p);
+            assert!(security::bits(&h, Regime::Strictest) >= 127, "{p:?}");
+            let fewer = ProofParams {
+                num_queries: p.num_queries - 1,
+                ..p
+            };
+            let h = header(BackendId::P3BabyBear, 5, fewer);
+            assert!(security::bits(&h, Regime::Strictest) < 127, "{fewer:?}");
+        }
+    }
+
+    /// BabyBear^4 (124 bits) cannot reach 127 bits: no candidate, whatever the grid.
+    #[test]
+    fn a_field_too_small_for_the_minimum_gives_no_candidate() {
+        let g = grid(&[6, 8], &[20, 24], &[4], &[0]);
+        let strictest = (Regime::Strictest, 127);
+        let found = candidates(
+            BackendId::P3BabyBear,
+            (AirId::Membership, 4, 4),
+            strictest,
+            &g,
+        );
+        assert!(found.is_empty(), "{found:?}");
+    }
+
+    #[test]
+    fn lists_parse_and_bad_entries_are_refused() {
+        assert_eq!(parse_list("pow", "20, 24").ok(), Some(vec![20, 24]));
+        assert!(parse_list("log-blowups", "6,x").is_err());
+        assert!(parse_list("arities", "300").is_err());
+        let g = Grid {
+            arities: None,
+            ..grid(&[6], &[20], &[], &[3])
+        };
+        assert_eq!(g.folding(BackendId::WfGoldilocks), (vec![2, 3, 4], vec![3]));
     }
 }

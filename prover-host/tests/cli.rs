@@ -106,6 +106,45 @@ fn every_backend_proves_and_verifies_and_rejects_tampering() {
     }
 }
 
+/// Without `--n` membership proves its 16-row benchmark trace, Fibonacci 1024 rows; an
+/// explicit `--n` still wins, and a bad one is refused.
+#[test]
+fn the_default_trace_length_is_the_air_s_own() {
+    let n_of = |args: &[&str], name: &str| {
+        let path = tmp(name);
+        let mut all = args.to_vec();
+        all.extend(["--out", path.to_str().unwrap()]);
+        let o = run(&all);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let shown = run(&["inspect", path.to_str().unwrap()]);
+        let text = String::from_utf8_lossy(&shown.stdout).to_string();
+        let line = text.lines().find(|l| l.starts_with("air:")).unwrap_or("");
+        line.split("n = ").nth(1).unwrap_or("").trim().to_string()
+    };
+    let member = ["--backend", "p3-goldilocks", "--air", "membership"];
+    assert_eq!(n_of(&member, "member-default.proof"), "16");
+    let fib = ["--backend", "p3-goldilocks", "--air", "fib"];
+    assert_eq!(n_of(&fib, "fib-default.proof"), "1024");
+    let wide = [
+        "--backend",
+        "p3-goldilocks",
+        "--air",
+        "membership",
+        "--n",
+        "32",
+    ];
+    assert_eq!(n_of(&wide, "member-32.proof"), "32");
+    let bad = run(&[
+        "--backend",
+        "p3-goldilocks",
+        "--air",
+        "membership",
+        "--n",
+        "12",
+    ]);
+    assert_eq!(bad.status.code(), Some(2));
+}
+
 #[test]
 fn the_policy_regime_and_minimum_come_from_the_command_line() {
     let path = tmp("wf-policy.proof");

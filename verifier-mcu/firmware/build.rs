@@ -10,7 +10,8 @@
 //! - `PSTK_HEAP_SIZE`: heap bytes (default 262144; at most 393216 on the RP2350).
 //! - `PSTK_ITERATIONS`: measured verifications of the genuine proof (default 3, 1..=1000).
 //! - feature `code-in-ram`: code and read-only data linked to SRAM, loaded from flash at reset
-//!   (`link/code-in-ram-*.x`).
+//!   (`link/code-in-ram-*.x`); `code-in-ram-membership` links the same way but keeps the
+//!   membership AIR in the lean Plonky3 verifier (which `code-in-ram` leaves out).
 //! - features `place-xip-ordered`, `place-hot-sram` (rp2350 only): the functions listed in
 //!   `link/hot-set.txt` (`link/hot-set-multi.txt` for a build with several backends; both
 //!   made by `mcu-run hot-set` from profiles) laid out together in flash,
@@ -205,7 +206,7 @@ fn main() {
     // Link scripts: the board's memory.x, then the runtime's link.x (cortex-m-rt, riscv-rt)
     // or our riscv.x (the RP2350's boot block; and every RV32 code-in-ram build, whose
     // placement script must come before the script it changes).
-    let code_in_ram = feature("code-in-ram");
+    let code_in_ram = feature("code-in-ram") || feature("code-in-ram-membership");
     let placement = match (feature("place-xip-ordered"), feature("place-hot-sram")) {
         (false, false) => None,
         (true, false) => Some(Placement::XipOrdered),

@@ -40,6 +40,22 @@ pub fn felt_from_u64<B: StarkField>(v: u64) -> B {
     x + B::from(v as u32)
 }
 
+/// An AIR constant (`v mod p`) as a field element: a canonical value (below the modulus, as
+/// every Poseidon2 round constant of the membership AIR is) by the field's own conversion,
+/// any other by [`felt_from_u64`]. The membership AIR evaluates hundreds of 64-bit constants
+/// per constraint evaluation, and `felt_from_u64`'s 32 doublings were 7 % of the
+/// wf-goldilocks membership verifier's instructions (M33 profile, results/membership/). The
+/// public input keeps `felt_from_u64`: the stock-verifier RV32 firmware, built without the
+/// constant-hoisting workaround, converts it.
+pub fn air_constant<B: StarkField>(v: u64) -> B {
+    if B::PositiveInteger::from(v) < B::MODULUS {
+        if let Ok(x) = B::try_from(v) {
+            return x;
+        }
+    }
+    felt_from_u64(v)
+}
+
 /// Winterfell's view of the [`AirDef`] `A` over base field `B`.
 pub struct WfAir<A: AirDef, B: StarkField> {
     context: AirContext<B>,
@@ -107,7 +123,7 @@ where
     ) {
         let mut i = 0;
         let public: Vec<E> = self.public_inputs.iter().map(|&b| E::from(b)).collect();
-        let constant = |v: u64| E::from(felt_from_u64::<B>(v));
+        let constant = |v: u64| E::from(air_constant::<B>(v));
         let frame = Frame {
             local: frame.current(),
             next: frame.next(),
@@ -151,6 +167,36 @@ mod tests {
     use super::*;
     use picostark_air::fibonacci::Fibonacci;
     use winter_math::fields::f64::BaseElement;
+
+    /// Canonical constants take the field's conversion, the rest reduce as `felt_from_u64`
+    /// does; both agree with it everywhere.
+    #[test]
+    fn air_constants_equal_felt_from_u64() {
+        let p = BaseElement::MODULUS;
+        for v in [
+            0,
+            1,
+            1 << 32,
+            (1 << 32) - 1,
+            1 << 63,
+            p - 1,
+            p,
+            p + 5,
+            u64::MAX,
+        ] {
+            let (fast, slow) = (
+                air_constant::<BaseElement>(v),
+                felt_from_u64::<BaseElement>(v),
+            );
+            assert_eq!(fast, slow, "{v}");
+        }
+        assert_eq!(air_constant::<BaseElement>(p - 1).as_int(), p - 1);
+        let bb = crate::field::BabyBear::MODULUS;
+        for v in [0, 7, bb - 1, bb, bb * 3 + 7, u64::MAX] {
+            let fast = air_constant::<crate::field::BabyBear>(v);
+            assert_eq!(fast, felt_from_u64::<crate::field::BabyBear>(v), "{v}");
+        }
+    }
 
     #[test]
     fn felt_from_u64_reduces() {

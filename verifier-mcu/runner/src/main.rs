@@ -647,7 +647,7 @@ fn cmd_run(args: &[String]) -> Result<(), String> {
         ));
     }
     // Where code and read-only data run from (issue 17): SRAM in the `code-in-ram` build.
-    if features.iter().any(|f| f == "code-in-ram") {
+    if code_in_sram(&features) {
         meta.profile.push_str(" code=sram");
     }
     let placed = |f: &str| features.iter().any(|x| x == f);
@@ -1174,9 +1174,27 @@ fn median_placement(
     Ok(all.swap_remove(all.len() / 2).1)
 }
 
+/// Whether a build's features link its code and read-only data to SRAM (`code-in-ram`, or
+/// `code-in-ram-membership`, the same link with the membership AIR kept).
+fn code_in_sram(features: &[String]) -> bool {
+    features
+        .iter()
+        .any(|f| f == "code-in-ram" || f == "code-in-ram-membership")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn both_code_in_ram_features_place_code_in_sram() {
+        let f =
+            |list: &[&str]| code_in_sram(&list.iter().map(|s| s.to_string()).collect::<Vec<_>>());
+        assert!(f(&["p3-babybear", "code-in-ram", "lean-only"]));
+        assert!(f(&["p3-babybear", "code-in-ram-membership", "lean-only"]));
+        assert!(!f(&["p3-babybear", "lean-only"]));
+        assert!(!f(&["code-in-ram-x"]));
+    }
 
     #[test]
     fn overlong_re_encodes_the_first_length_one_byte_longer() {
