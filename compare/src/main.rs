@@ -3,8 +3,9 @@
 //! ```text
 //! compare all [--out results] [--log-n 10,16] [--device-log FILE]...   prove, emulate, report
 //! compare report --in PATH... --out DIR                               report from records/logs
-//! compare capture --port /dev/ttyACM0 [--out FILE] [--timeout S]       record a board's run
 //! ```
+//!
+//! A board's log is recorded by `mcu-run capture` (verifier-mcu/runner).
 //!
 //! Inputs are run records (JSON, one object or an array) from `prover-host bench` (host) and
 //! `mcu-run` (emulator), and logs in the firmware's `pstk1` line format from a board
@@ -13,7 +14,6 @@
 
 mod all;
 mod baseline;
-mod capture;
 mod chart;
 mod device;
 mod doc;
@@ -52,8 +52,6 @@ enum Command {
         #[arg(long, default_value_t = Policy::DEFAULT_MIN_SECURITY_BITS)]
         min_security: u32,
     },
-    /// Record a device run from a serial port until the firmware's `done` line.
-    Capture(capture::CaptureArgs),
 }
 
 fn main() -> ExitCode {
@@ -65,7 +63,6 @@ fn main() -> ExitCode {
             out,
             min_security,
         } => report::run(&inputs, &out, min_security, &invocation, &[]).map(|_| ()),
-        Command::Capture(a) => capture::run(&a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

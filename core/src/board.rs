@@ -2,7 +2,7 @@
 //! say to each other beyond the measurement lines of [`record`](crate::record), and the
 //! arithmetic that checks the cycle counter against the chip's 1 MHz timer.
 //!
-//! Portable and allocation-free so that the firmware and the host (`compare capture`) share
+//! Portable and allocation-free so that the firmware and the host (`mcu-run capture`) share
 //! it and the host tests cover it.
 //!
 //! # Handshake

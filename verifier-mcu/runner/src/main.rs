@@ -19,6 +19,7 @@
 //! mcu-run tamper [--kind flip|truncate|low-security|wrong-backend|zero-payload|overlong|trailing] IN OUT
 //! mcu-run tamper --kind header-sweep IN PREFIX
 //! mcu-run bringup-proof OUT [--backend NAME] [--bytes N]
+//! mcu-run capture --port DEV [--out FILE] [--baud N] [--timeout S] [--runs N]
 //! ```
 //!
 //! `run` builds the firmware once for the core (QEMU board, proof slot, the backends the
@@ -58,8 +59,15 @@
 //! `--image one-backend|all-backend` which image it is (`RunRecord.image`). `--flip-proof`
 //! flips one byte in the middle of the embedded proof's payload (needs `--proof`): the run must
 //! then be rejected.
+//!
+//! `capture` records a real board's runs from its USB serial port (`capture.rs`): it sends the
+//! firmware's request line (`picostark_core::board`), saves the `pstk1` lines to `--out`
+//! (default `device-TIME.log`) until `--runs` `done` lines (default 1), and fails on a
+//! `panic`, `oom` or `fault` line, a run that ended without its `done`, or `--timeout` seconds
+//! (default 600), keeping the partial log. `compare report --in` reads the log.
 
 mod board;
+mod capture;
 mod dwarf;
 mod elf;
 mod hot_list;
@@ -99,7 +107,8 @@ fn usage() -> &'static str {
   mcu-run check-image ELF [UF2] --family rp2350-arm|rp2350-riscv
   mcu-run tamper [--kind flip|truncate|low-security|wrong-backend|zero-payload|overlong|trailing] IN OUT
   mcu-run tamper --kind header-sweep IN PREFIX
-  mcu-run bringup-proof OUT [--backend NAME] [--bytes N]"
+  mcu-run bringup-proof OUT [--backend NAME] [--bytes N]
+  mcu-run capture --port DEV [--out FILE] [--baud N] [--timeout S] [--runs N]"
 }
 
 struct Flags {
@@ -173,6 +182,7 @@ fn main() -> ExitCode {
         Some("check-image") => cmd_check_image(&args[1..]),
         Some("tamper") => cmd_tamper(&args[1..]),
         Some("bringup-proof") => cmd_bringup(&args[1..]),
+        Some("capture") => cmd_capture(&args[1..]),
         _ => Err(usage().to_string()),
     };
     match result {
@@ -1143,6 +1153,23 @@ fn cmd_bringup(args: &[String]) -> Result<(), String> {
     Ok(())
 }
 
+fn cmd_capture(args: &[String]) -> Result<(), String> {
+    let f = Flags::parse(args, &["port", "out", "baud", "timeout", "runs"])?;
+    if !f.positional.is_empty() {
+        return Err(usage().into());
+    }
+    let port = f.get("port").ok_or("--port DEV is required")?;
+    let baud = u32::try_from(f.num("baud", 115_200)?).map_err(|_| "--baud is too large")?;
+    let capture = capture::Capture {
+        port: port.to_string(),
+        out: f.get("out").map(PathBuf::from),
+        baud,
+        timeout: f.num("timeout", 600)?,
+        runs: usize::try_from(f.num("runs", 1)?).unwrap_or(usize::MAX),
+    };
+    capture::run(&capture)
+}
+
 /// The run whose estimate is the median over the [`qemu::LAYOUT_SAMPLES`] placements of the
 /// code the board layout cannot place (`first` is placement 0, `run(k)` runs placement `k`);
 /// prints the spread.
@@ -1280,5 +1307,20 @@ mod tests {
         assert_eq!(f.positional, vec!["a.proof", "b.proof"]);
         assert!(Flags::parse(&["--nope".to_string()], &[]).is_err());
         assert!(Flags::parse(&["--core".to_string()], &["core"]).is_err());
+    }
+
+    #[test]
+    fn capture_flags_are_checked_before_any_port_or_file_is_opened() {
+        let capture = |args: &[&str]| {
+            let args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
+            cmd_capture(&args).unwrap_err()
+        };
+        assert_eq!(capture(&["--out", "x.log"]), "--port DEV is required");
+        let port = "/dev/pstk-no-such-port";
+        assert!(capture(&["--port", port, "--speed", "9600"]).contains("unknown option --speed"));
+        assert!(capture(&["--port", port, "--baud", "fast"]).contains("not a number"));
+        assert!(capture(&["--port", port, "--baud", "4294967296"]).contains("too large"));
+        assert!(capture(&["--port", port, "--timeout", "-1"]).contains("not a number"));
+        assert!(capture(&["--port", port, "stray"]).starts_with("usage:"));
     }
 }

@@ -3,7 +3,7 @@
 //! against TIMER0 (1 MHz), results over USB CDC serial. The proof is embedded at build time
 //! (`PSTK_PROOF`). Protocol and line formats: `picostark_core::board`.
 //!
-//! - A run starts when the host sends the request line `pstk1 start` (`compare capture` does),
+//! - A run starts when the host sends the request line `pstk1 start` (`mcu-run capture` does),
 //!   never on opening the port; each request runs the benchmark once, then the firmware waits
 //!   for the next.
 //! - Each measured window's cycle count is followed by a `clock` line (the rate the counter ran

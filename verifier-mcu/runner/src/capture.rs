@@ -1,5 +1,5 @@
-//! `compare capture`: records device runs from the board's USB serial port, with an overall
-//! timeout.
+//! `mcu-run capture`: records device runs from the board's USB serial port, with an overall
+//! timeout. A leaf: `main` parses the flags into [`Capture`] and calls [`run`].
 //!
 //! The firmware runs only when asked (`picostark_core::board`): the capture asserts DTR
 //! (the firmware drops its output while no host holds the port open), sends the request line
@@ -10,33 +10,28 @@
 //!
 //! The serial port is opened with the `serialport` crate (without its libudev feature, so
 //! nothing beyond the C library is needed). The capture loop itself works on any
-//! [`Read`] + [`Write`], which is how it is tested.
+//! [`Read`] + [`Write`], which is how it is tested. The saved log is what `compare report
+//! --in` and `compare all --device-log` read.
 
 use std::io::{ErrorKind, Read, Write};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use clap::Args;
 use picostark_core::board::write_request_line;
-use picostark_core::record::parse_line;
+use picostark_core::record::{parse_line, parse_log};
 
-#[derive(Args)]
-pub struct CaptureArgs {
+/// What `mcu-run capture` was asked for.
+pub struct Capture {
     /// Serial device, e.g. /dev/ttyACM0.
-    #[arg(long)]
-    port: String,
-    /// Save the log here (default: device-TIME.log in the current folder).
-    #[arg(long)]
-    out: Option<PathBuf>,
-    /// Baud rate (ignored by USB CDC devices).
-    #[arg(long, default_value_t = 115_200)]
-    baud: u32,
-    /// Give up after this many seconds.
-    #[arg(long, default_value_t = 600)]
-    timeout: u64,
-    /// Stop after this many `done` lines.
-    #[arg(long, default_value_t = 1)]
-    runs: usize,
+    pub port: String,
+    /// Save the log here (`--out`; default: device-TIME.log in the current folder).
+    pub out: Option<PathBuf>,
+    /// Baud rate (`--baud`, default 115200; ignored by USB CDC devices).
+    pub baud: u32,
+    /// Give up after this many seconds (`--timeout`, default 600).
+    pub timeout: u64,
+    /// Stop after this many `done` lines (`--runs`, default 1).
+    pub runs: usize,
 }
 
 /// Why a capture stopped: the requested number of `done` lines arrived (`None`), or the
@@ -106,11 +101,15 @@ pub fn capture_from<P: Read + Write + ?Sized>(
     Ok((text, Some("timed out".into())))
 }
 
-/// `compare capture`: opens the port and captures into the log file.
-pub fn run(a: &CaptureArgs) -> Result<(), String> {
-    let now = crate::report::utc_now()
-        .replace([' ', ':'], "-")
-        .replace("-UTC", "");
+/// The current UTC time as `YYYY-MM-DD-HH-MM`, for the default log name.
+fn utc_minute() -> String {
+    let rfc3339 = humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string();
+    format!("{}-{}", &rfc3339[..10], rfc3339[11..16].replace(':', "-"))
+}
+
+/// `mcu-run capture`: opens the port and captures into the log file.
+pub fn run(a: &Capture) -> Result<(), String> {
+    let now = utc_minute();
     let out = a
         .out
         .clone()
@@ -126,9 +125,12 @@ pub fn run(a: &CaptureArgs) -> Result<(), String> {
     eprintln!("capture: requesting {runs} run(s) on {port}; waiting for {runs} `pstk1 done` line(s), at most {secs} s");
     let captured = capture_from(&mut p, &mut file, runs, Duration::from_secs(secs));
     let (text, stop) = captured.map_err(|e| format!("{port}: {e}"))?;
-    let complete = crate::device::parse_device_log(&text)
+    // Runs with every announced iteration and their `done` line; `compare report` checks
+    // the rest (the cycle-counter checks, the clock).
+    let logs = parse_log(&text);
+    let complete = logs
         .iter()
-        .filter(|r| r.is_ok())
+        .filter(|l| l.genuine_and_tampered().is_ok())
         .count();
     let why = stop.as_deref().unwrap_or("done");
     let out = out.display();
