@@ -5,6 +5,7 @@
 use crate::chart;
 use crate::doc::PARAMS_HEAD;
 use crate::doc::{bits, dash, grouped, kib, ms, pow2, Chart, Section, Table};
+use crate::sections::workload::BITS_128_POINT;
 use crate::table::Row;
 
 pub const CORES: [(&str, &str); 2] = [("m33", "Cortex-M33"), ("rv32", "Hazard3 (RV32)")];
@@ -32,6 +33,16 @@ pub fn first_per_config<'a>(rows: impl Iterator<Item = &'a Row>) -> Vec<&'a Row>
         }
     }
     out
+}
+
+/// The fastest accepted emulator row of `air` on `core` with `bits` or more under its policy
+/// (any hash, parameters and placement).
+pub fn fastest<'a>(rows: &'a [Row], air: &str, core: &str, bits: u32) -> Option<&'a Row> {
+    let ok = |r: &&Row| r.source == "emulator" && r.air == air && r.core == core;
+    let ok = |r: &&Row| ok(r) && r.accepted() && r.security_bits >= bits;
+    let ms = |r: &&Row| r.est_ms().unwrap_or(f64::MAX);
+    let timed = rows.iter().filter(ok).filter(|r| r.est_ms().is_some());
+    timed.min_by(|a, b| ms(a).total_cmp(&ms(b)))
 }
 
 /// One row of an answer table, as its Markdown line.
@@ -95,6 +106,17 @@ pub fn section(rows: &[Row], min_security: u32) -> Section {
         let mut t = Table::new(name, &head(""));
         best.iter().for_each(|r| t.row(&cells(r)));
         s.tables.push(t);
+    }
+    // The membership workload asked the same question (its section has the table).
+    for (core, name) in CORES {
+        let at = |bits: u32| {
+            let r = fastest(rows, "membership", core, bits)?;
+            let (label, ms, b) = (r.full_label(), ms(r.est_ms()?), r.security_bits);
+            Some(format!("{label} {ms} est. ms ({b} bits strictest)"))
+        };
+        let (floor, top) = (at(min_security), at(BITS_128_POINT));
+        let top = top.unwrap_or_else(|| "none measured".into());
+        s.notes.extend(floor.map(|f| format!("**Membership workload (depth-10 Poseidon2 Merkle path), {name}:** fastest at ≥ {min_security} bits {f}; at the 128-bit point (≥ {BITS_128_POINT}) {top}.")));
     }
     // One bar group per configuration, both cores, fastest on the M33 first.
     if cands.is_empty() {

@@ -59,6 +59,11 @@ mod tests {
         assert_eq!(a.tables[0].rows[0][5], "2^8 / 10 / 2^4 / 2^6 / 20");
         assert_eq!(a.tables[1].rows.len(), 1, "rv32: one configuration");
         assert_eq!(a.charts.len(), 1);
+        // The membership workload on the first screen: M33 only, nothing at the 128-bit point.
+        let want = "Cortex-M33:** fastest at ≥ 95 bits wf-goldilocks^2 membership blake3 xip";
+        assert_eq!(a.notes.len(), 1, "{:?}", a.notes);
+        assert!(a.notes[0].contains(want) && a.notes[0].contains("40.00 est. ms"));
+        assert!(a.notes[0].ends_with("(≥ 127) none measured."));
         // Below the floor: not charted.
         assert!(!a.charts[0].svg.contains("p3-babybear"));
         // Hash axis: the engine row has no BLAKE3 row with its parameters and placement.

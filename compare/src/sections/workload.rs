@@ -14,7 +14,7 @@ const CHAIN16: &str = "**chain16** (`picostark_air::chain16::CubicChain16`): 16 
 
 /// The 128-bit point: 127 bits under the strictest regime is the most a 128-bit hash gives
 /// (the ethSTARK and winterfell formulas subtract one bit; `core/src/security.rs`).
-const BITS_128_POINT: u32 = 127;
+pub const BITS_128_POINT: u32 = 127;
 
 /// Per security level, hash and core, the fastest accepted membership row (the first screen's
 /// question asked of this workload).
