@@ -645,20 +645,25 @@ fn list_cmd() {
 mod tests {
     use super::*;
 
+    /// A Fibonacci n = 2^10 BLAKE3 request.
+    fn fib_1024(extension_degree: u8, params: ProofParams) -> ProveRequest {
+        let (air, log_n, hash) = (AirId::Fibonacci, 10, HashId::Blake3_256);
+        ProveRequest {
+            air,
+            log_n,
+            extension_degree,
+            params,
+            hash,
+        }
+    }
+
     /// Every proven100 preset reaches 100 proven bits at Fib-1024, by list decoding wherever
     /// the backend has a large enough challenge field, and its backend accepts the header.
     #[test]
     fn proven100_presets_reach_100_bits_by_list_decoding_where_the_field_allows() {
         for &backend in BackendId::ALL {
             let (ext, params) = preset("proven100", backend).expect("a preset per backend");
-            let req = ProveRequest {
-                air: AirId::Fibonacci,
-                log_n: 10,
-                extension_degree: ext,
-                params,
-                hash: HashId::Blake3_256,
-            };
-            let h = req.header(backend);
+            let h = fib_1024(ext, params).header(backend);
             let f = picostark_core::Figures::of(&h);
             assert!(f.get(Regime::Proven) >= 100, "{backend}: {f:?}");
             assert!(f.proven_list >= 100, "{backend}: {f:?}");
@@ -673,14 +678,8 @@ mod tests {
     #[test]
     fn host_record_carries_the_header_params() {
         let (ext, params) = preset("proven100", BackendId::P3M31).expect("a preset");
-        let req = ProveRequest {
-            air: AirId::Fibonacci,
-            log_n: 10,
-            extension_degree: ext,
-            params,
-            hash: HashId::Blake3_256,
-        };
-        let bytes = picostark_core::proof_file::encode(&req.header(BackendId::P3M31), &[1], &[2]);
+        let h = fib_1024(ext, params).header(BackendId::P3M31);
+        let bytes = picostark_core::proof_file::encode(&h, &[1], &[2]);
         let file = ProofFile::parse(&bytes).expect("parses");
         let rec = host_record(&file, bytes.len(), 1.0, 2.0, &Policy::default());
         assert_eq!(
