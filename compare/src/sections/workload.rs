@@ -5,16 +5,12 @@
 use std::collections::BTreeSet;
 
 use crate::doc::{pow2, times, Section, Table};
-use crate::sections::answer::{cells, chart, head, CORES};
+use crate::sections::answer::{cells, chart, head, BITS_128_POINT, CORES};
 use crate::table::Row;
 
 const MEMBERSHIP: &str = "**membership** (`air/src/membership.rs`): a depth-10 Poseidon2 Merkle path from the hash of an identity to a public root, a nullifier and a scope/signal binding row, one Poseidon2 permutation per row (n = 16 rows; 163, 164 and 100 columns for BabyBear, M31 and Goldilocks). Every row is our own verifier: the lean Plonky3 verifier (width-sized buffers on the heap, up to 192 columns; checked against `p3_uni_stark::verify` by the differential suites) and our winterfell verifier. On Hazard3 Plonky3 × Goldilocks^2 is fastest on this workload, not winterfell × Goldilocks^2 as on Fibonacci; the firmware's `code-in-ram` images leave the membership AIR out (`lean-no-membership`), so the code-in-SRAM Plonky3 rows come from `code-in-ram-membership` images. The 128-bit point is 127 bits strictest (the most a 128-bit hash gives), on challenge fields above 128 bits (BabyBear^5, Goldilocks^3, M31^6), parameters by `prover-host tune`. Emulator runs under QEMU, estimated ms from the timing model, every tampered copy rejected; records and commands in `results/membership/` (README.md).";
 
 const CHAIN16: &str = "**chain16** (`picostark_air::chain16::CubicChain16`): 16 columns, 16 degree-3 transition constraints, 8 public inputs.";
-
-/// The 128-bit point: 127 bits under the strictest regime is the most a 128-bit hash gives
-/// (the ethSTARK and winterfell formulas subtract one bit; `core/src/security.rs`).
-pub const BITS_128_POINT: u32 = 127;
 
 /// Per security level, hash and core, the fastest accepted membership row (the first screen's
 /// question asked of this workload).
