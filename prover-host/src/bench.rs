@@ -50,16 +50,7 @@ fn median(mut v: Vec<f64>) -> f64 {
 /// The peak resident set size of this process so far, in bytes (`VmHWM` in
 /// `/proc/self/status`; `None` where there is no procfs).
 pub fn peak_rss_bytes() -> Option<u64> {
-    let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
-    let kib: u64 = line
-        .trim_start_matches("VmHWM:")
-        .trim()
-        .trim_end_matches("kB")
-        .trim()
-        .parse()
-        .ok()?;
-    Some(kib * 1024)
+    Some(crate::memory::proc_kib("/proc/self/status", "VmHWM")? * 1024)
 }
 
 /// Proves one point in a child process; returns its record and the proof file.

@@ -79,16 +79,17 @@ pub fn estimate(backend: BackendId, req: &ProveRequest, width: usize, max_degree
 /// Memory this host can give a new process (`MemAvailable` in `/proc/meminfo`), in bytes;
 /// `None` where there is no procfs.
 pub fn available() -> Option<f64> {
-    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
-    let kib: f64 = line
-        .trim_start_matches("MemAvailable:")
-        .trim()
-        .trim_end_matches("kB")
-        .trim()
-        .parse()
-        .ok()?;
-    Some(kib * 1024.0)
+    Some(proc_kib("/proc/meminfo", "MemAvailable")? as f64 * 1024.0)
+}
+
+/// The `KEY:  N kB` line of a procfs file (`/proc/meminfo`, `/proc/self/status`) as `N`;
+/// `None` where there is no procfs or no such line.
+pub fn proc_kib(path: &str, key: &str) -> Option<u64> {
+    let text = std::fs::read_to_string(path).ok()?;
+    let line = text
+        .lines()
+        .find_map(|l| l.strip_prefix(key)?.strip_prefix(':'))?;
+    line.trim().trim_end_matches("kB").trim().parse().ok()
 }
 
 #[cfg(test)]
@@ -96,6 +97,19 @@ mod tests {
     //! The estimate against the measured records of `results/memory/` (`run.sh` there).
 
     use super::*;
+
+    /// Reads a procfs `KEY: N kB` line; a missing key or file gives nothing.
+    #[test]
+    fn procfs_lines_read_by_key() {
+        let peak = proc_kib("/proc/self/status", "VmHWM").expect("Linux procfs");
+        assert!(peak > 0 && proc_kib("/proc/self/status", "VmRSS").is_some());
+        assert_eq!(
+            proc_kib("/proc/self/status", "VmHW"),
+            None,
+            "a prefix is not the key"
+        );
+        assert_eq!(proc_kib("/proc/self/no-such-file", "VmHWM"), None);
+    }
     use picostark_core::record::RunRecord;
     use picostark_core::{AirId, HashId, ProofParams};
 

@@ -22,20 +22,8 @@ struct PhaseTimer {
 
 /// Resident set size of this process now (`VmRSS`), in MiB; `NaN` without procfs.
 fn rss_mib() -> f64 {
-    std::fs::read_to_string("/proc/self/status")
-        .ok()
-        .and_then(|s| {
-            let line = s.lines().find(|l| l.starts_with("VmRSS:"))?;
-            let kib: f64 = line
-                .trim_start_matches("VmRSS:")
-                .trim()
-                .trim_end_matches("kB")
-                .trim()
-                .parse()
-                .ok()?;
-            Some(kib / 1024.0)
-        })
-        .unwrap_or(f64::NAN)
+    let kib = crate::memory::proc_kib("/proc/self/status", "VmRSS");
+    kib.map_or(f64::NAN, |k| k as f64 / 1024.0)
 }
 
 impl Subscriber for PhaseTimer {
