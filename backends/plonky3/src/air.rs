@@ -8,7 +8,11 @@ use alloc::vec::Vec;
 
 use p3_air::{Air, AirBuilder, BaseAir, WindowAccess};
 use p3_field::PrimeCharacteristicRing;
-use picostark_air::{AirDef, BoundaryValue, Frame, Row};
+use picostark_air::chain16::CubicChain16;
+use picostark_air::fibonacci::Fibonacci;
+use picostark_air::{AirDef, AirId, BoundaryValue, Frame, Row};
+
+use crate::membership::{MembershipField, MembershipOf};
 
 /// A picostark AIR seen as a Plonky3 AIR.
 #[derive(Clone, Copy, Debug, Default)]
@@ -24,48 +28,108 @@ impl<F, A: AirDef> BaseAir<F> for P3Air<A> {
     }
 
     fn max_constraint_degree(&self) -> Option<usize> {
-        // Each transition is multiplied by the degree-1 `is_transition` selector; boundary
-        // constraints are degree 1 times a degree-1 selector.
-        let transitions = self
-            .0
-            .transition_degrees()
-            .iter()
-            .max()
-            .copied()
-            .unwrap_or(0);
-        Some((transitions + 1).max(2))
+        Some(max_constraint_degree(&self.0))
     }
 }
 
 impl<AB: AirBuilder, A: AirDef> Air<AB> for P3Air<A> {
     fn eval(&self, builder: &mut AB) {
-        let main = builder.main();
-        let local: Vec<AB::Expr> = main.current_slice().iter().map(|&v| v.into()).collect();
-        let next: Vec<AB::Expr> = main.next_slice().iter().map(|&v| v.into()).collect();
-        let public: Vec<AB::Expr> = builder.public_values().iter().map(|&v| v.into()).collect();
+        eval(&self.0, builder)
+    }
+}
 
-        let mut transitions = Vec::with_capacity(self.0.transition_degrees().len());
-        let frame = Frame {
-            local: &local,
-            next: &next,
-            public: &public,
-            constant: &AB::Expr::from_u64,
+/// The degree of `air`'s constraints as Plonky3 sees them: each transition is multiplied by
+/// the degree-1 `is_transition` selector; boundary constraints are degree 1 times a degree-1
+/// selector.
+pub(crate) fn max_constraint_degree<A: AirDef>(air: &A) -> usize {
+    let transitions = air.transition_degrees().iter().max().copied().unwrap_or(0);
+    (transitions + 1).max(2)
+}
+
+/// `air`'s constraints on `builder`'s window (see the module documentation).
+pub(crate) fn eval<AB: AirBuilder, A: AirDef>(air: &A, builder: &mut AB) {
+    let main = builder.main();
+    let local: Vec<AB::Expr> = main.current_slice().iter().map(|&v| v.into()).collect();
+    let next: Vec<AB::Expr> = main.next_slice().iter().map(|&v| v.into()).collect();
+    let public: Vec<AB::Expr> = builder.public_values().iter().map(|&v| v.into()).collect();
+
+    let mut transitions = Vec::with_capacity(air.transition_degrees().len());
+    let frame = Frame {
+        local: &local,
+        next: &next,
+        public: &public,
+        constant: &AB::Expr::from_u64,
+    };
+    air.eval_transition(&frame, &mut |c| transitions.push(c));
+    for c in transitions {
+        builder.when_transition().assert_zero(c);
+    }
+
+    for b in air.boundaries() {
+        let value = match b.value {
+            BoundaryValue::Constant(c) => AB::Expr::from_u64(c),
+            BoundaryValue::Public(i) => public[i].clone(),
         };
-        self.0.eval_transition(&frame, &mut |c| transitions.push(c));
-        for c in transitions {
-            builder.when_transition().assert_zero(c);
+        let cell = local[b.column].clone();
+        match b.row {
+            Row::First => builder.when_first_row().assert_eq(cell, value),
+            Row::Last => builder.when_last_row().assert_eq(cell, value),
         }
+    }
+}
 
-        for b in self.0.boundaries() {
-            let value = match b.value {
-                BoundaryValue::Constant(c) => AB::Expr::from_u64(c),
-                BoundaryValue::Public(i) => public[i].clone(),
-            };
-            let cell = local[b.column].clone();
-            match b.row {
-                Row::First => builder.when_first_row().assert_eq(cell, value),
-                Row::Last => builder.when_last_row().assert_eq(cell, value),
-            }
+/// Every AIR this backend proves and verifies, as one Plonky3 AIR type over base field `F`:
+/// `p3_uni_stark::prove` and `verify` are then compiled once per configuration rather than
+/// once per configuration and AIR (most of this crate's build time, and of the stock
+/// verifier's code in a firmware image).
+// One value per prove or verify call, held where the AIR itself was held before: the
+// membership variant's size is that AIR's own.
+#[allow(clippy::large_enum_variant)]
+pub(crate) enum AnyAir<F: MembershipField> {
+    Fibonacci(Fibonacci),
+    CubicChain16(CubicChain16),
+    Membership(MembershipOf<F>),
+}
+
+/// `$e` with `$a` bound to the AIR inside `$air` (an [`AnyAir`] or a reference to one).
+macro_rules! on_air {
+    ($air:expr, |$a:ident| $e:expr) => {
+        match $air {
+            $crate::air::AnyAir::Fibonacci($a) => $e,
+            $crate::air::AnyAir::CubicChain16($a) => $e,
+            $crate::air::AnyAir::Membership($a) => $e,
         }
+    };
+}
+pub(crate) use on_air;
+
+impl<F: MembershipField> AnyAir<F> {
+    /// The AIR a proof file names, over `F`.
+    pub(crate) fn of(id: AirId) -> Self {
+        match id {
+            AirId::Fibonacci => Self::Fibonacci(Fibonacci),
+            AirId::CubicChain16 => Self::CubicChain16(CubicChain16),
+            AirId::Membership => Self::Membership(MembershipOf::<F>::default()),
+        }
+    }
+}
+
+impl<F: MembershipField, V> BaseAir<V> for AnyAir<F> {
+    fn width(&self) -> usize {
+        on_air!(self, |a| a.width())
+    }
+
+    fn num_public_values(&self) -> usize {
+        on_air!(self, |a| a.num_public_inputs())
+    }
+
+    fn max_constraint_degree(&self) -> Option<usize> {
+        Some(on_air!(self, |a| max_constraint_degree(a)))
+    }
+}
+
+impl<F: MembershipField, AB: AirBuilder> Air<AB> for AnyAir<F> {
+    fn eval(&self, builder: &mut AB) {
+        on_air!(self, |a| eval(a, builder))
     }
 }

@@ -28,8 +28,8 @@ use picostark_core::{BackendId, ProofHeader, ProofParams, VerifyError};
 /// The byte hasher behind every Merkle tree and the transcript: BLAKE3-256 or SHA-256 (the
 /// header's hash) in all three configurations. For BLAKE3 the implementation is a type
 /// parameter, so that each side uses the one that suits it with the same digests:
-/// [`VerifierHash`] (verifiers, firmware), [`ProverHash`] (provers: `p3_blake3`'s batched
-/// hashing), `p3_blake3::Blake3` for the stock baseline; SHA-256 is `p3_sha256::Sha256` on
+/// [`VerifierHash`] (verifiers, firmware), [`ProverHash`] (provers: `p3_blake3` or `p3_sha256` by the
+/// header), `p3_blake3::Blake3` for the stock baseline; SHA-256 is `p3_sha256::Sha256` on
 /// both sides.
 pub trait ByteHash: CryptographicHasher<u8, [u8; 32]> + Copy + Send + Sync + 'static {
     /// The Merkle node compression, `H(left || right)` with this hasher.
@@ -80,6 +80,15 @@ impl ByteHash for crate::hash::Sha256Lean {
     }
 }
 
+/// The provers' hash, BLAKE3 or SHA-256 by the header (see [`ProverHash`]).
+#[cfg(feature = "prover")]
+impl ByteHash for ProverHash {
+    type Compress = crate::hash::ProverCompress;
+    fn compression(self) -> Self::Compress {
+        ProverHash::compression(self)
+    }
+}
+
 #[cfg(feature = "hash-count")]
 impl ByteHash for crate::hash_count::CountingBlake3 {
     type Compress = CompressionFunctionFromHasher<Self, 2, 32>;
@@ -94,8 +103,8 @@ impl ByteHash for crate::hash_count::CountingBlake3 {
 pub type VerifierHash = crate::hash::Blake3Lean;
 #[cfg(feature = "hash-count")]
 pub type VerifierHash = crate::hash_count::CountingBlake3;
-/// The provers' BLAKE3.
-pub type ProverHash = p3_blake3::Blake3;
+#[cfg(feature = "prover")]
+pub use crate::hash::ProverHash;
 /// The verifiers' hasher value.
 pub const VERIFIER_HASH: VerifierHash = {
     #[cfg(not(feature = "hash-count"))]
@@ -107,8 +116,6 @@ pub const VERIFIER_HASH: VerifierHash = {
         crate::hash_count::CountingBlake3
     }
 };
-/// The provers' hasher value.
-pub const PROVER_HASH: ProverHash = p3_blake3::Blake3;
 
 type FieldHash<H> = SerializingHasher<H>;
 type ValMmcs<F, H> = MerkleTreeMmcs<F, u8, FieldHash<H>, <H as ByteHash>::Compress, 2, 32>;

@@ -166,6 +166,67 @@ fn stream_slices<'a>(
     h.finalize().into()
 }
 
+/// The provers' byte hasher: the header's hash chosen at run time. One prover type for both
+/// hashes compiles `p3_uni_stark::prove` once per configuration instead of once per hash (the
+/// backend's build time); a match per call is nothing beside a compression.
+#[cfg(feature = "prover")]
+#[derive(Copy, Clone, Debug)]
+pub enum ProverHash {
+    /// `p3_blake3::Blake3`.
+    Blake3,
+    /// `p3_sha256::Sha256`.
+    Sha256,
+}
+
+#[cfg(feature = "prover")]
+impl CryptographicHasher<u8, [u8; 32]> for ProverHash {
+    fn hash_iter<I>(&self, input: I) -> [u8; 32]
+    where
+        I: IntoIterator<Item = u8>,
+    {
+        match self {
+            Self::Blake3 => p3_blake3::Blake3.hash_iter(input),
+            Self::Sha256 => p3_sha256::Sha256.hash_iter(input),
+        }
+    }
+
+    fn hash_iter_slices<'a, I>(&self, input: I) -> [u8; 32]
+    where
+        I: IntoIterator<Item = &'a [u8]>,
+    {
+        match self {
+            Self::Blake3 => p3_blake3::Blake3.hash_iter_slices(input),
+            Self::Sha256 => p3_sha256::Sha256.hash_iter_slices(input),
+        }
+    }
+}
+
+/// [`ProverHash`]'s Merkle node compression: each hash's own (see `config::ByteHash`).
+#[cfg(feature = "prover")]
+#[derive(Copy, Clone, Debug)]
+pub struct ProverCompress(ProverHash);
+
+#[cfg(feature = "prover")]
+impl PseudoCompressionFunction<[u8; 32], 2> for ProverCompress {
+    fn compress(&self, pair: [[u8; 32]; 2]) -> [u8; 32] {
+        match self.0 {
+            ProverHash::Blake3 => {
+                p3_symmetric::CompressionFunctionFromHasher::<_, 2, 32>::new(p3_blake3::Blake3)
+                    .compress(pair)
+            }
+            ProverHash::Sha256 => p3_sha256::Sha256Compress.compress(pair),
+        }
+    }
+}
+
+#[cfg(feature = "prover")]
+impl ProverHash {
+    /// The compression of this hash.
+    pub fn compression(self) -> ProverCompress {
+        ProverCompress(self)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -234,6 +295,29 @@ mod tests {
         assert_ne!(
             Sha256LeanCompress.compress([l, r]),
             Sha256Compress.compress([r, l])
+        );
+    }
+    #[cfg(feature = "prover")]
+    #[test]
+    fn prover_hash_matches_each_upstream_hash_and_compression() {
+        use p3_symmetric::CompressionFunctionFromHasher;
+        let msg: Vec<u8> = (0..300u32).map(|i| (i * 13 + 1) as u8).collect();
+        let (l, r) = ([1u8; 32], [2u8; 32]);
+        let blake = CompressionFunctionFromHasher::<_, 2, 32>::new(Blake3);
+        assert_eq!(ProverHash::Blake3.hash_slice(&msg), Blake3.hash_slice(&msg));
+        assert_eq!(
+            ProverHash::Sha256.hash_iter(msg.iter().copied()),
+            p3_sha256::Sha256.hash_slice(&msg)
+        );
+        assert_ne!(
+            ProverHash::Blake3.hash_slice(&msg),
+            ProverHash::Sha256.hash_slice(&msg)
+        );
+        let compress = |h: ProverHash| h.compression().compress([l, r]);
+        assert_eq!(compress(ProverHash::Blake3), blake.compress([l, r]));
+        assert_eq!(
+            compress(ProverHash::Sha256),
+            p3_sha256::Sha256Compress.compress([l, r])
         );
     }
 }

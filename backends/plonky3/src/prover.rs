@@ -9,17 +9,21 @@ use p3_field::{PrimeCharacteristicRing, PrimeField64};
 use p3_matrix::dense::RowMajorMatrix;
 use p3_mersenne_31::{Mersenne31, QM31};
 use p3_uni_stark::{Proof, StarkGenericConfig, Val};
-use picostark_air::chain16::CubicChain16;
-use picostark_air::fibonacci::Fibonacci;
-use picostark_air::{AirDef, AirId};
+use picostark_air::AirDef;
 use picostark_core::proof_file::{encode, statement_bytes};
 use picostark_core::prove::{ProveError, ProveRequest, Prover};
 use picostark_core::{BackendId, HashId, ProofHeader, ProofParams};
 use serde::Serialize;
 
-use crate::air::P3Air;
-use crate::config::{self, DEFAULT_PARAMS_CIRCLE, DEFAULT_PARAMS_TWO_ADIC};
-use crate::membership::{MembershipField, MembershipOf};
+/// Mersenne-31's degree-3 extension.
+type M31Cubic = BinomialExtensionField<Mersenne31, 3>;
+
+use crate::air::{on_air, AnyAir};
+use crate::config::{
+    self, BabyBear4, BabyBear5, BabyBear8, Goldilocks2, Goldilocks3, Goldilocks5, M31Sextic,
+    ProverHash, DEFAULT_PARAMS_CIRCLE, DEFAULT_PARAMS_TWO_ADIC,
+};
+use crate::membership::MembershipField;
 
 fn check_request(header: &ProofHeader, degrees: &[u8]) -> Result<(), ProveError> {
     if !degrees.contains(&header.extension_degree) {
@@ -49,44 +53,10 @@ fn format_degree_error(backend: BackendId, degrees: &[u8]) -> std::string::Strin
     std::format!("{backend} supports extension degrees {degrees:?}")
 }
 
-/// Trace, public inputs (canonical u64) and proof payload for one AIR.
-fn prove_air<SC, A>(
-    make_config: impl FnOnce(&[u8]) -> SC,
-    air: A,
-    header: &ProofHeader,
-    progress: &mut dyn FnMut(&str),
-) -> Result<Vec<u8>, ProveError>
-where
-    SC: StarkGenericConfig,
-    Val<SC>: PrimeField64,
-    SC::Challenger: p3_challenger::GrindingChallenger<Witness = Val<SC>>,
-    Proof<SC>: Serialize,
-    A: AirDef,
-    P3Air<A>: p3_air::Air<p3_uni_stark::SymbolicAirBuilder<Val<SC>>>
-        + for<'a> p3_air::Air<p3_uni_stark::ProverConstraintFolder<'a, SC>>
-        + for<'a> p3_air::Air<p3_air::DebugConstraintBuilder<'a, Val<SC>>>,
-{
-    progress("trace");
-    let trace = air.generate_trace(1usize << header.log_n, Val::<SC>::from_u64);
-    let public_u64: Vec<u64> = trace
-        .public_inputs
-        .iter()
-        .map(|v| v.as_canonical_u64())
-        .collect();
-    let config = make_config(&statement_bytes(header, &public_u64));
-    let matrix = RowMajorMatrix::new(trace.values, trace.width);
-    progress("prove");
-    let proof = p3_uni_stark::prove(&config, &P3Air(air), matrix, &trace.public_inputs)
-        .map_err(|e| ProveError(std::format!("Plonky3 prover failed: {e:?}")))?;
-    progress("encode");
-    let payload = postcard::to_allocvec(&proof)
-        .map_err(|e| ProveError(std::format!("encoding the proof failed: {e}")))?;
-    Ok(encode(header, &public_u64, &payload))
-}
-
-/// The membership AIR over the configuration's base field.
-fn prove_membership<SC>(
-    make_config: impl FnOnce(&[u8]) -> SC,
+/// Proves the header's statement with the configuration `make_config(statement bytes,
+/// hash)` makes: trace, public inputs (canonical u64) and proof payload, as a proof file.
+fn prove<SC>(
+    make_config: impl FnOnce(&[u8], ProverHash) -> SC,
     header: &ProofHeader,
     progress: &mut dyn FnMut(&str),
 ) -> Result<Vec<u8>, ProveError>
@@ -96,41 +66,37 @@ where
     SC::Challenger: p3_challenger::GrindingChallenger<Witness = Val<SC>>,
     Proof<SC>: Serialize,
 {
-    let air = MembershipOf::<Val<SC>>::default();
-    let rows = air.min_rows();
-    if (1usize << header.log_n) < rows {
-        return Err(ProveError(std::format!(
-            "the membership AIR of depth {} needs n >= {rows}",
-            air.depth()
-        )));
+    let air = AnyAir::<Val<SC>>::of(header.air);
+    if let AnyAir::Membership(m) = &air {
+        if (1usize << header.log_n) < m.min_rows() {
+            return Err(ProveError(std::format!(
+                "the membership AIR of depth {} needs n >= {}",
+                m.depth(),
+                m.min_rows()
+            )));
+        }
     }
-    prove_air(make_config, air, header, progress)
-}
-
-macro_rules! dispatch_air {
-    ($req:expr, $header:expr, $progress:expr, $make:expr) => {
-        match $req.air {
-            AirId::Fibonacci => prove_air($make, Fibonacci, &$header, $progress),
-            AirId::CubicChain16 => prove_air($make, CubicChain16, &$header, $progress),
-            AirId::Membership => prove_membership($make, &$header, $progress),
-        }
+    progress("trace");
+    let n = 1usize << header.log_n;
+    let trace = on_air!(&air, |a| a.generate_trace(n, Val::<SC>::from_u64));
+    let public_u64: Vec<u64> = trace
+        .public_inputs
+        .iter()
+        .map(|v| v.as_canonical_u64())
+        .collect();
+    let hash = match header.hash {
+        HashId::Sha256 => ProverHash::Sha256,
+        HashId::Blake3_256 => ProverHash::Blake3,
     };
-}
-
-/// Runs `dispatch_air!` with `$make(statement, hasher)` for the header's hash.
-macro_rules! dispatch_hash {
-    ($req:expr, $header:expr, $progress:expr, |$s:ident, $hash:ident| $make:expr) => {
-        match $header.hash {
-            HashId::Sha256 => {
-                let $hash = p3_sha256::Sha256;
-                dispatch_air!($req, $header, $progress, |$s: &[u8]| $make)
-            }
-            HashId::Blake3_256 => {
-                let $hash = config::PROVER_HASH;
-                dispatch_air!($req, $header, $progress, |$s: &[u8]| $make)
-            }
-        }
-    };
+    let config = make_config(&statement_bytes(header, &public_u64), hash);
+    let matrix = RowMajorMatrix::new(trace.values, trace.width);
+    progress("prove");
+    let proof = p3_uni_stark::prove(&config, &air, matrix, &trace.public_inputs)
+        .map_err(|e| ProveError(std::format!("Plonky3 prover failed: {e:?}")))?;
+    progress("encode");
+    let payload = postcard::to_allocvec(&proof)
+        .map_err(|e| ProveError(std::format!("encoding the proof failed: {e}")))?;
+    Ok(encode(header, &public_u64, &payload))
 }
 
 /// One Plonky3 prover: a unit struct whose `prove` checks the request against the
@@ -174,16 +140,13 @@ p3_prover!(
     P3BabyBearVerifier,
     BackendId::P3BabyBear,
     DEFAULT_PARAMS_TWO_ADIC,
-    |req, h, progress| match req.extension_degree {
-        4 => dispatch_hash!(req, h, progress, |s, hash| {
-            config::babybear_ext::<config::BabyBear4, _>(&req.params, s, hash)
-        }),
-        5 => dispatch_hash!(req, h, progress, |s, hash| {
-            config::babybear_ext::<config::BabyBear5, _>(&req.params, s, hash)
-        }),
-        _ => dispatch_hash!(req, h, progress, |s, hash| {
-            config::babybear_ext::<config::BabyBear8, _>(&req.params, s, hash)
-        }),
+    |req, h, progress| {
+        let p = &req.params;
+        match req.extension_degree {
+            4 => prove(|s, hash| config::babybear_ext::<BabyBear4, _>(p, s, hash), &h, progress),
+            5 => prove(|s, hash| config::babybear_ext::<BabyBear5, _>(p, s, hash), &h, progress),
+            _ => prove(|s, hash| config::babybear_ext::<BabyBear8, _>(p, s, hash), &h, progress),
+        }
     }
 );
 
@@ -193,16 +156,13 @@ p3_prover!(
     P3GoldilocksVerifier,
     BackendId::P3Goldilocks,
     DEFAULT_PARAMS_TWO_ADIC,
-    |req, h, progress| match req.extension_degree {
-        2 => dispatch_hash!(req, h, progress, |s, hash| {
-            config::goldilocks_ext::<config::Goldilocks2, _>(&req.params, s, hash)
-        }),
-        3 => dispatch_hash!(req, h, progress, |s, hash| {
-            config::goldilocks_ext::<config::Goldilocks3, _>(&req.params, s, hash)
-        }),
-        _ => dispatch_hash!(req, h, progress, |s, hash| {
-            config::goldilocks_ext::<config::Goldilocks5, _>(&req.params, s, hash)
-        }),
+    |req, h, progress| {
+        let p = &req.params;
+        match req.extension_degree {
+            2 => prove(|s, hash| config::goldilocks_ext::<Goldilocks2, _>(p, s, hash), &h, progress),
+            3 => prove(|s, hash| config::goldilocks_ext::<Goldilocks3, _>(p, s, hash), &h, progress),
+            _ => prove(|s, hash| config::goldilocks_ext::<Goldilocks5, _>(p, s, hash), &h, progress),
+        }
     }
 );
 
@@ -212,25 +172,16 @@ p3_prover!(
     P3M31Verifier,
     BackendId::P3M31,
     DEFAULT_PARAMS_CIRCLE,
-    |req, h, progress| match (config::uses_wide_circle_pcs(&req.params), req.extension_degree) {
-        (false, 4) => dispatch_hash!(req, h, progress, |s, hash| {
-            config::m31::<QM31, _>(&req.params, s, hash)
-        }),
-        (false, 6) => dispatch_hash!(req, h, progress, |s, hash| {
-            config::m31::<config::M31Sextic, _>(&req.params, s, hash)
-        }),
-        (false, _) => dispatch_hash!(req, h, progress, |s, hash| {
-            config::m31::<BinomialExtensionField<Mersenne31, 3>, _>(&req.params, s, hash)
-        }),
-        (true, 4) => dispatch_hash!(req, h, progress, |s, hash| {
-            config::m31_wide::<QM31, _>(&req.params, s, hash)
-        }),
-        (true, 6) => dispatch_hash!(req, h, progress, |s, hash| {
-            config::m31_wide::<config::M31Sextic, _>(&req.params, s, hash)
-        }),
-        (true, _) => dispatch_hash!(req, h, progress, |s, hash| {
-            config::m31_wide::<BinomialExtensionField<Mersenne31, 3>, _>(&req.params, s, hash)
-        }),
+    |req, h, progress| {
+        let p = &req.params;
+        match (config::uses_wide_circle_pcs(p), req.extension_degree) {
+            (false, 4) => prove(|s, hash| config::m31::<QM31, _>(p, s, hash), &h, progress),
+            (false, 6) => prove(|s, hash| config::m31::<M31Sextic, _>(p, s, hash), &h, progress),
+            (false, _) => prove(|s, hash| config::m31::<M31Cubic, _>(p, s, hash), &h, progress),
+            (true, 4) => prove(|s, hash| config::m31_wide::<QM31, _>(p, s, hash), &h, progress),
+            (true, 6) => prove(|s, hash| config::m31_wide::<M31Sextic, _>(p, s, hash), &h, progress),
+            (true, _) => prove(|s, hash| config::m31_wide::<M31Cubic, _>(p, s, hash), &h, progress),
+        }
     }
 );
 
@@ -238,6 +189,7 @@ p3_prover!(
 mod tests {
     use super::*;
     use crate::decode::{decode_charged, BUDGET_FIXED, BUDGET_PER_PAYLOAD_BYTE};
+    use picostark_air::AirId;
     use picostark_core::ProofFile;
 
     fn charged_per_byte<SC>(bytes: &[u8]) -> f64

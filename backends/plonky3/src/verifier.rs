@@ -12,29 +12,25 @@ use p3_field::extension::BinomialExtensionField;
 use p3_field::{PrimeCharacteristicRing, PrimeField64};
 use p3_mersenne_31::{Mersenne31, QM31};
 use p3_uni_stark::{Proof, StarkGenericConfig, Val};
-use picostark_air::chain16::CubicChain16;
-use picostark_air::fibonacci::Fibonacci;
-use picostark_air::{AirDef, AirId};
+use picostark_air::AirDef;
 use picostark_core::{BackendId, HashId, ProofFile, ProofHeader, Verifier, VerifyError};
 use serde::de::DeserializeOwned;
 
 use crate::decode::decode;
 
-use crate::air::P3Air;
+use crate::air::{on_air, AnyAir};
 use crate::config;
-use crate::membership::{MembershipField, MembershipOf};
+use crate::membership::MembershipField;
 
-fn verify_air<SC, A>(config: &SC, air: A, file: &ProofFile<'_>) -> Result<(), VerifyError>
+fn verify_with<SC>(config: &SC, file: &ProofFile<'_>) -> Result<(), VerifyError>
 where
     SC: StarkGenericConfig,
-    Val<SC>: PrimeField64,
+    Val<SC>: PrimeField64 + MembershipField,
     SC::Challenger: p3_challenger::GrindingChallenger<Witness = Val<SC>>,
     Proof<SC>: DeserializeOwned,
-    A: AirDef,
-    P3Air<A>: p3_air::Air<p3_uni_stark::SymbolicAirBuilder<Val<SC>>>
-        + for<'a> p3_air::Air<p3_uni_stark::VerifierConstraintFolder<'a, SC>>,
 {
-    if file.public_inputs.len() != air.num_public_inputs() {
+    let air = AnyAir::<Val<SC>>::of(file.header.air);
+    if file.public_inputs.len() != on_air!(&air, |a| a.num_public_inputs()) {
         return Err(VerifyError::StatementMismatch(
             "number of public inputs for the AIR",
         ));
@@ -46,22 +42,8 @@ where
         ));
     }
     let public: Vec<Val<SC>> = file.public_inputs.iter().map(Val::<SC>::from_u64).collect();
-    p3_uni_stark::verify(config, &P3Air(air), &proof, &public)
+    p3_uni_stark::verify(config, &air, &proof, &public)
         .map_err(|_| VerifyError::Rejected("Plonky3 verification failed"))
-}
-
-fn verify_with<SC>(config: &SC, file: &ProofFile<'_>) -> Result<(), VerifyError>
-where
-    SC: StarkGenericConfig,
-    Val<SC>: PrimeField64 + MembershipField,
-    SC::Challenger: p3_challenger::GrindingChallenger<Witness = Val<SC>>,
-    Proof<SC>: DeserializeOwned,
-{
-    match file.header.air {
-        AirId::Fibonacci => verify_air(config, Fibonacci, file),
-        AirId::CubicChain16 => verify_air(config, CubicChain16, file),
-        AirId::Membership => verify_air(config, MembershipOf::<Val<SC>>::default(), file),
-    }
 }
 
 /// Every check that needs only the header: the backend, the extension degree and the
