@@ -145,6 +145,27 @@ impl Row {
     }
 }
 
+/// The row with the fewest estimated ms (rows without an estimate never; the first of equals).
+pub fn fastest<'a>(rows: impl IntoIterator<Item = &'a Row>) -> Option<&'a Row> {
+    let timed = rows.into_iter().filter_map(|r| Some((r.est_ms()?, r)));
+    timed.min_by(|a, b| a.0.total_cmp(&b.0)).map(|(_, r)| r)
+}
+
+/// The first row of each distinct `key`, in row order.
+pub fn first_per<'a, K: PartialEq>(
+    rows: impl IntoIterator<Item = &'a Row>,
+    key: impl Fn(&Row) -> K,
+) -> Vec<&'a Row> {
+    let (mut seen, mut out) = (Vec::new(), Vec::new());
+    for r in rows {
+        if !seen.contains(&key(r)) {
+            seen.push(key(r));
+            out.push(r);
+        }
+    }
+    out
+}
+
 /// The default placement: code in flash, read through the XIP cache.
 pub const XIP: &str = "xip";
 

@@ -3,8 +3,8 @@
 //! the records of one folder (one firmware image for both).
 
 use crate::doc::{grouped, ms, pow2, Section, Table};
-use crate::sections::answer::{cells, chart, first_per_config, head, CORES};
-use crate::table::{Row, BLAKE3, XIP};
+use crate::sections::answer::{cells, chart, head, CORES};
+use crate::table::{fastest, first_per, Row, BLAKE3, XIP};
 
 /// Issue 25's one-line answer for `core` under one hash and code placement: the fastest
 /// p3-m31 row (either PCS) against the fastest row of every other backend (all two-adic FRI),
@@ -15,15 +15,9 @@ fn answer(rows: &[Row], n: u64, core: &str, hash: &str, place: &str) -> Option<S
     let floor = picostark_core::Policy::default().min_security_bits;
     let ok = |r: &&Row| ok(r) && r.ranked(floor) && r.est_ms().is_some();
     let ok = |r: &&Row| ok(r) && r.hash == hash && r.placement == place;
-    let ms_of = |r: &&Row| r.est_ms().unwrap_or(f64::MAX);
-    let fastest = |circle: bool| {
-        let side = rows
-            .iter()
-            .filter(ok)
-            .filter(|r| (r.backend == "p3-m31") == circle);
-        side.min_by(|a, b| ms_of(a).total_cmp(&ms_of(b)))
-    };
-    let (c, t) = (fastest(true)?, fastest(false)?);
+    let sides = rows.iter().filter(ok).partition(|r| r.backend == "p3-m31");
+    let (circle, other): (Vec<&Row>, Vec<&Row>) = sides;
+    let (c, t) = (fastest(circle)?, fastest(other)?);
     let what = |r: &Row| {
         let blocks = r.estimate.as_ref().and_then(|e| e.sha256_engine.as_ref());
         let blocks = blocks.map_or(String::new(), |b| {
@@ -36,7 +30,7 @@ fn answer(rows: &[Row], n: u64, core: &str, hash: &str, place: &str) -> Option<S
             r.backend, r.params, r.security_bits
         )
     };
-    let ratio = ms_of(&c) / ms_of(&t);
+    let ratio = c.est_ms()? / t.est_ms()?;
     Some(format!("**{core}, {hash}, {place}:** circle {} against two-adic {}: the circle takes {ratio:.2}x the two-adic estimated ms.", what(c), what(t)))
 }
 
@@ -67,7 +61,9 @@ pub fn section(rows: &[Row]) -> Section {
     };
     // Both PCS from the one image of the WideCirclePcs records' folder.
     let here = |r: &&Row| r.n == n && dir(r) == folder;
-    let picked = first_per_config(rows.iter().filter(ok).filter(here));
+    let picked = first_per(rows.iter().filter(ok).filter(here), |r| {
+        (r.core.clone(), r.full_label())
+    });
     for (core, name) in CORES {
         let caption = format!("{name}, Fibonacci n = {}", pow2(n));
         let mut t = Table::new(&caption, &head("PCS | "));
