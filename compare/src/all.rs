@@ -22,6 +22,7 @@ use std::process::{Command, Stdio};
 use std::time::Instant;
 
 use clap::Args;
+use minijinja::context;
 use picostark_core::{BackendId, Policy, ProofFile, ProofHeader};
 
 #[derive(Args)]
@@ -173,17 +174,11 @@ struct Run<'a> {
 
 impl Run<'_> {
     /// Runs a tool (see [`stream`]); a failure adds `what: <its error lines>` to the notes.
-    fn tool(
-        &mut self,
-        cmd: &mut Command,
-        step: &str,
-        log: &str,
-        what: &str,
-    ) -> Result<bool, String> {
+    fn tool(&mut self, cmd: &mut Command, step: &str, log: &str, what: &str) -> Result<(), String> {
         let (ok, text) = stream(cmd, step, &self.logs.join(format!("{log}.log")))?;
         let why = failure_summary(&text);
         self.notes.extend((!ok).then(|| format!("{what}: {why}")));
-        Ok(ok)
+        Ok(())
     }
 
     /// `mcu-run run` on `core` over `files`, expecting `expect`, records into `out`.
@@ -398,21 +393,18 @@ pub fn run(a: &AllArgs, invocation: &str) -> Result<(), String> {
     let rows = crate::report::run(&inputs, &out, min, invocation, notes)?;
     lap("report", t);
     let total = format!("{:.0}", t0.elapsed().as_secs_f64());
-    write_readme(&out, invocation, &timings, &total, &qemu_versions, rows)?;
+    qemu_versions.dedup();
+    let qemu = (!qemu_versions.is_empty()).then(|| qemu_versions.join("; "));
+    let qemu = qemu.unwrap_or("not used".into());
+    write_readme(&out, context! { invocation, timings, total, qemu, rows })?;
     let out = out.display();
     println!("done in {total} s: {rows} rows. Report: {out}/report.html");
     println!("  also {out}/report.md, {out}/table.csv, {out}/table.json, {out}/README.md");
     Ok(())
 }
 
-fn write_readme(
-    out: &Path,
-    invocation: &str,
-    timings: &[(String, String)],
-    total: &str,
-    qemu: &[String],
-    rows: usize,
-) -> Result<(), String> {
+/// `<out>/README.md`: the run (`invocation`, `timings`, `total`, `qemu`, `rows`) and the machine.
+fn write_readme(out: &Path, run: minijinja::Value) -> Result<(), String> {
     let root = crate::input::repo_root();
     let tool = |cmd: &str, args: &[&str]| {
         let line = first_line(Command::new(cmd).current_dir(&root).args(args));
@@ -422,15 +414,13 @@ fn write_readme(
     let model = cpuinfo.lines().find(|l| l.starts_with("model name"));
     let model = model.and_then(|l| l.split_once(':'));
     let cpu = model.map_or(std::env::consts::ARCH, |m| m.1.trim());
-    let mut q = qemu.to_vec();
-    q.dedup();
-    let ctx = minijinja::context! {
-        invocation, timings, total, rows, cpu,
+    let ctx = context! {
+        cpu,
         commit => tool("git", &["rev-parse", "--short=12", "HEAD"]),
         rustc => tool("rustc", &["-V"]),
         generated => crate::report::utc_now(),
         threads => std::thread::available_parallelism().map_or(1, |n| n.get()),
-        qemu => if q.is_empty() { "not used".to_string() } else { q.join("; ") },
+        ..run
     };
     let env = minijinja::Environment::new();
     let t = env.template_from_str(include_str!("results-readme.md.j2"));

@@ -86,8 +86,14 @@ fn ratio(a: Option<u64>, b: Option<u64>) -> String {
     crate::doc::times(a.map(|v| v as f64), b.map(|v| v as f64))
 }
 
-fn model(e: &picostark_core::record::CycleEstimate) -> String {
-    format!("{} ({} v{})", e.cycles, e.model, e.model_version)
+/// The model that gave an estimate: `rp2350-m33 v7`.
+fn version(e: &CycleEstimate) -> String {
+    format!("{} v{}", e.model, e.model_version)
+}
+
+/// An estimate's cycles and model: `11760484 (rp2350-m33 v7)`.
+fn model(e: &CycleEstimate) -> String {
+    format!("{} ({})", e.cycles, version(e))
 }
 
 /// Instructions (and estimated cycles with their model) of one BLAKE3 compression per core,
@@ -95,15 +101,11 @@ fn model(e: &picostark_core::record::CycleEstimate) -> String {
 fn compressions(dir: &Path) -> Cost {
     let per = |(file, r): Run| {
         let k = proof(&file).strip_prefix("hash-cal-")?;
-        let k = k.strip_suffix(".proof")?;
-        let k: f64 = k.parse().ok()?;
-        let per = |e: &CycleEstimate| {
-            (
-                e.cycles as f64 / k,
-                format!("{} v{}", e.model, e.model_version),
-            )
-        };
-        let est = r.estimate.as_ref().map(per);
+        let k: f64 = k.strip_suffix(".proof")?.parse().ok()?;
+        let est = r
+            .estimate
+            .as_ref()
+            .map(|e| (e.cycles as f64 / k, version(e)));
         let accepted = r.result == "accepted";
         accepted.then_some((r.core, (r.instructions? as f64 / k, est)))
     };
@@ -211,12 +213,7 @@ fn timing(dir: &Path) -> Section {
     // names its own board image (layout, image, window addresses): not a build difference.
     let per_image = "layout-elf= board-image= image-fnv1a32= start= end= patches=";
     let own = |w: &&str| per_image.split(' ').any(|k| w.starts_with(k));
-    let build = |p: &str| {
-        p.split(' ')
-            .filter(|w| !own(w))
-            .collect::<Vec<_>>()
-            .join(" ")
-    };
+    let build = |p: &str| Vec::from_iter(p.split(' ').filter(|w| !own(w))).join(" ");
     let key = |r: &RunRecord| (r.backend.clone(), r.core.clone(), build(&r.profile));
     for k in records.iter().map(|r| key(&r.1)).collect::<BTreeSet<_>>() {
         let these = records.iter().filter(|r| key(&r.1) == k).map(|r| &r.1);
@@ -285,10 +282,8 @@ pub fn sections(dir: &Path) -> Vec<Section> {
     let cost = compressions(dir);
     let none = "no estimate in the hash-cal record (it predates the timing model)";
     let line = |(core, (i, est)): (&String, &PerCore)| {
-        let est = est
-            .as_ref()
-            .map(|(c, m)| format!("{c:.0} estimated cycles ({m})"));
-        let est = est.unwrap_or(none.into());
+        let cycles = |(c, m): &(f64, String)| format!("{c:.0} estimated cycles ({m})");
+        let est = est.as_ref().map_or(none.into(), cycles);
         format!("one BLAKE3 compression on {core}: {i:.0} instructions, {est}")
     };
     let mut lines: Vec<String> = cost.iter().map(line).collect();
@@ -309,7 +304,7 @@ pub fn sections(dir: &Path) -> Vec<Section> {
     let timing = dir.join("timing").is_dir().then(|| timing(dir));
     let mut out: Vec<Section> = std::iter::once(s).chain(timing).collect();
     out.push(tunes(dir));
-    out.retain(|s| !s.is_empty() || !s.notes.is_empty());
+    out.retain(Section::shown);
     let notes = std::fs::read_to_string(dir.join("NOTES.md")).ok();
     out.extend(notes.map(|n| Section::new("baseline-notes", "Notes on the baselines", n)));
     out

@@ -9,8 +9,7 @@ use crate::doc::Chart;
 
 const FONT: &str = "sans-serif";
 /// Pixels per character reserved for a label (plotters draws 14 as 11.3 px; sans-serif is
-/// narrower on average):
-/// labels are never cut off.
+/// narrower on average): labels are never cut off.
 const CHAR_PX: u32 = 8;
 
 /// The series colours, `0xRRGGBB` (matplotlib's "tab10" order).

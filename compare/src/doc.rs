@@ -58,9 +58,10 @@ impl Section {
         s
     }
 
-    /// Whether the section has anything to show.
-    pub fn is_empty(&self) -> bool {
-        self.tables.iter().all(|t| t.rows.is_empty()) && self.charts.is_empty()
+    /// Whether the section has anything to show besides its intro: rows, charts or notes.
+    pub fn shown(&self) -> bool {
+        let rows = self.tables.iter().any(|t| !t.rows.is_empty());
+        rows || !self.charts.is_empty() || !self.notes.is_empty()
     }
 }
 

@@ -25,12 +25,10 @@ fn sections(rows: &[Row], min: u32, baseline: &Path, about: [&[String]; 2]) -> V
         sections::scaling::section(rows),
         sections::matrix::section(rows, min),
     ];
-    out.retain(|s| !s.is_empty() || !s.notes.is_empty());
+    out.retain(Section::shown);
     out.extend(crate::baseline::sections(baseline));
-    let [notes, warnings] = about;
-    let about = sections::about::sections(rows, notes, warnings);
-    let shown = |s: &Section| !s.is_empty() || !s.notes.is_empty();
-    out.extend(about.into_iter().filter(shown));
+    let about = sections::about::sections(rows, about[0], about[1]);
+    out.extend(about.into_iter().filter(Section::shown));
     out
 }
 
@@ -89,11 +87,8 @@ pub fn run(
     let n = rows.len();
     let shown = out.display();
     eprintln!("compare: {n} rows -> {shown}/report.md, report.html, table.csv, table.json");
-    for t in sections
-        .iter()
-        .filter(|s| s.id == "answer")
-        .flat_map(|s| &s.tables)
-    {
+    let answer = sections.iter().filter(|s| s.id == "answer");
+    for t in answer.flat_map(|s| &s.tables) {
         if let Some(b) = t.rows.first() {
             let (c, ms, bits, p, h) = (&t.caption, &b[1], &b[2], &b[0], &b[4]);
             let (place, params) = (&b[6], &b[5]);
