@@ -97,10 +97,9 @@ pub fn load_text(text: &str, origin: &str, out: &mut Loaded) {
             Err(e) => warn(format!("not run-record JSON ({e}); skipped")),
         }
     } else {
-        let errors = log_meta(text).errors;
-        errors
-            .into_iter()
-            .for_each(|e| warn(format!("firmware reported `{e}`")));
+        for e in log_meta(text).errors {
+            warn(format!("firmware reported `{e}`"));
+        }
         let runs = parse_device_log(text);
         if runs.is_empty() {
             warn("no pstk1 run line; skipped".into());

@@ -417,8 +417,9 @@ pub(crate) mod tests {
         e
     }
 
-    /// `e` with every regime's bits.
+    /// `e` with every regime's bits, `conjectured` (rounded down) the policy's figure.
     pub fn with_security(mut e: Entry, conjectured: f64, proven_list: f64) -> Entry {
+        e.record.security_bits = conjectured as u32;
         let mut s = SecurityFigures::default();
         (s.ethstark, s.winterfell_conjectured) = (conjectured + 2.0, conjectured + 1.0);
         (s.plonky3_conjectured, s.proven_unique) = (conjectured, proven_list / 2.0);
@@ -445,13 +446,15 @@ pub(crate) mod tests {
     }
 
     #[test]
-    fn ratios_pair_same_source_only_and_device_figures() {
+    fn ratios_pair_same_source_only_device_figures_and_the_estimate_error() {
         let rows = build_rows(&[
             with_estimate(emu(BB, 4, 1024, "m33", 1_000_000), 3_000_000),
             with_estimate(emu(BB, 4, 1024, "rv32", 1_500_000), 3_300_000),
             dev(BB, 1024, "m33", &[2_000_000, 2_000_010, 1_999_990]),
             // No device rv32 row: the device m33 row must not pair with the emulator.
             emu("p3-m31", 4, 1024, "m33", 800_000),
+            // A device run without an estimate of its configuration pairs with nothing.
+            dev("p3-m31", 1024, "m33", &[1, 1]),
         ]);
         for core in ["m33", "rv32"] {
             let e = get(&rows, "emulator", BB, core);
@@ -468,6 +471,14 @@ pub(crate) mod tests {
         assert_eq!(d.cost_unit(), "cycles");
         // Sorted: device before emulator within the same configuration and core.
         assert_eq!(rows[0].source, "device");
+        // The estimate against the device median: (3.0 M - 2.0 M) / 2.0 M.
+        let pairs = estimate_vs_device(&rows);
+        assert_eq!(pairs.len(), 1);
+        let (e, d, err) = pairs[0];
+        assert_eq!(
+            [&e.source, &d.source, &err.to_string()],
+            ["emulator", "device", "0.5"]
+        );
     }
 
     #[test]
@@ -519,22 +530,6 @@ pub(crate) mod tests {
         };
         assert_eq!(ratio(label), 1.5);
         assert!((ratio(&format!("{label} (proven ≥ 100)")) - 1.1).abs() < 1e-12);
-    }
-
-    #[test]
-    fn estimate_against_device_gives_the_error() {
-        let rows = build_rows(&[
-            with_estimate(emu(BB, 4, 1024, "m33", 7_000_000), 10_500_000),
-            dev(BB, 1024, "m33", &[10_000_000, 10_000_000, 10_000_000]),
-            // A device run without an estimate of its configuration pairs with nothing.
-            emu("p3-m31", 4, 1024, "m33", 1),
-            dev("p3-m31", 1024, "m33", &[1, 1]),
-        ]);
-        let pairs = estimate_vs_device(&rows);
-        assert_eq!(pairs.len(), 1);
-        let (e, d, err) = pairs[0];
-        assert_eq!([&e.source, &d.source], ["emulator", "device"]);
-        assert!((err - 0.05).abs() < 1e-12, "{err}");
     }
 
     #[test]

@@ -23,11 +23,8 @@ Records written before these figures existed show “–” and their one stated
 
 /// Whether a row's proven bits (the better of unique and list decoding) reach 100.
 fn proven(r: &Row) -> bool {
-    let best = r
-        .security
-        .as_ref()
-        .map(|s| s.proven_unique.max(s.proven_list));
-    best.is_some_and(|b| b >= PROVEN_MIN_BITS)
+    let sec = r.security.as_ref();
+    sec.is_some_and(|s| s.proven_unique.max(s.proven_list) >= PROVEN_MIN_BITS)
 }
 
 /// The regimes note and the proven rows.

@@ -123,9 +123,8 @@ fn proof_size_chart(fib: &[&Row]) -> Option<Chart> {
 
 /// One cell of a pivot table.
 fn cell(r: &Row) -> String {
-    let needs = r
-        .heap_needed_at_least
-        .map(|b| format!(" (needs ≥ {})", kib(b)));
+    let needs = |b| format!(" (needs ≥ {})", kib(b));
+    let needs = r.heap_needed_at_least.map(needs);
     let cost = r.cost().map_or("–".into(), si);
     match (r.source.as_str(), r.result.as_str()) {
         ("host", _) => {

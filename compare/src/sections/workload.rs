@@ -90,7 +90,6 @@ mod tests {
         let e = |b: &str, ext, core: &str, cycles, bits: u32| {
             let x = with_estimate(emu(b, ext, 16, core, cycles / 2), cycles);
             let mut x = with_security(x, f64::from(bits), 60.0);
-            x.record.security_bits = bits;
             x.record.air = "membership".into();
             x
         };
