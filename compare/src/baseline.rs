@@ -102,10 +102,8 @@ fn compressions(dir: &Path) -> Cost {
     let per = |(file, r): Run| {
         let k = proof(&file).strip_prefix("hash-cal-")?;
         let k: f64 = k.strip_suffix(".proof")?.parse().ok()?;
-        let est = r
-            .estimate
-            .as_ref()
-            .map(|e| (e.cycles as f64 / k, version(e)));
+        let est = |e: &CycleEstimate| (e.cycles as f64 / k, version(e));
+        let est = r.estimate.as_ref().map(est);
         let accepted = r.result == "accepted";
         accepted.then_some((r.core, (r.instructions? as f64 / k, est)))
     };

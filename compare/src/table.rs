@@ -293,10 +293,8 @@ pub fn estimate_vs_device<'a>(rows: &'a [Row]) -> Vec<(&'a Row, &'a Row, f64)> {
     let devices = rows.iter().filter(|d| d.source == "device" && d.accepted());
     let pair = |d: &'a Row| {
         let estimated = |e: &&Row| e.source == "emulator" && e.accepted() && e.same_run_as(d);
-        let e = rows
-            .iter()
-            .filter(estimated)
-            .find(|e| e.estimate.is_some())?;
+        let estimated = |e: &&Row| estimated(e) && e.estimate.is_some();
+        let e = rows.iter().find(estimated)?;
         let dev = d.cycles_median.filter(|&c| c > 0.0)?;
         Some((e, d, (e.estimate.as_ref()?.cycles as f64 - dev) / dev))
     };

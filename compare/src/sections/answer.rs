@@ -86,11 +86,8 @@ pub fn section(rows: &[Row], min_security: u32) -> Section {
     for (core, name) in CORES {
         let at = |bits: u32| {
             let ok = |r: &&Row| r.source == "emulator" && r.air == "membership" && r.core == core;
-            let r = fastest(
-                rows.iter()
-                    .filter(ok)
-                    .filter(|r| r.accepted() && r.security_bits >= bits),
-            )?;
+            let ok = |r: &&Row| ok(r) && r.accepted() && r.security_bits >= bits;
+            let r = fastest(rows.iter().filter(ok))?;
             let (label, ms, b) = (r.full_label(), ms(r.est_ms()?), r.security_bits);
             Some(format!("{label} {ms} est. ms ({b} bits strictest)"))
         };

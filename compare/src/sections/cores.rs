@@ -11,11 +11,9 @@ pub fn section(rows: &[Row]) -> Section {
     // (emulator rows), and in device cycles.
     let head = "configuration | n | allocator | RV32/M33 instructions | RV32/M33 estimated time | RV32/M33 device cycles";
     let mut t = Table::new("", head);
-    let rv32 = rows
-        .iter()
-        .filter(|r| r.core == "rv32" && r.rv32_m33_ratio.is_some());
+    let rv32 = |r: &&Row| r.core == "rv32" && r.rv32_m33_ratio.is_some();
     let key = |r: &Row| (r.full_label(), r.n, r.allocator.clone());
-    for first in first_per(rv32, key) {
+    for first in first_per(rows.iter().filter(rv32), key) {
         let ratio = |source: &str, f: fn(&Row) -> Option<f64>| {
             let same = |r: &&Row| r.source == source && r.core == "rv32" && key(r) == key(first);
             dash(rows.iter().find(same).and_then(f), |v| format!("{v:.2}"))

@@ -58,10 +58,8 @@ pub fn section(rows: &[Row], min_security: u32) -> Section {
     s.tables.push(t);
     let backends: BTreeSet<&str> = rows.iter().map(|r| r.backend.as_str()).collect();
     for b in backends {
-        let mine = rows
-            .iter()
-            .filter(emu)
-            .filter(|r| r.backend == b && proven(r));
+        let mine = rows.iter().filter(emu).filter(|r| r.backend == b);
+        let mine = mine.filter(|r| proven(r));
         let best_list = mine.filter_map(|r| Some(r.security.as_ref()?.proven_list));
         let best_list = best_list.reduce(f64::max);
         match best_list {

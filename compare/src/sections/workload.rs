@@ -34,10 +34,8 @@ fn fastest_membership(wide: &[&Row], min_security: u32) -> Option<Table> {
 }
 
 pub fn section(rows: &[Row], min_security: u32) -> Section {
-    let wide = rows
-        .iter()
-        .filter(|r| r.air != "fib" && r.source == "emulator");
-    let wide: Vec<&Row> = wide.filter(|r| r.accepted()).collect();
+    let wide = |r: &&Row| r.air != "fib" && r.source == "emulator" && r.accepted();
+    let wide: Vec<&Row> = rows.iter().filter(wide).collect();
     let mut intro = String::from("Each AIR other than Fibonacci (2 columns, degree 1), measured as the Fibonacci rows are; “× Fib” is the estimated ms over the Fibonacci row of the same configuration and core at the smallest n measured.");
     for (air, text) in [("membership", MEMBERSHIP), ("chain16", CHAIN16)] {
         if wide.iter().any(|r| r.air == air) {
@@ -50,9 +48,8 @@ pub fn section(rows: &[Row], min_security: u32) -> Section {
     let fib = |r: &Row, air: &str| {
         let label = r.full_label().replace(&format!(" {air}"), "");
         let same = |f: &&Row| f.air == "fib" && Some(f.n) == fib_n && f.source == "emulator";
-        rows.iter()
-            .filter(same)
-            .find(|f| f.core == r.core && f.full_label() == label)
+        let same = |f: &&Row| same(f) && f.core == r.core && f.full_label() == label;
+        rows.iter().find(same)
     };
     let airs: BTreeSet<(&str, u64)> = wide.iter().map(|r| (r.air.as_str(), r.n)).collect();
     for (air, n) in airs {
