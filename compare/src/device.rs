@@ -174,10 +174,7 @@ pstk1 iter i=0 count=300 result=accepted
         assert!(first(&text).unwrap_err().contains("cycles not trusted"));
         assert_eq!(log_meta(&text).counter_failed, [0]);
         // A rejected genuine iteration is the run's result.
-        let text = LOG.replace(
-            "count=100 result=accepted",
-            "count=100 result=rejected:format",
-        );
+        let text = LOG.replace("100 result=accepted", "100 result=rejected:format");
         assert_eq!(first(&text).unwrap().record.result, "rejected:format");
     }
 }

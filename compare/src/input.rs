@@ -218,9 +218,7 @@ pstk1 done accepted=1 rejected=1
         assert_eq!(Some(sum), r.instructions);
         assert!(r.heap_peak.is_some() && r.stack_peak.is_some());
         // As mcu-run writes it now: the proof's parameters and the placement.
-        assert_eq!(
-            (r.params.unwrap().num_queries, r.placement.as_deref()),
-            (14, Some("xip"))
-        );
+        let got = (r.params.unwrap().num_queries, r.placement.as_deref());
+        assert_eq!(got, (14, Some("xip")));
     }
 }

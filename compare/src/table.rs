@@ -473,10 +473,8 @@ pub(crate) mod tests {
         let pairs = estimate_vs_device(&rows);
         assert_eq!(pairs.len(), 1);
         let (e, d, err) = pairs[0];
-        assert_eq!(
-            [&e.source, &d.source, &err.to_string()],
-            ["emulator", "device", "0.5"]
-        );
+        let got = [&e.source, &d.source, &err.to_string()];
+        assert_eq!(got, ["emulator", "device", "0.5"]);
     }
 
     #[test]

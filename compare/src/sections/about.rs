@@ -20,7 +20,6 @@ fn gaps(rows: &[Row]) -> Vec<String> {
             }
         }
     }
-    out.dedup();
     out
 }
 

@@ -51,10 +51,8 @@ pub fn head(first: &str) -> String {
 pub fn chart(title: &str, rows: &[&Row], key: &dyn Fn(&Row) -> String, sort: bool) -> Chart {
     let group = |r: &Row| {
         let on = |c: &str| rows.iter().find(|o| o.core == c && key(o) == key(r));
-        (
-            key(r),
-            CORES.map(|c| on(c.0).and_then(|o| o.est_ms())).to_vec(),
-        )
+        let ms = CORES.map(|c| on(c.0).and_then(|o| o.est_ms()));
+        (key(r), ms.to_vec())
     };
     let firsts = first_per(rows.iter().copied(), key);
     let mut groups: Vec<(String, Vec<Option<f64>>)> = firsts.into_iter().map(group).collect();

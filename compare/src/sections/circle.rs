@@ -20,15 +20,12 @@ fn answer(rows: &[Row], n: u64, core: &str, hash: &str, place: &str) -> Option<S
     let (c, t) = (fastest(circle)?, fastest(other)?);
     let what = |r: &Row| {
         let blocks = r.estimate.as_ref().and_then(|e| e.sha256_engine.as_ref());
-        let blocks = blocks.map_or(String::new(), |b| {
-            format!(", {} engine blocks", grouped(b.blocks))
-        });
+        let blocks = blocks.map(|b| grouped(b.blocks));
+        let blocks = blocks.map_or(String::new(), |b| format!(", {b} engine blocks"));
         let insns = r.instructions.map_or("n/a".into(), grouped);
         let est = ms(r.est_ms().unwrap_or_default());
-        format!(
-            "{est} ms ({insns} instructions{blocks}; {} {}, {} bits)",
-            r.backend, r.params, r.security_bits
-        )
+        let (b, p, bits) = (&r.backend, &r.params, r.security_bits);
+        format!("{est} ms ({insns} instructions{blocks}; {b} {p}, {bits} bits)")
     };
     let ratio = c.est_ms()? / t.est_ms()?;
     Some(format!("**{core}, {hash}, {place}:** circle {} against two-adic {}: the circle takes {ratio:.2}x the two-adic estimated ms.", what(c), what(t)))
@@ -61,9 +58,8 @@ pub fn section(rows: &[Row]) -> Section {
     };
     // Both PCS from the one image of the WideCirclePcs records' folder.
     let here = |r: &&Row| r.n == n && dir(r) == folder;
-    let picked = first_per(rows.iter().filter(ok).filter(here), |r| {
-        (r.core.clone(), r.full_label())
-    });
+    let config = |r: &Row| (r.core.clone(), r.full_label());
+    let picked = first_per(rows.iter().filter(ok).filter(here), config);
     for (core, name) in CORES {
         let caption = format!("{name}, Fibonacci n = {}", pow2(n));
         let mut t = Table::new(&caption, &head("PCS | "));

@@ -20,17 +20,12 @@ fn policy(r: &Row) -> Option<&str> {
 
 /// The estimated emulator row of `r`'s configuration (code placement included) with hash `hash`.
 fn with_hash<'a>(rows: &'a [Row], r: &Row, hash: &str) -> Option<&'a Row> {
-    rows.iter().find(|o| {
-        o.source == "emulator"
-            && o.est_ms().is_some()
-            && o.accepted()
-            && o.hash == hash
-            && policy(o) == policy(r)
-            && o.placement == r.placement
-            && o.params == r.params
-            && (&o.backend, o.extension, &o.air, o.n, &o.core, &o.allocator)
-                == (&r.backend, r.extension, &r.air, r.n, &r.core, &r.allocator)
-    })
+    let ok = |o: &&Row| o.source == "emulator" && o.est_ms().is_some() && o.accepted();
+    let ok = |o: &&Row| ok(o) && o.hash == hash && policy(o) == policy(r);
+    let ok = |o: &&Row| ok(o) && o.placement == r.placement && o.params == r.params;
+    let ok = |o: &&Row| ok(o) && o.backend == r.backend && o.extension == r.extension;
+    let ok = |o: &&Row| ok(o) && (&o.air, o.n, &o.core) == (&r.air, r.n, &r.core);
+    rows.iter().find(|o| ok(o) && o.allocator == r.allocator)
 }
 
 fn percent(part: f64, whole: f64) -> String {

@@ -19,11 +19,8 @@ mod tests {
     #[test]
     fn sections_pick_and_pair_the_right_rows() {
         let e = |b: &str, ext, core: &str, cycles, bits| {
-            with_security(
-                with_estimate(emu(b, ext, 1024, core, cycles / 2), cycles),
-                bits,
-                60.0,
-            )
+            let x = with_estimate(emu(b, ext, 1024, core, cycles / 2), cycles);
+            with_security(x, bits, 60.0)
         };
         let mut engine = e("p3-m31", 4, "m33", 1_500_000, 96.0);
         engine.record.hash_impl = Some("sha256-engine".into());
