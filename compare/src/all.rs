@@ -211,13 +211,15 @@ pub fn run(a: &AllArgs, invocation: &str) -> Result<(), String> {
         clean(d)?;
     }
     let mut timings: Vec<(String, String)> = Vec::new();
-    let mut lap = |what: &str, t: Instant| {
-        let secs = format!("{:.0}", t.elapsed().as_secs_f64());
-        timings.push((what.to_string(), secs))
+    // Each step's time, since the previous step ended.
+    let mut since = Instant::now();
+    let mut lap = |what: &str| {
+        let secs = format!("{:.0}", since.elapsed().as_secs_f64());
+        timings.push((what.to_string(), secs));
+        since = Instant::now();
     };
 
     // 1. Which backends exist.
-    let t = Instant::now();
     println!("[1/4] building prover-host (release) and listing its backends");
     let log = run.logs.join("prover-host-list.log");
     let (ok, list) = stream(&mut cargo_run("prover-host", "list"), "[1/4]", &log)?;
@@ -228,10 +230,9 @@ pub fn run(a: &AllArgs, invocation: &str) -> Result<(), String> {
     }
     let shown = backends.iter().map(|(b, d)| format!("{b} (ext {d:?})"));
     println!("[1/4] backends: {}", shown.collect::<Vec<_>>().join(", "));
-    lap("build prover-host, list backends", t);
+    lap("build prover-host, list backends");
 
     // 2. Host: prove and verify, `samples` proof sets.
-    let t = Instant::now();
     let ns: Vec<String> = a.log_n.iter().map(u8::to_string).collect();
     let ns = ns.join(",");
     println!("[2/4] proving Fib at n = 2^{{{ns}}} for every backend (host)");
@@ -277,16 +278,15 @@ pub fn run(a: &AllArgs, invocation: &str) -> Result<(), String> {
         let what = format!("{b} SHA-256 n=2^{n} not proved");
         run.tool(&mut cmd, "[2/4]", &format!("prover-host-{b}-sha256"), &what)?;
     }
-    lap("prove + host verify", t);
+    lap("prove + host verify");
 
     // 3. Emulator.
     let mut qemu_versions = Vec::new();
     if a.skip_emulator {
-        let skipped = "emulator step skipped (--skip-emulator)";
-        run.notes.push(skipped.into());
+        run.notes
+            .push("emulator step skipped (--skip-emulator)".into());
     }
     for core in a.cores.iter().filter(|_| !a.skip_emulator) {
-        let t = Instant::now();
         let (qemu, pkg) = match core.as_str() {
             "m33" => ("qemu-system-arm", "qemu-system-arm"),
             "rv32" => ("qemu-system-riscv32", "qemu-system-misc"),
@@ -370,14 +370,13 @@ pub fn run(a: &AllArgs, invocation: &str) -> Result<(), String> {
                 run.tool(cmd.args(&sha), &step, &log, &what)?;
             }
         }
-        lap(&format!("emulate on {core}"), t);
+        lap(&format!("emulate on {core}"));
     }
 
     // 4. Report, over the records written here and the tracks measured by their own
     // documented commands when their records are there: proven >= 100 bits, the best
     // hardware-hash configurations, the membership workload, the WideCirclePcs rows and the
     // board images by code placement (each folder's README says how).
-    let t = Instant::now();
     println!("[4/4] writing the report");
     let tracks = "proven/records hash/best membership/records membership/records-128 membership/engine baseline/wide-circle placement/one placement/all";
     let mut inputs = vec![raw.clone()];
@@ -391,7 +390,7 @@ pub fn run(a: &AllArgs, invocation: &str) -> Result<(), String> {
     }
     let (min, notes) = (a.min_security, &run.notes);
     let rows = crate::report::run(&inputs, &out, min, invocation, notes)?;
-    lap("report", t);
+    lap("report");
     let total = format!("{:.0}", t0.elapsed().as_secs_f64());
     qemu_versions.dedup();
     let qemu = (!qemu_versions.is_empty()).then(|| qemu_versions.join("; "));

@@ -199,8 +199,7 @@ mod tests {
         let points = vec![(10.0, 1.0), (16.0, 3.0)];
         let s = Series::new("a".into(), 0, true, points);
         assert!(lines("t", "bytes", &[s]).svg.contains("2^16"));
-        assert!(lines("t", "bytes", &[])
-            .svg
-            .starts_with("<p>chart not drawn"));
+        let empty = lines("t", "bytes", &[]);
+        assert!(empty.svg.starts_with("<p>chart not drawn"));
     }
 }
