@@ -465,10 +465,8 @@ mod tests {
 airs:
   fib            two-column Fibonacci
 ";
-        let got: Vec<String> = parse_list(text)
-            .iter()
-            .map(|(b, d)| format!("{b} {d:?}"))
-            .collect();
+        let got = parse_list(text);
+        let got: Vec<String> = got.iter().map(|(b, d)| format!("{b} {d:?}")).collect();
         assert_eq!(got, ["p3-babybear [4, 5]", "p3-m31 [4]"]);
         let t = "ok line\n   Compiling x\np3-m31 m33 error: 3 of 4\nmcu-run: boom\n";
         let want = "p3-m31 m33 error: 3 of 4 / mcu-run: boom";

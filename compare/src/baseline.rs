@@ -197,14 +197,13 @@ fn timing(dir: &Path) -> Section {
             _ => "–".into(),
         };
         let measured = measured.map_or("not published".into(), |m| m.to_string());
-        let line = format!("{} | {measured} | {pred} | {err}", head.join(" | "));
-        match rec {
-            Some((f, r)) => {
-                let (insns, res, b, p) = (num(r.instructions), &r.result, &r.board, &r.profile);
-                t.row(&format!("{line} | {insns} | `{f}` ({res}) | {b} · {p}"))
-            }
-            None => t.row(&format!("{line} | – | – | –")),
-        }
+        let record = |(f, r): &Run| {
+            let (insns, res, b, p) = (num(r.instructions), &r.result, &r.board, &r.profile);
+            format!("{insns} | `{f}` ({res}) | {b} · {p}")
+        };
+        let record = rec.map_or("– | – | –".into(), record);
+        let head = head.join(" | ");
+        t.row(&format!("{head} | {measured} | {pred} | {err} | {record}"));
     }
     s.tables.push(t);
     // The allocators in predicted order, per backend, core and build. Each allocator's record

@@ -19,7 +19,7 @@ pub const TABLE_KIND: &str = "picostark-compare-table";
 
 /// One input record, where it came from, and for a device run the result of the firmware's
 /// tampered copy.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Entry {
     pub record: RunRecord,
     pub origin: String,
@@ -121,12 +121,9 @@ pub fn load_text(text: &str, origin: &str, out: &mut Loaded) {
         } else if !["host", "emulator", "device"].contains(&record.source.as_str()) {
             warn(format!("unknown source {:?}; skipped", record.source));
         } else {
-            let origin = origin.to_string();
-            out.entries.push(Entry {
-                record,
-                origin,
-                tampered,
-            });
+            let mut entry = Entry::default();
+            (entry.record, entry.origin, entry.tampered) = (record, origin.into(), tampered);
+            out.entries.push(entry);
         }
     }
 }

@@ -397,12 +397,9 @@ pub(crate) mod tests {
             b if b.starts_with("wf-") => (3, 5),
             _ => (4, 2),
         };
-        let (record, origin, tampered) = (r, "fixture".into(), None);
-        Entry {
-            record,
-            origin,
-            tampered,
-        }
+        let mut e = Entry::default();
+        (e.record, e.origin) = (r, "fixture".into());
+        e
     }
 
     /// `e` with a timing-model estimate of `cycles` at 150 MHz (a fixture, not a model run).

@@ -42,9 +42,8 @@ pub fn section(rows: &[Row], min_security: u32) -> Section {
         let insns = x(|r| Some(r.instructions? as f64));
         let heap = x(|r| Some(r.heap_peak? as f64));
         let (est, size) = (x(Row::est_ms), x(|r| Some(r.proof_bytes as f64)));
-        let c = conj.map_or("none measured".into(), |c| {
-            format!("{} ({} bits)", c.full_label(), c.security_bits)
-        });
+        let c = conj.map(|c| format!("{} ({} bits)", c.full_label(), c.security_bits));
+        let c = c.unwrap_or("none measured".into());
         let sec = r.security.as_ref();
         let pb = dash(sec, |s| {
             format!("{} · {}", bits(s.proven_unique), bits(s.proven_list))

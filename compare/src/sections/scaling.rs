@@ -88,9 +88,8 @@ fn charts(fib: &[&Row]) -> Vec<Chart> {
         let title = format!("Heap peak vs n ({source}): the tracking allocator's high-water mark; out-of-memory runs at the bytes in use plus the refused request");
         out.push(chart::lines(&title, "bytes", &lines));
     }
-    let host = fib.iter().copied().filter(|r| r.source == "host");
-    let host = host.filter(|r| r.accepted());
-    let host: Vec<&Row> = host.collect();
+    let host = |r: &&Row| r.source == "host" && r.accepted();
+    let host: Vec<&Row> = fib.iter().copied().filter(host).collect();
     if !host.is_empty() {
         let title = "Prove time vs n (host wall clock, every core available to the prover)";
         let prove = series(&host, |r| r.prove_ms, "");
