@@ -134,9 +134,8 @@ pub fn parse_list(text: &str) -> Vec<(String, Vec<u8>)> {
 /// The `*.proof` files in `dir` (not recursive), in name order.
 fn proof_files(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
     let paths = std::fs::read_dir(dir)?.filter_map(|e| Some(e.ok()?.path()));
-    let mut files: Vec<PathBuf> = paths
-        .filter(|p| p.extension() == Some("proof".as_ref()))
-        .collect();
+    let proof = |p: &PathBuf| p.extension() == Some("proof".as_ref());
+    let mut files: Vec<PathBuf> = paths.filter(proof).collect();
     files.sort();
     Ok(files)
 }
@@ -385,8 +384,7 @@ pub fn run(a: &AllArgs, invocation: &str) -> Result<(), String> {
     for l in &a.device_logs {
         let (dir, name) = (raw.join("device"), l.file_name().unwrap_or_default());
         let _ = std::fs::create_dir_all(&dir);
-        let to = dir.join(name);
-        std::fs::copy(l, to).map_err(|e| format!("{}: {e}", l.display()))?;
+        std::fs::copy(l, dir.join(name)).map_err(|e| format!("{}: {e}", l.display()))?;
     }
     let (min, notes) = (a.min_security, &run.notes);
     let rows = crate::report::run(&inputs, &out, min, invocation, notes)?;

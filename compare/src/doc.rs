@@ -26,8 +26,7 @@ impl Table {
     /// Adds a row written as its Markdown line without the outer pipes: `"a | b | c"` (no
     /// cell holds `" | "`).
     pub fn row(&mut self, line: &str) {
-        self.rows
-            .push(line.split(" | ").map(String::from).collect());
+        self.rows.push(line.split(" | ").map(Into::into).collect());
     }
 }
 

@@ -426,9 +426,8 @@ pub(crate) mod tests {
     pub fn dev(backend: &str, n: u64, core: &str, cycles: &[u64]) -> Entry {
         let mut e = emu(backend, 4, n, core, 0);
         let r = &mut e.record;
-        (r.source, r.instructions, r.cycles, r.clock_hz) =
-            ("device".into(), None, cycles.to_vec(), Some(150_000_000));
-        r.board = "rp2350".into();
+        (r.source, r.board, r.instructions) = ("device".into(), "rp2350".into(), None);
+        (r.cycles, r.clock_hz) = (cycles.to_vec(), Some(150_000_000));
         e.tampered = Some("rejected:rejected".into());
         e
     }

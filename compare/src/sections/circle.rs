@@ -49,9 +49,8 @@ pub fn section(rows: &[Row]) -> Section {
     let ok = |r: &&Row| ok(r) && r.accepted() && r.default_policy();
     let ok = |r: &&Row| ok(r) && r.hash == BLAKE3 && r.placement == XIP;
     let dir = |r: &Row| r.origin.rsplit_once('/').map_or("", |d| d.0).to_string();
-    let wide = rows.iter().filter(ok);
-    let wide = wide.filter(|r| pcs(r).starts_with("Wide"));
-    let wide: Vec<&Row> = wide.collect();
+    let wide = |r: &&Row| ok(r) && pcs(r).starts_with("Wide");
+    let wide: Vec<&Row> = rows.iter().filter(wide).collect();
     let (Some(n), Some(folder)) = (wide.iter().map(|r| r.n).min(), wide.first().map(|r| dir(r)))
     else {
         return s;
