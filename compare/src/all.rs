@@ -140,11 +140,6 @@ fn proof_files(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
     Ok(files)
 }
 
-fn proof_header(p: &Path) -> Option<ProofHeader> {
-    let bytes = std::fs::read(p).ok()?;
-    ProofFile::parse(&bytes).ok().map(|f| f.header)
-}
-
 /// The first line `cmd` prints, when it succeeds.
 fn first_line(cmd: &mut Command) -> Option<String> {
     let o = cmd.output().ok().filter(|o| o.status.success())?;
@@ -307,7 +302,8 @@ pub fn run(a: &AllArgs, invocation: &str) -> Result<(), String> {
             // Proofs below the firmware's security floor must be rejected by its policy: they
             // run in their own batch with `--expect rejected`. Both batches name the same
             // backend features, so the firmware is built once.
-            let headers: Vec<Option<ProofHeader>> = files.iter().map(|p| proof_header(p)).collect();
+            let header = |p: &PathBuf| Some(ProofFile::parse(&std::fs::read(p).ok()?).ok()?.header);
+            let headers: Vec<Option<ProofHeader>> = files.iter().map(header).collect();
             let backend = |i: usize| headers[i].as_ref().map_or("", |h| h.backend.name());
             let all: BTreeSet<&str> = (0..files.len()).map(backend).collect();
             let all: Vec<&str> = all.into_iter().filter(|b| !b.is_empty()).collect();

@@ -283,16 +283,15 @@ pub fn sections(dir: &Path) -> Vec<Section> {
         let est = est.as_ref().map_or(none.into(), cycles);
         format!("one BLAKE3 compression on {core}: {i:.0} instructions, {est}")
     };
-    let mut lines: Vec<String> = cost.iter().map(line).collect();
+    let mut s = Section::new("baseline", "Stock baselines and hash floor", INTRO);
+    s.notes = cost.iter().map(line).collect();
     if let (Some(m), Some(r)) = (cost.get("m33"), cost.get("rv32")) {
         let est = m.1.as_ref().zip(r.1.as_ref()).map(|(m, r)| r.0 / m.0);
         let est = est.map_or(String::new(), |x| format!(", {x:.2} in estimated cycles"));
         let x = r.0 / m.0;
         let line = format!("RV32 / M33 of one compression: {x:.2} in instructions{est}");
-        lines.push(line);
+        s.notes.push(line);
     }
-    let mut s = Section::new("baseline", "Stock baselines and hash floor", INTRO);
-    s.notes = lines;
     for (caption, ours, stock) in [("", "ours", "stock"), (NOLTO, "ours-nolto", "stock-nolto")] {
         let (ours, stock) = (runs(&dir.join(ours)), runs(&dir.join(stock)));
         let t = comparison(caption, &ours, &stock, &cost, &counts);

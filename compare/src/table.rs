@@ -169,13 +169,6 @@ pub fn first_per<'a, K: PartialEq>(
 /// The default placement: code in flash, read through the XIP cache.
 pub const XIP: &str = "xip";
 
-/// A record's code placement as shown ([`Row::placement`]).
-fn placement_of(r: &RunRecord) -> String {
-    let host = (r.source == "host").then_some("host");
-    let p = r.placement.as_deref().or(host).unwrap_or(XIP);
-    r.image.as_ref().map_or(p.into(), |i| format!("{p} {i}"))
-}
-
 /// The hash of the default rows (and of records written before `hash_impl` existed).
 pub const BLAKE3: &str = "blake3";
 
@@ -200,11 +193,16 @@ fn row_from(e: &Entry) -> Row {
     let hz = r.clock_hz.filter(|&hz| hz > 0);
     let device_ms = cycles_median.zip(hz).map(|(c, hz)| c / hz as f64 * 1e3);
     let protocol = BackendId::from_name(&r.backend).map_or("unknown", |b| b.protocol());
+    // The placement as shown (`Row::placement`).
+    let host = (r.source == "host").then_some("host");
+    let place = r.placement.as_deref().or(host).unwrap_or(XIP);
+    let image = |i: &String| format!("{place} {i}");
+    let placement = r.image.as_ref().map_or(place.into(), image);
     Row {
         protocol: protocol.into(),
         hash: hash_of(r),
         params: r.params.as_ref().map_or("–".into(), crate::doc::compact),
-        placement: placement_of(r),
+        placement,
         tampered: e.tampered.clone(),
         cycles_median,
         device_ms,
