@@ -337,9 +337,8 @@ mod tests {
     /// and holds PART.
     fn has_all(t: &Table, want: &str) {
         for (start, part) in want.lines().filter_map(|l| l.trim().split_once(" => ")) {
-            let found = lines(t)
-                .iter()
-                .any(|l| l.starts_with(start) && l.contains(part));
+            let found = |l: &String| l.starts_with(start) && l.contains(part);
+            let found = lines(t).iter().any(found);
             assert!(found, "{start} … {part}: {:#?}", lines(t));
         }
     }
