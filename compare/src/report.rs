@@ -63,8 +63,7 @@ pub fn run(
     warnings.iter().for_each(|w| eprintln!("warning: {w}"));
     let rows = crate::table::build_rows(&loaded.entries);
     let baseline = out.join("baseline");
-    let about = [notes, warnings.as_slice()];
-    let sections = sections(&rows, min_security, &baseline, about);
+    let sections = sections(&rows, min_security, &baseline, [notes, &warnings]);
     let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
     rows.iter()
         .for_each(|r| *counts.entry(&r.source).or_default() += 1);

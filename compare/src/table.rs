@@ -266,9 +266,8 @@ pub fn build_rows(entries: &[Entry]) -> Vec<Row> {
     let ratio = |row: &Row, cost: fn(&Row) -> Option<f64>| {
         let find = |core: &str| {
             let key = |r: &Row| (r.source.clone(), r.full_label(), r.n, r.allocator.clone());
-            let same = |o: &&Row| o.core == core && key(o) == key(row);
-            let found = rows.iter().filter(same).find(|o| o.accepted());
-            found.and_then(cost)
+            let same = |o: &&Row| o.core == core && key(o) == key(row) && o.accepted();
+            rows.iter().find(same).and_then(cost)
         };
         let pair = row.source != "host" && (row.core == "m33" || row.core == "rv32");
         match (find("rv32"), find("m33")) {

@@ -32,8 +32,7 @@ mod tests {
         proven.record.security.as_mut().unwrap().policy_regime = "proven".into();
         proven.record.security.as_mut().unwrap().proven_list = 101.0;
         let mut member = e("wf-goldilocks", 2, "m33", 6_000_000, 96.0);
-        member.record.air = "membership".into();
-        member.record.n = 16;
+        (member.record.air, member.record.n) = ("membership".into(), 16);
         let rows = build_rows(&[
             e("p3-m31", 4, "m33", 3_000_000, 96.0),
             engine,
