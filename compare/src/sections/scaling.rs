@@ -71,10 +71,8 @@ fn charts(fib: &[&Row]) -> Vec<Chart> {
         let ooms = src.iter().copied().filter(|r| r.result == OUT_OF_MEMORY);
         let ooms: Vec<&Row> = ooms.collect();
         let needs = ": out of memory, needs at least";
-        for mut s in series(&ooms, |r| Some(r.heap_needed_at_least? as f64), needs) {
-            s.dashed = true;
-            lines.push(s);
-        }
+        let ooms = series(&ooms, |r| Some(r.heap_needed_at_least? as f64), needs);
+        lines.extend(ooms.into_iter().map(|s| Series { dashed: true, ..s }));
         if lines.is_empty() {
             continue;
         }
