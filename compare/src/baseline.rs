@@ -173,9 +173,9 @@ fn timing(dir: &Path) -> Section {
     let mut t = Table::new("", "proof | core | allocator | measured cycles | predicted cycles (model) | error | instructions | record (result) | board · profile");
     let published: Vec<Vec<&str>> = PUBLISHED.lines().map(|l| l.split(' ').collect()).collect();
     // Each published run with its matching records, then the records no published run has.
-    let mut lines: Vec<(Vec<String>, Option<u64>, Option<&Run>)> = Vec::new();
+    let mut lines: Vec<(String, Option<u64>, Option<&Run>)> = Vec::new();
     for p in &published {
-        let head = vec![p[1].replace('_', " "), p[2].into(), p[3].into()];
+        let head = format!("{} | {} | {}", p[1].replace('_', " "), p[2], p[3]);
         let measured = p[4].parse().ok();
         let found: Vec<&Run> = records.iter().filter(|r| matches(&r.1, p)).collect();
         lines.extend(found.iter().map(|r| (head.clone(), measured, Some(*r))));
@@ -183,7 +183,7 @@ fn timing(dir: &Path) -> Section {
     }
     let known = |r: &&Run| published.iter().any(|p| matches(&r.1, p));
     let unpublished = records.iter().filter(|r| !known(r));
-    let head = |r: &RunRecord| vec![r.backend.clone(), r.core.clone(), r.allocator.clone()];
+    let head = |r: &RunRecord| format!("{} | {} | {}", r.backend, r.core, r.allocator);
     lines.extend(unpublished.map(|r| (head(&r.1), None, Some(r))));
     for (head, measured, rec) in lines {
         let est = rec.and_then(|r| r.1.estimate.as_ref());
@@ -202,7 +202,6 @@ fn timing(dir: &Path) -> Section {
             format!("{insns} | `{f}` ({res}) | {b} · {p}")
         };
         let record = rec.map_or("– | – | –".into(), record);
-        let head = head.join(" | ");
         t.row(&format!("{head} | {measured} | {pred} | {err} | {record}"));
     }
     s.tables.push(t);
