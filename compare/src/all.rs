@@ -22,6 +22,7 @@ use std::process::{Command, Stdio};
 use std::time::Instant;
 
 use clap::Args;
+use minijinja::context;
 use picostark_core::{BackendId, Policy, ProofFile, ProofHeader};
 
 #[derive(Args)]
@@ -133,16 +134,10 @@ pub fn parse_list(text: &str) -> Vec<(String, Vec<u8>)> {
 /// The `*.proof` files in `dir` (not recursive), in name order.
 fn proof_files(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
     let paths = std::fs::read_dir(dir)?.filter_map(|e| Some(e.ok()?.path()));
-    let mut files: Vec<PathBuf> = paths
-        .filter(|p| p.extension() == Some("proof".as_ref()))
-        .collect();
+    let proof = |p: &PathBuf| p.extension() == Some("proof".as_ref());
+    let mut files: Vec<PathBuf> = paths.filter(proof).collect();
     files.sort();
     Ok(files)
-}
-
-fn proof_header(p: &Path) -> Option<ProofHeader> {
-    let bytes = std::fs::read(p).ok()?;
-    ProofFile::parse(&bytes).ok().map(|f| f.header)
 }
 
 /// The first line `cmd` prints, when it succeeds.
@@ -173,17 +168,11 @@ struct Run<'a> {
 
 impl Run<'_> {
     /// Runs a tool (see [`stream`]); a failure adds `what: <its error lines>` to the notes.
-    fn tool(
-        &mut self,
-        cmd: &mut Command,
-        step: &str,
-        log: &str,
-        what: &str,
-    ) -> Result<bool, String> {
+    fn tool(&mut self, cmd: &mut Command, step: &str, log: &str, what: &str) -> Result<(), String> {
         let (ok, text) = stream(cmd, step, &self.logs.join(format!("{log}.log")))?;
         let why = failure_summary(&text);
         self.notes.extend((!ok).then(|| format!("{what}: {why}")));
-        Ok(ok)
+        Ok(())
     }
 
     /// `mcu-run run` on `core` over `files`, expecting `expect`, records into `out`.
@@ -216,13 +205,15 @@ pub fn run(a: &AllArgs, invocation: &str) -> Result<(), String> {
         clean(d)?;
     }
     let mut timings: Vec<(String, String)> = Vec::new();
-    let mut lap = |what: &str, t: Instant| {
-        let secs = format!("{:.0}", t.elapsed().as_secs_f64());
-        timings.push((what.to_string(), secs))
+    // Each step's time, since the previous step ended.
+    let mut since = Instant::now();
+    let mut lap = |what: &str| {
+        let secs = format!("{:.0}", since.elapsed().as_secs_f64());
+        timings.push((what.to_string(), secs));
+        since = Instant::now();
     };
 
     // 1. Which backends exist.
-    let t = Instant::now();
     println!("[1/4] building prover-host (release) and listing its backends");
     let log = run.logs.join("prover-host-list.log");
     let (ok, list) = stream(&mut cargo_run("prover-host", "list"), "[1/4]", &log)?;
@@ -233,10 +224,9 @@ pub fn run(a: &AllArgs, invocation: &str) -> Result<(), String> {
     }
     let shown = backends.iter().map(|(b, d)| format!("{b} (ext {d:?})"));
     println!("[1/4] backends: {}", shown.collect::<Vec<_>>().join(", "));
-    lap("build prover-host, list backends", t);
+    lap("build prover-host, list backends");
 
     // 2. Host: prove and verify, `samples` proof sets.
-    let t = Instant::now();
     let ns: Vec<String> = a.log_n.iter().map(u8::to_string).collect();
     let ns = ns.join(",");
     println!("[2/4] proving Fib at n = 2^{{{ns}}} for every backend (host)");
@@ -282,16 +272,15 @@ pub fn run(a: &AllArgs, invocation: &str) -> Result<(), String> {
         let what = format!("{b} SHA-256 n=2^{n} not proved");
         run.tool(&mut cmd, "[2/4]", &format!("prover-host-{b}-sha256"), &what)?;
     }
-    lap("prove + host verify", t);
+    lap("prove + host verify");
 
     // 3. Emulator.
     let mut qemu_versions = Vec::new();
     if a.skip_emulator {
-        let skipped = "emulator step skipped (--skip-emulator)";
-        run.notes.push(skipped.into());
+        run.notes
+            .push("emulator step skipped (--skip-emulator)".into());
     }
     for core in a.cores.iter().filter(|_| !a.skip_emulator) {
-        let t = Instant::now();
         let (qemu, pkg) = match core.as_str() {
             "m33" => ("qemu-system-arm", "qemu-system-arm"),
             "rv32" => ("qemu-system-riscv32", "qemu-system-misc"),
@@ -313,7 +302,8 @@ pub fn run(a: &AllArgs, invocation: &str) -> Result<(), String> {
             // Proofs below the firmware's security floor must be rejected by its policy: they
             // run in their own batch with `--expect rejected`. Both batches name the same
             // backend features, so the firmware is built once.
-            let headers: Vec<Option<ProofHeader>> = files.iter().map(|p| proof_header(p)).collect();
+            let header = |p: &PathBuf| Some(ProofFile::parse(&std::fs::read(p).ok()?).ok()?.header);
+            let headers: Vec<Option<ProofHeader>> = files.iter().map(header).collect();
             let backend = |i: usize| headers[i].as_ref().map_or("", |h| h.backend.name());
             let all: BTreeSet<&str> = (0..files.len()).map(backend).collect();
             let all: Vec<&str> = all.into_iter().filter(|b| !b.is_empty()).collect();
@@ -375,14 +365,13 @@ pub fn run(a: &AllArgs, invocation: &str) -> Result<(), String> {
                 run.tool(cmd.args(&sha), &step, &log, &what)?;
             }
         }
-        lap(&format!("emulate on {core}"), t);
+        lap(&format!("emulate on {core}"));
     }
 
     // 4. Report, over the records written here and the tracks measured by their own
     // documented commands when their records are there: proven >= 100 bits, the best
     // hardware-hash configurations, the membership workload, the WideCirclePcs rows and the
     // board images by code placement (each folder's README says how).
-    let t = Instant::now();
     println!("[4/4] writing the report");
     let tracks = "proven/records hash/best membership/records membership/records-128 membership/engine baseline/wide-circle placement/one placement/all";
     let mut inputs = vec![raw.clone()];
@@ -391,28 +380,24 @@ pub fn run(a: &AllArgs, invocation: &str) -> Result<(), String> {
     for l in &a.device_logs {
         let (dir, name) = (raw.join("device"), l.file_name().unwrap_or_default());
         let _ = std::fs::create_dir_all(&dir);
-        let to = dir.join(name);
-        std::fs::copy(l, to).map_err(|e| format!("{}: {e}", l.display()))?;
+        std::fs::copy(l, dir.join(name)).map_err(|e| format!("{}: {e}", l.display()))?;
     }
     let (min, notes) = (a.min_security, &run.notes);
     let rows = crate::report::run(&inputs, &out, min, invocation, notes)?;
-    lap("report", t);
+    lap("report");
     let total = format!("{:.0}", t0.elapsed().as_secs_f64());
-    write_readme(&out, invocation, &timings, &total, &qemu_versions, rows)?;
+    qemu_versions.dedup();
+    let qemu = (!qemu_versions.is_empty()).then(|| qemu_versions.join("; "));
+    let qemu = qemu.unwrap_or("not used".into());
+    write_readme(&out, context! { invocation, timings, total, qemu, rows })?;
     let out = out.display();
     println!("done in {total} s: {rows} rows. Report: {out}/report.html");
     println!("  also {out}/report.md, {out}/table.csv, {out}/table.json, {out}/README.md");
     Ok(())
 }
 
-fn write_readme(
-    out: &Path,
-    invocation: &str,
-    timings: &[(String, String)],
-    total: &str,
-    qemu: &[String],
-    rows: usize,
-) -> Result<(), String> {
+/// `<out>/README.md`: the run (`invocation`, `timings`, `total`, `qemu`, `rows`) and the machine.
+fn write_readme(out: &Path, run: minijinja::Value) -> Result<(), String> {
     let root = crate::input::repo_root();
     let tool = |cmd: &str, args: &[&str]| {
         let line = first_line(Command::new(cmd).current_dir(&root).args(args));
@@ -422,15 +407,13 @@ fn write_readme(
     let model = cpuinfo.lines().find(|l| l.starts_with("model name"));
     let model = model.and_then(|l| l.split_once(':'));
     let cpu = model.map_or(std::env::consts::ARCH, |m| m.1.trim());
-    let mut q = qemu.to_vec();
-    q.dedup();
-    let ctx = minijinja::context! {
-        invocation, timings, total, rows, cpu,
+    let ctx = context! {
+        cpu,
         commit => tool("git", &["rev-parse", "--short=12", "HEAD"]),
         rustc => tool("rustc", &["-V"]),
         generated => crate::report::utc_now(),
         threads => std::thread::available_parallelism().map_or(1, |n| n.get()),
-        qemu => if q.is_empty() { "not used".to_string() } else { q.join("; ") },
+        ..run
     };
     let env = minijinja::Environment::new();
     let t = env.template_from_str(include_str!("results-readme.md.j2"));
@@ -476,10 +459,8 @@ mod tests {
 airs:
   fib            two-column Fibonacci
 ";
-        let got: Vec<String> = parse_list(text)
-            .iter()
-            .map(|(b, d)| format!("{b} {d:?}"))
-            .collect();
+        let got = parse_list(text);
+        let got: Vec<String> = got.iter().map(|(b, d)| format!("{b} {d:?}")).collect();
         assert_eq!(got, ["p3-babybear [4, 5]", "p3-m31 [4]"]);
         let t = "ok line\n   Compiling x\np3-m31 m33 error: 3 of 4\nmcu-run: boom\n";
         let want = "p3-m31 m33 error: 3 of 4 / mcu-run: boom";

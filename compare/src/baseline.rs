@@ -86,8 +86,14 @@ fn ratio(a: Option<u64>, b: Option<u64>) -> String {
     crate::doc::times(a.map(|v| v as f64), b.map(|v| v as f64))
 }
 
-fn model(e: &picostark_core::record::CycleEstimate) -> String {
-    format!("{} ({} v{})", e.cycles, e.model, e.model_version)
+/// The model that gave an estimate: `rp2350-m33 v7`.
+fn version(e: &CycleEstimate) -> String {
+    format!("{} v{}", e.model, e.model_version)
+}
+
+/// An estimate's cycles and model: `11760484 (rp2350-m33 v7)`.
+fn model(e: &CycleEstimate) -> String {
+    format!("{} ({})", e.cycles, version(e))
 }
 
 /// Instructions (and estimated cycles with their model) of one BLAKE3 compression per core,
@@ -95,15 +101,9 @@ fn model(e: &picostark_core::record::CycleEstimate) -> String {
 fn compressions(dir: &Path) -> Cost {
     let per = |(file, r): Run| {
         let k = proof(&file).strip_prefix("hash-cal-")?;
-        let k = k.strip_suffix(".proof")?;
-        let k: f64 = k.parse().ok()?;
-        let per = |e: &CycleEstimate| {
-            (
-                e.cycles as f64 / k,
-                format!("{} v{}", e.model, e.model_version),
-            )
-        };
-        let est = r.estimate.as_ref().map(per);
+        let k: f64 = k.strip_suffix(".proof")?.parse().ok()?;
+        let est = |e: &CycleEstimate| (e.cycles as f64 / k, version(e));
+        let est = r.estimate.as_ref().map(est);
         let accepted = r.result == "accepted";
         accepted.then_some((r.core, (r.instructions? as f64 / k, est)))
     };
@@ -173,9 +173,9 @@ fn timing(dir: &Path) -> Section {
     let mut t = Table::new("", "proof | core | allocator | measured cycles | predicted cycles (model) | error | instructions | record (result) | board · profile");
     let published: Vec<Vec<&str>> = PUBLISHED.lines().map(|l| l.split(' ').collect()).collect();
     // Each published run with its matching records, then the records no published run has.
-    let mut lines: Vec<(Vec<String>, Option<u64>, Option<&Run>)> = Vec::new();
+    let mut lines: Vec<(String, Option<u64>, Option<&Run>)> = Vec::new();
     for p in &published {
-        let head = vec![p[1].replace('_', " "), p[2].into(), p[3].into()];
+        let head = format!("{} | {} | {}", p[1].replace('_', " "), p[2], p[3]);
         let measured = p[4].parse().ok();
         let found: Vec<&Run> = records.iter().filter(|r| matches(&r.1, p)).collect();
         lines.extend(found.iter().map(|r| (head.clone(), measured, Some(*r))));
@@ -183,7 +183,7 @@ fn timing(dir: &Path) -> Section {
     }
     let known = |r: &&Run| published.iter().any(|p| matches(&r.1, p));
     let unpublished = records.iter().filter(|r| !known(r));
-    let head = |r: &RunRecord| vec![r.backend.clone(), r.core.clone(), r.allocator.clone()];
+    let head = |r: &RunRecord| format!("{} | {} | {}", r.backend, r.core, r.allocator);
     lines.extend(unpublished.map(|r| (head(&r.1), None, Some(r))));
     for (head, measured, rec) in lines {
         let est = rec.and_then(|r| r.1.estimate.as_ref());
@@ -197,26 +197,19 @@ fn timing(dir: &Path) -> Section {
             _ => "–".into(),
         };
         let measured = measured.map_or("not published".into(), |m| m.to_string());
-        let line = format!("{} | {measured} | {pred} | {err}", head.join(" | "));
-        match rec {
-            Some((f, r)) => {
-                let (insns, res, b, p) = (num(r.instructions), &r.result, &r.board, &r.profile);
-                t.row(&format!("{line} | {insns} | `{f}` ({res}) | {b} · {p}"))
-            }
-            None => t.row(&format!("{line} | – | – | –")),
-        }
+        let record = |(f, r): &Run| {
+            let (insns, res, b, p) = (num(r.instructions), &r.result, &r.board, &r.profile);
+            format!("{insns} | `{f}` ({res}) | {b} · {p}")
+        };
+        let record = rec.map_or("– | – | –".into(), record);
+        t.row(&format!("{head} | {measured} | {pred} | {err} | {record}"));
     }
     s.tables.push(t);
     // The allocators in predicted order, per backend, core and build. Each allocator's record
     // names its own board image (layout, image, window addresses): not a build difference.
     let per_image = "layout-elf= board-image= image-fnv1a32= start= end= patches=";
     let own = |w: &&str| per_image.split(' ').any(|k| w.starts_with(k));
-    let build = |p: &str| {
-        p.split(' ')
-            .filter(|w| !own(w))
-            .collect::<Vec<_>>()
-            .join(" ")
-    };
+    let build = |p: &str| Vec::from_iter(p.split(' ').filter(|w| !own(w))).join(" ");
     let key = |r: &RunRecord| (r.backend.clone(), r.core.clone(), build(&r.profile));
     for k in records.iter().map(|r| key(&r.1)).collect::<BTreeSet<_>>() {
         let these = records.iter().filter(|r| key(&r.1) == k).map(|r| &r.1);
@@ -285,22 +278,19 @@ pub fn sections(dir: &Path) -> Vec<Section> {
     let cost = compressions(dir);
     let none = "no estimate in the hash-cal record (it predates the timing model)";
     let line = |(core, (i, est)): (&String, &PerCore)| {
-        let est = est
-            .as_ref()
-            .map(|(c, m)| format!("{c:.0} estimated cycles ({m})"));
-        let est = est.unwrap_or(none.into());
+        let cycles = |(c, m): &(f64, String)| format!("{c:.0} estimated cycles ({m})");
+        let est = est.as_ref().map_or(none.into(), cycles);
         format!("one BLAKE3 compression on {core}: {i:.0} instructions, {est}")
     };
-    let mut lines: Vec<String> = cost.iter().map(line).collect();
+    let mut s = Section::new("baseline", "Stock baselines and hash floor", INTRO);
+    s.notes = cost.iter().map(line).collect();
     if let (Some(m), Some(r)) = (cost.get("m33"), cost.get("rv32")) {
         let est = m.1.as_ref().zip(r.1.as_ref()).map(|(m, r)| r.0 / m.0);
         let est = est.map_or(String::new(), |x| format!(", {x:.2} in estimated cycles"));
         let x = r.0 / m.0;
         let line = format!("RV32 / M33 of one compression: {x:.2} in instructions{est}");
-        lines.push(line);
+        s.notes.push(line);
     }
-    let mut s = Section::new("baseline", "Stock baselines and hash floor", INTRO);
-    s.notes = lines;
     for (caption, ours, stock) in [("", "ours", "stock"), (NOLTO, "ours-nolto", "stock-nolto")] {
         let (ours, stock) = (runs(&dir.join(ours)), runs(&dir.join(stock)));
         let t = comparison(caption, &ours, &stock, &cost, &counts);
@@ -309,7 +299,7 @@ pub fn sections(dir: &Path) -> Vec<Section> {
     let timing = dir.join("timing").is_dir().then(|| timing(dir));
     let mut out: Vec<Section> = std::iter::once(s).chain(timing).collect();
     out.push(tunes(dir));
-    out.retain(|s| !s.is_empty() || !s.notes.is_empty());
+    out.retain(Section::shown);
     let notes = std::fs::read_to_string(dir.join("NOTES.md")).ok();
     out.extend(notes.map(|n| Section::new("baseline-notes", "Notes on the baselines", n)));
     out
@@ -346,9 +336,8 @@ mod tests {
     /// and holds PART.
     fn has_all(t: &Table, want: &str) {
         for (start, part) in want.lines().filter_map(|l| l.trim().split_once(" => ")) {
-            let found = lines(t)
-                .iter()
-                .any(|l| l.starts_with(start) && l.contains(part));
+            let found = |l: &String| l.starts_with(start) && l.contains(part);
+            let found = lines(t).iter().any(found);
             assert!(found, "{start} … {part}: {:#?}", lines(t));
         }
     }

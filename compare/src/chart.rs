@@ -9,8 +9,7 @@ use crate::doc::Chart;
 
 const FONT: &str = "sans-serif";
 /// Pixels per character reserved for a label (plotters draws 14 as 11.3 px; sans-serif is
-/// narrower on average):
-/// labels are never cut off.
+/// narrower on average): labels are never cut off.
 const CHAR_PX: u32 = 8;
 
 /// The series colours, `0xRRGGBB` (matplotlib's "tab10" order).
@@ -200,8 +199,7 @@ mod tests {
         let points = vec![(10.0, 1.0), (16.0, 3.0)];
         let s = Series::new("a".into(), 0, true, points);
         assert!(lines("t", "bytes", &[s]).svg.contains("2^16"));
-        assert!(lines("t", "bytes", &[])
-            .svg
-            .starts_with("<p>chart not drawn"));
+        let empty = lines("t", "bytes", &[]);
+        assert!(empty.svg.starts_with("<p>chart not drawn"));
     }
 }

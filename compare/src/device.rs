@@ -146,10 +146,8 @@ pstk1 iter i=0 count=300 result=accepted
         assert_eq!(r.cycles, [300, 100, 200], "tampered run excluded");
         let figures = format!("{} {:?} {:?}", r.iterations, r.clock_hz, r.heap_peak);
         assert_eq!(figures, "3 Some(150000000) Some(9000)");
-        let said = [&r.source, &r.core, &r.result, &r.toolchain]
-            .map(|s| s.as_str())
-            .join(" | ");
-        assert_eq!(said, "device | rv32 | accepted | not in the log");
+        let said = [&r.source, &r.core, &r.result, &r.toolchain];
+        assert_eq!(said, ["device", "rv32", "accepted", "not in the log"]);
         assert_eq!(t.as_deref(), Some("rejected:rejected"));
         assert_eq!(crate::table::hash_of(r), "sha256-engine");
         let e = runs[1].as_ref().unwrap_err();
@@ -174,10 +172,7 @@ pstk1 iter i=0 count=300 result=accepted
         assert!(first(&text).unwrap_err().contains("cycles not trusted"));
         assert_eq!(log_meta(&text).counter_failed, [0]);
         // A rejected genuine iteration is the run's result.
-        let text = LOG.replace(
-            "count=100 result=accepted",
-            "count=100 result=rejected:format",
-        );
+        let text = LOG.replace("100 result=accepted", "100 result=rejected:format");
         assert_eq!(first(&text).unwrap().record.result, "rejected:format");
     }
 }

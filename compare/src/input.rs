@@ -19,7 +19,7 @@ pub const TABLE_KIND: &str = "picostark-compare-table";
 
 /// One input record, where it came from, and for a device run the result of the firmware's
 /// tampered copy.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Entry {
     pub record: RunRecord,
     pub origin: String,
@@ -97,10 +97,9 @@ pub fn load_text(text: &str, origin: &str, out: &mut Loaded) {
             Err(e) => warn(format!("not run-record JSON ({e}); skipped")),
         }
     } else {
-        let errors = log_meta(text).errors;
-        errors
-            .into_iter()
-            .for_each(|e| warn(format!("firmware reported `{e}`")));
+        for e in log_meta(text).errors {
+            warn(format!("firmware reported `{e}`"));
+        }
         let runs = parse_device_log(text);
         if runs.is_empty() {
             warn("no pstk1 run line; skipped".into());
@@ -122,12 +121,9 @@ pub fn load_text(text: &str, origin: &str, out: &mut Loaded) {
         } else if !["host", "emulator", "device"].contains(&record.source.as_str()) {
             warn(format!("unknown source {:?}; skipped", record.source));
         } else {
-            let origin = origin.to_string();
-            out.entries.push(Entry {
-                record,
-                origin,
-                tampered,
-            });
+            let mut entry = Entry::default();
+            (entry.record, entry.origin, entry.tampered) = (record, origin.into(), tampered);
+            out.entries.push(entry);
         }
     }
 }
@@ -219,9 +215,7 @@ pstk1 done accepted=1 rejected=1
         assert_eq!(Some(sum), r.instructions);
         assert!(r.heap_peak.is_some() && r.stack_peak.is_some());
         // As mcu-run writes it now: the proof's parameters and the placement.
-        assert_eq!(
-            (r.params.unwrap().num_queries, r.placement.as_deref()),
-            (14, Some("xip"))
-        );
+        let got = (r.params.unwrap().num_queries, r.placement.as_deref());
+        assert_eq!(got, (14, Some("xip")));
     }
 }

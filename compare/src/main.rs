@@ -64,11 +64,9 @@ fn main() -> ExitCode {
             min_security,
         } => report::run(&inputs, &out, min_security, &invocation, &[]).map(|_| ()),
     };
-    match result {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("compare: {e}");
-            ExitCode::FAILURE
-        }
-    }
+    let Err(e) = result else {
+        return ExitCode::SUCCESS;
+    };
+    eprintln!("compare: {e}");
+    ExitCode::FAILURE
 }

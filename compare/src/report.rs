@@ -25,12 +25,10 @@ fn sections(rows: &[Row], min: u32, baseline: &Path, about: [&[String]; 2]) -> V
         sections::scaling::section(rows),
         sections::matrix::section(rows, min),
     ];
-    out.retain(|s| !s.is_empty() || !s.notes.is_empty());
+    out.retain(Section::shown);
     out.extend(crate::baseline::sections(baseline));
-    let [notes, warnings] = about;
-    let about = sections::about::sections(rows, notes, warnings);
-    let shown = |s: &Section| !s.is_empty() || !s.notes.is_empty();
-    out.extend(about.into_iter().filter(shown));
+    let about = sections::about::sections(rows, about[0], about[1]);
+    out.extend(about.into_iter().filter(Section::shown));
     out
 }
 
@@ -65,8 +63,7 @@ pub fn run(
     warnings.iter().for_each(|w| eprintln!("warning: {w}"));
     let rows = crate::table::build_rows(&loaded.entries);
     let baseline = out.join("baseline");
-    let about = [notes, warnings.as_slice()];
-    let sections = sections(&rows, min_security, &baseline, about);
+    let sections = sections(&rows, min_security, &baseline, [notes, &warnings]);
     let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
     rows.iter()
         .for_each(|r| *counts.entry(&r.source).or_default() += 1);
@@ -89,11 +86,8 @@ pub fn run(
     let n = rows.len();
     let shown = out.display();
     eprintln!("compare: {n} rows -> {shown}/report.md, report.html, table.csv, table.json");
-    for t in sections
-        .iter()
-        .filter(|s| s.id == "answer")
-        .flat_map(|s| &s.tables)
-    {
+    let answer = sections.iter().filter(|s| s.id == "answer");
+    for t in answer.flat_map(|s| &s.tables) {
         if let Some(b) = t.rows.first() {
             let (c, ms, bits, p, h) = (&t.caption, &b[1], &b[2], &b[0], &b[4]);
             let (place, params) = (&b[6], &b[5]);

@@ -4,6 +4,7 @@
 //! one table per core ordered by estimated ms, every Matrix row its hash, parameters and
 //! placement; and no file under `results/` names an absolute path of the build machine.
 
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -20,11 +21,9 @@ fn all<'a>(e: ElementRef<'a>, css: &str) -> Vec<ElementRef<'a>> {
     e.select(&Selector::parse(css).expect("selector")).collect()
 }
 
-fn text(e: &ElementRef) -> String {
-    e.text().collect::<String>().trim().to_string()
-}
-
+/// The trimmed texts of the elements under `e` that `css` selects.
 fn texts(e: ElementRef, css: &str) -> Vec<String> {
+    let text = |e: &ElementRef| e.text().collect::<String>().trim().to_string();
     all(e, css).iter().map(text).collect()
 }
 
@@ -80,9 +79,7 @@ fn check(html: &str) {
     // The chart names each configuration once.
     let labels = texts(answer, "svg text").into_iter();
     let labels: Vec<String> = labels.filter(|t| t.contains(" [2^")).collect();
-    let mut unique = labels.clone();
-    unique.sort();
-    unique.dedup();
+    let unique: BTreeSet<&String> = labels.iter().collect();
     let once = !labels.is_empty() && unique.len() == labels.len();
     assert!(once, "duplicated labels: {labels:?}");
     for id in ["workload", "hash", "proven", "cores", "matrix", "method"] {
@@ -98,11 +95,10 @@ fn check(html: &str) {
     // of one configuration on two machines may).
     let key = |r: &Vec<String>| [&r[..10], &r[r.len() - 2..r.len() - 1]].concat();
     let emulated = rows(m).into_iter().filter(|r| r[0] == "emulator");
-    let mut keys: Vec<Vec<String>> = emulated.map(|r| key(&r)).collect();
-    let n = keys.len();
-    keys.sort();
-    keys.dedup();
-    assert_eq!(keys.len(), n, "two Matrix rows name one configuration");
+    let keys: Vec<Vec<String>> = emulated.map(|r| key(&r)).collect();
+    let unique: BTreeSet<&Vec<String>> = keys.iter().collect();
+    let why = "two Matrix rows name one configuration";
+    assert_eq!(unique.len(), keys.len(), "{why}");
     for r in rows(m) {
         let hashed = ["blake3", "sha256", "sha256-engine"].contains(&r[hash].as_str());
         let p: Vec<&str> = r[params].split(" / ").collect();
@@ -116,7 +112,8 @@ fn check(html: &str) {
 #[test]
 fn report_html_has_every_section_and_names_every_row() {
     let out = std::env::temp_dir().join(format!("compare-html-{}", std::process::id()));
-    let tracks = "results/raw results/proven/records results/hash/best results/membership/records results/baseline/wide-circle results/placement/one results/placement/all";
+    // The README's input list for re-rendering.
+    let tracks = "results/raw results/proven/records results/hash/best results/membership/records results/membership/records-128 results/membership/engine results/baseline/wide-circle results/placement/one results/placement/all";
     let inputs = tracks.split(' ').filter(|t| root().join(t).is_dir());
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_compare"));
     cmd.current_dir(root())

@@ -20,7 +20,6 @@ fn gaps(rows: &[Row]) -> Vec<String> {
             }
         }
     }
-    out.dedup();
     out
 }
 
@@ -36,12 +35,9 @@ pub fn sections(rows: &[Row], notes: &[String], warnings: &[String]) -> Vec<Sect
     let head = "source | board | allocator | toolchain | profile | commit | rows";
     let mut t = Table::new("", head);
     for r in rows {
-        let key = [&r.source, &r.board, &r.allocator].map(|s| s.to_string());
-        let key = [
-            key,
-            [&r.toolchain, &r.profile, &r.git_commit].map(|s| s.to_string()),
-        ];
-        let key = key.concat();
+        let key = [&r.source, &r.board, &r.allocator].into_iter();
+        let key = key.chain([&r.toolchain, &r.profile, &r.git_commit]);
+        let key: Vec<String> = key.cloned().collect();
         match t.rows.iter_mut().find(|k| k[..6] == key) {
             Some(k) => k[6] = (k[6].parse::<usize>().unwrap_or(0) + 1).to_string(),
             None => t.rows.push([&key[..], &["1".into()]].concat()),

@@ -5,7 +5,7 @@
 use crate::chart;
 use crate::doc::PARAMS_HEAD;
 use crate::doc::{bits, dash, grouped, kib, ms, pow2, Chart, Section, Table};
-use crate::table::Row;
+use crate::table::{fastest, first_per, Row};
 
 /// The 128-bit point: 127 bits under the strictest regime is the most a 128-bit hash gives
 /// (the ethSTARK and winterfell formulas subtract one bit; `core/src/security.rs`).
@@ -23,29 +23,7 @@ pub fn candidates(rows: &[Row], min_security: u32) -> (u64, Vec<&Row>) {
     let ok = |r: &&Row| ok(r) && r.ranked(min_security);
     let n = rows.iter().filter(ok).map(|r| r.n).min().unwrap_or(0);
     let at_n = rows.iter().filter(ok).filter(|r| r.n == n);
-    (n, first_per_config(at_n))
-}
-
-/// The first row of each configuration and core.
-pub fn first_per_config<'a>(rows: impl Iterator<Item = &'a Row>) -> Vec<&'a Row> {
-    let mut out: Vec<&Row> = Vec::new();
-    for r in rows {
-        let seen = |o: &&Row| o.core == r.core && o.full_label() == r.full_label();
-        if !out.iter().any(seen) {
-            out.push(r);
-        }
-    }
-    out
-}
-
-/// The fastest accepted emulator row of `air` on `core` with `bits` or more under its policy
-/// (any hash, parameters and placement).
-pub fn fastest<'a>(rows: &'a [Row], air: &str, core: &str, bits: u32) -> Option<&'a Row> {
-    let ok = |r: &&Row| r.source == "emulator" && r.air == air && r.core == core;
-    let ok = |r: &&Row| ok(r) && r.accepted() && r.security_bits >= bits;
-    let ms = |r: &&Row| r.est_ms().unwrap_or(f64::MAX);
-    let timed = rows.iter().filter(ok).filter(|r| r.est_ms().is_some());
-    timed.min_by(|a, b| ms(a).total_cmp(&ms(b)))
+    (n, first_per(at_n, |r| (r.core.clone(), r.full_label())))
 }
 
 /// One row of an answer table, as its Markdown line.
@@ -71,19 +49,17 @@ pub fn head(first: &str) -> String {
 /// A bar chart of the estimated ms on each core, one group per distinct `key` in row order
 /// (or sorted by the first core's figure, fastest first).
 pub fn chart(title: &str, rows: &[&Row], key: &dyn Fn(&Row) -> String, sort: bool) -> Chart {
-    let mut groups: Vec<(String, Vec<Option<f64>>)> = Vec::new();
-    for l in rows.iter().map(|r| key(r)) {
-        if !groups.iter().any(|g| g.0 == l) {
-            let on = |c: &str| rows.iter().find(|o| o.core == c && key(o) == l);
-            let v = CORES.iter().map(|c| on(c.0).and_then(|o| o.est_ms()));
-            let v = v.collect();
-            groups.push((l, v));
-        }
-    }
+    let group = |r: &Row| {
+        let on = |c: &str| rows.iter().find(|o| o.core == c && key(o) == key(r));
+        let ms = CORES.map(|c| on(c.0).and_then(|o| o.est_ms()));
+        (key(r), ms.to_vec())
+    };
+    let firsts = first_per(rows.iter().copied(), key);
+    let mut groups: Vec<(String, Vec<Option<f64>>)> = firsts.into_iter().map(group).collect();
     if sort {
-        let fastest = |g: &(String, Vec<Option<f64>>)| g.1.iter().flatten().next().copied();
-        let fastest = |g: &(String, Vec<Option<f64>>)| fastest(g).unwrap_or(f64::MAX);
-        groups.sort_by(|a, b| fastest(a).total_cmp(&fastest(b)));
+        let first = |g: &(String, Vec<Option<f64>>)| g.1.iter().flatten().next().copied();
+        let first = |g: &(String, Vec<Option<f64>>)| first(g).unwrap_or(f64::MAX);
+        groups.sort_by(|a, b| first(a).total_cmp(&first(b)));
     }
     let unit = "estimated ms (RP2350 timing model, 150 MHz); shorter is better";
     chart::bars(title, unit, &CORES.map(|c| c.1), &groups)
@@ -94,26 +70,22 @@ pub fn section(rows: &[Row], min_security: u32) -> Section {
     let n = pow2(n);
     let intro = format!("Fibonacci, n = {n}. Per core, one row per protocol and field: its fastest configuration (any hash, parameters and code placement) among proofs accepted under the default policy (strictest of the three conjectures, at least {min_security} bits), fastest first, by the RP2350 timing model's estimated ms (`verifier-mcu/TIMING.md`) over the QEMU run's instructions. Flash and SRAM are the image's (all backends of the run in one image unless `lean-only`); SRAM includes the heap arena. Every configuration is in the chart below and in the Matrix.");
     let mut s = Section::new("answer", "Fastest verifier per core", intro);
+    let est = |r: &&Row| r.est_ms().unwrap_or(0.0);
     for (core, name) in CORES {
-        let mut best: Vec<&Row> = Vec::new();
-        for r in cands.iter().filter(|r| r.core == core) {
-            let same = |b: &&mut &Row| (&b.protocol, &b.field) == (&r.protocol, &r.field);
-            match best.iter_mut().find(same) {
-                Some(b) if r.est_ms() < b.est_ms() => *b = r,
-                Some(_) => {}
-                None => best.push(r),
-            }
-        }
-        let ms = |r: &&Row| r.est_ms().unwrap_or(0.0);
-        best.sort_by(|a, b| ms(a).total_cmp(&ms(b)));
+        let mut mine: Vec<&Row> = cands.iter().copied().filter(|r| r.core == core).collect();
+        mine.sort_by(|a, b| est(a).total_cmp(&est(b)));
         let mut t = Table::new(name, &head(""));
-        best.iter().for_each(|r| t.row(&cells(r)));
+        for r in first_per(mine, |r| (r.protocol.clone(), r.field.clone())) {
+            t.row(&cells(r));
+        }
         s.tables.push(t);
     }
     // The membership workload asked the same question (its section has the table).
     for (core, name) in CORES {
         let at = |bits: u32| {
-            let r = fastest(rows, "membership", core, bits)?;
+            let ok = |r: &&Row| r.source == "emulator" && r.air == "membership" && r.core == core;
+            let ok = |r: &&Row| ok(r) && r.accepted() && r.security_bits >= bits;
+            let r = fastest(rows.iter().filter(ok))?;
             let (label, ms, b) = (r.full_label(), ms(r.est_ms()?), r.security_bits);
             Some(format!("{label} {ms} est. ms ({b} bits strictest)"))
         };

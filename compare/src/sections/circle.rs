@@ -3,8 +3,8 @@
 //! the records of one folder (one firmware image for both).
 
 use crate::doc::{grouped, ms, pow2, Section, Table};
-use crate::sections::answer::{cells, chart, first_per_config, head, CORES};
-use crate::table::{Row, BLAKE3, XIP};
+use crate::sections::answer::{cells, chart, head, CORES};
+use crate::table::{fastest, first_per, Row, BLAKE3, XIP};
 
 /// Issue 25's one-line answer for `core` under one hash and code placement: the fastest
 /// p3-m31 row (either PCS) against the fastest row of every other backend (all two-adic FRI),
@@ -15,28 +15,19 @@ fn answer(rows: &[Row], n: u64, core: &str, hash: &str, place: &str) -> Option<S
     let floor = picostark_core::Policy::default().min_security_bits;
     let ok = |r: &&Row| ok(r) && r.ranked(floor) && r.est_ms().is_some();
     let ok = |r: &&Row| ok(r) && r.hash == hash && r.placement == place;
-    let ms_of = |r: &&Row| r.est_ms().unwrap_or(f64::MAX);
-    let fastest = |circle: bool| {
-        let side = rows
-            .iter()
-            .filter(ok)
-            .filter(|r| (r.backend == "p3-m31") == circle);
-        side.min_by(|a, b| ms_of(a).total_cmp(&ms_of(b)))
-    };
-    let (c, t) = (fastest(true)?, fastest(false)?);
+    let sides = rows.iter().filter(ok).partition(|r| r.backend == "p3-m31");
+    let (circle, other): (Vec<&Row>, Vec<&Row>) = sides;
+    let (c, t) = (fastest(circle)?, fastest(other)?);
     let what = |r: &Row| {
         let blocks = r.estimate.as_ref().and_then(|e| e.sha256_engine.as_ref());
-        let blocks = blocks.map_or(String::new(), |b| {
-            format!(", {} engine blocks", grouped(b.blocks))
-        });
+        let blocks = blocks.map(|b| grouped(b.blocks));
+        let blocks = blocks.map_or(String::new(), |b| format!(", {b} engine blocks"));
         let insns = r.instructions.map_or("n/a".into(), grouped);
         let est = ms(r.est_ms().unwrap_or_default());
-        format!(
-            "{est} ms ({insns} instructions{blocks}; {} {}, {} bits)",
-            r.backend, r.params, r.security_bits
-        )
+        let (b, p, bits) = (&r.backend, &r.params, r.security_bits);
+        format!("{est} ms ({insns} instructions{blocks}; {b} {p}, {bits} bits)")
     };
-    let ratio = ms_of(&c) / ms_of(&t);
+    let ratio = c.est_ms()? / t.est_ms()?;
     Some(format!("**{core}, {hash}, {place}:** circle {} against two-adic {}: the circle takes {ratio:.2}x the two-adic estimated ms.", what(c), what(t)))
 }
 
@@ -58,16 +49,16 @@ pub fn section(rows: &[Row]) -> Section {
     let ok = |r: &&Row| ok(r) && r.accepted() && r.default_policy();
     let ok = |r: &&Row| ok(r) && r.hash == BLAKE3 && r.placement == XIP;
     let dir = |r: &Row| r.origin.rsplit_once('/').map_or("", |d| d.0).to_string();
-    let wide = rows.iter().filter(ok);
-    let wide = wide.filter(|r| pcs(r).starts_with("Wide"));
-    let wide: Vec<&Row> = wide.collect();
+    let wide = |r: &&Row| ok(r) && pcs(r).starts_with("Wide");
+    let wide: Vec<&Row> = rows.iter().filter(wide).collect();
     let (Some(n), Some(folder)) = (wide.iter().map(|r| r.n).min(), wide.first().map(|r| dir(r)))
     else {
         return s;
     };
     // Both PCS from the one image of the WideCirclePcs records' folder.
     let here = |r: &&Row| r.n == n && dir(r) == folder;
-    let picked = first_per_config(rows.iter().filter(ok).filter(here));
+    let config = |r: &Row| (r.core.clone(), r.full_label());
+    let picked = first_per(rows.iter().filter(ok).filter(here), config);
     for (core, name) in CORES {
         let caption = format!("{name}, Fibonacci n = {}", pow2(n));
         let mut t = Table::new(&caption, &head("PCS | "));

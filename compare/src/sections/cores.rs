@@ -2,7 +2,7 @@
 //! timing model's estimates against device runs of the same configuration.
 
 use crate::doc::{dash, grouped, pow2, Section, Table};
-use crate::table::{estimate_vs_device, Row};
+use crate::table::{estimate_vs_device, first_per, Row};
 
 pub fn section(rows: &[Row]) -> Section {
     let intro = "The RV32 cost over the M33 cost of the same configuration, per source (above 1: Hazard3 is slower); then every configuration measured on a board next to its estimate, with the estimate's error.";
@@ -11,23 +11,17 @@ pub fn section(rows: &[Row]) -> Section {
     // (emulator rows), and in device cycles.
     let head = "configuration | n | allocator | RV32/M33 instructions | RV32/M33 estimated time | RV32/M33 device cycles";
     let mut t = Table::new("", head);
-    let rv32 = rows.iter().filter(|r| r.core == "rv32");
-    let rv32 = rv32.filter(|r| r.rv32_m33_ratio.is_some());
-    let keys: Vec<(String, u64, &str)> =
-        rv32.map(|r| (r.full_label(), r.n, &*r.allocator)).collect();
-    for (i, (cfg, n, alloc)) in keys.iter().enumerate() {
-        if keys[..i].contains(&keys[i]) {
-            continue;
-        }
+    let rv32 = |r: &&Row| r.core == "rv32" && r.rv32_m33_ratio.is_some();
+    let key = |r: &Row| (r.full_label(), r.n, r.allocator.clone());
+    for first in first_per(rows.iter().filter(rv32), key) {
         let ratio = |source: &str, f: fn(&Row) -> Option<f64>| {
-            let key = |r: &&Row| r.source == source && r.core == "rv32" && r.n == *n;
-            let this = |r: &&Row| r.allocator == *alloc && r.full_label() == *cfg;
-            let r = rows.iter().filter(key).find(this);
-            dash(r.and_then(f), |v| format!("{v:.2}"))
+            let same = |r: &&Row| r.source == source && r.core == "rv32" && key(r) == key(first);
+            dash(rows.iter().find(same).and_then(f), |v| format!("{v:.2}"))
         };
         let insns = ratio("emulator", |r| r.rv32_m33_ratio);
         let est = ratio("emulator", |r| r.rv32_m33_est_ratio);
-        let (dev, n) = (ratio("device", |r| r.rv32_m33_ratio), pow2(*n));
+        let dev = ratio("device", |r| r.rv32_m33_ratio);
+        let (cfg, n, alloc) = (first.full_label(), pow2(first.n), &first.allocator);
         t.row(&format!("{cfg} | {n} | {alloc} | {insns} | {est} | {dev}"));
     }
     s.tables.push(t);

@@ -4,7 +4,7 @@
 //! on each core when hashing costs next to nothing.
 
 use crate::doc::{dash, grouped, ms, pow2, Section, Table};
-use crate::table::{Row, BLAKE3, XIP};
+use crate::table::{fastest, Row, BLAKE3, XIP};
 
 const NOTE: &str = "Estimated emulator rows (timing model over the emulator's instruction stream, 150 MHz) of the same backend, AIR, n, core and allocator with each hash. \
 *SHA-256 engine* runs the software compression under QEMU and charges the RP2350 SHA-256 engine's cost per 64-byte block in its place (`mcu-run run --sha256-engine`, `estimate.sha256_engine` in the record; a model of the peripheral, verifier-mcu/TIMING.md). \
@@ -20,17 +20,12 @@ fn policy(r: &Row) -> Option<&str> {
 
 /// The estimated emulator row of `r`'s configuration (code placement included) with hash `hash`.
 fn with_hash<'a>(rows: &'a [Row], r: &Row, hash: &str) -> Option<&'a Row> {
-    rows.iter().find(|o| {
-        o.source == "emulator"
-            && o.est_ms().is_some()
-            && o.accepted()
-            && o.hash == hash
-            && policy(o) == policy(r)
-            && o.placement == r.placement
-            && o.params == r.params
-            && (&o.backend, o.extension, &o.air, o.n, &o.core, &o.allocator)
-                == (&r.backend, r.extension, &r.air, r.n, &r.core, &r.allocator)
-    })
+    let ok = |o: &&Row| o.source == "emulator" && o.est_ms().is_some() && o.accepted();
+    let ok = |o: &&Row| ok(o) && o.hash == hash && policy(o) == policy(r);
+    let ok = |o: &&Row| ok(o) && o.placement == r.placement && o.params == r.params;
+    let ok = |o: &&Row| ok(o) && o.backend == r.backend && o.extension == r.extension;
+    let ok = |o: &&Row| ok(o) && (&o.air, o.n, &o.core) == (&r.air, r.n, &r.core);
+    rows.iter().find(|o| ok(o) && o.allocator == r.allocator)
 }
 
 fn percent(part: f64, whole: f64) -> String {
@@ -82,9 +77,8 @@ pub fn section(rows: &[Row]) -> Section {
             let ok = |r: &&Row| r.source == "emulator" && r.accepted() && r.hash == hash;
             let here = |r: &&Row| r.core == core && r.n == n && r.air == "fib";
             let engine = |r: &&Row| engine_rows.iter().any(|e| e.backend == r.backend);
-            let these = rows.iter().filter(ok).filter(here).filter(engine);
-            let timed = these.filter_map(|r| Some((r.est_ms()?, r)));
-            timed.min_by(|a, b| a.0.total_cmp(&b.0))
+            let r = fastest(rows.iter().filter(ok).filter(here).filter(engine))?;
+            Some((r.est_ms()?, r))
         };
         if let (Some((em, e)), Some((bm, b))) = (best("sha256-engine"), best(BLAKE3)) {
             let (n, e, b, x) = (pow2(n), e.full_label(), b.full_label(), bm / em);

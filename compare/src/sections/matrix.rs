@@ -45,9 +45,8 @@ fn security_cells(r: &Row, min_security: u32) -> String {
     match &r.security {
         Some(s) => {
             let (e, w, p) = (s.ethstark, s.winterfell_conjectured, s.plonky3_conjectured);
-            let b = [e, w, p, s.proven_unique, s.proven_list]
-                .map(bits)
-                .join(" | ");
+            let b = [e, w, p, s.proven_unique, s.proven_list].map(bits);
+            let b = b.join(" | ");
             let (regime, min) = (&s.policy_regime, s.policy_min_bits);
             format!("{b} | {regime} ≥ {min}: {bits_of}{below}")
         }

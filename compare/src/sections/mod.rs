@@ -18,11 +18,9 @@ mod tests {
 
     #[test]
     fn sections_pick_and_pair_the_right_rows() {
-        let e = |b: &str, ext, core: &str, cycles, bits: f64| {
+        let e = |b: &str, ext, core: &str, cycles, bits| {
             let x = with_estimate(emu(b, ext, 1024, core, cycles / 2), cycles);
-            let mut x = with_security(x, bits, 60.0);
-            x.record.security_bits = bits as u32;
-            x
+            with_security(x, bits, 60.0)
         };
         let mut engine = e("p3-m31", 4, "m33", 1_500_000, 96.0);
         engine.record.hash_impl = Some("sha256-engine".into());
@@ -34,8 +32,7 @@ mod tests {
         proven.record.security.as_mut().unwrap().policy_regime = "proven".into();
         proven.record.security.as_mut().unwrap().proven_list = 101.0;
         let mut member = e("wf-goldilocks", 2, "m33", 6_000_000, 96.0);
-        member.record.air = "membership".into();
-        member.record.n = 16;
+        (member.record.air, member.record.n) = ("membership".into(), 16);
         let rows = build_rows(&[
             e("p3-m31", 4, "m33", 3_000_000, 96.0),
             engine,

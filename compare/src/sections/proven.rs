@@ -23,11 +23,8 @@ Records written before these figures existed show “–” and their one stated
 
 /// Whether a row's proven bits (the better of unique and list decoding) reach 100.
 fn proven(r: &Row) -> bool {
-    let best = r
-        .security
-        .as_ref()
-        .map(|s| s.proven_unique.max(s.proven_list));
-    best.is_some_and(|b| b >= PROVEN_MIN_BITS)
+    let sec = r.security.as_ref();
+    sec.is_some_and(|s| s.proven_unique.max(s.proven_list) >= PROVEN_MIN_BITS)
 }
 
 /// The regimes note and the proven rows.
@@ -45,9 +42,8 @@ pub fn section(rows: &[Row], min_security: u32) -> Section {
         let insns = x(|r| Some(r.instructions? as f64));
         let heap = x(|r| Some(r.heap_peak? as f64));
         let (est, size) = (x(Row::est_ms), x(|r| Some(r.proof_bytes as f64)));
-        let c = conj.map_or("none measured".into(), |c| {
-            format!("{} ({} bits)", c.full_label(), c.security_bits)
-        });
+        let c = conj.map(|c| format!("{} ({} bits)", c.full_label(), c.security_bits));
+        let c = c.unwrap_or("none measured".into());
         let sec = r.security.as_ref();
         let pb = dash(sec, |s| {
             format!("{} · {}", bits(s.proven_unique), bits(s.proven_list))
@@ -61,10 +57,8 @@ pub fn section(rows: &[Row], min_security: u32) -> Section {
     s.tables.push(t);
     let backends: BTreeSet<&str> = rows.iter().map(|r| r.backend.as_str()).collect();
     for b in backends {
-        let mine = rows
-            .iter()
-            .filter(emu)
-            .filter(|r| r.backend == b && proven(r));
+        let mine = rows.iter().filter(emu).filter(|r| r.backend == b);
+        let mine = mine.filter(|r| proven(r));
         let best_list = mine.filter_map(|r| Some(r.security.as_ref()?.proven_list));
         let best_list = best_list.reduce(f64::max);
         match best_list {

@@ -71,10 +71,8 @@ fn charts(fib: &[&Row]) -> Vec<Chart> {
         let ooms = src.iter().copied().filter(|r| r.result == OUT_OF_MEMORY);
         let ooms: Vec<&Row> = ooms.collect();
         let needs = ": out of memory, needs at least";
-        for mut s in series(&ooms, |r| Some(r.heap_needed_at_least? as f64), needs) {
-            s.dashed = true;
-            lines.push(s);
-        }
+        let ooms = series(&ooms, |r| Some(r.heap_needed_at_least? as f64), needs);
+        lines.extend(ooms.into_iter().map(|s| Series { dashed: true, ..s }));
         if lines.is_empty() {
             continue;
         }
@@ -88,9 +86,8 @@ fn charts(fib: &[&Row]) -> Vec<Chart> {
         let title = format!("Heap peak vs n ({source}): the tracking allocator's high-water mark; out-of-memory runs at the bytes in use plus the refused request");
         out.push(chart::lines(&title, "bytes", &lines));
     }
-    let host = fib.iter().copied().filter(|r| r.source == "host");
-    let host = host.filter(|r| r.accepted());
-    let host: Vec<&Row> = host.collect();
+    let host = |r: &&Row| r.source == "host" && r.accepted();
+    let host: Vec<&Row> = fib.iter().copied().filter(host).collect();
     if !host.is_empty() {
         let title = "Prove time vs n (host wall clock, every core available to the prover)";
         let prove = series(&host, |r| r.prove_ms, "");
@@ -123,9 +120,8 @@ fn proof_size_chart(fib: &[&Row]) -> Option<Chart> {
 
 /// One cell of a pivot table.
 fn cell(r: &Row) -> String {
-    let needs = r
-        .heap_needed_at_least
-        .map(|b| format!(" (needs ≥ {})", kib(b)));
+    let needs = |b| format!(" (needs ≥ {})", kib(b));
+    let needs = r.heap_needed_at_least.map(needs);
     let cost = r.cost().map_or("–".into(), si);
     match (r.source.as_str(), r.result.as_str()) {
         ("host", _) => {

@@ -6,7 +6,7 @@ use std::collections::BTreeSet;
 
 use crate::doc::{pow2, times, Section, Table};
 use crate::sections::answer::{cells, chart, head, BITS_128_POINT, CORES};
-use crate::table::Row;
+use crate::table::{fastest, Row};
 
 const MEMBERSHIP: &str = "**membership** (`air/src/membership.rs`): a depth-10 Poseidon2 Merkle path from the hash of an identity to a public root, a nullifier and a scope/signal binding row, one Poseidon2 permutation per row (n = 16 rows; 163, 164 and 100 columns for BabyBear, M31 and Goldilocks). Every row is our own verifier: the lean Plonky3 verifier (width-sized buffers on the heap, up to 192 columns; checked against `p3_uni_stark::verify` by the differential suites) and our winterfell verifier. On Hazard3 Plonky3 × Goldilocks^2 is fastest on this workload, not winterfell × Goldilocks^2 as on Fibonacci; the firmware's `code-in-ram` images leave the membership AIR out (`lean-no-membership`), so the code-in-SRAM Plonky3 rows come from `code-in-ram-membership` images. The 128-bit point is 127 bits strictest (the most a 128-bit hash gives), on challenge fields above 128 bits (BabyBear^5, Goldilocks^3, M31^6), parameters by `prover-host tune`. Emulator runs under QEMU, estimated ms from the timing model, every tampered copy rejected; records and commands in `results/membership/` (README.md).";
 
@@ -15,29 +15,18 @@ const CHAIN16: &str = "**chain16** (`picostark_air::chain16::CubicChain16`): 16 
 /// Per security level, hash and core, the fastest accepted membership row (the first screen's
 /// question asked of this workload).
 fn fastest_membership(wide: &[&Row], min_security: u32) -> Option<Table> {
-    let head = head("level | hash | core | ");
-    let mut t = Table::new(
-        "membership: fastest protocol × field per level, hash and core",
-        &head,
-    );
-    let levels = [
-        (min_security, "default floor"),
-        (BITS_128_POINT, "128-bit point"),
-    ];
-    for (bits, level) in levels {
-        let at = |r: &&&Row| r.air == "membership" && r.security_bits >= bits;
-        let hashes: BTreeSet<&str> = wide.iter().filter(at).map(|r| r.hash.as_str()).collect();
-        for hash in hashes {
-            for (core, name) in CORES {
-                let these = wide
-                    .iter()
-                    .filter(at)
-                    .filter(|r| r.hash == hash && r.core == core);
-                let timed = these.filter_map(|r| Some((r.est_ms()?, r)));
-                if let Some((_, r)) = timed.min_by(|a, b| a.0.total_cmp(&b.0)) {
-                    let level = format!("{level} (≥ {bits} strictest)");
-                    t.row(&format!("{level} | {hash} | {name} | {}", cells(r)));
-                }
+    let caption = "membership: fastest protocol × field per level, hash and core";
+    let mut t = Table::new(caption, &head("level | hash | core | "));
+    let floor = (min_security, "default floor");
+    for (bits, level) in [floor, (BITS_128_POINT, "128-bit point")] {
+        let at = |r: &&Row| r.air == "membership" && r.security_bits >= bits;
+        let at: Vec<&Row> = wide.iter().copied().filter(at).collect();
+        let hashes: BTreeSet<&str> = at.iter().map(|r| r.hash.as_str()).collect();
+        for (hash, (core, name)) in hashes.iter().flat_map(|h| CORES.map(|c| (h, c))) {
+            let these = at.iter().filter(|r| r.hash == *hash && r.core == core);
+            if let Some(r) = fastest(these.copied()) {
+                let level = format!("{level} (≥ {bits} strictest)");
+                t.row(&format!("{level} | {hash} | {name} | {}", cells(r)));
             }
         }
     }
@@ -45,10 +34,8 @@ fn fastest_membership(wide: &[&Row], min_security: u32) -> Option<Table> {
 }
 
 pub fn section(rows: &[Row], min_security: u32) -> Section {
-    let wide = rows
-        .iter()
-        .filter(|r| r.air != "fib" && r.source == "emulator");
-    let wide: Vec<&Row> = wide.filter(|r| r.accepted()).collect();
+    let wide = |r: &&Row| r.air != "fib" && r.source == "emulator" && r.accepted();
+    let wide: Vec<&Row> = rows.iter().filter(wide).collect();
     let mut intro = String::from("Each AIR other than Fibonacci (2 columns, degree 1), measured as the Fibonacci rows are; “× Fib” is the estimated ms over the Fibonacci row of the same configuration and core at the smallest n measured.");
     for (air, text) in [("membership", MEMBERSHIP), ("chain16", CHAIN16)] {
         if wide.iter().any(|r| r.air == air) {
@@ -61,9 +48,8 @@ pub fn section(rows: &[Row], min_security: u32) -> Section {
     let fib = |r: &Row, air: &str| {
         let label = r.full_label().replace(&format!(" {air}"), "");
         let same = |f: &&Row| f.air == "fib" && Some(f.n) == fib_n && f.source == "emulator";
-        rows.iter()
-            .filter(same)
-            .find(|f| f.core == r.core && f.full_label() == label)
+        let same = |f: &&Row| same(f) && f.core == r.core && f.full_label() == label;
+        rows.iter().find(same)
     };
     let airs: BTreeSet<(&str, u64)> = wide.iter().map(|r| (r.air.as_str(), r.n)).collect();
     for (air, n) in airs {
@@ -101,7 +87,6 @@ mod tests {
         let e = |b: &str, ext, core: &str, cycles, bits: u32| {
             let x = with_estimate(emu(b, ext, 16, core, cycles / 2), cycles);
             let mut x = with_security(x, f64::from(bits), 60.0);
-            x.record.security_bits = bits;
             x.record.air = "membership".into();
             x
         };
