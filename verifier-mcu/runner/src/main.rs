@@ -22,7 +22,7 @@
 //! mcu-run capture --port DEV [--out FILE] [--baud N] [--timeout S] [--runs N]
 //! mcu-run profile-parts PROFILE --record RECORD.json --trees BYTES@DEPTH,.. --queries Q
 //!             [--unique-leaves] [--compressions N --compressions-source TEXT] [--level TEXT]
-//!             [--command TEXT] [--out FILE.json]
+//!             [--command TEXT] [--committed-record RECORD.json] [--out FILE.json]
 //! ```
 //!
 //! `run` builds the firmware once for the core (QEMU board, proof slot, the backends the
@@ -120,7 +120,7 @@ fn usage() -> &'static str {
   mcu-run capture --port DEV [--out FILE] [--baud N] [--timeout S] [--runs N]
   mcu-run profile-parts PROFILE --record RECORD.json --trees BYTES@DEPTH,.. --queries Q
               [--unique-leaves] [--compressions N --compressions-source TEXT] [--level TEXT]
-              [--command TEXT] [--out FILE.json]"
+              [--command TEXT] [--committed-record RECORD.json] [--out FILE.json]"
 }
 
 struct Flags {
@@ -956,6 +956,7 @@ fn cmd_profile_parts(args: &[String]) -> Result<(), String> {
             "queries",
             "compressions",
             "compressions-source",
+            "committed-record",
             "level",
             "command",
             "out",
@@ -965,8 +966,7 @@ fn cmd_profile_parts(args: &[String]) -> Result<(), String> {
     let [profile_path] = f.positional.as_slice() else {
         return Err("give one profile (run --profile's *.profile.iteration1.txt)".into());
     };
-    let text =
-        std::fs::read_to_string(profile_path).map_err(|e| format!("{profile_path}: {e}"))?;
+    let text = std::fs::read_to_string(profile_path).map_err(|e| format!("{profile_path}: {e}"))?;
     let rows = hot_set::parse_profile(&text)?;
     // `# block-profile total T (exact count of the same regions: E)`.
     let exact: u64 = text
@@ -1029,16 +1029,29 @@ fn cmd_profile_parts(args: &[String]) -> Result<(), String> {
     // Under `--sha256-engine` the plugin neither counts nor times the offloaded compression,
     // but its blocks stay in the block profile: they are the engine's work (its cycles), not
     // instructions of the run.
-    let (offloaded, rows): (Vec<_>, Vec<_>) = rows
-        .into_iter()
-        .partition(|r| engine.is_some() && r.1 == parts::OFFLOADED);
-    let offloaded: u64 = offloaded.iter().map(|r| r.0).sum();
+    let (rows, offloaded) = parts::without_offloaded(rows, engine.is_some());
     let split = parts::HashSplit::new(total, &trees, queries, hash, unique)?;
     let classes = parts::by_class(verifier, &rows);
     let parts = parts::parts(&classes, &split, engine_cycles);
     let profile_total: u64 = rows.iter().map(|r| r.0).sum();
     let record_insns = record["instructions"].as_u64();
     print!("{}", parts::render(&parts));
+    // The committed record of the same row (another run, maybe another commit), beside.
+    let committed = match f.get("committed-record") {
+        Some(p) => {
+            let r: serde_json::Value =
+                serde_json::from_str(&std::fs::read_to_string(p).map_err(|e| format!("{p}: {e}"))?)
+                    .map_err(|e| format!("{p}: {e}"))?;
+            serde_json::json!({
+                "file": p,
+                "instructions": r["instructions"],
+                "est_ms": r.pointer("/estimate/ms"),
+                "proof_bytes": r["proof_bytes"],
+                "commit": r["git_commit"],
+            })
+        }
+        None => serde_json::Value::Null,
+    };
     let doc = serde_json::json!({
         "schema": "picostark-profile-parts-1",
         "source": "emulator: QEMU instruction counts by function (block profile of the first genuine iteration, mcu-run run --profile) + RP2350 timing model v7 for the engine charge",
@@ -1056,6 +1069,7 @@ fn cmd_profile_parts(args: &[String]) -> Result<(), String> {
         "record_instructions": record_insns,
         "record_est_ms": record.pointer("/estimate/ms"),
         "record_commit": field("git_commit"),
+        "committed_record": committed,
         "profile_instructions": profile_total,
         "profile_exact_instructions": exact,
         "profile_equals_record": record_insns == Some(profile_total),

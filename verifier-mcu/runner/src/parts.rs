@@ -26,6 +26,14 @@ use std::fmt::Write as _;
 /// blocks are in the block profile, its instructions are not in the run's count.
 pub const OFFLOADED: &str = "pstk_sha256_compress";
 
+/// The profile's rows without the offloaded compression when the engine was charged, and that
+/// function's block-profile instructions (not part of the run's count).
+pub fn without_offloaded(rows: Vec<(u64, String)>, engine: bool) -> (Vec<(u64, String)>, u64) {
+    let (offloaded, kept): (Vec<_>, Vec<_>) =
+        rows.into_iter().partition(|r| engine && r.1 == OFFLOADED);
+    (kept, offloaded.iter().map(|r| r.0).sum())
+}
+
 /// What a function's instructions are charged to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Class {
@@ -45,8 +53,11 @@ pub enum Class {
     Parsing,
     /// The verifier's top-level function: whatever the compiler inlined into it.
     VerifierBody,
-    /// Everything else (memory copies, the allocator, field arithmetic the compiler kept out
-    /// of line, where the caller is not known).
+    /// Field and extension-field arithmetic the compiler kept out of line (multiplication,
+    /// inversion, vector adds): a flat profile does not know the caller, so it is not charged
+    /// to constraints, quotients or folding.
+    FieldArithmetic,
+    /// Everything else (memory copies, the allocator, formatting, the security check).
     Other,
 }
 
@@ -61,6 +72,7 @@ impl Class {
             Class::Transcript => "transcript",
             Class::Parsing => "parsing",
             Class::VerifierBody => "verifier_body",
+            Class::FieldArithmetic => "field_arithmetic",
             Class::Other => "other",
         }
     }
@@ -86,68 +98,221 @@ impl Verifier {
 }
 
 /// `(verifier, substring of the demangled name, class)`, first match wins; `None` applies to
-/// both verifiers. Order matters: a hasher's method (`Blake3_256 as Hasher>::merge`) is hashing
+/// both verifiers; a pattern starting with `^` matches the start of the function's own path
+/// (leading `<` ignored), so a generic argument (`verify_sorted::<Blake3Lean>`) does not count. Order matters: a hasher's method (`Blake3_256 as Hasher>::merge`) is hashing
 /// before the Merkle module's name could claim it.
 pub const PATTERNS: &[(Option<Verifier>, &str, Class)] = &[
+    // The challenger's own methods inline its hasher's buffering: transcript code, whose
+    // compressions the hashing split counts separately.
+    (None, "^p3_challenger::", Class::Transcript),
+    (None, "^winter_crypto::random::", Class::Transcript),
+    // The lean verifier reads each trace row straight into the reduced openings: the closure
+    // `elems_each` calls is the DEEP sum.
+    (
+        Some(Verifier::Plonky3Lean),
+        "^picostark_plonky3::lean::reader::Reader>::elems_each::<",
+        Class::DeepQuotients,
+    ),
     // Hash functions: the BLAKE3 crate, SHA-256 (software compression and its stream), the
     // backends' hasher wrappers.
-    (None, "blake3::", Class::Hashing),
-    (None, "pstk_sha256_compress", Class::Hashing),
-    (None, "picostark_sha256::", Class::Hashing),
-    (None, "picostark_plonky3::hash::", Class::Hashing),
-    (None, "p3_symmetric::", Class::Hashing),
-    (None, "picostark_winterfell::hash::", Class::Hashing),
-    (None, "winter_crypto::hash::", Class::Hashing),
+    (None, "^blake3::", Class::Hashing),
+    (None, "^pstk_sha256_compress", Class::Hashing),
+    (None, "^picostark_sha256::", Class::Hashing),
+    (None, "^picostark_plonky3::hash::", Class::Hashing),
+    (None, "^p3_symmetric::", Class::Hashing),
+    (None, "^picostark_winterfell::hash::", Class::Hashing),
+    (None, "^winter_crypto::hash::", Class::Hashing),
+    (
+        None,
+        "write_into::<picostark_winterfell::hash::Writer>",
+        Class::Hashing,
+    ),
     (None, "as winter_crypto::hash::Hasher>", Class::Hashing),
-    (None, "as winter_crypto::hash::ElementHasher>", Class::Hashing),
+    (
+        None,
+        "as winter_crypto::hash::ElementHasher>",
+        Class::Hashing,
+    ),
     // Merkle path code.
-    (Some(Verifier::Plonky3Lean), "lean::merkle::", Class::MerkleWalk),
-    (Some(Verifier::Winterfell), "verifier::merkle::", Class::MerkleWalk),
-    (None, "core::slice::sort::", Class::MerkleWalk),
+    (
+        Some(Verifier::Plonky3Lean),
+        "^picostark_plonky3::lean::merkle::",
+        Class::MerkleWalk,
+    ),
+    (
+        Some(Verifier::Winterfell),
+        "^picostark_winterfell::verifier::merkle::",
+        Class::MerkleWalk,
+    ),
+    (None, "^core::slice::sort::", Class::MerkleWalk),
     // FRI folding.
-    (Some(Verifier::Plonky3Lean), "FoldRound", Class::FriFolding),
-    (Some(Verifier::Plonky3Lean), "lean::circle::fold", Class::FriFolding),
-    (Some(Verifier::Plonky3Lean), "wide_circle::fold_row", Class::FriFolding),
-    (Some(Verifier::Winterfell), "verifier::fri::", Class::FriFolding),
+    (
+        Some(Verifier::Plonky3Lean),
+        "^picostark_plonky3::lean::two_adic::FoldRound",
+        Class::FriFolding,
+    ),
+    (
+        Some(Verifier::Plonky3Lean),
+        "^picostark_plonky3::lean::circle::fold",
+        Class::FriFolding,
+    ),
+    (
+        Some(Verifier::Plonky3Lean),
+        "^picostark_plonky3::lean::wide_circle::fold_row",
+        Class::FriFolding,
+    ),
+    (
+        Some(Verifier::Winterfell),
+        "verifier::fri::",
+        Class::FriFolding,
+    ),
     // The AIR at the out-of-domain point.
-    (None, "picostark_air::", Class::ConstraintEvaluation),
-    (None, "picostark_poseidon2::", Class::ConstraintEvaluation),
-    (Some(Verifier::Plonky3Lean), "uni_stark::fold_transitions", Class::ConstraintEvaluation),
-    (Some(Verifier::Winterfell), "composer::check_ood_constraints", Class::ConstraintEvaluation),
-    (Some(Verifier::Winterfell), "picostark_winterfell::air::", Class::ConstraintEvaluation),
+    (None, "^picostark_air::", Class::ConstraintEvaluation),
+    (None, "^picostark_poseidon2::", Class::ConstraintEvaluation),
+    (
+        Some(Verifier::Plonky3Lean),
+        "^picostark_plonky3::lean::uni_stark::fold_transitions",
+        Class::ConstraintEvaluation,
+    ),
+    (
+        Some(Verifier::Winterfell),
+        "^picostark_winterfell::verifier::composer::check_ood_constraints",
+        Class::ConstraintEvaluation,
+    ),
+    (
+        Some(Verifier::Winterfell),
+        "^picostark_winterfell::air::",
+        Class::ConstraintEvaluation,
+    ),
     // DEEP / opening quotients: the lean PCS's `verify` (reduced openings; the row reading and
     // leaf assembly it inlines), the batch inversion of `z - x`, winterfell's DEEP composer.
-    (Some(Verifier::Plonky3Lean), "as picostark_plonky3::lean::LeanPcs<", Class::DeepQuotients),
-    (Some(Verifier::Plonky3Lean), "lean::math::batch_invert", Class::DeepQuotients),
-    (None, "batch_multiplicative_inverse", Class::DeepQuotients),
-    (Some(Verifier::Winterfell), "composer::deep_evaluations", Class::DeepQuotients),
-    (Some(Verifier::Winterfell), "verifier::composer::", Class::DeepQuotients),
-    (Some(Verifier::Winterfell), "verifier::math::invert_in_place", Class::DeepQuotients),
+    (
+        Some(Verifier::Plonky3Lean),
+        "as picostark_plonky3::lean::LeanPcs<",
+        Class::DeepQuotients,
+    ),
+    (
+        Some(Verifier::Plonky3Lean),
+        "^picostark_plonky3::lean::math::batch_invert",
+        Class::DeepQuotients,
+    ),
+    (
+        None,
+        "^p3_field::batch_inverse::batch_multiplicative_inverse",
+        Class::DeepQuotients,
+    ),
+    (
+        Some(Verifier::Winterfell),
+        "^picostark_winterfell::verifier::composer::deep_evaluations",
+        Class::DeepQuotients,
+    ),
+    (
+        Some(Verifier::Winterfell),
+        "^picostark_winterfell::verifier::composer::",
+        Class::DeepQuotients,
+    ),
+    (
+        Some(Verifier::Winterfell),
+        "^picostark_winterfell::verifier::math::invert_in_place",
+        Class::DeepQuotients,
+    ),
     // Transcript.
-    (Some(Verifier::Plonky3Lean), "lean::transcript::", Class::Transcript),
-    (None, "p3_challenger::", Class::Transcript),
-    (Some(Verifier::Winterfell), "winter_crypto::random::", Class::Transcript),
-    (Some(Verifier::Winterfell), "from_random_bytes", Class::Transcript),
-    (Some(Verifier::Winterfell), "verifier::seed_elements", Class::Transcript),
+    (
+        Some(Verifier::Plonky3Lean),
+        "^picostark_plonky3::lean::transcript::",
+        Class::Transcript,
+    ),
+    // Keccak: the transcript's domain-separation pattern hash (`lean::transcript`).
+    (None, "^tiny_keccak::", Class::Transcript),
+    (
+        Some(Verifier::Winterfell),
+        "from_random_bytes",
+        Class::Transcript,
+    ),
+    (
+        Some(Verifier::Winterfell),
+        "^picostark_winterfell::verifier::seed_elements",
+        Class::Transcript,
+    ),
     // Reading the proof.
-    (Some(Verifier::Plonky3Lean), "lean::reader::", Class::Parsing),
-    (Some(Verifier::Winterfell), "verifier::parse::", Class::Parsing),
-    (Some(Verifier::Winterfell), "verifier::decode_all", Class::Parsing),
+    (
+        Some(Verifier::Plonky3Lean),
+        "^picostark_plonky3::lean::reader::",
+        Class::Parsing,
+    ),
+    (
+        Some(Verifier::Winterfell),
+        "^picostark_winterfell::verifier::parse::",
+        Class::Parsing,
+    ),
+    (
+        Some(Verifier::Winterfell),
+        "^picostark_winterfell::verifier::decode_all",
+        Class::Parsing,
+    ),
     (None, "winter_utils::serde::", Class::Parsing),
-    (None, "picostark_core::proof_file::", Class::Parsing),
+    (None, "^picostark_core::proof_file::", Class::Parsing),
+    // Field arithmetic kept out of line (after every pattern naming a caller; `^`: the
+    // function's own path, not a generic argument, starts with it).
+    (None, "^p3_field::", Class::FieldArithmetic),
+    (None, "^p3_goldilocks::", Class::FieldArithmetic),
+    (None, "^p3_monty_31::", Class::FieldArithmetic),
+    (None, "^p3_baby_bear::", Class::FieldArithmetic),
+    (None, "^p3_mersenne_31::", Class::FieldArithmetic),
+    (None, "^winter_math::field::", Class::FieldArithmetic),
+    (
+        None,
+        "^picostark_winterfell::field::",
+        Class::FieldArithmetic,
+    ),
+    (
+        None,
+        "^picostark_plonky3::m31_sextic::",
+        Class::FieldArithmetic,
+    ),
+    (
+        None,
+        "^core::ops::try_trait::Wrapped<p3_",
+        Class::FieldArithmetic,
+    ),
+    (
+        Some(Verifier::Winterfell),
+        "^picostark_winterfell::verifier::math::",
+        Class::FieldArithmetic,
+    ),
     // Top-level verifier functions (inline sinks).
-    (Some(Verifier::Plonky3Lean), "picostark_plonky3::lean::verify", Class::VerifierBody),
-    (Some(Verifier::Plonky3Lean), "lean::uni_stark::verify", Class::VerifierBody),
-    (Some(Verifier::Winterfell), "picostark_winterfell::verifier::verify", Class::VerifierBody),
-    (Some(Verifier::Winterfell), "picostark_winterfell::verifier::row_leaves", Class::VerifierBody),
+    (
+        Some(Verifier::Plonky3Lean),
+        "^picostark_plonky3::lean::verify",
+        Class::VerifierBody,
+    ),
+    (
+        Some(Verifier::Plonky3Lean),
+        "^picostark_plonky3::lean::uni_stark::verify",
+        Class::VerifierBody,
+    ),
+    (
+        Some(Verifier::Winterfell),
+        "^picostark_winterfell::verifier::verify",
+        Class::VerifierBody,
+    ),
+    (
+        Some(Verifier::Winterfell),
+        "^picostark_winterfell::verifier::row_leaves",
+        Class::VerifierBody,
+    ),
 ];
 
 /// The class of one function (demangled name) for `verifier`.
 pub fn classify(verifier: Verifier, name: &str) -> Class {
+    let own_path = name.trim_start_matches('<');
     PATTERNS
         .iter()
         .filter(|(v, _, _)| v.is_none_or(|v| v == verifier))
-        .find(|(_, pat, _)| name.contains(pat))
+        .find(|(_, pat, _)| match pat.strip_prefix('^') {
+            Some(head) => own_path.starts_with(head),
+            None => name.contains(pat),
+        })
         .map_or(Class::Other, |&(_, _, c)| c)
 }
 
@@ -239,7 +404,13 @@ pub struct HashSplit {
 impl HashSplit {
     /// From the total count (measured or host-counted) and the trees; fails when the model
     /// exceeds the total (the trees or the count are wrong).
-    pub fn new(total: u64, trees: &[Tree], q: u64, hash: Hash, unique: bool) -> Result<Self, String> {
+    pub fn new(
+        total: u64,
+        trees: &[Tree],
+        q: u64,
+        hash: Hash,
+        unique: bool,
+    ) -> Result<Self, String> {
         let leaf = leaf_compressions(trees, q, hash, unique);
         let nodes: f64 = trees.iter().map(|t| expected_nodes(t.depth, q)).sum();
         let total = total as f64;
@@ -265,7 +436,10 @@ impl HashSplit {
 }
 
 /// A profile's functions by class: `(class, instructions, the functions highest first)`.
-pub fn by_class(verifier: Verifier, rows: &[(u64, String)]) -> Vec<(Class, u64, Vec<(u64, String)>)> {
+pub fn by_class(
+    verifier: Verifier,
+    rows: &[(u64, String)],
+) -> Vec<(Class, u64, Vec<(u64, String)>)> {
     let mut out: Vec<(Class, u64, Vec<(u64, String)>)> = Vec::new();
     for (n, name) in rows {
         let c = classify(verifier, name);
@@ -295,16 +469,45 @@ pub fn parts(
     let (leaf, nodes, transcript_hash) = split.share(of(Class::Hashing));
     let (e_leaf, e_nodes, e_transcript) = split.share(engine_cycles);
     vec![
-        ("leaf_hashing", leaf, e_leaf, "hashing instructions x leaf share of compressions (model)"),
-        ("merkle_paths", nodes + of(Class::MerkleWalk), e_nodes,
-            "hashing x node share (model) + Merkle walk functions (profile)"),
+        (
+            "leaf_hashing",
+            leaf,
+            e_leaf,
+            "hashing instructions x leaf share of compressions (model)",
+        ),
+        (
+            "merkle_paths",
+            nodes + of(Class::MerkleWalk),
+            e_nodes,
+            "hashing x node share (model) + Merkle walk functions (profile)",
+        ),
         ("fri_folding", of(Class::FriFolding), 0, "profile"),
-        ("constraint_evaluation", of(Class::ConstraintEvaluation), 0, "profile"),
+        (
+            "constraint_evaluation",
+            of(Class::ConstraintEvaluation),
+            0,
+            "profile",
+        ),
         ("deep_quotients", of(Class::DeepQuotients), 0, "profile"),
-        ("transcript", transcript_hash + of(Class::Transcript), e_transcript,
-            "hashing x remaining share (model) + transcript functions (profile)"),
+        (
+            "transcript",
+            transcript_hash + of(Class::Transcript),
+            e_transcript,
+            "hashing x remaining share (model) + transcript functions (profile)",
+        ),
         ("parsing", of(Class::Parsing), 0, "profile"),
-        ("verifier_body", of(Class::VerifierBody), 0, "profile (inlined code of the top-level verify)"),
+        (
+            "verifier_body",
+            of(Class::VerifierBody),
+            0,
+            "profile (inlined code of the top-level verify)",
+        ),
+        (
+            "field_arithmetic",
+            of(Class::FieldArithmetic),
+            0,
+            "profile (out-of-line field operations, caller unknown)",
+        ),
         ("other", of(Class::Other), 0, "profile"),
     ]
 }
@@ -318,7 +521,11 @@ pub fn render(parts: &[(&'static str, u64, u64, &'static str)]) -> String {
             s,
             "{name:<22} {n:>10} {:>6.1}%{}",
             100.0 * *n as f64 / total.max(1) as f64,
-            if *e > 0 { format!("  engine {e} cycles") } else { String::new() }
+            if *e > 0 {
+                format!("  engine {e} cycles")
+            } else {
+                String::new()
+            }
         );
     }
     s
@@ -332,7 +539,10 @@ mod tests {
     fn names_are_classified_by_the_first_matching_pattern() {
         let p = Verifier::Plonky3Lean;
         let w = Verifier::Winterfell;
-        assert_eq!(classify(p, "blake3::portable::compress_in_place"), Class::Hashing);
+        assert_eq!(
+            classify(p, "blake3::portable::compress_in_place"),
+            Class::Hashing
+        );
         assert_eq!(classify(w, "pstk_sha256_compress"), Class::Hashing);
         assert_eq!(
             classify(p, "picostark_plonky3::lean::merkle::verify_sorted::<picostark_plonky3::hash::Blake3Lean>"),
@@ -340,7 +550,10 @@ mod tests {
             "the Merkle module, although its generic argument names the hash"
         );
         assert_eq!(
-            classify(w, "<winter_crypto::hash::blake::Blake3_256<B> as winter_crypto::hash::Hasher>::merge"),
+            classify(
+                w,
+                "<winter_crypto::hash::blake::Blake3_256<B> as winter_crypto::hash::Hasher>::merge"
+            ),
             Class::Hashing
         );
         assert_eq!(
@@ -351,13 +564,94 @@ mod tests {
             classify(p, "<picostark_plonky3::lean::two_adic::TwoAdicPcs<H> as picostark_plonky3::lean::LeanPcs<F, E>>::verify::<C>"),
             Class::DeepQuotients
         );
-        assert_eq!(classify(w, "picostark_winterfell::verifier::composer::deep_evaluations::<A>"), Class::DeepQuotients);
-        assert_eq!(classify(w, "picostark_winterfell::verifier::composer::check_ood_constraints::<A>"), Class::ConstraintEvaluation);
-        assert_eq!(classify(w, "picostark_winterfell::verifier::fri::verify_queries::<B>"), Class::FriFolding);
-        assert_eq!(classify(p, "picostark_plonky3::lean::verify_goldilocks_file"), Class::VerifierBody);
+        assert_eq!(
+            classify(
+                w,
+                "picostark_winterfell::verifier::composer::deep_evaluations::<A>"
+            ),
+            Class::DeepQuotients
+        );
+        assert_eq!(
+            classify(
+                w,
+                "picostark_winterfell::verifier::composer::check_ood_constraints::<A>"
+            ),
+            Class::ConstraintEvaluation
+        );
+        assert_eq!(
+            classify(
+                w,
+                "picostark_winterfell::verifier::fri::verify_queries::<B>"
+            ),
+            Class::FriFolding
+        );
+        assert_eq!(
+            classify(p, "picostark_plonky3::lean::verify_goldilocks_file"),
+            Class::VerifierBody
+        );
         // A winterfell-only pattern does not apply to the Plonky3 verifier.
-        assert_eq!(classify(p, "picostark_winterfell::verifier::fri::verify_queries"), Class::Other);
+        assert_eq!(
+            classify(p, "picostark_winterfell::verifier::fri::verify_queries"),
+            Class::Other
+        );
         assert_eq!(classify(p, "memcpy"), Class::Other);
+        assert_eq!(
+            classify(w, "picostark_winterfell::verifier::composer::deep_evaluations::<picostark_winterfell::air::WfAir<picostark_air::membership::Membership<P>, B>, E>"),
+            Class::DeepQuotients,
+            "the AIR in a generic argument does not make it constraint evaluation"
+        );
+        assert_eq!(
+            classify(p, "picostark_plonky3::lean::verify_air::<G, E, p3_challenger::serializing_challenger::SerializingChallenger64<G, C>, P>"),
+            Class::VerifierBody
+        );
+        assert_eq!(
+            classify(w, "picostark_winterfell::verifier::merkle::verify_batch::<picostark_winterfell::hash::Sha256<B>>"),
+            Class::MerkleWalk
+        );
+        assert_eq!(
+            classify(w, "<winter_math::field::f64::BaseElement as winter_utils::serde::Serializable>::write_into::<picostark_winterfell::hash::Writer>"),
+            Class::Hashing,
+            "elements serialized into the hasher"
+        );
+        // Field arithmetic by its own path only: a generic argument naming a field does not
+        // make a verifier function field arithmetic.
+        assert_eq!(
+            classify(p, "<p3_field::extension::ExtField<p3_goldilocks::goldilocks::Goldilocks, 3, C> as core::ops::arith::Mul>::mul"),
+            Class::FieldArithmetic
+        );
+        assert_eq!(
+            classify(
+                p,
+                "picostark_plonky3::lean::verify_air::<p3_goldilocks::goldilocks::Goldilocks, E>"
+            ),
+            Class::VerifierBody
+        );
+        assert_eq!(classify(p, "core::fmt::write::<p3_field::X>"), Class::Other);
+        // The challenger is transcript although its hasher is named in it.
+        assert_eq!(
+            classify(p, "<p3_challenger::hash_challenger::HashChallenger<u8, picostark_plonky3::hash::Sha256Lean, 32> as p3_challenger::CanSample<u8>>::sample"),
+            Class::Transcript
+        );
+        assert_eq!(
+            classify(p, "<picostark_plonky3::lean::reader::Reader>::elems_each::<G, <picostark_plonky3::lean::two_adic::TwoAdicPcs<H> as L>::verify::{closure#0}>"),
+            Class::DeepQuotients
+        );
+        assert_eq!(
+            classify(p, "<picostark_plonky3::lean::reader::Reader>::varint"),
+            Class::Parsing
+        );
+    }
+
+    #[test]
+    fn the_offloaded_compression_leaves_the_profile_only_under_the_engine() {
+        let rows = vec![(900, OFFLOADED.to_string()), (100, "memcpy".to_string())];
+        let (kept, off) = without_offloaded(rows.clone(), true);
+        assert_eq!((kept.len(), off), (1, 900));
+        assert_eq!(
+            without_offloaded(rows, false).1,
+            0,
+            "software SHA-256 is counted"
+        );
     }
 
     #[test]
@@ -366,7 +660,11 @@ mod tests {
         assert_eq!(Hash::Blake3.compressions(64), 1);
         assert_eq!(Hash::Blake3.compressions(800), 13);
         assert_eq!(Hash::Blake3.compressions(1024), 16);
-        assert_eq!(Hash::Blake3.compressions(1025), 18, "two chunks and their parent");
+        assert_eq!(
+            Hash::Blake3.compressions(1025),
+            18,
+            "two chunks and their parent"
+        );
         assert_eq!(Hash::Sha256.compressions(55), 1);
         assert_eq!(Hash::Sha256.compressions(56), 2);
         assert_eq!(Hash::Sha256.compressions(800), 13);
@@ -401,7 +699,10 @@ mod tests {
         assert_eq!(classes[0].1, 6000);
         // One tree of 2^1 leaves of 64 bytes, 2 queries: 2 leaf compressions (one block each)
         // and one node (the root, whichever leaves were drawn); 3 left for the transcript.
-        let trees = [Tree { leaf_bytes: 64, depth: 1 }];
+        let trees = [Tree {
+            leaf_bytes: 64,
+            depth: 1,
+        }];
         let split = HashSplit::new(6, &trees, 2, Hash::Blake3, false).unwrap();
         assert_eq!(split.leaf, 2.0);
         assert!((split.nodes - 1.0).abs() < 1e-9);
@@ -422,6 +723,12 @@ mod tests {
         // A model beyond the total is refused, not clamped.
         assert!(HashSplit::new(2, &trees, 2, Hash::Blake3, false).is_err());
         assert!(Tree::parse("64@0").is_err() && Tree::parse("x").is_err());
-        assert_eq!(Tree::parse("800@10").unwrap(), Tree { leaf_bytes: 800, depth: 10 });
+        assert_eq!(
+            Tree::parse("800@10").unwrap(),
+            Tree {
+                leaf_bytes: 800,
+                depth: 10
+            }
+        );
     }
 }
