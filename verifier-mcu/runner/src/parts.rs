@@ -435,12 +435,12 @@ impl HashSplit {
     }
 }
 
-/// A profile's functions by class: `(class, instructions, the functions highest first)`.
-pub fn by_class(
-    verifier: Verifier,
-    rows: &[(u64, String)],
-) -> Vec<(Class, u64, Vec<(u64, String)>)> {
-    let mut out: Vec<(Class, u64, Vec<(u64, String)>)> = Vec::new();
+/// One class of a profile: `(class, instructions, its functions highest first)`.
+pub type ClassTotal = (Class, u64, Vec<(u64, String)>);
+
+/// A profile's functions by class.
+pub fn by_class(verifier: Verifier, rows: &[(u64, String)]) -> Vec<ClassTotal> {
+    let mut out: Vec<ClassTotal> = Vec::new();
     for (n, name) in rows {
         let c = classify(verifier, name);
         match out.iter_mut().find(|e| e.0 == c) {
@@ -461,7 +461,7 @@ pub fn by_class(
 /// The parts of issue 28 from the classes and the hashing split: `(part, instructions,
 /// engine cycles, how obtained)`, in a fixed order; the instructions sum to the profile's.
 pub fn parts(
-    classes: &[(Class, u64, Vec<(u64, String)>)],
+    classes: &[ClassTotal],
     split: &HashSplit,
     engine_cycles: u64,
 ) -> Vec<(&'static str, u64, u64, &'static str)> {
