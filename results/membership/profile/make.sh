@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The parts of the membership rows the report's first screen names as fastest (issue 28
 # item 4): `mcu-run profile-parts` over the one-iteration profiles of `mcu-run run --profile`
-# (out/parts/, commands in results/membership/README.md, "What dominates"). Trees: leaf
+# (copied to runs/; commands in results/membership/README.md, "What dominates"). Trees: leaf
 # bytes @ log2 leaves per Merkle tree the verifier opens (README); --compressions: the
 # verification's total where no engine count is in the record.
 set -euo pipefail
@@ -19,7 +19,8 @@ parts() { # name profile record trees queries level command [extra...]
   $M profile-parts "$profile" --record "$record" --trees "$trees" --queries "$q" \
     --level "$level" --command "$cmd" --out "$O/$name.json" "$@"
 }
-R=out/parts/records; R128=out/parts/records-128; EW=out/parts/engine-wf; EP=out/parts/engine-p3
+# The runs (records and one-iteration profiles, copied from out/parts/ after the runs).
+R=$O/runs; R128=$O/runs; EW=$O/runs; EP=$O/runs
 I=tlsf.profile.iteration1.txt
 parts default-blake3-m33-wf-goldilocks2 $R/wf-goldilocks-membership.proof.m33.$I \
   $R/wf-goldilocks-membership.proof.m33.tlsf.json 800@10,112@10 14 "$D95" \
