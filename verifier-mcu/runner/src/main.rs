@@ -673,13 +673,7 @@ fn cmd_run(args: &[String]) -> Result<(), String> {
     if code_in_sram(&features) {
         meta.profile.push_str(" code=sram");
     }
-    let placed = |f: &str| features.iter().any(|x| x == f);
-    let placement = match () {
-        _ if placed("code-in-ram") => "all-sram",
-        _ if placed("place-hot-sram") => "hot-sram",
-        _ if placed("place-xip-ordered") => "xip-ordered",
-        _ => "xip",
-    };
+    let placement = placement(&features);
     if let Some(board) = f.get("layout-elf") {
         let name = Path::new(board).file_name().unwrap_or_default();
         meta.profile.push_str(&format!(
@@ -1405,9 +1399,33 @@ fn code_in_sram(features: &[String]) -> bool {
         .any(|f| f == "code-in-ram" || f == "code-in-ram-membership")
 }
 
+/// The record's code placement: `all-sram` for both `code-in-ram` builds (a
+/// `code-in-ram-membership` run was recorded `xip` before), else by the placement feature.
+fn placement(features: &[String]) -> &'static str {
+    let placed = |f: &str| features.iter().any(|x| x == f);
+    match () {
+        _ if code_in_sram(features) => "all-sram",
+        _ if placed("place-hot-sram") => "hot-sram",
+        _ if placed("place-xip-ordered") => "xip-ordered",
+        _ => "xip",
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn placement_names_both_code_in_ram_builds_all_sram() {
+        let f = |list: &[&str]| placement(&list.iter().map(|s| s.to_string()).collect::<Vec<_>>());
+        assert_eq!(
+            f(&["p3-goldilocks", "code-in-ram-membership", "lean-only"]),
+            "all-sram"
+        );
+        assert_eq!(f(&["wf-goldilocks", "code-in-ram"]), "all-sram");
+        assert_eq!(f(&["p3-goldilocks", "place-hot-sram"]), "hot-sram");
+        assert_eq!(f(&["p3-goldilocks"]), "xip");
+    }
 
     #[test]
     fn both_code_in_ram_features_place_code_in_sram() {
