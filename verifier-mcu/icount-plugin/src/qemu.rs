@@ -167,8 +167,10 @@ fn profile_start() {
 }
 
 /// Adds the region that just ended to the totals and rewrites the profile file
-/// (`ADDR INSNS` per block, hex address, decimal count).
-fn profile_end() {
+/// (`ADDR INSNS` per block, hex address, decimal count); the region's own counts go to
+/// `FILE.regionN` (N = the region's index, same line format), so one verification's profile
+/// can be read apart from the others in the window (`mcu-run run --profile`'s parts).
+fn profile_end(region: u32) {
     let mut p = PROFILE.lock().unwrap_or_else(|e| e.into_inner());
     let Some(path) = p.path.clone() else {
         return;
@@ -180,15 +182,25 @@ fn profile_end() {
         .map(|(a, v)| (a, v - p.at_start.get(&a).copied().unwrap_or(0)))
         .filter(|&(_, d)| d > 0)
         .collect();
+    let misses = MISSES.lock().unwrap_or_else(|e| e.into_inner()).clone();
+    let miss_deltas: BTreeMap<u64, u64> = misses
+        .iter()
+        .map(|(&a, &v)| (a, v - p.miss_at_start.get(&a).copied().unwrap_or(0)))
+        .filter(|&(_, d)| d > 0)
+        .collect();
+    let region_text: String = deltas
+        .iter()
+        .map(|(a, n)| match miss_deltas.get(a) {
+            Some(m) => format!("{a:#x} {n} {m}\n"),
+            None => format!("{a:#x} {n}\n"),
+        })
+        .collect();
+    let _ = std::fs::write(format!("{path}.region{region}"), region_text);
     for (a, d) in deltas {
         *p.totals.entry(a).or_insert(0) += d;
     }
-    let misses = MISSES.lock().unwrap_or_else(|e| e.into_inner()).clone();
-    for (a, v) in misses {
-        let d = v - p.miss_at_start.get(&a).copied().unwrap_or(0);
-        if d > 0 {
-            *p.miss_totals.entry(a).or_insert(0) += d;
-        }
+    for (a, d) in miss_deltas {
+        *p.miss_totals.entry(a).or_insert(0) += d;
     }
     // `ADDR INSNS` per block; with the model a third column, the block's miss cycles.
     let text: String = p
@@ -217,7 +229,7 @@ fn on_end() {
     let Some((start, start_totals, start_calls)) = r.started.take() else {
         return;
     };
-    profile_end();
+    profile_end(r.next);
     let d: [u64; 4] = [0, 1, 2, 3].map(|i| now[i] - start[i]);
     let insns = d.iter().sum::<u64>();
     let line = format!(

@@ -20,6 +20,9 @@
 //! mcu-run tamper --kind header-sweep IN PREFIX
 //! mcu-run bringup-proof OUT [--backend NAME] [--bytes N]
 //! mcu-run capture --port DEV [--out FILE] [--baud N] [--timeout S] [--runs N]
+//! mcu-run profile-parts PROFILE --record RECORD.json --trees BYTES@DEPTH,.. --queries Q
+//!             [--unique-leaves] [--compressions N --compressions-source TEXT] [--level TEXT]
+//!             [--command TEXT] [--committed-record RECORD.json] [--out FILE.json]
 //! ```
 //!
 //! `run` builds the firmware once for the core (QEMU board, proof slot, the backends the
@@ -60,6 +63,11 @@
 //! flips one byte in the middle of the embedded proof's payload (needs `--proof`): the run must
 //! then be rejected.
 //!
+//! `profile-parts` splits one verification's profile (`run --profile`'s
+//! `*.profile.iteration1.txt`) into leaf hashing, Merkle paths, FRI folding, constraint
+//! evaluation, DEEP quotients, transcript and the rest (`parts.rs`: function-name patterns per
+//! verifier, hashing split by a documented compression-count model) and writes JSON.
+//!
 //! `capture` records a real board's runs from its USB serial port (`capture.rs`): it sends the
 //! firmware's request line (`picostark_core::board`), saves the `pstk1` lines to `--out`
 //! (default `device-TIME.log`) until `--runs` `done` lines (default 1), and fails on a
@@ -73,6 +81,7 @@ mod elf;
 mod hot_list;
 mod hot_set;
 mod image_check;
+mod parts;
 mod paths;
 mod profile;
 mod qemu;
@@ -108,7 +117,10 @@ fn usage() -> &'static str {
   mcu-run tamper [--kind flip|truncate|low-security|wrong-backend|zero-payload|overlong|trailing] IN OUT
   mcu-run tamper --kind header-sweep IN PREFIX
   mcu-run bringup-proof OUT [--backend NAME] [--bytes N]
-  mcu-run capture --port DEV [--out FILE] [--baud N] [--timeout S] [--runs N]"
+  mcu-run capture --port DEV [--out FILE] [--baud N] [--timeout S] [--runs N]
+  mcu-run profile-parts PROFILE --record RECORD.json --trees BYTES@DEPTH,.. --queries Q
+              [--unique-leaves] [--compressions N --compressions-source TEXT] [--level TEXT]
+              [--command TEXT] [--committed-record RECORD.json] [--out FILE.json]"
 }
 
 struct Flags {
@@ -183,6 +195,7 @@ fn main() -> ExitCode {
         Some("tamper") => cmd_tamper(&args[1..]),
         Some("bringup-proof") => cmd_bringup(&args[1..]),
         Some("capture") => cmd_capture(&args[1..]),
+        Some("profile-parts") => cmd_profile_parts(&args[1..]),
         _ => Err(usage().to_string()),
     };
     match result {
@@ -660,13 +673,7 @@ fn cmd_run(args: &[String]) -> Result<(), String> {
     if code_in_sram(&features) {
         meta.profile.push_str(" code=sram");
     }
-    let placed = |f: &str| features.iter().any(|x| x == f);
-    let placement = match () {
-        _ if placed("code-in-ram") => "all-sram",
-        _ if placed("place-hot-sram") => "hot-sram",
-        _ if placed("place-xip-ordered") => "xip-ordered",
-        _ => "xip",
-    };
+    let placement = placement(&features);
     if let Some(board) = f.get("layout-elf") {
         let name = Path::new(board).file_name().unwrap_or_default();
         meta.profile.push_str(&format!(
@@ -908,10 +915,193 @@ fn write_profile(
     let report = profile::render(&rows, exact, &header);
     std::fs::write(dest, &report).map_err(|e| format!("{}: {e}", dest.display()))?;
     let _ = std::fs::remove_file(raw);
+    // The first genuine iteration alone (the plugin's `FILE.region0`): the verification the
+    // record's instruction count describes, without the others and the tampered copy.
+    for (i, region) in outcome.regions.iter().enumerate() {
+        let file = PathBuf::from(format!("{}.region{i}", raw.display()));
+        let Ok(text) = std::fs::read_to_string(&file) else {
+            continue;
+        };
+        let _ = std::fs::remove_file(&file);
+        if i != 0 {
+            continue;
+        }
+        let rows = profile::by_function(&text, &parsed)?;
+        let header = format!("{name}: instructions by function, the first genuine iteration");
+        let one = dest.with_extension("iteration1.txt");
+        std::fs::write(&one, profile::render(&rows, region.insns, &header))
+            .map_err(|e| format!("{}: {e}", one.display()))?;
+        println!("first iteration's profile written to {}", one.display());
+    }
     for line in report.lines().take(22) {
         println!("{line}");
     }
     println!("profile written to {}", dest.display());
+    Ok(())
+}
+
+/// `mcu-run profile-parts`: one verification's profile in issue 28's parts (`parts.rs`).
+fn cmd_profile_parts(args: &[String]) -> Result<(), String> {
+    let f = Flags::parse_with_switches(
+        args,
+        &[
+            "record",
+            "trees",
+            "queries",
+            "compressions",
+            "compressions-source",
+            "committed-record",
+            "level",
+            "command",
+            "out",
+        ],
+        &["unique-leaves"],
+    )?;
+    let [profile_path] = f.positional.as_slice() else {
+        return Err("give one profile (run --profile's *.profile.iteration1.txt)".into());
+    };
+    let text = std::fs::read_to_string(profile_path).map_err(|e| format!("{profile_path}: {e}"))?;
+    let rows = hot_set::parse_profile(&text)?;
+    // `# block-profile total T (exact count of the same regions: E)`.
+    let exact: u64 = text
+        .lines()
+        .find_map(|l| l.split_once("exact count of the same regions: "))
+        .and_then(|(_, r)| r.trim_end_matches(')').parse().ok())
+        .ok_or("the profile has no exact-count header line")?;
+    let record_path = f.get("record").ok_or("--record RECORD.json is required")?;
+    let record: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(record_path).map_err(|e| format!("{record_path}: {e}"))?,
+    )
+    .map_err(|e| format!("{record_path}: {e}"))?;
+    let field = |k: &str| record.get(k).cloned().unwrap_or(serde_json::Value::Null);
+    let backend = record["backend"].as_str().unwrap_or_default();
+    let verifier = parts::Verifier::for_backend(backend)
+        .ok_or_else(|| format!("{record_path}: no name patterns for backend {backend:?}"))?;
+    let hash_impl = record["hash_impl"].as_str().unwrap_or_default();
+    let hash = match hash_impl {
+        h if h.starts_with("blake3") => parts::Hash::Blake3,
+        h if h.starts_with("sha256") => parts::Hash::Sha256,
+        h => return Err(format!("{record_path}: unknown hash_impl {h:?}")),
+    };
+    let trees = f
+        .get("trees")
+        .ok_or("--trees BYTES@DEPTH,.. is required")?
+        .split(',')
+        .map(parts::Tree::parse)
+        .collect::<Result<Vec<_>, _>>()?;
+    let queries = f.num("queries", 0)?;
+    if queries == 0 || queries > 255 {
+        return Err("--queries 1..255 is required".into());
+    }
+    let unique = f.get("unique-leaves").is_some();
+    // The total: the engine's calls when the run charged it (measured), else `--compressions`.
+    let engine = record
+        .pointer("/estimate/sha256_engine")
+        .filter(|v| !v.is_null());
+    let (total, total_source, engine_cycles) = match (engine, f.get("compressions")) {
+        (Some(e), _) => {
+            let blocks = e["blocks"].as_u64().ok_or("engine record without blocks")?;
+            let per = e["cycles_per_block"].as_u64().unwrap_or(0);
+            (
+                blocks,
+                "measured: the SHA-256 engine's calls in the record (timing model offload count)"
+                    .to_string(),
+                blocks * per,
+            )
+        }
+        (None, Some(_)) => (
+            f.num("compressions", 0)?,
+            f.get("compressions-source")
+                .ok_or("--compressions needs --compressions-source")?
+                .to_string(),
+            0,
+        ),
+        (None, None) => {
+            return Err("no engine count in the record: give --compressions N".into());
+        }
+    };
+    // Under `--sha256-engine` the plugin neither counts nor times the offloaded compression,
+    // but its blocks stay in the block profile: they are the engine's work (its cycles), not
+    // instructions of the run.
+    let (rows, offloaded) = parts::without_offloaded(rows, engine.is_some());
+    let split = parts::HashSplit::new(total, &trees, queries, hash, unique)?;
+    let classes = parts::by_class(verifier, &rows);
+    let parts = parts::parts(&classes, &split, engine_cycles);
+    let profile_total: u64 = rows.iter().map(|r| r.0).sum();
+    let record_insns = record["instructions"].as_u64();
+    print!("{}", parts::render(&parts));
+    // The committed record of the same row (another run, maybe another commit), beside.
+    let committed = match f.get("committed-record") {
+        Some(p) => {
+            let r: serde_json::Value =
+                serde_json::from_str(&std::fs::read_to_string(p).map_err(|e| format!("{p}: {e}"))?)
+                    .map_err(|e| format!("{p}: {e}"))?;
+            serde_json::json!({
+                "file": p,
+                "instructions": r["instructions"],
+                "est_ms": r.pointer("/estimate/ms"),
+                "proof_bytes": r["proof_bytes"],
+                "commit": r["git_commit"],
+            })
+        }
+        None => serde_json::Value::Null,
+    };
+    let doc = serde_json::json!({
+        "schema": "picostark-profile-parts-1",
+        "source": "emulator: QEMU instruction counts by function (block profile of the first genuine iteration, mcu-run run --profile) + RP2350 timing model v7 for the engine charge",
+        "backend": backend,
+        "field": field("field"),
+        "extension": field("extension"),
+        "hash": if engine.is_some() { "sha256-engine".to_string() } else { hash_impl.to_string() },
+        "placement": field("placement"),
+        "core": field("core"),
+        "level": f.get("level"),
+        "proof_bytes": field("proof_bytes"),
+        "params": field("params"),
+        "security_bits": field("security_bits"),
+        "command": f.get("command"),
+        "record_instructions": record_insns,
+        "record_est_ms": record.pointer("/estimate/ms"),
+        "record_commit": field("git_commit"),
+        "committed_record": committed,
+        "profile_instructions": profile_total,
+        "profile_exact_instructions": exact,
+        "profile_equals_record": record_insns == Some(profile_total),
+        "profile_equals_exact": exact == profile_total,
+        "offloaded_instructions_not_counted": offloaded,
+        "parts": parts.iter().map(|(name, n, e, how)| serde_json::json!({
+            "part": name,
+            "instructions": n,
+            "share": *n as f64 / profile_total.max(1) as f64,
+            "engine_cycles": e,
+            "how": how,
+        })).collect::<Vec<_>>(),
+        "hash_split": {
+            "hash": match hash { parts::Hash::Blake3 => "blake3", parts::Hash::Sha256 => "sha256" },
+            "compressions_total": total,
+            "compressions_total_source": total_source,
+            "leaf_compressions": split.leaf,
+            "node_compressions": split.nodes,
+            "transcript_compressions": split.transcript,
+            "queries": queries,
+            "trees": trees.iter().map(|t| format!("{}@{}", t.leaf_bytes, t.depth)).collect::<Vec<_>>(),
+            "leaves_per_tree": if unique { "expected distinct positions of q uniform draws" } else { "q (every query hashes its leaf)" },
+            "model": "leaf = leaves x the hash's compressions per leaf; nodes = expected distinct Merkle nodes above q uniform positions per tree; transcript = total - leaf - nodes. The profile cannot tell these apart (one compression function): the measured hashing instructions (and the engine's cycles) are split in these proportions.",
+        },
+        "classes": classes.iter().map(|(c, n, fns)| serde_json::json!({
+            "class": c.name(),
+            "instructions": n,
+            "top_functions": fns.iter().take(5).map(|(n, s)| serde_json::json!([n, s])).collect::<Vec<_>>(),
+        })).collect::<Vec<_>>(),
+    });
+    let json = serde_json::to_string_pretty(&doc).map_err(|e| e.to_string())? + "\n";
+    match f.get("out") {
+        Some(out) => {
+            std::fs::write(out, json).map_err(|e| format!("{out}: {e}"))?;
+            println!("wrote {out}");
+        }
+        None => print!("{json}"),
+    }
     Ok(())
 }
 
@@ -1209,9 +1399,33 @@ fn code_in_sram(features: &[String]) -> bool {
         .any(|f| f == "code-in-ram" || f == "code-in-ram-membership")
 }
 
+/// The record's code placement: `all-sram` for both `code-in-ram` builds (a
+/// `code-in-ram-membership` run was recorded `xip` before), else by the placement feature.
+fn placement(features: &[String]) -> &'static str {
+    let placed = |f: &str| features.iter().any(|x| x == f);
+    match () {
+        _ if code_in_sram(features) => "all-sram",
+        _ if placed("place-hot-sram") => "hot-sram",
+        _ if placed("place-xip-ordered") => "xip-ordered",
+        _ => "xip",
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn placement_names_both_code_in_ram_builds_all_sram() {
+        let f = |list: &[&str]| placement(&list.iter().map(|s| s.to_string()).collect::<Vec<_>>());
+        assert_eq!(
+            f(&["p3-goldilocks", "code-in-ram-membership", "lean-only"]),
+            "all-sram"
+        );
+        assert_eq!(f(&["wf-goldilocks", "code-in-ram"]), "all-sram");
+        assert_eq!(f(&["p3-goldilocks", "place-hot-sram"]), "hot-sram");
+        assert_eq!(f(&["p3-goldilocks"]), "xip");
+    }
 
     #[test]
     fn both_code_in_ram_features_place_code_in_sram() {
