@@ -5,28 +5,80 @@
 //! accepted in the default build;
 //! a `lean-only` build (no stock verifier linked: the firmware's code-in-SRAM images) refuses
 //! them with `VerifyError::Unsupported`. Beside each, a default-shape proof is accepted and
-//! its tampered copy rejected in both builds. Run both:
+//! its tampered copy rejected in both builds.
+//!
+//! The lean-only builds leave the prover out too (it is most of this crate's build time): they
+//! verify the proofs the default build's run of this test saved under `CARGO_TARGET_TMPDIR`,
+//! so run that first (as `.ci/test` does):
 //!
 //! ```sh
 //! cargo test -p picostark-plonky3 --test lean_only
-//! cargo test -p picostark-plonky3 --features lean-only --test lean_only
-//! cargo test -p picostark-plonky3 --features lean-only,lean-no-membership --test lean_only
+//! F=std,p3-maybe-rayon/parallel,lean-only
+//! cargo test -p picostark-plonky3 --no-default-features --features $F --test lean_only
+//! cargo test -p picostark-plonky3 --no-default-features --features $F,lean-no-membership \
+//!     --test lean_only
 //! ```
 
-use picostark_core::prove::{ProveRequest, Prover};
-use picostark_core::{AirId, HashId, ProofFile, ProofParams, Verifier, VerifyError};
+use std::path::PathBuf;
+
+use picostark_core::prove::ProveRequest;
+use picostark_core::{AirId, BackendId, HashId, ProofFile, ProofParams, Verifier, VerifyError};
 use picostark_plonky3::lean::bounds::{MAX_LOG_FINAL_POLY_LEN, MAX_QUERIES};
 use picostark_plonky3::*;
 
-fn prove(prover: &dyn Prover, log_n: u8, ext: u8, params: ProofParams) -> Vec<u8> {
+/// Where the default build saves each proof for the lean-only builds.
+fn saved(backend: BackendId, req: &ProveRequest) -> PathBuf {
+    let p = &req.params;
+    let name = format!(
+        "{backend}-{}-n{}-e{}-b{}-q{}-f{}-l{}.proof",
+        req.air,
+        req.log_n,
+        req.extension_degree,
+        p.log_blowup,
+        p.num_queries,
+        p.log_fold_arity,
+        p.log_final_poly_len
+    );
+    PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .join("lean_only")
+        .join(name)
+}
+
+/// A proof of `air` (SHA-256) by `backend`'s prover, saved for the builds without one; in
+/// those, the saved proof.
+fn prove_air(backend: BackendId, air: AirId, log_n: u8, ext: u8, params: ProofParams) -> Vec<u8> {
     let req = ProveRequest {
-        air: AirId::Fibonacci,
+        air,
         log_n,
         extension_degree: ext,
         params,
         hash: HashId::Sha256,
     };
-    prover.prove(&req, &mut |_| {}).expect("proving succeeds")
+    let path = saved(backend, &req);
+    #[cfg(feature = "prover")]
+    {
+        use picostark_core::prove::Prover;
+        let prover: &dyn Prover = match backend {
+            BackendId::P3BabyBear => &P3BabyBearProver,
+            BackendId::P3Goldilocks => &P3GoldilocksProver,
+            _ => &P3M31Prover,
+        };
+        let bytes = prover.prove(&req, &mut |_| {}).expect("proving succeeds");
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, &bytes).unwrap();
+        bytes
+    }
+    #[cfg(not(feature = "prover"))]
+    std::fs::read(&path).unwrap_or_else(|e| {
+        panic!(
+            "{}: {e} (run the default build's lean_only test first)",
+            path.display()
+        )
+    })
+}
+
+fn prove(backend: BackendId, log_n: u8, ext: u8, params: ProofParams) -> Vec<u8> {
+    prove_air(backend, AirId::Fibonacci, log_n, ext, params)
 }
 
 /// The verdict of `verifier` on `bytes` and the lean path's (`None`: outside its bounds).
@@ -66,13 +118,16 @@ fn check_inside(verifier: &dyn Verifier, bytes: &[u8]) {
 
 #[test]
 fn babybear_more_queries_than_the_lean_bound() {
-    let p = P3BabyBearProver;
-    check_inside(&P3BabyBearVerifier, &prove(&p, 6, 4, p.default_params()));
+    let b = BackendId::P3BabyBear;
+    check_inside(
+        &P3BabyBearVerifier,
+        &prove(b, 6, 4, DEFAULT_PARAMS_TWO_ADIC),
+    );
     let params = ProofParams {
         num_queries: (MAX_QUERIES + 1) as u16,
-        ..p.default_params()
+        ..DEFAULT_PARAMS_TWO_ADIC
     };
-    let bytes = prove(&p, 6, 4, params);
+    let bytes = prove(b, 6, 4, params);
     assert_eq!(
         verdicts(&P3BabyBearVerifier, &bytes),
         (expected_outside(), false)
@@ -81,13 +136,16 @@ fn babybear_more_queries_than_the_lean_bound() {
 
 #[test]
 fn goldilocks_final_polynomial_longer_than_the_lean_bound() {
-    let p = P3GoldilocksProver;
-    check_inside(&P3GoldilocksVerifier, &prove(&p, 9, 2, p.default_params()));
+    let b = BackendId::P3Goldilocks;
+    check_inside(
+        &P3GoldilocksVerifier,
+        &prove(b, 9, 2, DEFAULT_PARAMS_TWO_ADIC),
+    );
     let params = ProofParams {
         log_final_poly_len: (MAX_LOG_FINAL_POLY_LEN + 1) as u8,
-        ..p.default_params()
+        ..DEFAULT_PARAMS_TWO_ADIC
     };
-    let bytes = prove(&p, 9, 2, params);
+    let bytes = prove(b, 9, 2, params);
     assert_eq!(
         verdicts(&P3GoldilocksVerifier, &bytes),
         (expected_outside(), false)
@@ -96,13 +154,13 @@ fn goldilocks_final_polynomial_longer_than_the_lean_bound() {
 
 #[test]
 fn m31_more_queries_than_the_lean_bound() {
-    let p = P3M31Prover;
-    check_inside(&P3M31Verifier, &prove(&p, 6, 4, p.default_params()));
+    let b = BackendId::P3M31;
+    check_inside(&P3M31Verifier, &prove(b, 6, 4, DEFAULT_PARAMS_CIRCLE));
     let params = ProofParams {
         num_queries: (MAX_QUERIES + 1) as u16,
-        ..p.default_params()
+        ..DEFAULT_PARAMS_CIRCLE
     };
-    let bytes = prove(&p, 6, 4, params);
+    let bytes = prove(b, 6, 4, params);
     assert_eq!(
         verdicts(&P3M31Verifier, &bytes),
         (expected_outside(), false)
@@ -118,38 +176,26 @@ fn membership_is_within_the_lean_bounds() {
     let wide = ProofParams {
         log_fold_arity: 4,
         log_final_poly_len: 3,
-        ..P3M31Prover.default_params()
+        ..DEFAULT_PARAMS_CIRCLE
     };
-    let cases: [(&dyn Prover, &dyn Verifier, u8, ProofParams); 4] = [
+    let cases: [(BackendId, &dyn Verifier, u8, ProofParams); 4] = [
         (
-            &P3BabyBearProver,
+            BackendId::P3BabyBear,
             &P3BabyBearVerifier,
             4,
-            P3BabyBearProver.default_params(),
+            DEFAULT_PARAMS_TWO_ADIC,
         ),
         (
-            &P3GoldilocksProver,
+            BackendId::P3Goldilocks,
             &P3GoldilocksVerifier,
             2,
-            P3GoldilocksProver.default_params(),
+            DEFAULT_PARAMS_TWO_ADIC,
         ),
-        (
-            &P3M31Prover,
-            &P3M31Verifier,
-            4,
-            P3M31Prover.default_params(),
-        ),
-        (&P3M31Prover, &P3M31Verifier, 4, wide),
+        (BackendId::P3M31, &P3M31Verifier, 4, DEFAULT_PARAMS_CIRCLE),
+        (BackendId::P3M31, &P3M31Verifier, 4, wide),
     ];
-    for (p, v, ext, params) in cases {
-        let req = ProveRequest {
-            air: AirId::Membership,
-            log_n: 4,
-            extension_degree: ext,
-            params,
-            hash: HashId::Sha256,
-        };
-        let bytes = p.prove(&req, &mut |_| {}).expect("proving succeeds");
+    for (b, v, ext, params) in cases {
+        let bytes = prove_air(b, AirId::Membership, 4, ext, params);
         if cfg!(feature = "lean-no-membership") {
             assert_eq!(verdicts(v, &bytes), (expected_outside(), false));
         } else {
