@@ -316,31 +316,9 @@ pub fn run(a: &AllArgs, invocation: &str) -> Result<(), String> {
             let mut cmd = run.mcu_run(core, "accepted", Some(&features), &emu_dir);
             let log = run.logs.join(format!("mcu-run-{core}-{st}.log"));
             let (ok, text) = stream(cmd.args(pick(&high)), &step, &log)?;
-            // A batch that wrote no record at all (a backend whose firmware does not build
-            // takes the others down) is retried one backend at a time.
-            let recorded = |i: &usize| {
-                let name = files[*i].file_name().unwrap_or_default().to_string_lossy();
-                let record = format!("{name}.{core}.{}.json", a.alloc);
-                emu_dir.join(record).exists()
-            };
-            if ok || high.len() < 2 || high.iter().any(recorded) {
-                if !ok {
-                    let why = failure_summary(&text);
-                    run.notes.push(format!("mcu-run on {core}: {why}"));
-                }
-            } else {
-                println!("{step} the batch produced no record; retrying one backend at a time");
-                for b in &all {
-                    let these: Vec<usize> =
-                        high.iter().copied().filter(|&i| backend(i) == *b).collect();
-                    if these.is_empty() {
-                        continue;
-                    }
-                    let mut cmd = run.mcu_run(core, "accepted", None, &emu_dir);
-                    let what = format!("mcu-run on {core} for {b}");
-                    let log = format!("mcu-run-{core}-{st}-{b}");
-                    run.tool(cmd.args(pick(&these)), &step, &log, &what)?;
-                }
+            if !ok {
+                let why = failure_summary(&text);
+                run.notes.push(format!("mcu-run on {core}: {why}"));
             }
             if !low.is_empty() {
                 let floor = Policy::default().min_security_bits;

@@ -14,9 +14,10 @@ use crate::sections;
 use crate::table::{to_csv, to_json, Row};
 
 /// The sections, in reading order; empty ones are left out.
-fn sections(rows: &[Row], min: u32, baseline: &Path, about: [&[String]; 2]) -> Vec<Section> {
+fn sections(rows: &[Row], min: u32, out_dir: &Path, about: [&[String]; 2]) -> Vec<Section> {
+    let profiles = sections::answer::profiles(&out_dir.join("membership/profile"));
     let mut out = vec![
-        sections::answer::section(rows, min),
+        sections::answer::section(rows, min, &profiles),
         sections::workload::section(rows, min),
         sections::circle::section(rows),
         sections::hash::section(rows),
@@ -26,7 +27,7 @@ fn sections(rows: &[Row], min: u32, baseline: &Path, about: [&[String]; 2]) -> V
         sections::matrix::section(rows, min),
     ];
     out.retain(Section::shown);
-    out.extend(crate::baseline::sections(baseline));
+    out.extend(crate::baseline::sections(&out_dir.join("baseline")));
     let about = sections::about::sections(rows, about[0], about[1]);
     out.extend(about.into_iter().filter(Section::shown));
     out
@@ -50,7 +51,8 @@ fn render(template: &str, html: bool, ctx: &Value) -> Result<String, String> {
 }
 
 /// Builds the report from `inputs` and writes its four files into `out`; returns the number
-/// of rows. The stock baselines are read from `<out>/baseline` when it is there.
+/// of rows. The stock baselines are read from `<out>/baseline` and the membership profiles'
+/// parts from `<out>/membership/profile` when they are there.
 pub fn run(
     inputs: &[PathBuf],
     out: &Path,
@@ -62,8 +64,7 @@ pub fn run(
     let warnings = loaded.warnings;
     warnings.iter().for_each(|w| eprintln!("warning: {w}"));
     let rows = crate::table::build_rows(&loaded.entries);
-    let baseline = out.join("baseline");
-    let sections = sections(&rows, min_security, &baseline, [notes, &warnings]);
+    let sections = sections(&rows, min_security, out, [notes, &warnings]);
     let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
     rows.iter()
         .for_each(|r| *counts.entry(&r.source).or_default() += 1);
@@ -83,14 +84,13 @@ pub fn run(
         let p = out.join(name);
         std::fs::write(&p, text).map_err(|e| format!("{}: {e}", p.display()))?;
     }
-    let n = rows.len();
-    let shown = out.display();
+    let (n, shown) = (rows.len(), out.display());
     eprintln!("compare: {n} rows -> {shown}/report.md, report.html, table.csv, table.json");
     let answer = sections.iter().filter(|s| s.id == "answer");
-    for t in answer.flat_map(|s| &s.tables) {
+    for t in answer.flat_map(|s| &s.tables[..2]) {
         if let Some(b) = t.rows.first() {
-            let (c, ms, bits, p, h) = (&t.caption, &b[1], &b[2], &b[0], &b[4]);
-            let (place, params) = (&b[6], &b[5]);
+            let (c, ms, bits, p, h, place, params) =
+                (&t.caption, &b[1], &b[2], &b[0], &b[4], &b[6], &b[5]);
             eprintln!("  fastest on {c}: {p} {h} {place} [{params}] {ms} ms, {bits} bits");
         }
     }

@@ -132,13 +132,6 @@ impl Row {
         format!("{b}^{e}{air} {h} {p} [{q}]{policy}")
     }
 
-    /// Same configuration, n, core and allocator: what an estimate and a device run of one
-    /// configuration share.
-    pub fn same_run_as(&self, o: &Row) -> bool {
-        (self.full_label(), self.n, &self.core, &self.allocator)
-            == (o.full_label(), o.n, &o.core, &o.allocator)
-    }
-
     /// `log2 n` (n is a power of two for every AIR here).
     pub fn log_n(&self) -> u32 {
         self.n.max(1).ilog2()
@@ -289,7 +282,9 @@ pub fn build_rows(entries: &[Entry]) -> Vec<Row> {
 pub fn estimate_vs_device<'a>(rows: &'a [Row]) -> Vec<(&'a Row, &'a Row, f64)> {
     let devices = rows.iter().filter(|d| d.source == "device" && d.accepted());
     let pair = |d: &'a Row| {
-        let estimated = |e: &&Row| e.source == "emulator" && e.accepted() && e.same_run_as(d);
+        // Same configuration, n, core and allocator: an estimate of the device's run.
+        let run = |r: &Row| (r.full_label(), r.n, r.core.clone(), r.allocator.clone());
+        let estimated = |e: &&Row| e.source == "emulator" && e.accepted() && run(e) == run(d);
         let estimated = |e: &&Row| estimated(e) && e.estimate.is_some();
         let e = rows.iter().find(estimated)?;
         let dev = d.cycles_median.filter(|&c| c > 0.0)?;

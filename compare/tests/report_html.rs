@@ -61,12 +61,18 @@ fn check(html: &str) {
             assert!(drawn > 3, "{id}: empty chart");
         }
     }
-    // The first screen: one table per core, fastest first, and one chart.
+    // The first screen: one table per core, fastest first, the membership workload's
+    // table, and one chart.
     let first = sections[0].value().id();
     assert_eq!(first, Some("answer"), "the answer comes first");
     let answer = by_id("answer");
-    assert_eq!(texts(answer, "caption"), ["Cortex-M33", "Hazard3 (RV32)"]);
-    for t in all(answer, "table") {
+    let captions = texts(answer, "caption");
+    assert_eq!(captions[..2], ["Cortex-M33", "Hazard3 (RV32)"]);
+    assert!(
+        captions[2].starts_with("Membership workload"),
+        "{captions:?}"
+    );
+    for t in all(answer, "table").into_iter().take(2) {
         let ms = col(t, "est. ms");
         let v: Vec<f64> = rows(t).iter().map(|r| r[ms].parse().expect("ms")).collect();
         assert!(v.windows(2).all(|w| w[0] <= w[1]), "fastest first: {v:?}");

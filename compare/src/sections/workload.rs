@@ -5,33 +5,12 @@
 use std::collections::BTreeSet;
 
 use crate::doc::{pow2, times, Section, Table};
-use crate::sections::answer::{cells, chart, head, BITS_128_POINT, CORES};
-use crate::table::{fastest, Row};
+use crate::sections::answer::{cells, chart, head, CORES};
+use crate::table::Row;
 
 const MEMBERSHIP: &str = "**membership** (`air/src/membership.rs`): a depth-10 Poseidon2 Merkle path from the hash of an identity to a public root, a nullifier and a scope/signal binding row, one Poseidon2 permutation per row (n = 16 rows; 163, 164 and 100 columns for BabyBear, M31 and Goldilocks). Every row is our own verifier: the lean Plonky3 verifier (width-sized buffers on the heap, up to 192 columns; checked against `p3_uni_stark::verify` by the differential suites) and our winterfell verifier. On Hazard3 Plonky3 × Goldilocks^2 is fastest on this workload, not winterfell × Goldilocks^2 as on Fibonacci; the firmware's `code-in-ram` images leave the membership AIR out (`lean-no-membership`), so the code-in-SRAM Plonky3 rows come from `code-in-ram-membership` images. The 128-bit point is 127 bits strictest (the most a 128-bit hash gives), on challenge fields above 128 bits (BabyBear^5, Goldilocks^3, M31^6), parameters by `prover-host tune`. Emulator runs under QEMU, estimated ms from the timing model, every tampered copy rejected; records and commands in `results/membership/` (README.md).";
 
 const CHAIN16: &str = "**chain16** (`picostark_air::chain16::CubicChain16`): 16 columns, 16 degree-3 transition constraints, 8 public inputs.";
-
-/// Per security level, hash and core, the fastest accepted membership row (the first screen's
-/// question asked of this workload).
-fn fastest_membership(wide: &[&Row], min_security: u32) -> Option<Table> {
-    let caption = "membership: fastest protocol × field per level, hash and core";
-    let mut t = Table::new(caption, &head("level | hash | core | "));
-    let floor = (min_security, "default floor");
-    for (bits, level) in [floor, (BITS_128_POINT, "128-bit point")] {
-        let at = |r: &&Row| r.air == "membership" && r.security_bits >= bits;
-        let at: Vec<&Row> = wide.iter().copied().filter(at).collect();
-        let hashes: BTreeSet<&str> = at.iter().map(|r| r.hash.as_str()).collect();
-        for (hash, (core, name)) in hashes.iter().flat_map(|h| CORES.map(|c| (h, c))) {
-            let these = at.iter().filter(|r| r.hash == *hash && r.core == core);
-            if let Some(r) = fastest(these.copied()) {
-                let level = format!("{level} (≥ {bits} strictest)");
-                t.row(&format!("{level} | {hash} | {name} | {}", cells(r)));
-            }
-        }
-    }
-    (!t.rows.is_empty()).then_some(t)
-}
 
 pub fn section(rows: &[Row], min_security: u32) -> Section {
     let wide = |r: &&Row| r.air != "fib" && r.source == "emulator" && r.accepted();
@@ -43,7 +22,6 @@ pub fn section(rows: &[Row], min_security: u32) -> Section {
         }
     }
     let mut s = Section::new("workload", "Workloads beyond Fibonacci", intro);
-    s.tables.extend(fastest_membership(&wide, min_security));
     let fib_n = rows.iter().filter(|f| f.air == "fib").map(|f| f.n).min();
     let fib = |r: &Row, air: &str| {
         let label = r.full_label().replace(&format!(" {air}"), "");
@@ -75,45 +53,4 @@ pub fn section(rows: &[Row], min_security: u32) -> Section {
         }
     }
     s
-}
-
-#[cfg(test)]
-mod tests {
-    use crate::table::build_rows;
-    use crate::table::tests::{emu, with_estimate, with_security};
-
-    #[test]
-    fn the_fastest_membership_row_per_level_and_core() {
-        let e = |b: &str, ext, core: &str, cycles, bits: u32| {
-            let x = with_estimate(emu(b, ext, 16, core, cycles / 2), cycles);
-            let mut x = with_security(x, f64::from(bits), 60.0);
-            x.record.air = "membership".into();
-            x
-        };
-        let mut rejected = e("p3-babybear", 5, "m33", 1_000_000, 127);
-        rejected.record.result = "rejected:verify".into();
-        let rows = build_rows(&[
-            e("wf-goldilocks", 2, "m33", 6_000_000, 102),
-            e("p3-goldilocks", 3, "m33", 8_000_000, 127),
-            e("wf-goldilocks", 3, "m33", 9_000_000, 127),
-            e("p3-goldilocks", 3, "rv32", 9_500_000, 127),
-            // Below the floor and rejected: faster, never the answer.
-            e("p3-babybear", 4, "m33", 2_000_000, 90),
-            rejected,
-        ]);
-        let w = super::section(&rows, 95);
-        let t = &w.tables[0];
-        let line = |r: &Vec<String>| format!("{} | {} | {} | {}", r[0], r[2], r[3], r[4]);
-        let got: Vec<String> = t.rows.iter().map(line).collect();
-        let want = [
-            "default floor (≥ 95 strictest) | Cortex-M33 | winterfell × goldilocks^2 | 40.00",
-            "default floor (≥ 95 strictest) | Hazard3 (RV32) | plonky3 × goldilocks^3 | 63.33",
-            "128-bit point (≥ 127 strictest) | Cortex-M33 | plonky3 × goldilocks^3 | 53.33",
-            "128-bit point (≥ 127 strictest) | Hazard3 (RV32) | plonky3 × goldilocks^3 | 63.33",
-        ];
-        assert_eq!(got, want);
-        // No membership row: no such table.
-        let fib = build_rows(&[with_estimate(emu("p3-m31", 4, 16, "m33", 1), 2)]);
-        assert!(super::section(&fib, 95).tables.is_empty());
-    }
 }
