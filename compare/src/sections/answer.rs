@@ -94,7 +94,7 @@ fn dominates(profiles: &[Value], r: &Row) -> Option<String> {
 /// asked of the real workload), with the largest parts of its profile.
 fn fastest_membership(rows: &[Row], min_security: u32, profiles: &[Value]) -> Option<Table> {
     let caption = "Membership workload (depth-10 Poseidon2 Merkle path; section “Workloads beyond Fibonacci”): fastest protocol × field per level, hash and core";
-    let mut t = Table::new(caption, &head("level | hash | core | "));
+    let mut t = Table::new(caption, &head("level | core | "));
     t.head.push("most instructions (profile)".into());
     let floor = (min_security, "default floor");
     for (bits, level) in [floor, (BITS_128_POINT, "128-bit point")] {
@@ -110,10 +110,7 @@ fn fastest_membership(rows: &[Row], min_security: u32, profiles: &[Value]) -> Op
             if let Some(r) = fastest(these.copied()) {
                 let level = format!("{level} (≥ {bits} strictest)");
                 let most = dominates(profiles, r).unwrap_or("–".into());
-                t.row(&format!(
-                    "{level} | {hash} | {name} | {} | {most}",
-                    cells(r)
-                ));
+                t.row(&format!("{level} | {name} | {} | {most}", cells(r)));
             }
         }
     }
@@ -176,7 +173,7 @@ mod tests {
         ]);
         let w = super::section(&rows, 95, &[]);
         let t = &w.tables[2];
-        let line = |r: &Vec<String>| format!("{} | {} | {} | {}", r[0], r[2], r[3], r[4]);
+        let line = |r: &Vec<String>| format!("{} | {} | {} | {}", r[0], r[1], r[2], r[3]);
         let got: Vec<String> = t.rows.iter().map(line).collect();
         let want = [
             "default floor (≥ 95 strictest) | Cortex-M33 | winterfell × goldilocks^2 | 40.00",

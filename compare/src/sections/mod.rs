@@ -59,7 +59,7 @@ mod tests {
         // The membership workload on the first screen: M33 only, nothing at the 128-bit point.
         let member = &a.tables[2].rows;
         assert_eq!(member.len(), 1, "{member:?}");
-        assert_eq!(member[0][3..5], ["winterfell × goldilocks^2", "40.00"]);
+        assert_eq!(member[0][2..4], ["winterfell × goldilocks^2", "40.00"]);
         // Below the floor: not charted.
         assert!(!a.charts[0].svg.contains("p3-babybear"));
         // Hash axis: the engine row has no BLAKE3 row with its parameters and placement.
