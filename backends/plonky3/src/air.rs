@@ -80,8 +80,7 @@ pub(crate) fn eval<AB: AirBuilder, A: AirDef>(air: &A, builder: &mut AB) {
 
 /// Every AIR this backend proves and verifies, as one Plonky3 AIR type over base field `F`:
 /// `p3_uni_stark::prove` and `verify` are then compiled once per configuration rather than
-/// once per configuration and AIR (most of this crate's build time, and of the stock
-/// verifier's code in a firmware image).
+/// once per configuration and AIR (those instances were most of this crate's build time).
 // One value per prove or verify call, held where the AIR itself was held before: the
 // membership variant's size is that AIR's own.
 #[allow(clippy::large_enum_variant)]

@@ -135,6 +135,8 @@ pub type Goldilocks3 = CubicTrinomialExtensionField<Goldilocks>;
 /// Goldilocks' degree-5 extension (`x^5 - 3`, 320 bits).
 pub type Goldilocks5 = BinomialExtensionField<Goldilocks, 5>;
 
+/// Mersenne-31's degree-3 binomial extension (p3-mersenne-31's, 93 bits).
+pub type M31Cubic = BinomialExtensionField<Mersenne31, 3>;
 /// Mersenne-31's degree-6 extension (CM31 cubed, 186 bits): `p3-m31`'s proven track.
 pub use crate::m31_sextic::M31Sextic;
 

@@ -4,10 +4,9 @@
 use std::string::ToString;
 use std::vec::Vec;
 
-use p3_field::extension::BinomialExtensionField;
 use p3_field::{PrimeCharacteristicRing, PrimeField64};
 use p3_matrix::dense::RowMajorMatrix;
-use p3_mersenne_31::{Mersenne31, QM31};
+use p3_mersenne_31::QM31;
 use p3_uni_stark::{Proof, StarkGenericConfig, Val};
 use picostark_air::AirDef;
 use picostark_core::proof_file::{encode, statement_bytes};
@@ -15,13 +14,10 @@ use picostark_core::prove::{ProveError, ProveRequest, Prover};
 use picostark_core::{BackendId, HashId, ProofHeader, ProofParams};
 use serde::Serialize;
 
-/// Mersenne-31's degree-3 extension.
-type M31Cubic = BinomialExtensionField<Mersenne31, 3>;
-
 use crate::air::{on_air, AnyAir};
 use crate::config::{
-    self, BabyBear4, BabyBear5, BabyBear8, Goldilocks2, Goldilocks3, Goldilocks5, M31Sextic,
-    ProverHash, DEFAULT_PARAMS_CIRCLE, DEFAULT_PARAMS_TWO_ADIC,
+    self, BabyBear4, BabyBear5, BabyBear8, Goldilocks2, Goldilocks3, Goldilocks5, M31Cubic,
+    M31Sextic, ProverHash, DEFAULT_PARAMS_CIRCLE, DEFAULT_PARAMS_TWO_ADIC,
 };
 use crate::membership::MembershipField;
 
@@ -67,8 +63,9 @@ where
     Proof<SC>: Serialize,
 {
     let air = AnyAir::<Val<SC>>::of(header.air);
+    let n = 1usize << header.log_n;
     if let AnyAir::Membership(m) = &air {
-        if (1usize << header.log_n) < m.min_rows() {
+        if n < m.min_rows() {
             return Err(ProveError(std::format!(
                 "the membership AIR of depth {} needs n >= {}",
                 m.depth(),
@@ -77,7 +74,6 @@ where
         }
     }
     progress("trace");
-    let n = 1usize << header.log_n;
     let trace = on_air!(&air, |a| a.generate_trace(n, Val::<SC>::from_u64));
     let public_u64: Vec<u64> = trace
         .public_inputs

@@ -8,9 +8,8 @@
 use alloc::vec::Vec;
 
 use crate::hash::Sha256Lean as Sha256;
-use p3_field::extension::BinomialExtensionField;
 use p3_field::{PrimeCharacteristicRing, PrimeField64};
-use p3_mersenne_31::{Mersenne31, QM31};
+use p3_mersenne_31::QM31;
 use p3_uni_stark::{Proof, StarkGenericConfig, Val};
 use picostark_air::AirDef;
 use picostark_core::{BackendId, HashId, ProofFile, ProofHeader, Verifier, VerifyError};
@@ -121,10 +120,7 @@ fn verify_m31<H: config::ByteHash>(file: &ProofFile<'_>, hash: H) -> Result<(), 
     if config::uses_wide_circle_pcs(p) {
         return match file.header.extension_degree {
             4 => verify_with(&config::m31_wide::<QM31, _>(p, s, hash), file),
-            3 => verify_with(
-                &config::m31_wide::<BinomialExtensionField<Mersenne31, 3>, _>(p, s, hash),
-                file,
-            ),
+            3 => verify_with(&config::m31_wide::<config::M31Cubic, _>(p, s, hash), file),
             6 => verify_with(&config::m31_wide::<config::M31Sextic, _>(p, s, hash), file),
             _ => Err(VerifyError::Unsupported(
                 "extension degree for this backend",
@@ -133,10 +129,7 @@ fn verify_m31<H: config::ByteHash>(file: &ProofFile<'_>, hash: H) -> Result<(), 
     }
     match file.header.extension_degree {
         4 => verify_with(&config::m31::<QM31, _>(p, s, hash), file),
-        3 => verify_with(
-            &config::m31::<BinomialExtensionField<Mersenne31, 3>, _>(p, s, hash),
-            file,
-        ),
+        3 => verify_with(&config::m31::<config::M31Cubic, _>(p, s, hash), file),
         6 => verify_with(&config::m31::<config::M31Sextic, _>(p, s, hash), file),
         _ => Err(VerifyError::Unsupported(
             "extension degree for this backend",
