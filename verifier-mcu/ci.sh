@@ -32,8 +32,10 @@ cd "$(dirname "$0")/.."
 OUT=${OUT:-out/mcu}
 PROOFS=${PROOFS:-out/mcu/proofs}
 mkdir -p "$OUT" "$PROOFS" "$OUT/uf2"
+# Each step names the time it started, so a slow CI run shows where its minutes went.
+say() { echo "== [$(date +%T)] $*"; }
 
-echo "== verifier-mcu: unit tests"
+say "verifier-mcu: unit tests"
 # Under .ci/test (HOST_BIN_DIR set) the workspace tests run the runner's unit tests.
 [ -n "${HOST_BIN_DIR:-}" ] || cargo test --release -p mcu-run
 (cd verifier-mcu/icount-plugin && cargo test --release)
@@ -48,19 +50,21 @@ MCU=target/release/mcu-run
 ALL5=p3-babybear,p3-goldilocks,p3-m31,wf-goldilocks,wf-babybear
 prebuild() {
   local core=$1
+  say "prebuild $core: all backends"
   "$MCU" run --build-only --core "$core" --features "$ALL5"
   "$MCU" run --build-only --core "$core" --features wf-goldilocks,code-in-ram --heap 131072
   "$MCU" run --build-only --core "$core" --window stock-wf --iterations 1
   if [ "$core" = rv32 ]; then
     "$MCU" run --build-only --core rv32 --isa rv32imac --features "$ALL5"
   fi
+  say "prebuild $core: done"
 }
 prebuild m33 >"$OUT/prebuild-m33.log" 2>&1 &
 prebuild_m33=$!
 prebuild rv32 >"$OUT/prebuild-rv32.log" 2>&1 &
 prebuild_rv32=$!
 
-echo "== verifier-mcu: proofs"
+say "verifier-mcu: proofs"
 # .ci/test hands over the prover its workspace test build made (debug profile, dependencies
 # at opt-level 3): it writes $HOST_BIN_DIR/ready when prover-host is there. Alone, this
 # script builds it.
@@ -150,7 +154,7 @@ for t in "$PROOFS"/*.tampered; do
     echo "FAIL: the host accepted $t"; exit 1
   fi
 done
-echo "ok: the host rejects all $(ls "$PROOFS"/*.tampered | wc -l) hostile files"
+say "ok: the host rejects all $(ls "$PROOFS"/*.tampered | wc -l) hostile files"
 FEATURES=$(IFS=,; echo "${BACKENDS[*]}")
 RAM_CODE_HEAP=131072
 has() { [[ " ${BACKENDS[*]} " == *" $1 "* ]]; }
@@ -166,7 +170,7 @@ core_checks() {
     m33) target=thumbv8m.main-none-eabihf; family=rp2350-arm; fwdir=target ;;
     rv32) target=riscv32imac-unknown-none-elf; family=rp2350-riscv; fwdir=target/rv32 ;;
   esac
-  echo "== verifier-mcu: QEMU $core"
+  say "verifier-mcu: QEMU $core"
   "$MCU" run --core "$core" --features "$FEATURES" --repeat 2 --out "$OUT" "$PROOFS"/*.proof
   "$MCU" run --core "$core" --features "$FEATURES" --expect rejected --out "$OUT/tampered" "$PROOFS"/*.tampered
   # The timing model's engine charge must find its marker (one call per SHA-256 block).
@@ -176,7 +180,7 @@ core_checks() {
   # one tampered copy. Heap 128 KiB: with 256 KiB the Hazard3 board image of wf-goldilocks
   # and its embedded proof do not fit the SRAM (its heap peak is under 4 KB).
   if has wf-goldilocks; then
-    echo "== verifier-mcu: QEMU $core, code in SRAM"
+    say "verifier-mcu: QEMU $core, code in SRAM"
     "$MCU" run --core "$core" --features wf-goldilocks,code-in-ram --heap $RAM_CODE_HEAP \
       --sha256-engine --out "$OUT/code-in-ram" "$PROOFS/wf-goldilocks-fib-1024-sha256.proof"
     "$MCU" run --core "$core" --features wf-goldilocks,code-in-ram --heap $RAM_CODE_HEAP \
@@ -187,16 +191,16 @@ core_checks() {
   # plain RV32IMAC build for other chips is checked once, on the genuine proofs (QEMU with
   # the bit-manipulation extensions off, so a stray Zb* instruction would trap).
   if [ "$core" = rv32 ]; then
-    echo "== verifier-mcu: QEMU rv32, plain RV32IMAC (--isa rv32imac)"
+    say "verifier-mcu: QEMU rv32, plain RV32IMAC (--isa rv32imac)"
     "$MCU" run --core rv32 --isa rv32imac --features "$FEATURES" --out "$OUT/rv32imac" "$PROOFS"/*.proof
   fi
   if has wf-goldilocks; then
-    echo "== verifier-mcu: stock winterfell::verify on $core"
+    say "verifier-mcu: stock winterfell::verify on $core"
     "$MCU" run --core "$core" --window stock-wf --iterations 1 --out "$OUT/stock" \
       "$PROOFS/stock/wf-goldilocks-ref-zkmcu.proof" "$PROOFS/wf-goldilocks-fib-1024.proof"
   fi
 
-  echo "== verifier-mcu: rp2350 $family firmware and UF2"
+  say "verifier-mcu: rp2350 $family firmware and UF2"
   if [ "$core" = m33 ]; then
     # The build must refuse a proof whose backend is not enabled.
     local refusal
@@ -215,7 +219,7 @@ core_checks() {
     suffix=$([ "$name" = all ] && echo "" || echo "-$name")
     elf="verifier-mcu/firmware/$fwdir/$target/release/picostark-verifier-fw"
     uf2="$OUT/uf2/picostark-verifier-$family$suffix.uf2"
-    echo "== verifier-mcu: rp2350 $family, backends $features"
+    say "verifier-mcu: rp2350 $family, backends $features"
     (cd verifier-mcu/firmware &&
       PSTK_HEAP_SIZE="$heap" PSTK_PROOF="$proof" cargo build --release --target "$target" \
         --features "rp2350,$features" --target-dir "$fwdir")
@@ -241,7 +245,7 @@ core_checks() {
     esac
     elf="verifier-mcu/firmware/target/$dir/$target/release/picostark-verifier-fw"
     uf2="$OUT/uf2/picostark-verifier-$family-stock-wf-window.uf2"
-    echo "== verifier-mcu: rp2350 $family, stock-wf-window"
+    say "verifier-mcu: rp2350 $family, stock-wf-window"
     (cd verifier-mcu/firmware &&
       PSTK_PROOF="$WFG" CARGO_ENCODED_RUSTFLAGS="$flags" cargo build --release \
         --target "$target" --features rp2350,stock-wf-window --target-dir "target/$dir")
@@ -295,4 +299,4 @@ done
 if [ ${#failed[@]} -gt 0 ]; then
   echo "FAIL: verifier-mcu checks failed on: ${failed[*]}"; exit 1
 fi
-echo "verifier-mcu: all checks passed"
+say "verifier-mcu: all checks passed"

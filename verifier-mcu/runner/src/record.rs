@@ -251,17 +251,19 @@ pub fn bringup_proof(backend: BackendId, payload_bytes: usize) -> Vec<u8> {
 
 /// The firmware's release profile as cargo builds it here: the crate's settings
 /// (`verifier-mcu/firmware/Cargo.toml`) unless the environment overrides them, which cargo
-/// honours (`CARGO_PROFILE_RELEASE_OPT_LEVEL`, `_LTO`, `_CODEGEN_UNITS`), so that a record
-/// says how its firmware was really built.
+/// honours (`CARGO_PROFILE_RELEASE_OPT_LEVEL`, `_LTO`, `_CODEGEN_UNITS`, `_DEBUG`), so that a
+/// record says how its firmware was really built. The debug-info level changes the generated
+/// code a little, so it is named too (records without it were built with `debug=2`).
 fn firmware_profile() -> String {
     let setting = |key: &str, default: &str| {
         std::env::var(format!("CARGO_PROFILE_RELEASE_{key}")).unwrap_or_else(|_| default.into())
     };
     format!(
-        "release opt-level={} lto={} codegen-units={} panic=abort",
+        "release opt-level={} lto={} codegen-units={} panic=abort debug={}",
         setting("OPT_LEVEL", "s"),
         setting("LTO", "fat"),
-        setting("CODEGEN_UNITS", "1")
+        setting("CODEGEN_UNITS", "1"),
+        setting("DEBUG", "line-tables-only")
     )
 }
 
