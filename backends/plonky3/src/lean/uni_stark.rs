@@ -34,11 +34,7 @@ pub fn log_quotient_chunks<A: AirDef>(air: &A) -> usize {
 }
 
 /// Verifies a uni-stark proof of `air` over `2^log_n` rows with `public` inputs, the
-/// challenger already holding the statement bytes. Never inlined: each backend's dispatcher
-/// (`verify_babybear_file`, ...) calls one instance per challenge field, AIR and hash, and
-/// inlined they shared one frame of all their locals (4,960 bytes for BabyBear on the M33,
-/// `llvm-objdump` of the all-Plonky3 QEMU image) where one instance's is needed.
-#[inline(never)]
+/// challenger already holding the statement bytes.
 pub fn verify<F, EF, C, P, A>(
     pcs: &P,
     air: &A,
