@@ -112,6 +112,13 @@ impl CryptographicHasher<u8, [u8; 32]> for Sha256Lean {
         input.into_iter().for_each(|s| h.update(s));
         h.finalize()
     }
+
+    fn hash_slice(&self, input: &[u8]) -> [u8; 32] {
+        // The trait's default feeds `hash_iter` byte by byte.
+        let mut h = picostark_sha256::Sha256::new();
+        h.update(input);
+        h.finalize()
+    }
 }
 
 /// The Merkle node compression of `p3_sha256::Sha256Compress`: one SHA-256 compression of

@@ -1,8 +1,11 @@
 //! The lean verifier's bounds: every proof shape past one of them goes to Plonky3's own
-//! verifier (or, in the `lean-only` build, is refused). Per-query and per-round state is in
-//! fixed arrays of these sizes; what grows with the trace width (the opened rows, the alpha
-//! ladder, a decoded leaf row, the public inputs as challenge-field values) is allocated once
-//! per verification at the proof's own width, which `MAX_WIDTH` bounds.
+//! verifier (or, in the `lean-only` build, is refused). Nothing is sized by them at run time:
+//! what grows with the trace width (the opened rows, the alpha ladder, the public inputs as
+//! challenge-field values) is allocated once per verification at the proof's own width, and
+//! the PCS's per-query and per-round state (folded values, denominators, leaf digests,
+//! commitments, folding challenges, final polynomial) once per verification at the header's
+//! own query and round counts, after they are checked against these bounds. What stays on the
+//! stack is small and fixed: an index per query, one leaf row, the Merkle walk's pair.
 //! A leaf: it imports nothing.
 
 /// The most FRI queries the lean verifier takes.

@@ -17,14 +17,19 @@
 //! there are two heights: the first-layer tree then injects the shorter matrix's row on the
 //! way up, as upstream's Merkle trees do.
 //!
-//! Per-query state is fixed-size and on the stack (`MAX_*` bounds shared with the two-adic
-//! PCS), the alpha ladder is in the uni-stark layer's scratch at the proof's width and rows
-//! are reduced as they are read; the
+//! Per-query and per-round state (reduced openings, first-layer rows, folded values, leaf
+//! digests, commitments, folding challenges, the Merkle walk's nodes) is on the heap at the
+//! proof's own query and round counts, allocated once per verification after they are checked
+//! against the `MAX_*` bounds shared with the two-adic PCS; the stack keeps indices and base
+//! field twiddles per query. The alpha ladder is in the uni-stark layer's scratch at the
+//! proof's width and rows are reduced as they are read; the
 //! payload is read in two passes with cloned cursors (the transcript needs the final value
 //! and the query witness, which the encoding places after the query openings). The circle
 //! PCS's domain separator needs upstream's pattern hash: looked up in [`CIRCLE_PATTERNS`](super::patterns::CIRCLE_PATTERNS)
 //! (generated from upstream, checked by `circle_pattern_table_is_current`), computed by
 //! upstream only for a shape outside it.
+
+use alloc::vec;
 
 use p3_circle::{CircleDomain, CirclePcsShape, Point};
 use p3_commit::PolynomialSpace;
@@ -315,6 +320,24 @@ where
         let rounds = g.rounds;
         let nh = g.num_heights;
         let ef_len = core::mem::size_of::<EF>();
+        // Per-round and per-query state at this proof's counts (bounded above). Challenge-field
+        // values: the folding challenges; per query its reduced opening and first-layer row per
+        // height, its fold pair and folded value. Digests: the commitments; per query its input
+        // leaf and (two heights) the shorter first-layer row's. The Merkle walk's nodes.
+        let mut values = vec![EF::ZERO; rounds + (3 * MAX_HEIGHTS + 3) * q];
+        let (betas, rest) = values.split_at_mut(rounds);
+        let (ro, rest) = rest.split_at_mut(MAX_HEIGHTS * q);
+        let (rows, rest) = rest.split_at_mut(2 * MAX_HEIGHTS * q);
+        let (pairs, folded) = rest.split_at_mut(2 * q);
+        let ro = ro.as_chunks_mut::<MAX_HEIGHTS>().0;
+        let rows = rows.as_chunks_mut::<2>().0;
+        let pairs = pairs.as_chunks_mut::<2>().0;
+        let injected_len = if nh == 2 { q } else { 0 };
+        let mut digest_state = vec![[0u8; 32]; rounds + q + injected_len];
+        let (commits, rest) = digest_state.split_at_mut(rounds);
+        let (digests, injected) = rest.split_at_mut(q);
+        let mut nodes = vec![(0usize, [0u8; 32]); q];
+        let mut points = vec![[Point::<F>::generator(1); MAX_HEIGHTS]; q];
 
         // Pass 1: the fixed-position fields, remembering where the query openings start.
         r.zero_witness::<F>()?; // no batch grinding
@@ -325,8 +348,7 @@ where
         for l in &mut lambdas[..nh] {
             *l = r.ext()?;
         }
-        let mut commits = [[0u8; 32]; MAX_ROUNDS];
-        r.commit_phase::<F>(&mut commits[..rounds])?;
+        r.commit_phase::<F>(commits)?;
         r.expect_len(2)?;
         let inputs = r.clone();
         for (mats, cols) in [(1usize, width), (nc, dim)] {
@@ -420,8 +442,7 @@ where
         let alpha = t.sample_ext();
         t.observe_digest(&first_layer_root);
         let bivariate_beta = t.sample_ext();
-        let mut betas = [EF::ZERO; MAX_ROUNDS];
-        for (d, beta) in commits[..rounds].iter().zip(&mut betas) {
+        for (d, beta) in commits.iter().zip(betas.iter_mut()) {
             t.observe_digest(d);
             *beta = t.sample_ext();
         }
@@ -466,8 +487,6 @@ where
         // reduced opening `sum over claims of offset * v_p part * (row(x) - row(zeta))`.
         let field_hash = self.hash;
         let compress = self.hash.compression();
-        let mut ro = [[EF::ZERO; MAX_HEIGHTS]; MAX_QUERIES];
-        let mut points = [[Point::<F>::generator(1); MAX_HEIGHTS]; MAX_QUERIES];
         let mut reduced_idx = [[0usize; MAX_HEIGHTS]; MAX_QUERIES];
         for k in 0..q {
             for s in 0..nh {
@@ -477,7 +496,6 @@ where
                 points[k][s] = nth_point(h, cfft_permute_index(reduced, h));
             }
         }
-        let mut digests = [[0u8; 32]; MAX_QUERIES];
         let mut leaf_index = [0usize; MAX_QUERIES];
         let mut ri = inputs;
         // The vanishing-part denominators of one query, inverted together.
@@ -513,7 +531,13 @@ where
                 }
                 // Rows are compared through their digests (a repeated index in a tree of
                 // 2^h leaves is rare), so every query's leaf is hashed here.
-                digests[k] = field_hash.hash_iter_slices(slices[..mats].iter().copied());
+                // One matrix (the trace) is one slice: hashed in one shot, never through
+                // the streaming hasher (a ~1.9 KB frame) that a wide row would take.
+                digests[k] = if mats == 1 {
+                    field_hash.hash_slice(slices[0])
+                } else {
+                    field_hash.hash_iter_slices(slices[..mats].iter().copied())
+                };
                 leaf_index[k] = reduced_idx[k][slot];
                 // v_p(x, zeta) = (1 - dx, -dy) with (dx, dy) = x - zeta on the circle.
                 let x = points[k][slot];
@@ -544,13 +568,14 @@ where
                 &leaf_index[..q],
                 |k| (digests[k], [0; 32]),
                 |a, b| digests[a] == digests[b],
+                &mut nodes,
+                &mut [],
                 &mut ri,
             )?;
         }
 
         // Pass 2b: the first layer. Per height: lambda-corrected value and its sibling, the
         // leaf of that height's matrix, and the fold by the y-coordinate.
-        let mut rows = [[[EF::ZERO; 2]; MAX_HEIGHTS]; MAX_QUERIES];
         let mut ys = [F::ZERO; MAX_QUERIES * MAX_HEIGHTS];
         let mut ys_scratch = [F::ZERO; MAX_QUERIES * MAX_HEIGHTS];
         let mut rf = first_layer;
@@ -564,7 +589,7 @@ where
                 let b = reduced_idx[k][s] & 1;
                 let p = points[k][s];
                 let corrected = ro[k][s] - lambdas[s] * v_n(p.x, h - self.log_blowup);
-                rows[k][s] = if b == 0 {
+                rows[k * MAX_HEIGHTS + s] = if b == 0 {
                     [corrected, sibling]
                 } else {
                     [sibling, corrected]
@@ -575,10 +600,10 @@ where
         // One inversion for every y twiddle (upstream: one per query).
         batch_invert(&mut ys[..q * nh], &mut ys_scratch[..q * nh])?;
         // The reduced openings are spent: their slots take the folded first-layer values.
-        let fri_inputs = &mut ro;
+        let fri_inputs = ro;
         for k in 0..q {
             for s in 0..nh {
-                let [e0, e1] = rows[k][s];
+                let [e0, e1] = rows[k * MAX_HEIGHTS + s];
                 fri_inputs[k][s] = fold(ys[k * nh + s], bivariate_beta, e0, e1);
             }
         }
@@ -598,19 +623,20 @@ where
             &leaf_index[..q],
             |k| {
                 let injected = if nh == 2 {
-                    hash_row(&rows[k][0])
+                    hash_row(&rows[k * MAX_HEIGHTS])
                 } else {
                     [0; 32]
                 };
-                (hash_row(&rows[k][tallest]), injected)
+                (hash_row(&rows[k * MAX_HEIGHTS + tallest]), injected)
             },
-            |a, b| rows[a][..nh] == rows[b][..nh],
+            |a, b| rows[a * MAX_HEIGHTS..][..nh] == rows[b * MAX_HEIGHTS..][..nh],
+            &mut nodes,
+            injected,
             &mut rf,
         )?;
 
         // Pass 2c: circle FRI, round by round, each with its Merkle proof. The fold twiddle
         // of a query is the x-coordinate of its point, doubled each round.
-        let mut folded = [EF::ZERO; MAX_QUERIES];
         let mut idx = [0usize; MAX_QUERIES];
         let mut xs = [F::ZERO; MAX_QUERIES];
         let log_fri = g.max_h - 1;
@@ -627,7 +653,6 @@ where
         let mut rc = commit_openings;
         let mut x_inv = [F::ZERO; MAX_QUERIES];
         let mut x_scratch = [F::ZERO; MAX_QUERIES];
-        let mut pairs = [[EF::ZERO; 2]; MAX_QUERIES];
         for round in 0..rounds {
             let log_cur = log_fri - round;
             // An input of this height enters before the fold.
@@ -670,12 +695,14 @@ where
                 &idx[..q],
                 |k| (hash_row(&pairs[k]), [0; 32]),
                 |a, b| pairs[a] == pairs[b],
+                &mut nodes,
+                &mut [],
                 &mut rc,
             )?;
         }
         // Every input entered on the way (`log_n >= 2` puts the shortest above the last
         // round); each query must end at the constant.
-        if folded[..q].iter().any(|&v| v != final_value) {
+        if folded.iter().any(|&v| v != final_value) {
             return Err(REJECTED);
         }
         Ok(())

@@ -64,7 +64,8 @@ pub fn verify_sorted<H: ByteHash>(
 /// `l` as `compress(node, injected)`; it is called once per distinct index, as upstream
 /// hashes. `same(a, b)` says whether two queries opened identical rows: repeated indices
 /// must. Queries merged into one node before an injection must have opened the same shorter
-/// row (equal injected digests); their tallest rows differ.
+/// row (equal injected digests); their tallest rows differ. `nodes` and, with an injection,
+/// `injected` are the caller's scratch, at least one entry per query.
 #[allow(clippy::too_many_arguments)]
 pub fn verify_queries<H: ByteHash>(
     compress: &H::Compress,
@@ -74,10 +75,12 @@ pub fn verify_queries<H: ByteHash>(
     index: &[usize],
     mut leaf: impl FnMut(usize) -> (Digest, Digest),
     same: impl Fn(usize, usize) -> bool,
+    nodes: &mut [(usize, Digest)],
+    injected: &mut [Digest],
     r: &mut Reader<'_>,
 ) -> Result<(), VerifyError> {
     let q = index.len();
-    if q > MAX_QUERIES {
+    if q > MAX_QUERIES || nodes.len() < q || (inject_after.is_some() && injected.len() < q) {
         return Err(REJECTED);
     }
     // Queries sorted by index (insertion sort of a permutation: no rows move).
@@ -91,8 +94,6 @@ pub fn verify_queries<H: ByteHash>(
         order[j] = k as u8;
     }
     // The first query of each distinct index (`lead`) is hashed; repeats must equal it.
-    let mut nodes = [(0usize, [0u8; 32]); MAX_QUERIES];
-    let mut injected = [[0u8; 32]; MAX_QUERIES];
     let mut lead = 0;
     let mut n = 0;
     for &k in &order[..q] {
@@ -104,7 +105,11 @@ pub fn verify_queries<H: ByteHash>(
             continue;
         }
         nodes[n].0 = index[k];
-        (nodes[n].1, injected[n]) = leaf(k);
+        let (digest, shorter) = leaf(k);
+        nodes[n].1 = digest;
+        if inject_after.is_some() {
+            injected[n] = shorter;
+        }
         lead = k;
         n += 1;
     }

@@ -3,11 +3,17 @@
 //! final polynomial, query proof of work) for our configurations: one-root Merkle caps, binary
 //! trees, every committed matrix as tall as the LDE, no batch or commit-phase grinding.
 //!
-//! Per-query state is fixed-size and on the stack: a folded value, an index and a leaf digest
-//! ([`MAX_QUERIES`]); the alpha ladder is in the scratch the uni-stark layer allocates at the
-//! proof's width (at most [`MAX_WIDTH`]), and trace rows are reduced as they are read. The payload is read in two passes
+//! Per-query and per-round state (folded values, inverse denominators, leaf digests, the
+//! folding challenges, commitments and final polynomial) is on the heap at the proof's own
+//! query and round counts, allocated once per verification after the header's counts are
+//! checked against [`MAX_QUERIES`] and [`MAX_ROUNDS`]: the stack keeps only an index per
+//! query and one row's values. The alpha ladder is in the scratch the uni-stark layer
+//! allocates at the proof's width (at most [`MAX_WIDTH`]), and trace rows are reduced as they
+//! are read. The payload is read in two passes
 //! with cloned cursors (the transcript needs the final polynomial and the query witness,
 //! which the encoding places after the query openings).
+
+use alloc::vec;
 
 use p3_field::coset::TwoAdicMultiplicativeCoset;
 use p3_field::{ExtensionField, TwoAdicField};
@@ -226,11 +232,20 @@ where
             ));
         }
         let final_len = 1usize << self.log_final_poly_len;
+        // Per-round and per-query state at this proof's counts (bounded above): the final
+        // polynomial, the folding challenges, both inverse denominators and the folded value
+        // of every query; the commitments; the leaves of one tree.
+        let mut values = vec![EF::ZERO; final_len + rounds + 5 * q];
+        let (final_poly, rest) = values.split_at_mut(final_len);
+        let (betas, rest) = rest.split_at_mut(rounds);
+        let (inv, rest) = rest.split_at_mut(2 * q);
+        let (inv_scratch, folded) = rest.split_at_mut(2 * q);
+        let mut commits = vec![[0u8; 32]; rounds];
+        let mut leaves = vec![(0usize, [0u8; 32]); q];
 
         // Pass 1: the fixed-position fields, remembering where the query openings start.
         r.zero_witness::<F>()?; // no batch grinding
-        let mut commits = [[0u8; 32]; MAX_ROUNDS];
-        r.commit_phase::<F>(&mut commits[..rounds])?;
+        r.commit_phase::<F>(&mut commits)?;
         r.expect_len(2)?;
         let inputs = r.clone();
         // Skip the two batch openings and the commit-phase openings (structure checked here,
@@ -262,13 +277,7 @@ where
             r.take(s.checked_mul(32).ok_or(REJECTED)?)?;
         }
         r.expect_len(final_len)?;
-        let mut final_poly = [EF::ZERO; 1 << MAX_LOG_FINAL_POLY_LEN];
-        if final_len > final_poly.len() {
-            return Err(VerifyError::Unsupported(
-                "final polynomial beyond the lean verifier's bounds",
-            ));
-        }
-        for v in &mut final_poly[..final_len] {
+        for v in final_poly.iter_mut() {
             *v = r.ext::<F, EF>()?;
         }
         let query_witness = r.elem::<F>()?;
@@ -320,12 +329,11 @@ where
             *v = self.log_arity(c.log_n, round) as u64;
         }
         t.seed(Protocol::Fri, &hash, &inst[..2 + rounds], &[]);
-        let mut betas = [EF::ZERO; MAX_ROUNDS];
-        for (d, beta) in commits[..rounds].iter().zip(&mut betas) {
+        for (d, beta) in commits.iter().zip(betas.iter_mut()) {
             t.observe_digest(d);
             *beta = t.sample_ext();
         }
-        for v in &final_poly[..final_len] {
+        for v in final_poly.iter() {
             t.observe_ext(v);
         }
         if !t.check_pow(self.pow_bits, query_witness) {
@@ -358,8 +366,6 @@ where
         let sum_quot = dot(c.quotient_chunks, 2 * width);
 
         // 1/(zeta - x) and 1/(zeta_next - x) for every query, one inversion in all.
-        let mut inv = [EF::ZERO; 2 * MAX_QUERIES];
-        let mut scratch = [EF::ZERO; 2 * MAX_QUERIES];
         let g = F::two_adic_generator(log_max);
         for (k, &index) in indices[..q].iter().enumerate() {
             let x = F::GENERATOR * g.exp_u64(reverse_bits(index, log_max) as u64);
@@ -369,14 +375,12 @@ where
                 return Err(REJECTED);
             }
         }
-        batch_invert(&mut inv[..2 * q], &mut scratch[..2 * q])?;
+        batch_invert(inv, inv_scratch)?;
 
         // Pass 2a: the trace batch, then the quotient batch, each with its Merkle proof. A
         // leaf hashes its rows' wire bytes (what upstream's `into_bytes` gives), straight from
         // the payload.
         let compress = self.hash.compression();
-        let mut folded = [EF::ZERO; MAX_QUERIES];
-        let mut leaves = [(0usize, [0u8; 32]); MAX_QUERIES];
         let mut leaf_buf = [0u8; crate::hash::BUFFER];
         let mut ri = inputs;
         ri.expect_len(q)?;
@@ -393,7 +397,7 @@ where
             leaves[pos[k] as usize] = (indices[k], self.hash.hash_slice(bytes));
             folded[k] = (sum_local - at_local) * inv[2 * k] + (sum_next - at_next) * inv[2 * k + 1];
         }
-        merkle::verify_sorted::<H>(&compress, c.trace_root, log_max, &mut leaves[..q], &mut ri)?;
+        merkle::verify_sorted::<H>(&compress, c.trace_root, log_max, &mut leaves, &mut ri)?;
         ri.expect_len(q)?;
         let mut qrows = [F::ZERO; MAX_CHUNKS * MAX_DEGREE];
         for k in 0..q {
@@ -415,13 +419,7 @@ where
                 .fold(EF::ZERO, |acc, (&v, &a)| acc + a * v);
             folded[k] += (sum_quot - at_x) * inv[2 * k];
         }
-        merkle::verify_sorted::<H>(
-            &compress,
-            c.quotient_root,
-            log_max,
-            &mut leaves[..q],
-            &mut ri,
-        )?;
+        merkle::verify_sorted::<H>(&compress, c.quotient_root, log_max, &mut leaves, &mut ri)?;
 
         // Pass 2b: fold every query round by round, checking each round's Merkle proof. A
         // leaf is the row's siblings from the payload with the query's own value in its slot.
@@ -461,7 +459,7 @@ where
                 &compress,
                 &commits[round],
                 log_folded,
-                &mut leaves[..q],
+                &mut leaves,
                 &mut rc,
             )?;
             log_h = log_folded;
@@ -471,7 +469,7 @@ where
         let g = F::two_adic_generator(log_max);
         for k in 0..q {
             let x = g.exp_u64(reverse_bits(idx[k], log_max) as u64);
-            let eval = final_poly[..final_len]
+            let eval = final_poly
                 .iter()
                 .rev()
                 .fold(EF::ZERO, |acc, &cf| acc * x + cf);

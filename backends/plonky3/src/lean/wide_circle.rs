@@ -1,6 +1,8 @@
 //! Our [`crate::circle_pcs::WideCirclePcs`] (issue 25: circle lines folded by up to 16 per
 //! committed layer, a final line polynomial) as a [`LeanPcs`]: its opening argument read in
-//! place from the postcard payload and checked with fixed-size state on the stack.
+//! place from the postcard payload, with per-query and per-round state on the heap at the
+//! proof's own query and round counts (one allocation of each kind per verification, after
+//! the counts are checked against the `MAX_*` bounds).
 //!
 //! The input batches, their DEEP quotients and the first (circle-to-line) layer are the
 //! same computation as upstream's `CirclePcs` (`super::circle`, whose helpers this module
@@ -11,6 +13,8 @@
 //! multi-proof per layer) and folded by `a` binary steps with `beta, beta^2, ...`, whose
 //! twiddles come from one circle point per leaf. The proof places every transcript value
 //! before the openings, so the payload is read in one pass.
+
+use alloc::vec;
 
 use p3_circle::{CircleDomain, Point};
 use p3_commit::PolynomialSpace;
@@ -224,6 +228,23 @@ where
             .ok_or(REJECTED)?;
         let final_len = 1usize << self.log_final_poly_len;
         let log_final = self.log_final_poly_len + self.log_blowup;
+        // Per-round and per-query state at this proof's counts (bounded above). Challenge-field
+        // values: the final polynomial, the folding challenges; per query its DEEP quotient and
+        // first-layer pair per height and its folded value. Digests: the commitments; per query
+        // its leaf and (two heights) the shorter first-layer row's. The Merkle walk's nodes.
+        let mut values = vec![EF::ZERO; final_len + rounds + (3 * MAX_HEIGHTS + 1) * q];
+        let (final_poly, rest) = values.split_at_mut(final_len);
+        let (betas, rest) = rest.split_at_mut(rounds);
+        let (ro, rest) = rest.split_at_mut(MAX_HEIGHTS * q);
+        let (pairs, folded) = rest.split_at_mut(2 * MAX_HEIGHTS * q);
+        let ro = ro.as_chunks_mut::<MAX_HEIGHTS>().0;
+        let pairs = pairs.as_chunks_mut::<2>().0;
+        let injected_len = if nh == 2 { q } else { 0 };
+        let mut digest_state = vec![[0u8; 32]; rounds + q + injected_len];
+        let (commits, rest) = digest_state.split_at_mut(rounds);
+        let (digests, injected) = rest.split_at_mut(q);
+        let mut nodes = vec![(0usize, [0u8; 32]); q];
+        let mut points = vec![[Point::<F>::generator(1); MAX_HEIGHTS]; q];
 
         // Every value the transcript absorbs comes first in the proof.
         r.expect_len(1)?;
@@ -234,14 +255,12 @@ where
             *l = r.ext()?;
         }
         r.expect_len(rounds)?;
-        let mut commits = [[0u8; 32]; MAX_ROUNDS];
-        for d in &mut commits[..rounds] {
+        for d in commits.iter_mut() {
             r.expect_len(1)?;
             *d = *r.digest()?;
         }
         r.expect_len(final_len)?;
-        let mut final_poly = [EF::ZERO; 1 << MAX_LOG_FINAL_LEN];
-        for v in &mut final_poly[..final_len] {
+        for v in final_poly.iter_mut() {
             *v = r.ext()?;
         }
         let pow_witness = r.elem::<F>()?;
@@ -283,12 +302,11 @@ where
             t.observe_ext(l);
         }
         let first_beta = t.sample_ext();
-        let mut betas = [EF::ZERO; MAX_ROUNDS];
-        for (d, beta) in commits[..rounds].iter().zip(&mut betas) {
+        for (d, beta) in commits.iter().zip(betas.iter_mut()) {
             t.observe_digest(d);
             *beta = t.sample_ext();
         }
-        for v in &final_poly[..final_len] {
+        for v in final_poly.iter() {
             t.observe_ext(v);
         }
         if self.pow_bits > 0 && !t.check_pow(self.pow_bits, pow_witness) {
@@ -334,8 +352,6 @@ where
         // Input batches, each with its multi-proof; per query and height the DEEP quotient.
         let field_hash = self.hash;
         let compress = self.hash.compression();
-        let mut ro = [[EF::ZERO; MAX_HEIGHTS]; MAX_QUERIES];
-        let mut points = [[Point::<F>::generator(1); MAX_HEIGHTS]; MAX_QUERIES];
         let mut reduced_idx = [[0usize; MAX_HEIGHTS]; MAX_QUERIES];
         for k in 0..q {
             for s in 0..nh {
@@ -345,7 +361,6 @@ where
                 points[k][s] = nth_point(h, cfft_permute_index(reduced, h));
             }
         }
-        let mut digests = [[0u8; 32]; MAX_QUERIES];
         let mut leaf_index = [0usize; MAX_QUERIES];
         let mut den = [EF::ZERO; MAX_CLAIMS];
         let mut scratch = [EF::ZERO; MAX_CLAIMS];
@@ -376,7 +391,13 @@ where
                         at_x[2 + m] = reduced_x;
                     }
                 }
-                digests[k] = field_hash.hash_iter_slices(slices[..mats].iter().copied());
+                // One matrix (the trace) is one slice: hashed in one shot, never through
+                // the streaming hasher (a ~1.9 KB frame) that a wide row would take.
+                digests[k] = if mats == 1 {
+                    field_hash.hash_slice(slices[0])
+                } else {
+                    field_hash.hash_iter_slices(slices[..mats].iter().copied())
+                };
                 leaf_index[k] = reduced_idx[k][slot];
                 let x = points[k][slot];
                 for j in claims.clone() {
@@ -406,12 +427,13 @@ where
                 &leaf_index[..q],
                 |k| (digests[k], [0; 32]),
                 |a, b| digests[a] == digests[b],
+                &mut nodes,
+                &mut [],
                 r,
             )?;
         }
 
         // The first layer: lambda-corrected value and sibling per height, folded by y.
-        let mut pairs = [[[EF::ZERO; 2]; MAX_HEIGHTS]; MAX_QUERIES];
         let mut ys = [F::ZERO; MAX_QUERIES * MAX_HEIGHTS];
         let mut ys_scratch = [F::ZERO; MAX_QUERIES * MAX_HEIGHTS];
         r.expect_len(q)?;
@@ -424,7 +446,7 @@ where
                 let b = reduced_idx[k][s] & 1;
                 let p = points[k][s];
                 let corrected = ro[k][s] - lambdas[s] * v_n(p.x, h - self.log_blowup);
-                pairs[k][s] = if b == 0 {
+                pairs[k * MAX_HEIGHTS + s] = if b == 0 {
                     [corrected, sibling]
                 } else {
                     [sibling, corrected]
@@ -433,10 +455,10 @@ where
             }
         }
         batch_invert(&mut ys[..q * nh], &mut ys_scratch[..q * nh])?;
-        let lines = &mut ro;
+        let lines = ro;
         for k in 0..q {
             for s in 0..nh {
-                let [e0, e1] = pairs[k][s];
+                let [e0, e1] = pairs[k * MAX_HEIGHTS + s];
                 lines[k][s] = fold(ys[k * nh + s], first_beta, e0, e1);
             }
         }
@@ -455,18 +477,19 @@ where
             &leaf_index[..q],
             |k| {
                 let injected = if nh == 2 {
-                    hash_row(&pairs[k][0])
+                    hash_row(&pairs[k * MAX_HEIGHTS])
                 } else {
                     [0; 32]
                 };
-                (hash_row(&pairs[k][tallest]), injected)
+                (hash_row(&pairs[k * MAX_HEIGHTS + tallest]), injected)
             },
-            |a, b| pairs[a][..nh] == pairs[b][..nh],
+            |a, b| pairs[a * MAX_HEIGHTS..][..nh] == pairs[b * MAX_HEIGHTS..][..nh],
+            &mut nodes,
+            injected,
             r,
         )?;
 
         // Line layers: per layer every query's leaf, its multi-proof, then the folds.
-        let mut folded = [EF::ZERO; MAX_QUERIES];
         let mut position = [0usize; MAX_QUERIES];
         for k in 0..q {
             position[k] = indices[k] >> 1;
@@ -480,7 +503,7 @@ where
         for round in 0..rounds {
             let a = sched[round];
             let leaf_len = 1usize << a;
-            add_input(&g.heights[..nh], current, &lines[..q], &mut folded[..q]);
+            add_input(&g.heights[..nh], current, lines, folded);
             r.expect_len(q)?;
             for k in 0..q {
                 r.expect_len(leaf_len - 1)?;
@@ -502,18 +525,20 @@ where
                 &leaf_index[..q],
                 |k| (digests[k], [0; 32]),
                 |x, y| digests[x] == digests[y],
+                &mut nodes,
+                &mut [],
                 r,
             )?;
             current -= a;
         }
         debug_assert_eq!(current, log_final);
-        add_input(&g.heights[..nh], current, &lines[..q], &mut folded[..q]);
+        add_input(&g.heights[..nh], current, lines, folded);
         // The final polynomial at every query's point of the last line.
         let shift = Point::<F>::generator(current + 2);
         let gen = Point::<F>::generator(current);
         for k in 0..q {
             let x = (shift + gen * reverse_bits(position[k], current)).x;
-            let value = final_poly[..final_len]
+            let value = final_poly
                 .iter()
                 .rev()
                 .fold(EF::ZERO, |acc, &v| acc * x + v);
