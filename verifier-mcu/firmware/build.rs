@@ -41,22 +41,22 @@ const MAX_HEAP_RP2350: usize = 384 * 1024;
 /// emulator records, release profile, the maximum over both cores and every record under
 /// `results/`, stock upstream verifiers included), and the record it came from. Re-measure
 /// and update when a verifier changes: a stack smaller than the verifier's peak overflows
-/// into `.bss` and the heap on a board, silently. A peak that has since fallen (the Plonky3
-/// rows after the cheaper verify-time security check) keeps its older, larger figure and
-/// names the commit of both records.
+/// into `.bss` and the heap on a board, silently. The Plonky3 figures are the largest of
+/// results/memory/stack/ (lean and stock paths, both cores), measured after the lean
+/// verifier moved its per-query state to the heap (issue 28).
 fn stack_peak(b: BackendId) -> (u32, &'static str) {
     match b {
         BackendId::P3Goldilocks => (
-            35_792,
-            "results/raw/emulator/s2/p3-goldilocks-fib-n65536-ext5.proof.m33.tlsf.json at 491b546; 32,368 at 9e928fb",
+            9_272,
+            "results/memory/stack/p3-goldilocks-fib-65536-ext5.proof.m33.tlsf.json (lean path, per-query state on the heap); 35,792 before, at 491b546",
         ),
         BackendId::P3BabyBear => (
-            21_904,
-            "results/memory/stack/p3-babybear-fib-1024-proven100.proof.m33.tlsf.json at the lean membership merge (BabyBear^8, lean path); 30,920 at 491b546",
+            11_600,
+            "results/memory/stack/p3-babybear-fib-65536-ext8.proof.m33.tlsf.json (lean path, per-query state on the heap); 21,904 before",
         ),
         BackendId::P3M31 => (
-            24_280,
-            "results/proven/records/p3-m31-fib-1024-proven100.proof.m33.tlsf.json",
+            10_660,
+            "results/memory/stack/p3-m31-membership-128-b8-q13-w24-f4-l3.proof.m33.tlsf.json (lean path, per-query state on the heap); 24,280 before",
         ),
         BackendId::WfGoldilocks => (
             6_600,
