@@ -48,16 +48,13 @@ impl CryptographicHasher<u8, [u8; 32]> for Blake3Lean {
         I: IntoIterator<Item = &'a [u8]>,
     {
         let mut slices = input.into_iter();
-        let mut buf = [0u8; BUFFER];
-        let mut len = 0;
-        while let Some(s) = slices.next() {
-            if s.len() > BUFFER - len {
-                return stream_slices(&buf[..len], s, slices);
-            }
-            buf[len..len + s.len()].copy_from_slice(s);
-            len += s.len();
+        let first = slices.next().unwrap_or_default();
+        match slices.next() {
+            // One slice (a circle PCS's trace row): hashed where it lies, neither copied into
+            // the buffer nor, when long, streamed through the hasher's ~1.9 KB frame.
+            None => blake3::hash(first).into(),
+            Some(second) => gather_slices(first, second, slices),
         }
-        blake3::hash(&buf[..len]).into()
     }
 
     fn hash_slice(&self, input: &[u8]) -> [u8; 32] {
@@ -154,6 +151,27 @@ fn stream_iter(head: &[u8], next: u8, rest: impl Iterator<Item = u8>) -> [u8; 32
     }
     h.update(&chunk[..len]);
     h.finalize().into()
+}
+
+/// `hash_iter_slices` of two or more slices: gathered in a stack buffer, or streamed when
+/// longer. Not inlined, so that the buffer is not in the caller's frame.
+#[inline(never)]
+fn gather_slices<'a>(
+    first: &'a [u8],
+    second: &'a [u8],
+    rest: impl Iterator<Item = &'a [u8]>,
+) -> [u8; 32] {
+    let mut slices = [first, second].into_iter().chain(rest);
+    let mut buf = [0u8; BUFFER];
+    let mut len = 0;
+    while let Some(s) = slices.next() {
+        if s.len() > BUFFER - len {
+            return stream_slices(&buf[..len], s, slices);
+        }
+        buf[len..len + s.len()].copy_from_slice(s);
+        len += s.len();
+    }
+    blake3::hash(&buf[..len]).into()
 }
 
 /// The long-input path of `hash_iter_slices`.
@@ -255,7 +273,23 @@ mod tests {
             );
             let (a, b) = msg.split_at(len / 3);
             assert_eq!(Blake3Lean.hash_iter_slices([a, b]), want, "slices {len}");
+            // One slice and none (the in-place path), and three (past the first two).
+            assert_eq!(
+                Blake3Lean.hash_iter_slices([&msg[..]]),
+                want,
+                "one slice {len}"
+            );
+            let (b, c) = b.split_at(b.len() / 2);
+            assert_eq!(
+                Blake3Lean.hash_iter_slices([a, b, c]),
+                want,
+                "3 slices {len}"
+            );
         }
+        assert_eq!(
+            Blake3Lean.hash_iter_slices(core::iter::empty()),
+            Blake3.hash_slice(&[])
+        );
         assert_ne!(Blake3Lean.hash_slice(b"a"), Blake3Lean.hash_slice(b"b"));
         let (l, r) = ([1u8; 32], [2u8; 32]);
         let upstream = p3_symmetric::CompressionFunctionFromHasher::<_, 2, 32>::new(Blake3);

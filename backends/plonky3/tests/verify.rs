@@ -1,5 +1,6 @@
 //! Accepted and rejected cases for every Plonky3 backend, through the core `verify` entry.
 
+use p3_uni_stark::{Proof, StarkGenericConfig};
 use picostark_core::proof_file::FIXED_HEADER_LEN;
 use picostark_core::prove::{ProveRequest, Prover};
 use picostark_core::{verify, AirId, FormatError, Policy, Statement, Verifier, VerifyError};
@@ -257,4 +258,56 @@ fn membership_needs_room_for_its_rows() {
     };
     let err = case.prover.prove(&req, &mut |_| {}).unwrap_err();
     assert!(err.0.contains("n >= 16"), "{}", err.0);
+}
+
+/// Decoded bytes charged per payload byte of a valid proof of config `SC`.
+fn charged_per_byte<SC>(bytes: &[u8]) -> f64
+where
+    SC: StarkGenericConfig,
+    Proof<SC>: serde::de::DeserializeOwned + serde::Serialize,
+{
+    let file = picostark_core::ProofFile::parse(bytes).unwrap();
+    let (_, charged): (Proof<SC>, usize) = decode_charged(file.payload).unwrap();
+    charged as f64 / file.payload.len() as f64
+}
+
+/// Valid proofs of every size stay at least 10% under the decode budget. (An integration test:
+/// in the crate's unit tests it compiled the provers a second time.)
+#[test]
+fn valid_proofs_decode_well_within_budget() {
+    // The defaults and the foundation's first parameters (the stock baseline's).
+    let param_sets = [
+        (DEFAULT_PARAMS_TWO_ADIC, DEFAULT_PARAMS_CIRCLE),
+        (FOUNDATION_PARAMS, FOUNDATION_PARAMS),
+    ];
+    for air in [AirId::Fibonacci, AirId::CubicChain16] {
+        for log_n in [3u8, 4, 10] {
+            for (two_adic, circle) in param_sets {
+                let req = |ext, params| ProveRequest {
+                    air,
+                    log_n,
+                    extension_degree: ext,
+                    params,
+                    hash: picostark_core::HashId::Blake3_256,
+                };
+                let bb = P3BabyBearProver
+                    .prove(&req(4, two_adic), &mut |_| {})
+                    .unwrap();
+                let gl = P3GoldilocksProver
+                    .prove(&req(2, two_adic), &mut |_| {})
+                    .unwrap();
+                let m31 = P3M31Prover.prove(&req(4, circle), &mut |_| {}).unwrap();
+                let ratios = [
+                    charged_per_byte::<BabyBearConfig>(&bb),
+                    charged_per_byte::<GoldilocksConfig>(&gl),
+                    charged_per_byte::<M31Config<p3_mersenne_31::QM31>>(&m31),
+                ];
+                for (r, bytes) in ratios.iter().zip([&bb, &gl, &m31]) {
+                    let budget =
+                        BUDGET_PER_PAYLOAD_BYTE as f64 + BUDGET_FIXED as f64 / bytes.len() as f64;
+                    assert!(*r < 0.9 * budget, "{air} n=2^{log_n}: {ratios:?}");
+                }
+            }
+        }
+    }
 }

@@ -30,6 +30,7 @@
 //! upstream only for a shape outside it.
 
 use alloc::vec;
+use alloc::vec::Vec;
 
 use p3_circle::{CircleDomain, CirclePcsShape, Point};
 use p3_commit::PolynomialSpace;
@@ -165,6 +166,48 @@ pub(crate) fn nth_point(log_n: usize, idx: usize) -> Point<F> {
         shift + g * (idx >> 1)
     } else {
         -shift + g * ((idx >> 1) + 1)
+    }
+}
+
+/// The digests and points a circle PCS verification keeps per round and per query, on the heap
+/// at the proof's own counts (checked against the bounds first): the commitments, one per
+/// round; per query its leaf digest and, with two heights, the shorter first-layer row's
+/// (`injected`); the Merkle walk's nodes; the query's point per height.
+pub(crate) struct QueryDigests {
+    digests: Vec<Digest>,
+    rounds: usize,
+    queries: usize,
+    nodes: Vec<(usize, Digest)>,
+    points: Vec<[Point<F>; MAX_HEIGHTS]>,
+}
+
+/// [`QueryDigests::split`]: commitments, leaf digests, injected digests, nodes, points.
+pub(crate) type QueryDigestParts<'a> = (
+    &'a mut [Digest],
+    &'a mut [Digest],
+    &'a mut [Digest],
+    &'a mut [(usize, Digest)],
+    &'a mut [[Point<F>; MAX_HEIGHTS]],
+);
+
+impl QueryDigests {
+    /// The state of `queries` queries over `rounds` committed rounds and `heights` heights.
+    pub(crate) fn new(rounds: usize, queries: usize, heights: usize) -> Self {
+        let injected = if heights == 2 { queries } else { 0 };
+        QueryDigests {
+            digests: vec![[0u8; 32]; rounds + queries + injected],
+            rounds,
+            queries,
+            nodes: vec![(0, [0u8; 32]); queries],
+            points: vec![[Point::<F>::generator(1); MAX_HEIGHTS]; queries],
+        }
+    }
+
+    /// Its parts, borrowed at once.
+    pub(crate) fn split(&mut self) -> QueryDigestParts<'_> {
+        let (commits, rest) = self.digests.split_at_mut(self.rounds);
+        let (leaves, injected) = rest.split_at_mut(self.queries);
+        (commits, leaves, injected, &mut self.nodes, &mut self.points)
     }
 }
 
@@ -332,12 +375,8 @@ where
         let ro = ro.as_chunks_mut::<MAX_HEIGHTS>().0;
         let rows = rows.as_chunks_mut::<2>().0;
         let pairs = pairs.as_chunks_mut::<2>().0;
-        let injected_len = if nh == 2 { q } else { 0 };
-        let mut digest_state = vec![[0u8; 32]; rounds + q + injected_len];
-        let (commits, rest) = digest_state.split_at_mut(rounds);
-        let (digests, injected) = rest.split_at_mut(q);
-        let mut nodes = vec![(0usize, [0u8; 32]); q];
-        let mut points = vec![[Point::<F>::generator(1); MAX_HEIGHTS]; q];
+        let mut query_state = QueryDigests::new(rounds, q, nh);
+        let (commits, digests, injected, nodes, points) = query_state.split();
 
         // Pass 1: the fixed-position fields, remembering where the query openings start.
         r.zero_witness::<F>()?; // no batch grinding
@@ -531,13 +570,8 @@ where
                 }
                 // Rows are compared through their digests (a repeated index in a tree of
                 // 2^h leaves is rare), so every query's leaf is hashed here.
-                // One matrix (the trace) is one slice: hashed in one shot, never through
-                // the streaming hasher (a ~1.9 KB frame) that a wide row would take.
-                digests[k] = if mats == 1 {
-                    field_hash.hash_slice(slices[0])
-                } else {
-                    field_hash.hash_iter_slices(slices[..mats].iter().copied())
-                };
+                // One matrix (the trace) is one slice, which the lean hasher hashes in place.
+                digests[k] = field_hash.hash_iter_slices(slices[..mats].iter().copied());
                 leaf_index[k] = reduced_idx[k][slot];
                 // v_p(x, zeta) = (1 - dx, -dy) with (dx, dy) = x - zeta on the circle.
                 let x = points[k][slot];
@@ -568,7 +602,7 @@ where
                 &leaf_index[..q],
                 |k| (digests[k], [0; 32]),
                 |a, b| digests[a] == digests[b],
-                &mut nodes,
+                nodes,
                 &mut [],
                 &mut ri,
             )?;
@@ -630,7 +664,7 @@ where
                 (hash_row(&rows[k * MAX_HEIGHTS + tallest]), injected)
             },
             |a, b| rows[a * MAX_HEIGHTS..][..nh] == rows[b * MAX_HEIGHTS..][..nh],
-            &mut nodes,
+            nodes,
             injected,
             &mut rf,
         )?;
@@ -695,7 +729,7 @@ where
                 &idx[..q],
                 |k| (hash_row(&pairs[k]), [0; 32]),
                 |a, b| pairs[a] == pairs[b],
-                &mut nodes,
+                nodes,
                 &mut [],
                 &mut rc,
             )?;

@@ -27,7 +27,7 @@ use p3_challenger::{HashChallenger, SerializingChallenger32};
 use super::bounds::{MAX_CHUNKS, MAX_DEGREE, MAX_PUBLIC, MAX_QUERIES, MAX_ROUNDS, MAX_WIDTH};
 use super::circle::{
     cfft_permute_index, chunk_log_n, ext_bytes, fold, nth_point, point_from_line, v_n, CirclePcs,
-    CIRCLE_TWO_ADICITY, F_LEN, MAX_CLAIMS, MAX_HEIGHTS,
+    QueryDigests, CIRCLE_TWO_ADICITY, F_LEN, MAX_CLAIMS, MAX_HEIGHTS,
 };
 use super::math::{batch_invert, reverse_bits};
 use super::merkle::{self, Digest};
@@ -239,12 +239,8 @@ where
         let (pairs, folded) = rest.split_at_mut(2 * MAX_HEIGHTS * q);
         let ro = ro.as_chunks_mut::<MAX_HEIGHTS>().0;
         let pairs = pairs.as_chunks_mut::<2>().0;
-        let injected_len = if nh == 2 { q } else { 0 };
-        let mut digest_state = vec![[0u8; 32]; rounds + q + injected_len];
-        let (commits, rest) = digest_state.split_at_mut(rounds);
-        let (digests, injected) = rest.split_at_mut(q);
-        let mut nodes = vec![(0usize, [0u8; 32]); q];
-        let mut points = vec![[Point::<F>::generator(1); MAX_HEIGHTS]; q];
+        let mut query_state = QueryDigests::new(rounds, q, nh);
+        let (commits, digests, injected, nodes, points) = query_state.split();
 
         // Every value the transcript absorbs comes first in the proof.
         r.expect_len(1)?;
@@ -391,13 +387,8 @@ where
                         at_x[2 + m] = reduced_x;
                     }
                 }
-                // One matrix (the trace) is one slice: hashed in one shot, never through
-                // the streaming hasher (a ~1.9 KB frame) that a wide row would take.
-                digests[k] = if mats == 1 {
-                    field_hash.hash_slice(slices[0])
-                } else {
-                    field_hash.hash_iter_slices(slices[..mats].iter().copied())
-                };
+                // One matrix (the trace) is one slice, which the lean hasher hashes in place.
+                digests[k] = field_hash.hash_iter_slices(slices[..mats].iter().copied());
                 leaf_index[k] = reduced_idx[k][slot];
                 let x = points[k][slot];
                 for j in claims.clone() {
@@ -427,7 +418,7 @@ where
                 &leaf_index[..q],
                 |k| (digests[k], [0; 32]),
                 |a, b| digests[a] == digests[b],
-                &mut nodes,
+                nodes,
                 &mut [],
                 r,
             )?;
@@ -484,7 +475,7 @@ where
                 (hash_row(&pairs[k * MAX_HEIGHTS + tallest]), injected)
             },
             |a, b| pairs[a * MAX_HEIGHTS..][..nh] == pairs[b * MAX_HEIGHTS..][..nh],
-            &mut nodes,
+            nodes,
             injected,
             r,
         )?;
@@ -525,7 +516,7 @@ where
                 &leaf_index[..q],
                 |k| (digests[k], [0; 32]),
                 |x, y| digests[x] == digests[y],
-                &mut nodes,
+                nodes,
                 &mut [],
                 r,
             )?;
