@@ -40,7 +40,7 @@ pub fn decode<T: DeserializeOwned + serde::Serialize>(payload: &[u8]) -> Result<
     decode_charged(payload).map(|(value, _)| value)
 }
 
-/// [`decode`], also returning how many decoded bytes were charged to the budget.
+/// `decode`, also returning how many decoded bytes were charged to the budget.
 pub fn decode_charged<T: DeserializeOwned + serde::Serialize>(
     payload: &[u8],
 ) -> Result<(T, usize), VerifyError> {

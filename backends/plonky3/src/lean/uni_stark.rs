@@ -20,6 +20,7 @@ use picostark_air::{AirDef, BoundaryValue, Frame, Row};
 use picostark_core::VerifyError;
 
 use super::bounds::{MAX_CHUNKS, MAX_DEGREE, MAX_PUBLIC, MAX_WIDTH};
+use super::math::batch_invert;
 use super::reader::{Reader, WireField, REJECTED};
 use super::transcript::{stark_pattern, LeanChallenger, Transcript};
 use super::{LeanPcs, OpeningClaims};
@@ -158,26 +159,7 @@ where
     r.zero_witness::<F>()?;
     r.finish()?;
 
-    // quotient(zeta) from its chunks: chunk i weighted by the product over the other chunk
-    // domains of Z_j(zeta) / Z_j(first point of chunk i).
-    let mut quotient = EF::ZERO;
-    for i in 0..num_chunks {
-        let di = pcs.quotient_chunk_domain(trace_domain, log_chunks, i);
-        let mut zp = EF::ONE;
-        for j in (0..num_chunks).filter(|&j| j != i) {
-            let dj = pcs.quotient_chunk_domain(trace_domain, log_chunks, j);
-            zp *= dj.vanishing_poly_at_point(zeta)
-                * dj.vanishing_poly_at_point(EF::from(di.first_point()))
-                    .try_inverse()
-                    .ok_or(REJECTED)?;
-        }
-        let coeffs = &chunks[i * dim..(i + 1) * dim];
-        let mut value = EF::ZERO;
-        for (k, &c) in coeffs.iter().enumerate() {
-            value += EF::ith_basis_element(k).ok_or(REJECTED)? * c;
-        }
-        quotient += zp * value;
-    }
+    let quotient = quotient_at_zeta::<F, EF, P>(pcs, trace_domain, log_chunks, zeta, chunks)?;
 
     let sels = trace_domain.selectors_at_point(zeta);
     for (e, &v) in public_ef.iter_mut().zip(public) {
@@ -232,6 +214,65 @@ fn fold_transitions<EF: Field, A: AirDef>(
         acc = acc * alpha + c * is_transition;
     });
     acc
+}
+
+/// quotient(zeta) from its chunks' opened values: chunk i weighted by the product over the
+/// other chunk domains of Z_j(zeta) / Z_j(first point of chunk i). Each Z_j(zeta) is computed
+/// once and the denominators in the base field (first points are base-field values), inverted
+/// in one batch: with 8 chunks (the membership AIR) 8 evaluations and one inversion, where the
+/// formula as written takes 56 of each in the challenge field. Not inlined: its arrays stay
+/// out of the frame that is live while the PCS verifies.
+#[inline(never)]
+fn quotient_at_zeta<F, EF, P>(
+    pcs: &P,
+    trace_domain: P::Domain,
+    log_chunks: usize,
+    zeta: EF,
+    chunks: &[EF],
+) -> Result<EF, VerifyError>
+where
+    F: WireField,
+    EF: ExtensionField<F>,
+    P: LeanPcs<F, EF>,
+{
+    let num_chunks = 1usize << log_chunks;
+    let dim = EF::DIMENSION;
+    if num_chunks > MAX_CHUNKS || chunks.len() < num_chunks * dim {
+        return Err(REJECTED);
+    }
+    let mut domains = [pcs.quotient_chunk_domain(trace_domain, log_chunks, 0); MAX_CHUNKS];
+    for (i, d) in domains.iter_mut().enumerate().take(num_chunks).skip(1) {
+        *d = pcs.quotient_chunk_domain(trace_domain, log_chunks, i);
+    }
+    let domains = &domains[..num_chunks];
+    let mut at_zeta = [EF::ZERO; MAX_CHUNKS];
+    for (z, d) in at_zeta.iter_mut().zip(domains) {
+        *z = d.vanishing_poly_at_point(zeta);
+    }
+    let mut den = [F::ONE; MAX_CHUNKS];
+    for (i, di) in domains.iter().enumerate() {
+        let x = di.first_point();
+        for (_, dj) in domains.iter().enumerate().filter(|&(j, _)| j != i) {
+            den[i] *= dj.vanishing_poly_at_point(x);
+        }
+    }
+    let mut den_scratch = [F::ZERO; MAX_CHUNKS];
+    batch_invert(&mut den[..num_chunks], &mut den_scratch[..num_chunks])?;
+    let mut quotient = EF::ZERO;
+    for (i, coeffs) in chunks.chunks_exact(dim).take(num_chunks).enumerate() {
+        let mut zp = EF::from(den[i]);
+        for (j, &z) in at_zeta[..num_chunks].iter().enumerate() {
+            if j != i {
+                zp *= z;
+            }
+        }
+        let mut value = EF::ZERO;
+        for (k, &c) in coeffs.iter().enumerate() {
+            value += EF::ith_basis_element(k).ok_or(REJECTED)? * c;
+        }
+        quotient += zp * value;
+    }
+    Ok(quotient)
 }
 
 #[cfg(test)]
