@@ -18,6 +18,7 @@
 # in SRAM, copied from flash at reset, as a device that received it would hold it); records
 # go to results/placement/<image>/<placement>-proof-sram/ and name the placement
 # `<placement>+proof-sram` (`mcu-run board` reads it from the image), no profiles.
+# RECORDS=DIR: records (and the xip images' profiles) under DIR instead of results/placement.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 MCU=$ROOT/target/release/mcu-run
@@ -30,6 +31,7 @@ IMAGE=${4:-one}
 PROOF_FEAT=; PROOF_DIR=
 if [ -n "${PROOF_SRAM:-}" ]; then PROOF_FEAT=,proof-in-sram; PROOF_DIR=-proof-sram; fi
 WORK=${WORK:-$ROOT/out/placement}
+RECORDS=${RECORDS:-$ROOT/results/placement}
 mkdir -p "$WORK"
 ALL=p3-babybear,p3-goldilocks,p3-m31,wf-goldilocks,wf-babybear
 for b in $BACKENDS; do
@@ -58,12 +60,12 @@ for b in $BACKENDS; do
       prof=()
       if [ "$p" = xip ] && [ -z "$PROOF_DIR" ]; then
         # The hot set's input (verifier-mcu/firmware/link/hot-set.txt, README.md here).
-        mkdir -p "$ROOT/results/placement/profiles/$IMAGE"
-        prof=(--profile "$ROOT/results/placement/profiles/$IMAGE/$b.$core.profile.txt")
+        mkdir -p "$RECORDS/profiles/$IMAGE"
+        prof=(--profile "$RECORDS/profiles/$IMAGE/$b.$core.profile.txt")
         cp "$elf" "$WORK/xip-$IMAGE-$b.$core.elf"
       fi
       "$MCU" board --core $core --proof "$proof" --image "$IMAGE-backend" \
-        --out "$ROOT/results/placement/$IMAGE/$p$PROOF_DIR" "${prof[@]}" "$elf"
+        --out "$RECORDS/$IMAGE/$p$PROOF_DIR" "${prof[@]}" "$elf"
       "$MCU" board --core $core --proof "$proof" --flip-proof --windows 0 "$elf"
     done
   done
