@@ -87,10 +87,17 @@ def table(image):
 PROOF_SRAM = ["xip", "hot-sram"]
 
 
+def same_commit(image, placement, backend, core):
+    """The plain image (proof in flash) re-measured with the proof-in-SRAM images' code
+    (same-commit/, outside one/ so that the report does not read it twice)."""
+    f = HERE / "same-commit" / image / placement / f"{backend}.proof.{core}.tlsf.json"
+    return json.loads(f.read_text()) if f.exists() else None
+
+
 def proof_sram_table(image):
     """Issue 26's targets with the proof in SRAM: XIP miss share below 15 % with at most
     32 KiB of SRAM for code, at least 35 % faster than `xip` (the plain image, proof in
-    flash); the plain records may be from another commit (their commit is in the row)."""
+    flash, as flashed today), both plain images of the same code (their commit in the row)."""
     rows = ["| backend | core | placement | instructions | est. ms | XIP miss share | "
             "SRAM code B | SRAM proof B | plain: instructions | plain: est. ms | plain: XIP miss share | "
             "vs plain | vs xip | targets | commit (plain) |",
@@ -101,8 +108,8 @@ def proof_sram_table(image):
                 r = load(image, f"{p}-proof-sram", b, core)
                 if r is None:
                     continue
-                plain = load(image, p, b, core)
-                xip = load(image, "xip", b, core)
+                plain = same_commit(image, p, b, core)
+                xip = same_commit(image, "xip", b, core)
                 e = r["estimate"]
                 share = 100.0 * e["xip_miss_cycles"] / e["cycles"]
                 cells = [b, core, r["placement"], f"{r['instructions']:,}", f"{e['ms']:.2f}",
