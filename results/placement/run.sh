@@ -13,6 +13,12 @@
 # instruction counts + timing model v7: the median-cycles window of PSTK_ITERATIONS=3) with
 # the record written to results/placement/<image>/<placement>/, and the same image with one
 # embedded-proof byte flipped, which must be rejected.
+#
+# PROOF_SRAM=1: the images also get the firmware feature `proof-in-sram` (the embedded proof
+# in SRAM, copied from flash at reset, as a device that received it would hold it); records
+# go to results/placement/<image>/<placement>-proof-sram/ and name the placement
+# `<placement>+proof-sram` (`mcu-run board` reads it from the image), no profiles.
+# RECORDS=DIR: records (and the xip images' profiles) under DIR instead of results/placement.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 MCU=$ROOT/target/release/mcu-run
@@ -22,7 +28,10 @@ BACKENDS=${1:-"wf-goldilocks wf-babybear p3-babybear p3-goldilocks p3-m31"}
 CORES=${2:-"m33 rv32"}
 PLACEMENTS=${3:-"xip xip-ordered hot-sram"}
 IMAGE=${4:-one}
+PROOF_FEAT=; PROOF_DIR=
+if [ -n "${PROOF_SRAM:-}" ]; then PROOF_FEAT=,proof-in-sram; PROOF_DIR=-proof-sram; fi
 WORK=${WORK:-$ROOT/out/placement}
+RECORDS=${RECORDS:-$ROOT/results/placement}
 mkdir -p "$WORK"
 ALL=p3-babybear,p3-goldilocks,p3-m31,wf-goldilocks,wf-babybear
 for b in $BACKENDS; do
@@ -43,20 +52,20 @@ for b in $BACKENDS; do
       esac
       backends=$b; [ "$IMAGE" = all ] && backends=$ALL
       (cd "$FW" && env PSTK_PROOF="$proof" ${HEAP:+PSTK_HEAP_SIZE=$HEAP} \
-        cargo build --release --target $target --features "rp2350,$backends$feat" 2>&1 | tail -1)
-      elf=$WORK/$IMAGE-$b-$p.$core.elf
+        cargo build --release --target $target --features "rp2350,$backends$feat$PROOF_FEAT" 2>&1 | tail -1)
+      elf=$WORK/$IMAGE-$b-$p$PROOF_DIR.$core.elf
       cp "$FW/target/$target/release/picostark-verifier-fw" "$elf"
       "$MCU" uf2 "$elf" "$elf.uf2" --family $family >/dev/null
       "$MCU" check-image "$elf" "$elf.uf2" --family $family | tail -1
       prof=()
-      if [ "$p" = xip ]; then
+      if [ "$p" = xip ] && [ -z "$PROOF_DIR" ]; then
         # The hot set's input (verifier-mcu/firmware/link/hot-set.txt, README.md here).
-        mkdir -p "$ROOT/results/placement/profiles/$IMAGE"
-        prof=(--profile "$ROOT/results/placement/profiles/$IMAGE/$b.$core.profile.txt")
+        mkdir -p "$RECORDS/profiles/$IMAGE"
+        prof=(--profile "$RECORDS/profiles/$IMAGE/$b.$core.profile.txt")
         cp "$elf" "$WORK/xip-$IMAGE-$b.$core.elf"
       fi
       "$MCU" board --core $core --proof "$proof" --image "$IMAGE-backend" \
-        --out "$ROOT/results/placement/$IMAGE/$p" "${prof[@]}" "$elf"
+        --out "$RECORDS/$IMAGE/$p$PROOF_DIR" "${prof[@]}" "$elf"
       "$MCU" board --core $core --proof "$proof" --flip-proof --windows 0 "$elf"
     done
   done

@@ -82,6 +82,64 @@ def table(image):
     return "\n".join(rows)
 
 
+# The images with the embedded proof in SRAM (firmware feature `proof-in-sram`, run.sh
+# PROOF_SRAM=1), each against the plain images (proof in flash) of its placement and `xip`.
+PROOF_SRAM = ["xip", "hot-sram"]
+
+
+def same_commit(image, placement, backend, core):
+    """The plain image (proof in flash) re-measured with the proof-in-SRAM images' code
+    (same-commit/, outside one/ so that the report does not read it twice)."""
+    f = HERE / "same-commit" / image / placement / f"{backend}.proof.{core}.tlsf.json"
+    return json.loads(f.read_text()) if f.exists() else None
+
+
+def proof_sram_table(image):
+    """Issue 26's targets with the proof in SRAM: XIP miss share below 15 % with at most
+    32 KiB of SRAM for code, at least 35 % faster than `xip` (the plain image, proof in
+    flash, as flashed today), both plain images of the same code (their commit in the row)."""
+    rows = ["| backend | core | placement | instructions | est. ms | XIP miss share | "
+            "SRAM code B | SRAM proof B | plain: instructions | plain: est. ms | plain: XIP miss share | "
+            "vs plain | vs xip | targets | commit (plain) |",
+            "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|"]
+    for b in BACKENDS:
+        for core in ["m33", "rv32"]:
+            for p in PROOF_SRAM:
+                r = load(image, f"{p}-proof-sram", b, core)
+                if r is None:
+                    continue
+                plain = same_commit(image, p, b, core)
+                xip = same_commit(image, "xip", b, core)
+                e = r["estimate"]
+                share = 100.0 * e["xip_miss_cycles"] / e["cycles"]
+                cells = [b, core, r["placement"], f"{r['instructions']:,}", f"{e['ms']:.2f}",
+                         f"{share:.1f} %", f"{r['sram_code_bytes']:,}",
+                         f"{r['sram_proof_bytes']:,}"]
+                if plain is None:
+                    cells += ["", "", "", ""]
+                else:
+                    pe = plain["estimate"]
+                    cells += [f"{plain['instructions']:,}", f"{pe['ms']:.2f}",
+                              f"{100.0 * pe['xip_miss_cycles'] / pe['cycles']:.1f} %",
+                              f"{100.0 * (e['cycles'] / pe['cycles'] - 1):+.1f} %"]
+                faster = None
+                if xip is None:
+                    cells.append("")
+                else:
+                    gain = 100.0 * (1 - e["cycles"] / xip["estimate"]["cycles"])
+                    faster = gain >= 35.0
+                    cells.append(f"{-gain:+.1f} %")
+                miss = share < 15.0 and r["sram_code_bytes"] <= 32768
+                t = [f"miss < 15 %: {'met' if miss else 'not met'}"]
+                if faster is not None:
+                    t.append(f">= 35 % faster: {'met' if faster else 'not met'}")
+                cells.append("; ".join(t))
+                commits = {x["git_commit"][:7] for x in (plain, xip) if x is not None}
+                cells.append(f"{r['git_commit'][:7]} ({', '.join(sorted(commits))})")
+                rows.append("| " + " | ".join(cells) + " |")
+    return "\n".join(rows)
+
+
 def qemu_vs_board():
     """The report's QEMU-image rows (five-backend QEMU image, results/raw/emulator/s2) beside
     the board images' `xip` rows (one-backend and five-backend)."""
@@ -108,4 +166,6 @@ if __name__ == "__main__":
     for image in sys.argv[1:] or ["one", "all"]:
         if (HERE / image).exists():
             print(f"### {image}\n\n{table(image)}\n")
+            if any((HERE / image / f"{p}-proof-sram").exists() for p in PROOF_SRAM):
+                print(f"### {image}, proof in SRAM\n\n{proof_sram_table(image)}\n")
     print(f"### QEMU image against board images (xip)\n\n{qemu_vs_board()}\n")

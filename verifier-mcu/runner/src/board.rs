@@ -75,13 +75,49 @@ pub struct OwnImage {
     pub verdict: Verdict,
     /// The genuine iterations (`PSTK_ITERATIONS`): the windows a record takes.
     pub iterations: u32,
-    /// How the image places its code (`xip`, `xip-ordered`, `hot-sram`, `all-sram`).
-    pub placement: &'static str,
+    /// How the image places its code (`xip`, `xip-ordered`, `hot-sram`, `all-sram`), with
+    /// `+proof-sram` when the embedded proof runs from SRAM (firmware feature
+    /// `proof-in-sram`).
+    pub placement: String,
     /// Code and read-only data run from flash (the non-writable segments that run where they
     /// load: vector table, code, constants, the embedded proof), in bytes.
     pub flash_code_bytes: u64,
     /// Code and read-only data copied to SRAM at reset and run there, in bytes.
     pub sram_code_bytes: u64,
+    /// The embedded proof's bytes copied to SRAM at reset (0: it stays in flash).
+    pub sram_proof_bytes: u64,
+}
+
+/// The symbol of a `proof-in-sram` image's embedded proof (firmware build.rs).
+const PROOF_SRAM: &str = "PSTK_PROOF_SRAM";
+
+/// The RP2350's SRAM (SRAM0-9) and flash (4 MiB behind XIP) address ranges.
+const SRAM: std::ops::Range<u32> = 0x2000_0000..0x2008_2000;
+const FLASH: std::ops::Range<u32> = 0x1000_0000..0x1040_0000;
+
+/// The bytes of the embedded proof an image runs from SRAM: 0 without [`PROOF_SRAM`], else
+/// its size, after checking that it runs from SRAM and loads from flash (a segment copied at
+/// reset: what the board receives in its flash image and copies, and what `--flip-proof`
+/// patches).
+fn sram_proof_bytes(e: &Elf<'_>) -> Result<u64, String> {
+    let Some((at, len)) = e.sized_symbol(PROOF_SRAM).map_err(|e| e.to_string())? else {
+        return Ok(0);
+    };
+    let end = at.checked_add(len).filter(|_| len > 0);
+    if !end.is_some_and(|end| SRAM.contains(&at) && end <= SRAM.end) {
+        return Err(format!(
+            "{PROOF_SRAM} ({len} B at {at:#010x}) does not run from SRAM"
+        ));
+    }
+    let load = e
+        .load_address(at, len as usize)
+        .map_err(|e| e.to_string())?;
+    match load {
+        Some(l) if FLASH.contains(&l) && l + len <= FLASH.end => Ok(u64::from(len)),
+        _ => Err(format!(
+            "{PROOF_SRAM} ({len} B at {at:#010x}) is not loaded from flash: {load:#x?}"
+        )),
+    }
 }
 
 /// `Some` for an image that carries the headless word `PSTK_HEADLESS`, else `None` (a
@@ -130,8 +166,8 @@ pub fn own_image(elf: &[u8], core: Core) -> Result<Option<OwnImage>, String> {
             _ => None,
         })
     };
-    let in_sram = |a: u32| (0x2000_0000..0x2008_2000).contains(&a);
-    let (placement, sram_code_bytes) =
+    let in_sram = |a: u32| SRAM.contains(&a);
+    let (code, sram_code_bytes) =
         if let Some((s, t)) = span("__pstk_ram_code_start", "__pstk_ram_code_end")? {
             ("all-sram", u64::from(t - s))
         } else if let Some((s, t)) = span("__pstk_hot_start", "__pstk_hot_end")? {
@@ -143,6 +179,12 @@ pub fn own_image(elf: &[u8], core: Core) -> Result<Option<OwnImage>, String> {
         } else {
             ("xip", 0)
         };
+    let sram_proof_bytes = sram_proof_bytes(&e)?;
+    let placement = if sram_proof_bytes > 0 {
+        format!("{code}+proof-sram")
+    } else {
+        code.to_string()
+    };
     let flash_code_bytes = e
         .read_only_ranges()
         .map_err(|e| e.to_string())?
@@ -158,6 +200,7 @@ pub fn own_image(elf: &[u8], core: Core) -> Result<Option<OwnImage>, String> {
         placement,
         flash_code_bytes,
         sram_code_bytes,
+        sram_proof_bytes,
     }))
 }
 
@@ -717,5 +760,51 @@ mod tests {
         zero[1].1 = 0x1000_0100;
         let bad = test_elf(EM_ARM, 0x1000_0000, &[(0x1000_0100, &words)], &zero);
         assert!(own_image(&bad, Core::M33).is_err());
+    }
+
+    /// [`our_images_are_found_by_their_symbols`]' image with a second segment, `.data`
+    /// loaded from flash at `load` and run at `run`, holding `PSTK_PROOF_SRAM` (12 bytes).
+    fn proof_sram_image(load: u32, run: u32) -> Vec<u8> {
+        let words: Vec<u8> = [0u32, 3].iter().flat_map(|w| w.to_le_bytes()).collect();
+        let proof = *b"..proof-bytes...";
+        let syms = [
+            ("PSTK_HEADLESS", 0x1000_0100, 4),
+            ("PSTK_ITERATIONS", 0x1000_0104, 4),
+            ("pstk_measure_start", 0x1000_0201, 4),
+            ("pstk_measure_end", 0x1000_0205, 4),
+            ("pstk_verdict", 0x1000_0209, 4),
+            ("PSTK_PROOF_SRAM", run + 2, 12),
+        ];
+        let elf = test_elf(
+            EM_ARM,
+            0x1000_0000,
+            &[(0x1000_0100, &words), (load, &proof)],
+            &syms,
+        );
+        crate::elf::tests::run_at(elf, 1, run)
+    }
+
+    #[test]
+    fn a_proof_in_sram_is_named_and_flipped_at_its_load_image() {
+        let elf = proof_sram_image(0x1000_0108, 0x2000_0000);
+        let o = own_image(&elf, Core::M33).unwrap().unwrap();
+        assert_eq!(
+            (o.placement.as_str(), o.sram_proof_bytes),
+            ("xip+proof-sram", 12)
+        );
+        // Found at its run address; the patch there changes the flash image QEMU loads.
+        let at = find_bytes(&elf, b"proof-bytes").unwrap().unwrap();
+        assert_eq!(at, 0x2000_0002);
+        let p = patched(&elf, Core::M33, &[Patch::Bytes(at + 5, vec![b'!'])]).unwrap();
+        let segs = Elf::parse(&p).unwrap().load_segments().unwrap();
+        assert_eq!(segs[1].paddr, 0x1000_0108);
+        assert_eq!(&segs[1].data, b"..proof!bytes...");
+        // The load address is no run address: a patch there is refused.
+        assert!(patched(&elf, Core::M33, &[Patch::Bytes(0x1000_010f, vec![0])]).is_err());
+        // The symbol in flash, or in SRAM without a load image in flash: an error.
+        let in_flash = proof_sram_image(0x1000_0108, 0x1000_0108);
+        assert!(own_image(&in_flash, Core::M33).is_err());
+        let no_flash_image = proof_sram_image(0x2000_0000, 0x2000_0000);
+        assert!(own_image(&no_flash_image, Core::M33).is_err());
     }
 }

@@ -172,22 +172,43 @@ impl<'a> Elf<'a> {
         Ok(out)
     }
 
+    /// The file offset and the load address of `len` bytes at run address `vaddr`, when one
+    /// `PT_LOAD` segment's file bytes hold them all. A segment copied at reset (`.data`) runs
+    /// in SRAM and loads from flash: its file bytes are the load image, what a patch changes.
+    fn locate(&self, vaddr: u32, len: usize) -> Result<Option<(usize, u32)>, ElfError> {
+        Ok(self.loads()?.iter().find_map(|l| {
+            let at = vaddr.checked_sub(l.vaddr)?;
+            if (at as usize).checked_add(len)? > l.filesz {
+                return None;
+            }
+            Some((l.offset + at as usize, l.paddr.checked_add(at)?))
+        }))
+    }
+
     /// The file offset of `len` bytes at run address `vaddr`, when one `PT_LOAD` segment's
     /// file bytes hold them all (for patching an image in place).
     pub fn file_offset(&self, vaddr: u32, len: usize) -> Result<Option<usize>, ElfError> {
-        Ok(self.loads()?.iter().find_map(|l| {
-            let at = vaddr.checked_sub(l.vaddr)? as usize;
-            (at.checked_add(len)? <= l.filesz).then_some(l.offset + at)
-        }))
+        Ok(self.locate(vaddr, len)?.map(|(off, _)| off))
+    }
+
+    /// The load address of `len` bytes at run address `vaddr` (the same address unless a
+    /// segment copied at reset holds them), when one `PT_LOAD` segment's file bytes hold them.
+    pub fn load_address(&self, vaddr: u32, len: usize) -> Result<Option<u32>, ElfError> {
+        Ok(self.locate(vaddr, len)?.map(|(_, paddr)| paddr))
     }
 
     /// The value of the symbol `name` from `.symtab`.
     pub fn symbol(&self, name: &str) -> Result<Option<u32>, ElfError> {
+        Ok(self.sized_symbol(name)?.map(|(value, _)| value))
+    }
+
+    /// The value and size of the symbol `name` from `.symtab`.
+    pub fn sized_symbol(&self, name: &str) -> Result<Option<(u32, u32)>, ElfError> {
         Ok(self
             .symbols()?
             .into_iter()
             .find(|s| s.name == name.as_bytes())
-            .map(|s| s.value))
+            .map(|s| (s.value, s.size)))
     }
 
     /// Value and size of the first symbol whose name contains `fragment` (for a Rust
@@ -502,6 +523,46 @@ pub(crate) mod tests {
             [(0x1000_0008, 4, "TABLE".to_string())]
         );
         assert_eq!(e.data_labels().unwrap(), [0x1000_0008, 0x1000_000a]);
+    }
+
+    /// `test_elf` with segment `i` run at `vaddr` (its load address stays the one given).
+    pub(crate) fn run_at(mut elf: Vec<u8>, i: usize, vaddr: u32) -> Vec<u8> {
+        elf[52 + 32 * i + 8..52 + 32 * i + 12].copy_from_slice(&vaddr.to_le_bytes());
+        elf
+    }
+
+    #[test]
+    fn a_segment_copied_to_sram_is_found_by_its_run_address_at_its_load_image() {
+        // `.rodata` in flash, then `.data` (a sized object in it) loaded right after it and
+        // run at 0x20000000.
+        let elf = run_at(
+            test_elf(
+                EM_ARM,
+                0x1000_0000,
+                &[(0x1000_0000, &[1; 8]), (0x1000_0008, &[5, 6, 7, 8])],
+                &[("PSTK_PROOF_SRAM", 0x2000_0001, 3)],
+            ),
+            1,
+            0x2000_0000,
+        );
+        let e = Elf::parse(&elf).unwrap();
+        assert_eq!(
+            e.sized_symbol("PSTK_PROOF_SRAM").unwrap(),
+            Some((0x2000_0001, 3))
+        );
+        assert_eq!(e.load_address(0x2000_0001, 3).unwrap(), Some(0x1000_0009));
+        let off = e.file_offset(0x2000_0001, 3).unwrap().unwrap();
+        assert_eq!(elf[off..off + 3], [6, 7, 8]);
+        assert_eq!(
+            e.copied_segments().unwrap(),
+            [(0x2000_0000, 0x1000_0008, 4)]
+        );
+        // Not by its load address (flash holds no segment that runs there), nor past its end.
+        assert_eq!(e.file_offset(0x1000_0009, 1).unwrap(), None);
+        assert_eq!(e.load_address(0x1000_0009, 1).unwrap(), None);
+        assert_eq!(e.load_address(0x2000_0001, 4).unwrap(), None);
+        // A segment that runs where it loads: the same address.
+        assert_eq!(e.load_address(0x1000_0002, 4).unwrap(), Some(0x1000_0002));
     }
 
     #[test]

@@ -58,10 +58,13 @@
 //! feature `rp2350`) need no addresses: `board::own_image` reads the window
 //! (`pstk_measure_start`/`_end`), the headless word to set, the verdict point
 //! (`pstk_verdict`, argument 0) and the iteration count from the image's symbols, and the
-//! record names the code placement and the code bytes in flash and in SRAM, and with
+//! record names the code placement and the code bytes in flash and in SRAM (with
+//! `+proof-sram` and the proof's bytes when the image runs its embedded proof from SRAM, the
+//! symbol `PSTK_PROOF_SRAM` of the firmware feature `proof-in-sram`), and with
 //! `--image one-backend|all-backend` which image it is (`RunRecord.image`). `--flip-proof`
-//! flips one byte in the middle of the embedded proof's payload (needs `--proof`): the run must
-//! then be rejected.
+//! flips one byte in the middle of the embedded proof's payload (needs `--proof`; found by its
+//! run address, patched in its load image, so a proof copied to SRAM at reset is flipped in
+//! flash): the run must then be rejected.
 //!
 //! `profile-parts` splits one verification's profile (`run --profile`'s
 //! `*.profile.iteration1.txt`) into leaf hashing, Merkle paths, FRI folding, constraint
@@ -348,7 +351,9 @@ fn cmd_board(args: &[String]) -> Result<(), String> {
             };
             if flip {
                 // One payload byte in the middle of the embedded proof, flipped in the copy
-                // QEMU runs: every genuine iteration must then be rejected.
+                // QEMU runs: every genuine iteration must then be rejected. By run address,
+                // written to the segment's file bytes: a proof copied to SRAM at reset
+                // (`proof-in-sram`) is flipped in its flash load image, before the copy.
                 let mid = at + (pf.payload.len() / 2) as u32;
                 let e = elf::Elf::parse(&elf).map_err(|e| e.to_string())?;
                 let off = e
@@ -465,8 +470,9 @@ fn cmd_board(args: &[String]) -> Result<(), String> {
     }
     if let Some(o) = &own {
         profile.push_str(&format!(
-            " image=picostark headless placement={} flash-code-bytes={} sram-code-bytes={}",
-            o.placement, o.flash_code_bytes, o.sram_code_bytes
+            " image=picostark headless placement={} flash-code-bytes={} sram-code-bytes={} \
+             sram-proof-bytes={}",
+            o.placement, o.flash_code_bytes, o.sram_code_bytes, o.sram_proof_bytes
         ));
     }
     let mut rec = picostark_core::record::RunRecord {
@@ -481,7 +487,7 @@ fn cmd_board(args: &[String]) -> Result<(), String> {
         instruction_classes: Some(median.classes.clone()),
         estimate: Some(est),
         toolchain: board::toolchain(&elf).unwrap_or_else(|| "unknown".into()),
-        placement: own.as_ref().map(|o| o.placement.into()),
+        placement: own.as_ref().map(|o| o.placement.clone()),
         image: f.get("image").map(String::from),
         profile,
         git_commit: meta.git_commit,
@@ -528,6 +534,7 @@ fn cmd_board(args: &[String]) -> Result<(), String> {
             // Fields beyond the RunRecord schema (readers that do not know them skip them).
             map.insert("flash_code_bytes".into(), o.flash_code_bytes.into());
             map.insert("sram_code_bytes".into(), o.sram_code_bytes.into());
+            map.insert("sram_proof_bytes".into(), o.sram_proof_bytes.into());
         }
         let json = serde_json::to_string_pretty(&json).map_err(|e| e.to_string())?;
         std::fs::write(&file, json + "\n").map_err(|e| format!("{}: {e}", file.display()))?;
