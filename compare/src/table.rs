@@ -360,7 +360,7 @@ pub fn to_json(rows: &[Row]) -> String {
             "proofs": "proofs of this configuration behind the row (the row is the median-cost one)",
             "proof_spread": "(max - min) / median cost over those proofs",
             "params": "the proof header's FRI parameters (log2 blowup, queries, PoW bits, log2 folding arity, log2 final length)",
-            "placement": "xip: code in flash through the XIP cache; xip-ordered: the hot set together in flash; hot-sram: the hot set in SRAM; all-sram: code and read-only data in SRAM",
+            "placement": "xip: code in flash through the XIP cache; xip-ordered: the hot set together in flash; hot-sram: the hot set in SRAM; all-sram: code and read-only data in SRAM; +proof-sram: the embedded proof copied to SRAM at reset, as a proof received over a link would be",
             "image": "board images: one-backend or all-backend",
         },
         "rows": rows,

@@ -27,11 +27,13 @@ parts default-blake3-m33-wf-goldilocks2 $R/wf-goldilocks-membership.proof.m33.$I
   "mcu-run run --core m33 --features $FIVE --profile proofs/membership/wf-goldilocks-membership.proof" \
   --unique-leaves --compressions 718 --compressions-source "$WF_B3" \
   --committed-record $C/records/wf-goldilocks-membership.proof.m33.tlsf.json
-parts default-blake3-rv32-p3-goldilocks2 $R/p3-goldilocks-membership.proof.rv32.$I \
-  $R/p3-goldilocks-membership.proof.rv32.tlsf.json 800@10,128@10,64@8 14 "$D95" \
-  "mcu-run run --core rv32 --features $FIVE --profile proofs/membership/p3-goldilocks-membership.proof" \
-  --compressions 551 --compressions-source "$HOST_P3" \
-  --committed-record $C/records/p3-goldilocks-membership.proof.rv32.tlsf.json
+for core in m33 rv32; do
+  parts default-blake3-$core-p3-goldilocks2 $R/p3-goldilocks-membership.proof.$core.$I \
+    $R/p3-goldilocks-membership.proof.$core.tlsf.json 800@10,128@10,64@8 14 "$D95" \
+    "mcu-run run --core $core --features $FIVE --profile proofs/membership/p3-goldilocks-membership.proof" \
+    --compressions 551 --compressions-source "$HOST_P3" \
+    --committed-record $C/records/p3-goldilocks-membership.proof.$core.tlsf.json
+done
 for core in m33 rv32; do
   parts default-sha256-engine-$core-wf-goldilocks2 $EW/wf-goldilocks-membership-sha256.proof.$core.$I \
     $EW/wf-goldilocks-membership-sha256.proof.$core.tlsf.json 800@10,112@10 14 "$D95" \
@@ -43,10 +45,17 @@ for core in m33 rv32; do
     --compressions 660 --compressions-source "$HOST_P3" \
     --committed-record $C/records-128/p3-goldilocks-membership-128-b8-q13-w24-f4-l3.proof.$core.tlsf.json
 done
-parts 128-sha256-engine-m33-p3-goldilocks3 $EP/p3-goldilocks-membership-128-b8-q13-w24-f4-l3-sha256.proof.m33.$I \
-  $EP/p3-goldilocks-membership-128-b8-q13-w24-f4-l3-sha256.proof.m33.tlsf.json 800@12,192@12,48@11 13 "$D128" \
-  "mcu-run run --core m33 --features p3-goldilocks,code-in-ram-membership,lean-only --heap 131072 --sha256-engine --profile proofs/membership-engine/p3-goldilocks-membership-128-b8-q13-w24-f4-l3-sha256.proof" \
-  --committed-record $C/engine/p3-goldilocks-membership-128-b8-q13-w24-f4-l3-sha256.proof.m33.tlsf.json
+for core in m33 rv32; do
+  heap=131072; [ $core = rv32 ] && heap=65536
+  parts 128-sha256-engine-$core-p3-goldilocks3 $EP/p3-goldilocks-membership-128-b8-q13-w24-f4-l3-sha256.proof.$core.$I \
+    $EP/p3-goldilocks-membership-128-b8-q13-w24-f4-l3-sha256.proof.$core.tlsf.json 800@12,192@12,48@11 13 "$D128" \
+    "mcu-run run --core $core --features p3-goldilocks,code-in-ram-membership,lean-only --heap $heap --sha256-engine --profile proofs/membership-engine/p3-goldilocks-membership-128-b8-q13-w24-f4-l3-sha256.proof" \
+    --committed-record $C/engine/p3-goldilocks-membership-128-b8-q13-w24-f4-l3-sha256.proof.$core.tlsf.json
+  parts default-sha256-engine-$core-p3-goldilocks2 $EP/p3-goldilocks-membership-sha256.proof.$core.$I \
+    $EP/p3-goldilocks-membership-sha256.proof.$core.tlsf.json 800@10,128@10,64@8 14 "$D95" \
+    "mcu-run run --core $core --features p3-goldilocks,code-in-ram-membership,lean-only --heap $heap --sha256-engine --profile proofs/membership-engine/p3-goldilocks-membership-sha256.proof" \
+    --committed-record $C/engine/p3-goldilocks-membership-sha256.proof.$core.tlsf.json
+done
 parts 128-sha256-engine-rv32-wf-goldilocks3 $EW/wf-goldilocks-membership-128-b7-q15-w24-f2-l2-sha256.proof.rv32.$I \
   $EW/wf-goldilocks-membership-128-b7-q15-w24-f2-l2-sha256.proof.rv32.tlsf.json 800@11,168@11,96@9 15 "$D128" \
   "mcu-run run --core rv32 --features wf-goldilocks,code-in-ram --heap 131072 --sha256-engine --profile proofs/membership-engine/wf-goldilocks-membership-128-b7-q15-w24-f2-l2-sha256.proof" \
