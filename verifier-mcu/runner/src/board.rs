@@ -720,19 +720,22 @@ mod tests {
         assert!(primask_reads(0, &code[..5]).is_empty());
     }
 
+    /// The symbols of our board image in the test ELFs: name, address, size.
+    const OUR_SYMBOLS: [(&str, u32, u32); 5] = [
+        ("PSTK_HEADLESS", 0x1000_0100, 4),
+        ("PSTK_ITERATIONS", 0x1000_0104, 4),
+        ("pstk_measure_start", 0x1000_0201, 4),
+        ("pstk_measure_end", 0x1000_0205, 4),
+        ("pstk_verdict", 0x1000_0209, 4),
+    ];
+
     #[test]
     fn our_images_are_found_by_their_symbols() {
         let words: Vec<u8> = [0u32, 3, 0xf3ef, 0]
             .iter()
             .flat_map(|w| w.to_le_bytes())
             .collect();
-        let syms = [
-            ("PSTK_HEADLESS", 0x1000_0100, 4),
-            ("PSTK_ITERATIONS", 0x1000_0104, 4),
-            ("pstk_measure_start", 0x1000_0201, 4),
-            ("pstk_measure_end", 0x1000_0205, 4),
-            ("pstk_verdict", 0x1000_0209, 4),
-        ];
+        let syms = OUR_SYMBOLS;
         let elf = test_elf(EM_ARM, 0x1000_0000, &[(0x1000_0100, &words)], &syms);
         let o = own_image(&elf, Core::M33).unwrap().unwrap();
         assert_eq!(
@@ -767,14 +770,8 @@ mod tests {
     fn proof_sram_image(load: u32, run: u32) -> Vec<u8> {
         let words: Vec<u8> = [0u32, 3].iter().flat_map(|w| w.to_le_bytes()).collect();
         let proof = *b"..proof-bytes...";
-        let syms = [
-            ("PSTK_HEADLESS", 0x1000_0100, 4),
-            ("PSTK_ITERATIONS", 0x1000_0104, 4),
-            ("pstk_measure_start", 0x1000_0201, 4),
-            ("pstk_measure_end", 0x1000_0205, 4),
-            ("pstk_verdict", 0x1000_0209, 4),
-            ("PSTK_PROOF_SRAM", run + 2, 12),
-        ];
+        let mut syms = OUR_SYMBOLS.to_vec();
+        syms.push(("PSTK_PROOF_SRAM", run + 2, 12));
         let elf = test_elf(
             EM_ARM,
             0x1000_0000,
