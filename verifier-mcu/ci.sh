@@ -122,17 +122,21 @@ if [[ " ${BACKENDS[*]} " == *" p3-m31 "* ]]; then
 fi
 # Completeness sample (issue 29): small traces with parameters off the defaults, from the
 # grid of prover-host/tests/completeness.rs (which proves and verifies ~1,800 on the host),
-# each at >= 95 bits so the firmware's policy takes it; p3-m31 n = 8 with 16 queries is the
-# shape the lean circle verifier used to reject. Verified on both cores with the rest.
+# each at >= 95 bits so the firmware's policy takes it; p3-m31 n = 8 with 16 queries over
+# upstream's CirclePcs is the shape the lean circle verifier used to reject. Verified on both
+# cores with the rest.
+CIRCLE="--log-blowup 6 --log-fold-arity 1 --log-final-poly-len 0"
 GRID=(
-  "p3-m31 --air fib --n 8 --queries 16"
-  "p3-m31 --air fib --n 8 --ext 6 --queries 20"
+  "p3-m31 --air fib --n 8 --queries 16 $CIRCLE"
+  "p3-m31 --air fib --n 8 --ext 6 --queries 20 $CIRCLE"
   "p3-babybear --air fib --n 8 --log-blowup 3 --queries 32 --log-fold-arity 1 --log-final-poly-len 0"
   "p3-goldilocks --air fib --n 16 --log-blowup 3 --queries 32 --log-fold-arity 2 --log-final-poly-len 1"
   "wf-goldilocks --air fib --n 8 --log-blowup 3 --queries 32 --log-fold-arity 2 --log-final-poly-len 1"
   "wf-babybear --air fib --n 16 --log-blowup 4 --queries 24 --log-fold-arity 1 --log-final-poly-len 2"
-  # Issue 25's WideCirclePcs (circle lines folded by 16, final polynomial of 8).
+  # Issue 25: WideCirclePcs folding by 16 to a final polynomial of 8 (the p3-m31 defaults
+  # fold by 4 to 4), and upstream's CirclePcs at the pre-issue-25 defaults.
   "p3-m31 --air fib --n 1024 --log-fold-arity 4 --log-final-poly-len 3"
+  "p3-m31 --air fib --n 1024 --queries 14 $CIRCLE"
   # Issue 28's Poseidon2 Merkle-membership AIR (depth 10, n = 16), every backend.
   "p3-babybear --air membership --n 16"
   "p3-goldilocks --air membership --n 16"

@@ -11,6 +11,7 @@ use p3_field::PrimeCharacteristicRing;
 use picostark_air::chain16::CubicChain16;
 use picostark_air::fibonacci::Fibonacci;
 use picostark_air::{AirDef, AirId, BoundaryValue, Frame, Row};
+use picostark_core::ProofHeader;
 
 use crate::membership::{MembershipField, MembershipOf};
 
@@ -113,22 +114,39 @@ impl<F: MembershipField> AnyAir<F> {
     }
 }
 
-impl<F: MembershipField, V> BaseAir<V> for AnyAir<F> {
-    fn width(&self) -> usize {
-        on_air!(self, |a| a.width())
-    }
+/// The AIR a proof file's header names, with the least constraint degree its quotient is
+/// sized by ([`crate::config::min_constraint_degree`]): what `p3_uni_stark::prove` and
+/// `verify` are handed.
+pub(crate) struct HeaderAir<F: MembershipField> {
+    pub(crate) air: AnyAir<F>,
+    min_degree: usize,
+}
 
-    fn num_public_values(&self) -> usize {
-        on_air!(self, |a| a.num_public_inputs())
-    }
-
-    fn max_constraint_degree(&self) -> Option<usize> {
-        Some(on_air!(self, |a| max_constraint_degree(a)))
+impl<F: MembershipField> HeaderAir<F> {
+    pub(crate) fn of(header: &ProofHeader) -> Self {
+        Self {
+            air: AnyAir::of(header.air),
+            min_degree: crate::config::min_constraint_degree(header),
+        }
     }
 }
 
-impl<F: MembershipField, AB: AirBuilder> Air<AB> for AnyAir<F> {
+impl<F: MembershipField, V> BaseAir<V> for HeaderAir<F> {
+    fn width(&self) -> usize {
+        on_air!(&self.air, |a| a.width())
+    }
+
+    fn num_public_values(&self) -> usize {
+        on_air!(&self.air, |a| a.num_public_inputs())
+    }
+
+    fn max_constraint_degree(&self) -> Option<usize> {
+        Some(on_air!(&self.air, |a| max_constraint_degree(a)).max(self.min_degree))
+    }
+}
+
+impl<F: MembershipField, AB: AirBuilder> Air<AB> for HeaderAir<F> {
     fn eval(&self, builder: &mut AB) {
-        on_air!(self, |a| eval(a, builder))
+        on_air!(&self.air, |a| eval(a, builder))
     }
 }

@@ -190,6 +190,23 @@ pub fn uses_wide_circle_pcs(p: &ProofParams) -> bool {
     (p.log_fold_arity, p.log_final_poly_len) != (1, 0)
 }
 
+/// The least constraint degree a proof's quotient is sized by (Plonky3 takes
+/// `BaseAir::max_constraint_degree` as a floor): 3 for [`WideCirclePcs`] proofs, 2 (upstream's
+/// own floor) for every other. At degree 2 (Fibonacci) p3-circle 0.8 answers the request for a
+/// disjoint quotient domain of the trace's size with the standard domain of twice that size, so
+/// the quotient's one chunk is committed at twice the trace's LDE height and the whole opening
+/// (DEEP quotient, first layer, FRI) runs there. At 3 the same quotient values are two chunks of
+/// the trace's size, committed at the trace's LDE height: the proof's tallest matrix halves
+/// (issue 25, the mission command's prover: 1,731 -> 259 MiB with the wide defaults at n = 2^16).
+/// Upstream's `CirclePcs` proofs keep 2, so they stay byte-identical to upstream's.
+pub fn min_constraint_degree(header: &ProofHeader) -> usize {
+    if header.backend == BackendId::P3M31 && uses_wide_circle_pcs(&header.params) {
+        3
+    } else {
+        2
+    }
+}
+
 /// The foundation's first default parameters for every Plonky3 backend: blowup 8, 27
 /// queries, 16 proof-of-work bits before the queries (97 - 1 = 96 conjectured bits), binary
 /// folding down to a constant. Kept as the stock-Plonky3 baseline of `results/baseline/`.
@@ -234,10 +251,27 @@ pub const ENGINE_PARAMS_TWO_ADIC: ProofParams = ProofParams {
     log_final_poly_len: 6,
 };
 
-/// Circle FRI defaults (`p3-m31`; binary folding only, no final polynomial length): blowup
-/// 64, 14 queries, 20 PoW bits, chosen the same way (strictest conjecture 102 bits at
-/// n = 2^10 with QM31).
+/// Circle FRI defaults (`p3-m31`, our [`WideCirclePcs`]): blowup 16, 20 queries, 20 PoW bits,
+/// line folding by 4, a 4-coefficient final polynomial; 98 bits under the strictest
+/// conjecture at n = 2^10 and 2^16 (QM31). From `prover-host tune` (Fib-1024, M33 emulator
+/// counts, results/baseline/wide-circle/README.md): blowup 16 is the largest at which the
+/// mission command (`--air fib --n 65536`) proves within 2 s and 1 GB on the 2-core host
+/// (blowup 32 doubles the prover's LDE), and folding by 4 the fewest verifier instructions
+/// there among final polynomials that keep n = 8 provable (as the two-adic defaults'; a
+/// 32-coefficient one saves 9 % more and needs n >= 64). Upstream's `CirclePcs` is
+/// [`UPSTREAM_CIRCLE_PARAMS`].
 pub const DEFAULT_PARAMS_CIRCLE: ProofParams = ProofParams {
+    log_blowup: 4,
+    num_queries: 20,
+    pow_bits: 20,
+    log_fold_arity: 2,
+    log_final_poly_len: 2,
+};
+
+/// The `p3-m31` defaults before issue 25 (upstream's `CirclePcs`: binary folding down to a
+/// constant; blowup 64, 14 queries, 20 PoW bits, 102 bits strictest at n = 2^10): the
+/// records made with them keep their meaning, and the tests use them as the upstream path.
+pub const UPSTREAM_CIRCLE_PARAMS: ProofParams = ProofParams {
     log_blowup: 6,
     num_queries: 14,
     pow_bits: 20,

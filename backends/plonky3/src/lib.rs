@@ -36,7 +36,7 @@ mod prover;
 pub use air::P3Air;
 pub use config::{
     fri_params_supported, BabyBearConfig, GoldilocksConfig, M31Config, DEFAULT_PARAMS_CIRCLE,
-    DEFAULT_PARAMS_TWO_ADIC, FOUNDATION_PARAMS,
+    DEFAULT_PARAMS_TWO_ADIC, FOUNDATION_PARAMS, UPSTREAM_CIRCLE_PARAMS,
 };
 pub use verifier::{
     verify_stock, P3BabyBearVerifier, P3GoldilocksVerifier, P3M31Verifier, OUTSIDE_LEAN_BOUNDS,

@@ -14,7 +14,7 @@ use picostark_core::prove::{ProveError, ProveRequest, Prover};
 use picostark_core::{BackendId, HashId, ProofHeader, ProofParams};
 use serde::Serialize;
 
-use crate::air::{on_air, AnyAir};
+use crate::air::{on_air, AnyAir, HeaderAir};
 use crate::config::{
     self, BabyBear4, BabyBear5, BabyBear8, Goldilocks2, Goldilocks3, Goldilocks5, M31Cubic,
     M31Sextic, ProverHash, DEFAULT_PARAMS_CIRCLE, DEFAULT_PARAMS_TWO_ADIC,
@@ -62,9 +62,9 @@ where
     SC::Challenger: p3_challenger::GrindingChallenger<Witness = Val<SC>>,
     Proof<SC>: Serialize,
 {
-    let air = AnyAir::<Val<SC>>::of(header.air);
+    let air = HeaderAir::<Val<SC>>::of(header);
     let n = 1usize << header.log_n;
-    if let AnyAir::Membership(m) = &air {
+    if let AnyAir::Membership(m) = &air.air {
         if n < m.min_rows() {
             return Err(ProveError(std::format!(
                 "the membership AIR of depth {} needs n >= {}",
@@ -74,7 +74,7 @@ where
         }
     }
     progress("trace");
-    let trace = on_air!(&air, |a| a.generate_trace(n, Val::<SC>::from_u64));
+    let trace = on_air!(&air.air, |a| a.generate_trace(n, Val::<SC>::from_u64));
     let public_u64: Vec<u64> = trace
         .public_inputs
         .iter()

@@ -17,7 +17,7 @@ use serde::de::DeserializeOwned;
 
 use crate::decode::decode;
 
-use crate::air::{on_air, AnyAir};
+use crate::air::{on_air, HeaderAir};
 use crate::config;
 use crate::membership::MembershipField;
 
@@ -28,8 +28,8 @@ where
     SC::Challenger: p3_challenger::GrindingChallenger<Witness = Val<SC>>,
     Proof<SC>: DeserializeOwned,
 {
-    let air = AnyAir::<Val<SC>>::of(file.header.air);
-    if file.public_inputs.len() != on_air!(&air, |a| a.num_public_inputs()) {
+    let air = HeaderAir::<Val<SC>>::of(&file.header);
+    if file.public_inputs.len() != on_air!(&air.air, |a| a.num_public_inputs()) {
         return Err(VerifyError::StatementMismatch(
             "number of public inputs for the AIR",
         ));

@@ -138,7 +138,7 @@ mod m31_sextic {
     use picostark_plonky3::hash::{Blake3Lean, Blake3LeanCompress};
     use picostark_plonky3::lean::circle;
     use picostark_plonky3::m31_sextic::CUBIC_NONRESIDUE;
-    use picostark_plonky3::{P3Air, P3M31Prover, P3M31Verifier};
+    use picostark_plonky3::{P3Air, P3M31Prover, P3M31Verifier, UPSTREAM_CIRCLE_PARAMS};
 
     use super::{prove, EXT_AT};
 
@@ -370,7 +370,7 @@ mod m31_sextic {
     fn p3_m31_sextic_proofs_verify_lean_and_stock_and_tampering_is_rejected_by_both() {
         let policy = Policy::default();
         for hash in [HashId::Blake3_256, HashId::Sha256] {
-            let bytes = prove(&P3M31Prover, 6, 8, P3M31Prover.default_params(), hash);
+            let bytes = prove(&P3M31Prover, 6, 8, UPSTREAM_CIRCLE_PARAMS, hash);
             assert!(
                 verify(&P3M31Verifier, &bytes, None, &policy).is_ok(),
                 "{hash}"
@@ -481,7 +481,7 @@ mod m31_sextic {
             &P3M31Prover,
             6,
             10,
-            P3M31Prover.default_params(),
+            UPSTREAM_CIRCLE_PARAMS,
             HashId::Blake3_256,
         );
         let (up, lean, up_ok, lean_ok) = transcripts(&bytes);

@@ -138,7 +138,7 @@ fn wide_circle_verify_path_allocates_the_same_fixed_amount() {
     let params = picostark_core::ProofParams {
         log_fold_arity: 4,
         log_final_poly_len: 3,
-        ..DEFAULT_PARAMS_CIRCLE
+        ..UPSTREAM_CIRCLE_PARAMS
     };
     for air in [AirId::Fibonacci, AirId::CubicChain16] {
         let req = |params| picostark_core::prove::ProveRequest {
@@ -150,7 +150,7 @@ fn wide_circle_verify_path_allocates_the_same_fixed_amount() {
         };
         // Upstream's CirclePcs through lean::circle, the reference for the circle path.
         let upstream = P3M31Prover
-            .prove(&req(DEFAULT_PARAMS_CIRCLE), &mut |_| {})
+            .prove(&req(UPSTREAM_CIRCLE_PARAMS), &mut |_| {})
             .unwrap();
         let (up_count, up_peak, ok) = measure(&upstream);
         assert!(ok);
@@ -193,7 +193,7 @@ fn membership_allocates_at_its_width() {
     let cases: [(&dyn Prover, u8, Option<picostark_core::ProofParams>); 4] = [
         (&P3BabyBearProver, 4, None),
         (&P3GoldilocksProver, 2, None),
-        (&P3M31Prover, 4, None),
+        (&P3M31Prover, 4, Some(UPSTREAM_CIRCLE_PARAMS)),
         (&P3M31Prover, 4, Some(wide)),
     ];
     for (prover, ext, params) in cases {

@@ -31,13 +31,21 @@ use picostark_plonky3::config::{self, ByteHash, M31Config};
 use picostark_plonky3::hash::{Blake3Lean, Blake3LeanCompress};
 use picostark_plonky3::lean::circle;
 use picostark_plonky3::membership::MembershipOf;
-use picostark_plonky3::{P3Air, P3M31Prover, P3M31Verifier};
+use picostark_plonky3::{P3Air, P3M31Prover, P3M31Verifier, UPSTREAM_CIRCLE_PARAMS};
 
 type F = Mersenne31;
 type Cubic = BinomialExtensionField<F, 3>;
 
 fn prove(air: AirId, log_n: u8, ext: u8, hash: HashId) -> Vec<u8> {
-    common::prove_default(&P3M31Prover, air, log_n, ext, hash).expect("proving succeeds")
+    // Upstream's CirclePcs: the p3-m31 defaults are our WideCirclePcs since issue 25.
+    let req = picostark_core::prove::ProveRequest {
+        air,
+        log_n,
+        extension_degree: ext,
+        params: UPSTREAM_CIRCLE_PARAMS,
+        hash,
+    };
+    picostark_core::prove::Prover::prove(&P3M31Prover, &req, &mut |_| {}).expect("proving succeeds")
 }
 
 /// The stock verdict: the payload decoded by postcard (nothing may follow), the trace length

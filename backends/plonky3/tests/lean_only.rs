@@ -191,7 +191,7 @@ fn membership_is_within_the_lean_bounds() {
             2,
             DEFAULT_PARAMS_TWO_ADIC,
         ),
-        (BackendId::P3M31, &P3M31Verifier, 4, DEFAULT_PARAMS_CIRCLE),
+        (BackendId::P3M31, &P3M31Verifier, 4, UPSTREAM_CIRCLE_PARAMS),
         (BackendId::P3M31, &P3M31Verifier, 4, wide),
     ];
     for (b, v, ext, params) in cases {

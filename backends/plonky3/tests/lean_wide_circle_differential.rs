@@ -184,7 +184,10 @@ fn count_compressions_at_fib_1024() {
         .unwrap();
     let (n, s, len) = count(&bb, true);
     println!("p3-babybear {DEFAULT_PARAMS_TWO_ADIC}: {n} compressions, {s} bits, {len} B");
-    let mut rows = vec![picostark_plonky3::DEFAULT_PARAMS_CIRCLE];
+    let mut rows = vec![
+        picostark_plonky3::DEFAULT_PARAMS_CIRCLE,
+        picostark_plonky3::UPSTREAM_CIRCLE_PARAMS,
+    ];
     for (k, f) in [
         (2, 0),
         (2, 2),

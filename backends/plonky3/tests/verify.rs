@@ -275,9 +275,11 @@ where
 /// in the crate's unit tests it compiled the provers a second time.)
 #[test]
 fn valid_proofs_decode_well_within_budget() {
-    // The defaults and the foundation's first parameters (the stock baseline's).
+    // The defaults, the p3-m31 defaults before issue 25 (upstream's CirclePcs) and the
+    // foundation's first parameters (the stock baseline's).
     let param_sets = [
         (DEFAULT_PARAMS_TWO_ADIC, DEFAULT_PARAMS_CIRCLE),
+        (DEFAULT_PARAMS_TWO_ADIC, UPSTREAM_CIRCLE_PARAMS),
         (FOUNDATION_PARAMS, FOUNDATION_PARAMS),
     ];
     for air in [AirId::Fibonacci, AirId::CubicChain16] {
@@ -300,7 +302,11 @@ fn valid_proofs_decode_well_within_budget() {
                 let ratios = [
                     charged_per_byte::<BabyBearConfig>(&bb),
                     charged_per_byte::<GoldilocksConfig>(&gl),
-                    charged_per_byte::<M31Config<p3_mersenne_31::QM31>>(&m31),
+                    if config::uses_wide_circle_pcs(&circle) {
+                        charged_per_byte::<config::M31WideConfig<p3_mersenne_31::QM31>>(&m31)
+                    } else {
+                        charged_per_byte::<M31Config<p3_mersenne_31::QM31>>(&m31)
+                    },
                 ];
                 for (r, bytes) in ratios.iter().zip([&bb, &gl, &m31]) {
                     let budget =

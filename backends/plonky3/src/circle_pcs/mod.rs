@@ -31,6 +31,10 @@
 //!    then `num_queries` indices of `log2(tallest LDE)` bits each; input, first-layer and
 //!    every layer's openings each share one Merkle multi-proof per tree.
 //!
+//! The proofs made with this PCS size their quotient for constraint degree 3 at least
+//! ([`crate::config::min_constraint_degree`]), so a degree-2 AIR's quotient is two chunks at
+//! the trace's LDE height rather than upstream's one chunk at twice that height.
+//!
 //! Before anything is absorbed, the parameters are: `[log_fold_arity, log_final_poly_len,
 //! log_blowup, num_queries, query_pow_bits]` as base-field elements, so the same claims
 //! proved under another folding never share a transcript.

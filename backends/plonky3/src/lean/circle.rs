@@ -757,7 +757,7 @@ pub fn circle_pcs<H>(file: &ProofFile<'_>, hash: H) -> CirclePcs<H> {
 /// Whether the lean verifier takes this `p3-m31` proof's shape: the header's parameters and
 /// the AIR within the fixed bounds (else the caller runs the stock verifier).
 pub fn within_bounds<EF: ExtensionField<F>>(file: &ProofFile<'_>) -> bool {
-    let (width, log_chunks) = super::air_shape::<F>(file.header.air);
+    let (width, log_chunks) = super::air_shape::<F>(&file.header);
     circle_pcs(file, ()).within_bounds(usize::from(file.header.log_n), 1 << log_chunks)
         && super::air_in_build(file.header.air)
         && width <= MAX_WIDTH
@@ -935,7 +935,7 @@ mod tests {
             let membership = MembershipOf::<F>::default();
             let membership = (
                 membership.width() as u32,
-                1usize << super::super::uni_stark::log_quotient_chunks(&membership),
+                1usize << super::super::uni_stark::log_quotient_chunks(&membership, 2),
             );
             for (width, chunks) in [(2u32, 1usize), (16, 4), membership] {
                 for (log_blowup, queries, pow) in params {

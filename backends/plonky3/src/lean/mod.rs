@@ -74,6 +74,12 @@ pub trait LeanPcs<F: WireField, EF: ExtensionField<F>> {
         i: usize,
     ) -> Self::Domain;
 
+    /// The least constraint degree the quotient is sized by
+    /// ([`crate::config::min_constraint_degree`]): upstream's 2 unless the PCS says otherwise.
+    fn min_constraint_degree(&self) -> usize {
+        2
+    }
+
     /// Reads and checks the opening proof for `claims`. `scratch` holds at least
     /// [`OpeningClaims::scratch_len`] values (the caller's one allocation, sized by the
     /// proof's width): the PCS's alpha ladder.
@@ -101,7 +107,7 @@ use p3_goldilocks::Goldilocks;
 use picostark_air::chain16::CubicChain16;
 use picostark_air::fibonacci::Fibonacci;
 use picostark_air::{AirDef, AirId};
-use picostark_core::{BackendId, HashId, ProofFile};
+use picostark_core::{BackendId, HashId, ProofFile, ProofHeader};
 
 use crate::config::{ByteHash, VERIFIER_HASH};
 use crate::membership::{MembershipField, MembershipOf};
@@ -121,19 +127,20 @@ pub fn two_adic_pcs<H>(file: &ProofFile<'_>, hash: H) -> TwoAdicPcs<H> {
 }
 
 /// The header's AIR: its trace width and log2 of its quotient chunk count.
-pub fn air_shape<F: MembershipField>(air: AirId) -> (usize, usize) {
-    match air {
+pub fn air_shape<F: MembershipField>(header: &ProofHeader) -> (usize, usize) {
+    let min = crate::config::min_constraint_degree(header);
+    match header.air {
         AirId::Fibonacci => (
             Fibonacci.width(),
-            uni_stark::log_quotient_chunks(&Fibonacci),
+            uni_stark::log_quotient_chunks(&Fibonacci, min),
         ),
         AirId::CubicChain16 => (
             CubicChain16.width(),
-            uni_stark::log_quotient_chunks(&CubicChain16),
+            uni_stark::log_quotient_chunks(&CubicChain16, min),
         ),
         AirId::Membership => {
             let air = MembershipOf::<F>::default();
-            (air.width(), uni_stark::log_quotient_chunks(&air))
+            (air.width(), uni_stark::log_quotient_chunks(&air, min))
         }
     }
 }
@@ -144,7 +151,7 @@ pub fn two_adic_within_bounds<F: PrimeField64 + MembershipField, EF: ExtensionFi
     file: &ProofFile<'_>,
 ) -> bool {
     let log_n = usize::from(file.header.log_n);
-    let (width, log_chunks) = air_shape::<F>(file.header.air);
+    let (width, log_chunks) = air_shape::<F>(&file.header);
     two_adic_pcs(file, ()).within_bounds(log_n)
         && air_in_build(file.header.air)
         && width <= bounds::MAX_WIDTH
@@ -250,7 +257,7 @@ const TRANSCRIPT_CAPACITY: usize = 2048;
 /// (`width` trace columns, `2^log_chunks` quotient chunks, the header's extension degree,
 /// `F`'s wire length per coefficient).
 pub(crate) fn transcript_buffer<F: WireField>(file: &ProofFile<'_>) -> Vec<u8> {
-    let (width, log_chunks) = air_shape::<F>(file.header.air);
+    let (width, log_chunks) = air_shape::<F>(&file.header);
     let degree = usize::from(file.header.extension_degree);
     let opened = (2 * width + (1 << log_chunks) * degree) * degree * F::WIRE_LEN;
     let mut v =
@@ -404,19 +411,19 @@ mod tests {
             (
                 Fibonacci.width(),
                 Fibonacci.num_public_inputs(),
-                uni_stark::log_quotient_chunks(&Fibonacci),
+                uni_stark::log_quotient_chunks(&Fibonacci, 2),
             ),
             (
                 CubicChain16.width(),
                 CubicChain16.num_public_inputs(),
-                uni_stark::log_quotient_chunks(&CubicChain16),
+                uni_stark::log_quotient_chunks(&CubicChain16, 2),
             ),
             {
                 let m = MembershipOf::<F>::default();
                 (
                     m.width(),
                     m.num_public_inputs(),
-                    uni_stark::log_quotient_chunks(&m),
+                    uni_stark::log_quotient_chunks(&m, 2),
                 )
             },
         ] {

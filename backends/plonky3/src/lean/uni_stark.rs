@@ -26,10 +26,11 @@ use super::transcript::{stark_pattern, LeanChallenger, Transcript};
 use super::{LeanPcs, OpeningClaims};
 
 /// log2 of the number of quotient chunks: upstream's rule on the AIR's constraint degree
-/// (transitions times a degree-1 selector, boundaries degree 2), with no zero knowledge.
-pub fn log_quotient_chunks<A: AirDef>(air: &A) -> usize {
+/// (transitions times a degree-1 selector, boundaries degree 2, at least `min_degree`: the
+/// PCS's floor, [`crate::config::min_constraint_degree`]), with no zero knowledge.
+pub fn log_quotient_chunks<A: AirDef>(air: &A, min_degree: usize) -> usize {
     let transitions = air.transition_degrees().iter().copied().max().unwrap_or(0);
-    let degree = (transitions + 1).max(2);
+    let degree = (transitions + 1).max(2).max(min_degree);
     let d = degree - 1;
     (usize::BITS - (d - 1).leading_zeros()) as usize * usize::from(d > 1)
 }
@@ -53,7 +54,7 @@ where
 {
     let width = air.width();
     let num_public = air.num_public_inputs();
-    let log_chunks = log_quotient_chunks(air);
+    let log_chunks = log_quotient_chunks(air, pcs.min_constraint_degree());
     let num_chunks = 1usize << log_chunks;
     let dim = EF::DIMENSION;
     if width > MAX_WIDTH || num_chunks > MAX_CHUNKS || dim > MAX_DEGREE || num_public > MAX_PUBLIC {
@@ -284,8 +285,10 @@ mod tests {
     #[test]
     fn quotient_chunk_counts_follow_the_constraint_degree() {
         // Fibonacci: degree-1 transitions, so degree 2 with the selector: one chunk.
-        assert_eq!(log_quotient_chunks(&Fibonacci), 0);
+        assert_eq!(log_quotient_chunks(&Fibonacci, 2), 0);
+        assert_eq!(log_quotient_chunks(&Fibonacci, 3), 1);
         // CubicChain16: cubic transitions, degree 4: 3 rounded up to 4 chunks.
-        assert_eq!(log_quotient_chunks(&CubicChain16), 2);
+        assert_eq!(log_quotient_chunks(&CubicChain16, 2), 2);
+        assert_eq!(log_quotient_chunks(&CubicChain16, 3), 2);
     }
 }

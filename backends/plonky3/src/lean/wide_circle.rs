@@ -13,6 +13,11 @@
 //! multi-proof per layer) and folded by `a` binary steps with `beta, beta^2, ...`, whose
 //! twiddles come from one circle point per leaf. The proof places every transcript value
 //! before the openings, so the payload is read in one pass.
+//!
+//! The quotient is sized for constraint degree 3 at least
+//! ([`crate::config::min_constraint_degree`]): a Fibonacci proof has two quotient chunks at the
+//! trace's LDE height instead of upstream's one chunk at twice that height, so every input
+//! matrix of a wide proof has one height.
 
 use alloc::vec;
 
@@ -185,6 +190,10 @@ where
     H: ByteHash,
 {
     type Domain = CircleDomain<F>;
+
+    fn min_constraint_degree(&self) -> usize {
+        3
+    }
 
     fn trace_domain(&self, log_n: usize) -> Self::Domain {
         CircleDomain::standard(log_n)
@@ -556,7 +565,7 @@ pub fn wide_circle_pcs<H>(file: &ProofFile<'_>, hash: H) -> WideCircleLean<H> {
 
 /// Whether the lean verifier takes this wide-circle proof's shape.
 pub fn within_bounds<EF: ExtensionField<F>>(file: &ProofFile<'_>) -> bool {
-    let (width, log_chunks) = super::air_shape::<F>(file.header.air);
+    let (width, log_chunks) = super::air_shape::<F>(&file.header);
     wide_circle_pcs(file, ()).within_bounds(usize::from(file.header.log_n), 1 << log_chunks)
         && super::air_in_build(file.header.air)
         && width <= MAX_WIDTH
