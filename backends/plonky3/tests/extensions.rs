@@ -131,7 +131,6 @@ mod m31_sextic {
     use p3_uni_stark::{Proof, StarkConfig};
     use picostark_air::fibonacci::Fibonacci;
     use picostark_core::proof_file::FIXED_HEADER_LEN;
-    use picostark_core::prove::Prover;
     use picostark_core::{verify, HashId, Policy, ProofFile, ProofParams, Regime};
     use picostark_core::{Verifier, VerifyError};
     use picostark_plonky3::config::{self, M31Sextic};
