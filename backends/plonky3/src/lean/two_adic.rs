@@ -384,17 +384,21 @@ where
         let mut leaf_buf = [0u8; crate::hash::BUFFER];
         let mut ri = inputs;
         ri.expect_len(q)?;
-        let (pows_local, pows_next) = alpha_pows[..2 * width].split_at(width);
+        // The row is opened at both points with the same values, and the next-row ladder is
+        // the local one times alpha^width, so one reduction serves both:
+        // sum_i alpha^(width + i) v_i = alpha^width * sum_i alpha^i v_i.
+        let pows_local = &alpha_pows[..width];
+        let alpha_width = alpha_pows[width];
         for k in 0..q {
             ri.expect_len(1)?;
             ri.expect_len(width)?;
-            // The row's values go straight into both reductions (no row buffer).
-            let (mut at_local, mut at_next) = (EF::ZERO, EF::ZERO);
+            // The row's values go straight into the reduction (no row buffer).
+            let mut at_local = EF::ZERO;
             let bytes = ri.elems_each::<F>(width, |i, v| {
                 at_local += pows_local[i] * v;
-                at_next += pows_next[i] * v;
             })?;
             leaves[pos[k] as usize] = (indices[k], self.hash.hash_slice(bytes));
+            let at_next = at_local * alpha_width;
             folded[k] = (sum_local - at_local) * inv[2 * k] + (sum_next - at_next) * inv[2 * k + 1];
         }
         merkle::verify_sorted::<H>(&compress, c.trace_root, log_max, &mut leaves, &mut ri)?;
