@@ -494,6 +494,7 @@ mod tests {
     fn pattern_table_is_current() {
         use crate::config::{
             DEFAULT_PARAMS_TWO_ADIC as D, ENGINE_PARAMS_TWO_ADIC as E, FOUNDATION_PARAMS as FP,
+            MEMBERSHIP_128_PARAMS_TWO_ADIC as M128,
         };
         let mut source = String::new();
         let mut stale = 0;
@@ -513,7 +514,7 @@ mod tests {
         );
         check::<Goldilocks, CubicTrinomialExtensionField<Goldilocks>>(
             31,
-            &[D],
+            &[D, M128],
             &mut source,
             &mut stale,
         );
