@@ -264,7 +264,10 @@ fn fold_transitions<F: Field, EF: ExtensionField<F>, A: AirDef>(
 ) -> EF {
     // The rows and public inputs as evaluation values: one allocation, at the AIR's width.
     let mut values = vec![AtZeta::<F, EF>::of(EF::ZERO); local.len() + next.len() + public.len()];
-    for (slot, &v) in values.iter_mut().zip(local.iter().chain(next).chain(public)) {
+    for (slot, &v) in values
+        .iter_mut()
+        .zip(local.iter().chain(next).chain(public))
+    {
         *slot = AtZeta::of(v);
     }
     let (local, rest) = values.split_at(local.len());
