@@ -30,6 +30,10 @@ use super::transcript::{fri_pattern, pcs_pattern, LeanChallenger, Protocol, Tran
 use super::{LeanPcs, OpeningClaims};
 use crate::config::ByteHash;
 
+/// The narrowest trace row whose DEEP reduction is accumulated unreduced
+/// ([`WireField::dot_add`]).
+const LAZY_DOT_MIN_WIDTH: usize = 8;
+
 /// Two-adic FRI with the header's parameters over byte hash `H`.
 #[derive(Clone, Copy, Debug)]
 pub struct TwoAdicPcs<H> {
@@ -392,11 +396,27 @@ where
         for k in 0..q {
             ri.expect_len(1)?;
             ri.expect_len(width)?;
-            // The row's values go straight into the reduction (no row buffer).
-            let mut at_local = EF::ZERO;
-            let bytes = ri.elems_each::<F>(width, |i, v| {
-                at_local += pows_local[i] * v;
-            })?;
+            // The row's values go straight into the reduction (no row buffer). A wide row:
+            // one unreduced sum per coefficient of the challenge field (a base-field value
+            // times an extension element is a product per coefficient), reduced once; a
+            // narrow one (Fibonacci's two columns) does not repay the final reductions.
+            let (bytes, at_local) = if width >= LAZY_DOT_MIN_WIDTH {
+                let mut acc = [F::DotAcc::default(); MAX_DEGREE];
+                let bytes = ri.elems_each::<F>(width, |i, v| {
+                    let coeffs = pows_local[i].as_basis_coefficients_slice();
+                    for (a, &c) in acc[..dim].iter_mut().zip(coeffs) {
+                        F::dot_add(a, c, v);
+                    }
+                })?;
+                (
+                    bytes,
+                    EF::from_basis_coefficients_fn(|j| F::dot_finish(acc[j])),
+                )
+            } else {
+                let mut at = EF::ZERO;
+                let bytes = ri.elems_each::<F>(width, |i, v| at += pows_local[i] * v)?;
+                (bytes, at)
+            };
             leaves[pos[k] as usize] = (indices[k], self.hash.hash_slice(bytes));
             let at_next = at_local * alpha_width;
             folded[k] = (sum_local - at_local) * inv[2 * k] + (sum_next - at_next) * inv[2 * k + 1];
