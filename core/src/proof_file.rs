@@ -12,7 +12,7 @@
 //! | 9 | 1 | hash id ([`HashId`]) |
 //! | 10 | 1 | AIR id ([`AirId`]) |
 //! | 11 | 1 | log2 of the trace length n (3..=32) |
-//! | 12 | 1 | log2 of the blowup factor (1..=8) |
+//! | 12 | 1 | log2 of the blowup factor (1..=12) |
 //! | 13 | 1 | proof-of-work bits before query sampling (0..=40) |
 //! | 14 | 2 | number of FRI queries (1..=512) |
 //! | 16 | 1 | log2 of the FRI folding arity (1..=4) |
@@ -217,7 +217,7 @@ impl<'a> ProofFile<'a> {
         let log_n = r.u8()?;
         in_range(log_n.into(), 3, 32, "log2 trace length")?;
         let log_blowup = r.u8()?;
-        in_range(log_blowup.into(), 1, 8, "log2 blowup")?;
+        in_range(log_blowup.into(), 1, 12, "log2 blowup")?;
         let pow_bits = r.u8()?;
         in_range(pow_bits.into(), 0, 40, "proof-of-work bits")?;
         let num_queries = r.u16()?;
@@ -403,6 +403,7 @@ mod tests {
             (10, 0, FormatError::UnknownAir(0)),
             (11, 2, FormatError::InvalidValue("log2 trace length")),
             (12, 0, FormatError::InvalidValue("log2 blowup")),
+            (12, 13, FormatError::InvalidValue("log2 blowup")),
             (18, 65, FormatError::InvalidValue("too many public inputs")),
             (
                 19,

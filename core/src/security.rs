@@ -714,7 +714,7 @@ mod tests {
 
     #[test]
     fn proven_is_below_conjectured() {
-        for b in 1..=8 {
+        for b in 1..=12 {
             for q in [10u16, 30, 80] {
                 let h = header(BackendId::WfGoldilocks, 3, 12, params(b, q, 16));
                 let f = Figures::of(&h);

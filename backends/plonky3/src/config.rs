@@ -251,6 +251,21 @@ pub const ENGINE_PARAMS_TWO_ADIC: ProofParams = ProofParams {
     log_final_poly_len: 6,
 };
 
+/// Two-adic FRI parameters of the 127-bit membership proof with the SHA-256 engine
+/// (issue 28; `p3-goldilocks` with Goldilocks^3): blowup 4096, 9 queries, 24 PoW bits,
+/// folding by 16, an 8-coefficient final polynomial; 127 bits under the strictest conjecture
+/// at n = 16 (the membership trace). The trace is so short that a large blowup costs the
+/// prover little and saves the verifier queries: the fastest of the candidates measured
+/// (results/membership/README.md, "SHA-256 engine"). Listed in the lean transcript's pattern
+/// table.
+pub const MEMBERSHIP_128_PARAMS_TWO_ADIC: ProofParams = ProofParams {
+    log_blowup: 12,
+    num_queries: 9,
+    pow_bits: 24,
+    log_fold_arity: 4,
+    log_final_poly_len: 3,
+};
+
 /// Circle FRI defaults (`p3-m31`, our [`WideCirclePcs`]): blowup 16, 20 queries, 20 PoW bits,
 /// line folding by 4, a 4-coefficient final polynomial; 98 bits under the strictest
 /// conjecture at n = 2^10 and 2^16 (QM31). From `prover-host tune` (Fib-1024, M33 emulator

@@ -1,15 +1,16 @@
 //! The lean verifier's heap use on the verify path: counted by a global allocator that tallies
 //! every allocation while one verification runs (host, 64-bit; the firmware's heap peak is in
 //! its run records). Measured (host, this test, BabyBear^4 and Goldilocks^2 at the default
-//! parameters): 7 allocations (Fibonacci) or 8 (CubicChain16), peak 4,220 / 5,668 live
+//! parameters): 8 allocations (Fibonacci) or 9 (CubicChain16), peak 4,220 / 5,668 live
 //! bytes: the challenger's input buffer (statement + 2 KB) and output buffer, the AIR's
-//! boundary list, CubicChain16's transition scratch, the opened values at the AIR's width, and
+//! boundary list, CubicChain16's transition scratch, the opened values at the AIR's width, the
+//! AIR's evaluation values at zeta (after the PCS's state is freed), and
 //! the PCS's per-query and per-round state at the header's query and round counts (three
 //! allocations: challenge-field values, commitments, leaves; issue 28 item 5 moved them off
-//! the stack, where they took up to 16 KB at the `MAX_*` bounds). Asserted bound: at most 8
-//! allocations and 6 KB. The circle paths make 9 / 10 (values, digests, Merkle nodes, points),
+//! the stack, where they took up to 16 KB at the `MAX_*` bounds). Asserted bound: at most 9
+//! allocations and 6 KB. The circle paths make 10 / 11 (values, digests, Merkle nodes, points),
 //! peaks 6,556 / 7,508 (upstream's CirclePcs) and 5,900 / 6,852 (our WideCirclePcs), bounded
-//! at 10 and 7 KB.
+//! at 11 and 7 KB.
 
 mod common;
 
@@ -80,7 +81,7 @@ fn verify_path_allocates_a_small_fixed_amount() {
             let (count, peak, ok) = measure(&bytes);
             assert!(ok);
             println!("{air:?} ext {ext}: {count} allocations, peak {peak} bytes");
-            assert!(count <= 8, "{count} allocations");
+            assert!(count <= 9, "{count} allocations");
             assert!(peak <= 6144, "{peak} bytes");
             // The same bound on a rejected proof (its last payload byte changed).
             let mut t = bytes.clone();
@@ -166,14 +167,14 @@ fn wide_circle_verify_path_allocates_the_same_fixed_amount() {
             "{count} allocations, {peak} bytes"
         );
         assert!(
-            count <= 10 && peak <= 7168,
+            count <= 11 && peak <= 7168,
             "{count} allocations, {peak} bytes"
         );
         *bytes.last_mut().unwrap() ^= 1;
         let (count, peak, ok) = measure(&bytes);
         assert!(!ok);
         assert!(
-            count <= 10 && peak <= 7168,
+            count <= 11 && peak <= 7168,
             "{count} allocations, {peak} bytes"
         );
     }

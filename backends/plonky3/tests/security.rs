@@ -174,7 +174,7 @@ fn conjectured_security_matches_plonky3_on_a_grid() {
     for (backend, ext) in BACKENDS {
         for air in [AirId::Fibonacci, AirId::CubicChain16] {
             for log_n in [3u8, 6, 10, 13, 16, 20] {
-                for log_blowup in 1..=8u8 {
+                for log_blowup in 1..=12u8 {
                     // Plonky3 needs the quotient to fit the LDE (degree <= blowup + 1).
                     let degree = AirShape::of(air, backend.field(), backend == BackendId::P3M31)
                         .max_constraint_degree;

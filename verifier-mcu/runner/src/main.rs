@@ -1290,6 +1290,7 @@ pub const HEADER_SWEEP: &[(&str, usize, u16)] = &[
     ("log-n", 11, 24),
     ("log-n", 11, 32),
     ("log-blowup", 12, 8),
+    ("log-blowup", 12, 12),
     ("pow", 13, 30),
     ("pow", 13, 31),
     ("pow", 13, 32),

@@ -771,7 +771,7 @@ pub fn verify_with<EF: ExtensionField<F>, H: ByteHash>(
     hash: H,
 ) -> Result<(), VerifyError> {
     let challenger = SerializingChallenger32::<F, _>::new(HashChallenger::<u8, H, 32>::new(
-        super::transcript_buffer::<F>(file),
+        super::transcript_buffer::<F>(file, super::air_shape::<F>(&file.header)),
         hash,
     ));
     super::verify_air::<F, EF, _, _>(file, &circle_pcs(file, hash), challenger)

@@ -150,14 +150,24 @@ pub fn air_shape<F: MembershipField>(header: &ProofHeader) -> (usize, usize) {
 pub fn two_adic_within_bounds<F: PrimeField64 + MembershipField, EF: ExtensionField<F>>(
     file: &ProofFile<'_>,
 ) -> bool {
+    two_adic_shape::<F, EF>(file).is_some()
+}
+
+/// The header's AIR shape ([`air_shape`]) when [`two_adic_within_bounds`] holds: computed
+/// once per verification (the membership AIR's shape builds the AIR and measures its degrees)
+/// and handed to the transcript buffer.
+fn two_adic_shape<F: PrimeField64 + MembershipField, EF: ExtensionField<F>>(
+    file: &ProofFile<'_>,
+) -> Option<(usize, usize)> {
     let log_n = usize::from(file.header.log_n);
     let (width, log_chunks) = air_shape::<F>(&file.header);
-    two_adic_pcs(file, ()).within_bounds(log_n)
+    (two_adic_pcs(file, ()).within_bounds(log_n)
         && air_in_build(file.header.air)
         && width <= bounds::MAX_WIDTH
         && file.public_inputs.len() <= bounds::MAX_PUBLIC
         && (1usize << log_chunks) <= bounds::MAX_CHUNKS
-        && EF::DIMENSION <= bounds::MAX_DEGREE
+        && EF::DIMENSION <= bounds::MAX_DEGREE)
+        .then_some((width, log_chunks))
 }
 
 /// Verifies a two-adic proof with challenge field `EF`, challenger `challenger` (holding the
@@ -254,10 +264,12 @@ pub fn air_in_build(air: AirId) -> bool {
 const TRANSCRIPT_CAPACITY: usize = 2048;
 
 /// The challenger's input buffer: the statement bytes, with room for what follows them
-/// (`width` trace columns, `2^log_chunks` quotient chunks, the header's extension degree,
+/// (the AIR's shape ([`air_shape`]): `width` trace columns, `2^log_chunks` quotient chunks, the header's extension degree,
 /// `F`'s wire length per coefficient).
-pub(crate) fn transcript_buffer<F: WireField>(file: &ProofFile<'_>) -> Vec<u8> {
-    let (width, log_chunks) = air_shape::<F>(&file.header);
+pub(crate) fn transcript_buffer<F: WireField>(
+    file: &ProofFile<'_>,
+    (width, log_chunks): (usize, usize),
+) -> Vec<u8> {
     let degree = usize::from(file.header.extension_degree);
     let opened = (2 * width + (1 << log_chunks) * degree) * degree * F::WIRE_LEN;
     let mut v =
@@ -268,10 +280,11 @@ pub(crate) fn transcript_buffer<F: WireField>(file: &ProofFile<'_>) -> Vec<u8> {
 
 fn verify_babybear<EF: ExtensionField<BabyBear>, H: ByteHash>(
     file: &ProofFile<'_>,
+    shape: (usize, usize),
     hash: H,
 ) -> Result<(), VerifyError> {
     let ch = SerializingChallenger32::<BabyBear, _>::new(HashChallenger::<u8, H, 32>::new(
-        transcript_buffer::<BabyBear>(file),
+        transcript_buffer::<BabyBear>(file, shape),
         hash,
     ));
     verify_two_adic::<BabyBear, EF, _, H>(file, ch, hash)
@@ -279,10 +292,11 @@ fn verify_babybear<EF: ExtensionField<BabyBear>, H: ByteHash>(
 
 fn verify_goldilocks<EF: ExtensionField<Goldilocks>, H: ByteHash>(
     file: &ProofFile<'_>,
+    shape: (usize, usize),
     hash: H,
 ) -> Result<(), VerifyError> {
     let ch = SerializingChallenger64::<Goldilocks, _>::new(HashChallenger::<u8, H, 32>::new(
-        transcript_buffer::<Goldilocks>(file),
+        transcript_buffer::<Goldilocks>(file, shape),
         hash,
     ));
     verify_two_adic::<Goldilocks, EF, _, H>(file, ch, hash)
@@ -290,12 +304,10 @@ fn verify_goldilocks<EF: ExtensionField<Goldilocks>, H: ByteHash>(
 
 /// A `p3-babybear` proof with challenge field `EF`, by the header's hash.
 fn babybear<EF: ExtensionField<BabyBear>>(file: &ProofFile<'_>) -> Option<Result<(), VerifyError>> {
-    if !two_adic_within_bounds::<BabyBear, EF>(file) {
-        return None;
-    }
+    let shape = two_adic_shape::<BabyBear, EF>(file)?;
     Some(match file.header.hash {
-        HashId::Blake3_256 => verify_babybear::<EF, _>(file, VERIFIER_HASH),
-        HashId::Sha256 => verify_babybear::<EF, _>(file, crate::hash::Sha256Lean),
+        HashId::Blake3_256 => verify_babybear::<EF, _>(file, shape, VERIFIER_HASH),
+        HashId::Sha256 => verify_babybear::<EF, _>(file, shape, crate::hash::Sha256Lean),
     })
 }
 
@@ -303,12 +315,10 @@ fn babybear<EF: ExtensionField<BabyBear>>(file: &ProofFile<'_>) -> Option<Result
 fn goldilocks<EF: ExtensionField<Goldilocks>>(
     file: &ProofFile<'_>,
 ) -> Option<Result<(), VerifyError>> {
-    if !two_adic_within_bounds::<Goldilocks, EF>(file) {
-        return None;
-    }
+    let shape = two_adic_shape::<Goldilocks, EF>(file)?;
     Some(match file.header.hash {
-        HashId::Blake3_256 => verify_goldilocks::<EF, _>(file, VERIFIER_HASH),
-        HashId::Sha256 => verify_goldilocks::<EF, _>(file, crate::hash::Sha256Lean),
+        HashId::Blake3_256 => verify_goldilocks::<EF, _>(file, shape, VERIFIER_HASH),
+        HashId::Sha256 => verify_goldilocks::<EF, _>(file, shape, crate::hash::Sha256Lean),
     })
 }
 
@@ -501,6 +511,7 @@ mod tests {
     fn pattern_table_is_current() {
         use crate::config::{
             DEFAULT_PARAMS_TWO_ADIC as D, ENGINE_PARAMS_TWO_ADIC as E, FOUNDATION_PARAMS as FP,
+            MEMBERSHIP_128_PARAMS_TWO_ADIC as M128,
         };
         let mut source = String::new();
         let mut stale = 0;
@@ -520,7 +531,7 @@ mod tests {
         );
         check::<Goldilocks, CubicTrinomialExtensionField<Goldilocks>>(
             31,
-            &[D],
+            &[D, M128],
             &mut source,
             &mut stale,
         );

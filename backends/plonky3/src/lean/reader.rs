@@ -37,6 +37,18 @@ pub trait WireField: PrimeField64 + crate::membership::MembershipField {
     /// The element of canonical value `v < 2^24` without a 64-bit reduction (a software
     /// division on 32-bit cores): the transcript's seed chunks.
     fn from_small(v: u32) -> Self;
+
+    /// An unreduced sum of products (`sum a_i b_i`), reduced once by [`Self::dot_finish`]:
+    /// the DEEP row reduction's inner loop. Goldilocks keeps 128-bit products and a carry
+    /// count (a width of at most `MAX_WIDTH` products cannot overflow it); the 31-bit fields
+    /// keep a field element.
+    type DotAcc: Copy + Default;
+
+    /// `acc += a * b`.
+    fn dot_add(acc: &mut Self::DotAcc, a: Self, b: Self);
+
+    /// The field element the accumulated sum is congruent to.
+    fn dot_finish(acc: Self::DotAcc) -> Self;
 }
 
 /// `2^32 mod p` as a BabyBear element (a compile-time constant).
@@ -63,6 +75,16 @@ impl WireField for BabyBear {
         // The element with Montgomery word `v` has value `v / 2^32`; times `2^32`, it is `v`.
         Self::from_wire(u64::from(v)).unwrap_or(Self::ZERO) * BABYBEAR_R
     }
+
+    type DotAcc = Self;
+
+    fn dot_add(acc: &mut Self, a: Self, b: Self) {
+        *acc += a * b;
+    }
+
+    fn dot_finish(acc: Self) -> Self {
+        acc
+    }
 }
 
 impl WireField for Goldilocks {
@@ -74,6 +96,24 @@ impl WireField for Goldilocks {
 
     fn from_small(v: u32) -> Self {
         Goldilocks::new(u64::from(v))
+    }
+
+    /// The low 128 bits of the sum and the number of times it wrapped past `2^128`.
+    type DotAcc = (u128, u64);
+
+    fn dot_add(acc: &mut (u128, u64), a: Self, b: Self) {
+        let product = u128::from(a.as_canonical_u64()) * u128::from(b.as_canonical_u64());
+        let (sum, wrapped) = acc.0.overflowing_add(product);
+        acc.0 = sum;
+        acc.1 += u64::from(wrapped);
+    }
+
+    fn dot_finish((low, wraps): (u128, u64)) -> Self {
+        // 2^64 = 2^32 - 1 (mod p), so 2^128 = (2^32 - 1)^2.
+        let two64 = Goldilocks::new(0xFFFF_FFFF);
+        Goldilocks::new(low as u64)
+            + Goldilocks::new((low >> 64) as u64) * two64
+            + Goldilocks::new(wraps) * two64 * two64
     }
 }
 
@@ -90,6 +130,16 @@ impl WireField for Mersenne31 {
 
     fn from_small(v: u32) -> Self {
         Mersenne31::new_checked(v).unwrap_or(Self::ZERO)
+    }
+
+    type DotAcc = Self;
+
+    fn dot_add(acc: &mut Self, a: Self, b: Self) {
+        *acc += a * b;
+    }
+
+    fn dot_finish(acc: Self) -> Self {
+        acc
     }
 }
 
@@ -318,6 +368,33 @@ mod tests {
     use p3_field::extension::BinomialExtensionField;
 
     type Ef4 = BinomialExtensionField<BabyBear, 4>;
+
+    #[test]
+    fn unreduced_dot_products_equal_the_field_sum() {
+        // Goldilocks values near p, so the 128-bit sum wraps many times over MAX_WIDTH terms.
+        let p = Goldilocks::ORDER_U64;
+        let a: Vec<Goldilocks> = (0..192u64)
+            .map(|i| Goldilocks::new(p - 1 - i * 7))
+            .collect();
+        let b: Vec<Goldilocks> = (0..192u64)
+            .map(|i| Goldilocks::new(p - 2 - i * i))
+            .collect();
+        let mut acc = <Goldilocks as WireField>::DotAcc::default();
+        let mut want = Goldilocks::ZERO;
+        for (&x, &y) in a.iter().zip(&b) {
+            Goldilocks::dot_add(&mut acc, x, y);
+            want += x * y;
+        }
+        assert!(acc.1 > 0, "the test must wrap past 2^128");
+        assert_eq!(Goldilocks::dot_finish(acc), want);
+        // One term changed changes the sum.
+        Goldilocks::dot_add(&mut acc, Goldilocks::ONE, Goldilocks::ONE);
+        assert_ne!(Goldilocks::dot_finish(acc), want);
+        // The 31-bit fields reduce as they go.
+        let mut acc = <BabyBear as WireField>::DotAcc::default();
+        BabyBear::dot_add(&mut acc, BabyBear::new(5), BabyBear::new(7));
+        assert_eq!(BabyBear::dot_finish(acc), BabyBear::new(35));
+    }
 
     #[test]
     fn varints_match_postcard_including_bounds() {

@@ -30,6 +30,10 @@ use super::transcript::{fri_pattern, pcs_pattern, LeanChallenger, Protocol, Tran
 use super::{LeanPcs, OpeningClaims};
 use crate::config::ByteHash;
 
+/// The narrowest trace row whose DEEP reduction is accumulated unreduced
+/// ([`WireField::dot_add`]).
+const LAZY_DOT_MIN_WIDTH: usize = 8;
+
 /// Two-adic FRI with the header's parameters over byte hash `H`.
 #[derive(Clone, Copy, Debug)]
 pub struct TwoAdicPcs<H> {
@@ -384,17 +388,37 @@ where
         let mut leaf_buf = [0u8; crate::hash::BUFFER];
         let mut ri = inputs;
         ri.expect_len(q)?;
-        let (pows_local, pows_next) = alpha_pows[..2 * width].split_at(width);
+        // The row is opened at both points with the same values, and the next-row ladder is
+        // the local one times alpha^width, so one reduction serves both:
+        // sum_i alpha^(width + i) v_i = alpha^width * sum_i alpha^i v_i.
+        let pows_local = &alpha_pows[..width];
+        let alpha_width = alpha_pows[width];
         for k in 0..q {
             ri.expect_len(1)?;
             ri.expect_len(width)?;
-            // The row's values go straight into both reductions (no row buffer).
-            let (mut at_local, mut at_next) = (EF::ZERO, EF::ZERO);
-            let bytes = ri.elems_each::<F>(width, |i, v| {
-                at_local += pows_local[i] * v;
-                at_next += pows_next[i] * v;
-            })?;
+            // The row's values go straight into the reduction (no row buffer). A wide row:
+            // one unreduced sum per coefficient of the challenge field (a base-field value
+            // times an extension element is a product per coefficient), reduced once; a
+            // narrow one (Fibonacci's two columns) does not repay the final reductions.
+            let (bytes, at_local) = if width >= LAZY_DOT_MIN_WIDTH {
+                let mut acc = [F::DotAcc::default(); MAX_DEGREE];
+                let bytes = ri.elems_each::<F>(width, |i, v| {
+                    let coeffs = pows_local[i].as_basis_coefficients_slice();
+                    for (a, &c) in acc[..dim].iter_mut().zip(coeffs) {
+                        F::dot_add(a, c, v);
+                    }
+                })?;
+                (
+                    bytes,
+                    EF::from_basis_coefficients_fn(|j| F::dot_finish(acc[j])),
+                )
+            } else {
+                let mut at = EF::ZERO;
+                let bytes = ri.elems_each::<F>(width, |i, v| at += pows_local[i] * v)?;
+                (bytes, at)
+            };
             leaves[pos[k] as usize] = (indices[k], self.hash.hash_slice(bytes));
+            let at_next = at_local * alpha_width;
             folded[k] = (sum_local - at_local) * inv[2 * k] + (sum_next - at_next) * inv[2 * k + 1];
         }
         merkle::verify_sorted::<H>(&compress, c.trace_root, log_max, &mut leaves, &mut ri)?;

@@ -13,6 +13,7 @@
 //! verification takes no more memory than its shape needs.
 
 use alloc::vec;
+use core::ops::{Add, Mul, Sub};
 
 use p3_commit::PolynomialSpace;
 use p3_field::{ExtensionField, Field};
@@ -166,7 +167,7 @@ where
     for (e, &v) in public_ef.iter_mut().zip(public) {
         *e = EF::from_u64(v);
     }
-    let mut acc = fold_transitions(
+    let mut acc = fold_transitions::<F, EF, A>(
         air,
         trace_local,
         trace_next,
@@ -192,11 +193,69 @@ where
     Ok(())
 }
 
+/// A value of the AIR's evaluation at `zeta`: a challenge-field element, remembered as a base
+/// field element while it is one of the AIR's constants (or sums, differences and products of
+/// them). A product with such a value takes `EF::DIMENSION` base-field products instead of a
+/// full challenge-field product: the Poseidon2 linear layers multiply by constants (the
+/// membership AIR's `M4` entries and internal diagonal), hundreds of products per
+/// verification. The values are exactly those of the plain challenge-field evaluation.
+#[derive(Clone, Copy, Debug)]
+struct AtZeta<F, EF> {
+    value: EF,
+    base: Option<F>,
+}
+
+impl<F: Field, EF: ExtensionField<F>> AtZeta<F, EF> {
+    fn of(value: EF) -> Self {
+        Self { value, base: None }
+    }
+
+    fn constant(c: F) -> Self {
+        Self {
+            value: EF::from(c),
+            base: Some(c),
+        }
+    }
+}
+
+impl<F: Field, EF: ExtensionField<F>> Add for AtZeta<F, EF> {
+    type Output = Self;
+    fn add(self, rhs: Self) -> Self {
+        match (self.base, rhs.base) {
+            (Some(a), Some(b)) => Self::constant(a + b),
+            _ => Self::of(self.value + rhs.value),
+        }
+    }
+}
+
+impl<F: Field, EF: ExtensionField<F>> Sub for AtZeta<F, EF> {
+    type Output = Self;
+    fn sub(self, rhs: Self) -> Self {
+        match (self.base, rhs.base) {
+            (Some(a), Some(b)) => Self::constant(a - b),
+            _ => Self::of(self.value - rhs.value),
+        }
+    }
+}
+
+impl<F: Field, EF: ExtensionField<F>> Mul for AtZeta<F, EF> {
+    type Output = Self;
+    fn mul(self, rhs: Self) -> Self {
+        match (self.base, rhs.base) {
+            (Some(a), Some(b)) => Self::constant(a * b),
+            (Some(a), None) => Self::of(rhs.value * a),
+            (None, Some(b)) => Self::of(self.value * b),
+            (None, None) => Self::of(self.value * rhs.value),
+        }
+    }
+}
+
 /// The transition constraints at `zeta` folded as upstream does (`acc = acc * alpha + c *
-/// is_transition`), in a frame of its own (the AIR's evaluation takes stack only here, after
-/// the PCS's deeper frames have returned).
+/// is_transition`, with the selector factored out), in a frame of its own (the AIR's evaluation takes stack only here, after
+/// the PCS's deeper frames have returned). The AIR sees [`AtZeta`] values: its constants stay
+/// base-field elements, so products with them are cheap.
 #[inline(never)]
-fn fold_transitions<EF: Field, A: AirDef>(
+fn fold_transitions<F: Field, EF: ExtensionField<F>, A: AirDef>(
     air: &A,
     local: &[EF],
     next: &[EF],
@@ -204,17 +263,30 @@ fn fold_transitions<EF: Field, A: AirDef>(
     alpha: EF,
     is_transition: EF,
 ) -> EF {
+    // The rows and public inputs as evaluation values: one allocation, at the AIR's width.
+    let mut values = vec![AtZeta::<F, EF>::of(EF::ZERO); local.len() + next.len() + public.len()];
+    for (slot, &v) in values
+        .iter_mut()
+        .zip(local.iter().chain(next).chain(public))
+    {
+        *slot = AtZeta::of(v);
+    }
+    let (local, rest) = values.split_at(local.len());
+    let (next, public) = rest.split_at(next.len());
+    let constant = |v: u64| AtZeta::constant(F::from_u64(v));
     let frame = Frame {
         local,
         next,
         public,
-        constant: &EF::from_u64,
+        constant: &constant,
     };
+    // Every term carries the same selector, so it multiplies the folded sum once:
+    // sum_i alpha^(m-1-i) (c_i s) = s * sum_i alpha^(m-1-i) c_i.
     let mut acc = EF::ZERO;
-    air.eval_transition(&frame, &mut |c: EF| {
-        acc = acc * alpha + c * is_transition;
+    air.eval_transition(&frame, &mut |c: AtZeta<F, EF>| {
+        acc = acc * alpha + c.value;
     });
-    acc
+    acc * is_transition
 }
 
 /// quotient(zeta) from its chunks' opened values: chunk i weighted by the product over the
