@@ -46,7 +46,7 @@ MCU=target/release/mcu-run
 
 # The QEMU images of step 3 need no proof: they are built now, both cores side by side
 # (`mcu-run run --build-only`, the flags of the runs below, so those find them up to date),
-# while the prover is built. Each core's image set in target dirs of its own (see core_checks).
+# while the prover is built. Each core's image set in a target dir of its own (see core_checks).
 ALL5=p3-babybear,p3-goldilocks,p3-m31,wf-goldilocks,wf-babybear
 prebuild() {
   local core=$1
@@ -165,9 +165,9 @@ has() { [[ " ${BACKENDS[*]} " == *" $1 "* ]]; }
 
 # Steps 3 to 5 for one core. The two cores run at the same time (each firmware build is one
 # single-threaded LTO link and each QEMU run one thread, so one core's pipeline leaves the
-# other CPU idle); each core builds in firmware target dirs of its own (cargo locks a target
-# dir for a whole build): M33 in target/ and target/cortex-m33, Hazard3 in target/rv32,
-# target/rv32imac-nohoist and target/rv32imac.
+# other CPU idle); each core builds in a firmware target dir of its own (cargo locks a target
+# dir for a whole build): M33 in target/, Hazard3 in target/rv32, every variant of the core
+# (flags, board) in it, as `mcu-run` builds them (runner/src/qemu.rs).
 core_checks() {
   local core=$1 target family fwdir
   case $core in
@@ -240,19 +240,20 @@ core_checks() {
     esac
   done
   # The published window's board build (README "Firmware", `stock-wf-window`): its own flags
-  # and target dirs (target-cpu=cortex-m33 on the M33, plain RV32IMAC on Hazard3).
+  # (target-cpu=cortex-m33 on the M33, plain RV32IMAC on Hazard3), in the core's target dir
+  # beside the QEMU build of the same window (cargo keeps each flag set's artefacts apart).
   if has wf-goldilocks; then
-    local dir flags
+    local flags
     case $core in
-      m33) dir=cortex-m33; flags=-Ctarget-cpu=cortex-m33 ;;
-      rv32) dir=rv32imac; flags= ;;
+      m33) flags=-Ctarget-cpu=cortex-m33 ;;
+      rv32) flags= ;;
     esac
-    elf="verifier-mcu/firmware/target/$dir/$target/release/picostark-verifier-fw"
+    elf="verifier-mcu/firmware/$fwdir/$target/release/picostark-verifier-fw"
     uf2="$OUT/uf2/picostark-verifier-$family-stock-wf-window.uf2"
     say "verifier-mcu: rp2350 $family, stock-wf-window"
     (cd verifier-mcu/firmware &&
       PSTK_PROOF="$WFG" CARGO_ENCODED_RUSTFLAGS="$flags" cargo build --release \
-        --target "$target" --features rp2350,stock-wf-window --target-dir "target/$dir")
+        --target "$target" --features rp2350,stock-wf-window --target-dir "$fwdir")
     "$MCU" uf2 "$elf" "$uf2" --family "$family"
     "$MCU" check-image "$elf" "$uf2" --family "$family"
   fi

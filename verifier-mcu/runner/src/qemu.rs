@@ -174,37 +174,38 @@ pub fn build_firmware(
         .env_remove("PSTK_PROOF")
         .env("PSTK_HEAP_SIZE", heap.to_string())
         .env("PSTK_ITERATIONS", iterations.to_string());
-    // The ISA variant: the cargo config's flags (rp2350) or none (an empty
-    // CARGO_ENCODED_RUSTFLAGS replaces them), each in its own target dir so that switching
-    // does not rebuild the other's cache.
-    let target_dir = match (core, isa) {
-        // The published window is built as the published runs were (no flags); every other
-        // plain-RV32IMAC build keeps the config's miscompilation workaround
-        // (firmware/.cargo/config.toml), so it gets a target dir of its own.
+    // One target dir per core: cargo locks a target dir for a whole build, and CI builds the
+    // two cores' images at the same time (verifier-mcu/ci.sh). The variants of a core (the
+    // cargo config's flags or others in CARGO_ENCODED_RUSTFLAGS) share it: cargo names each
+    // artefact after the flags it was compiled with, so they sit side by side without
+    // rebuilding each other, and the host-side crates (proc-macros, build scripts: no target
+    // flags) compile once per core instead of once per variant.
+    match (core, isa) {
+        // The published window is built as the published runs were (no flags: an empty
+        // CARGO_ENCODED_RUSTFLAGS replaces the config's); every other plain-RV32IMAC build
+        // keeps the config's miscompilation workaround (firmware/.cargo/config.toml).
         (Core::Rv32, Isa::Rv32imac) if backends.iter().any(|b| b == "stock-wf-window") => {
             cmd.env("CARGO_ENCODED_RUSTFLAGS", "");
-            fw.join("target").join(isa.name())
         }
         (Core::Rv32, Isa::Rv32imac) => {
             cmd.env(
                 "CARGO_ENCODED_RUSTFLAGS",
                 "-Cllvm-args=-disable-constant-hoisting",
             );
-            fw.join("target").join("rv32imac-nohoist")
         }
-        // Its own target dir too: cargo locks a target dir for a whole build, and CI builds
-        // the two cores' images at the same time (verifier-mcu/ci.sh).
         (Core::Rv32, Isa::Rp2350) => {
             cmd.env_remove("CARGO_ENCODED_RUSTFLAGS")
                 .env_remove("RUSTFLAGS");
-            fw.join("target").join("rv32")
         }
-        // The published runs' build (`stock-wf-window`) tuned for the core, in its own dir.
+        // The published runs' build (`stock-wf-window`) tuned for the core.
         (Core::M33, _) if backends.iter().any(|b| b == "stock-wf-window") => {
             cmd.env("CARGO_ENCODED_RUSTFLAGS", "-Ctarget-cpu=cortex-m33");
-            fw.join("target").join("cortex-m33")
         }
-        (Core::M33, _) => fw.join("target"),
+        (Core::M33, _) => {}
+    }
+    let target_dir = match core {
+        Core::M33 => fw.join("target"),
+        Core::Rv32 => fw.join("target").join("rv32"),
     };
     cmd.arg("--target-dir").arg(&target_dir);
     let mut tag = String::from("slot");
