@@ -190,6 +190,13 @@ pub fn uses_wide_circle_pcs(p: &ProofParams) -> bool {
     (p.log_fold_arity, p.log_final_poly_len) != (1, 0)
 }
 
+/// Upstream's least constraint degree (p3-uni-stark sizes every quotient for at least 2).
+pub const UPSTREAM_MIN_CONSTRAINT_DEGREE: usize = 2;
+
+/// The least constraint degree of every [`WideCirclePcs`] proof (see [`min_constraint_degree`]);
+/// the lean verifier's `LeanPcs::min_constraint_degree` for that PCS reads it too.
+pub const WIDE_CIRCLE_MIN_CONSTRAINT_DEGREE: usize = 3;
+
 /// The least constraint degree a proof's quotient is sized by (Plonky3 takes
 /// `BaseAir::max_constraint_degree` as a floor): 3 for [`WideCirclePcs`] proofs, 2 (upstream's
 /// own floor) for every other. At degree 2 (Fibonacci) p3-circle 0.8 answers the request for a
@@ -197,13 +204,14 @@ pub fn uses_wide_circle_pcs(p: &ProofParams) -> bool {
 /// the quotient's one chunk is committed at twice the trace's LDE height and the whole opening
 /// (DEEP quotient, first layer, FRI) runs there. At 3 the same quotient values are two chunks of
 /// the trace's size, committed at the trace's LDE height: the proof's tallest matrix halves
-/// (issue 25, the mission command's prover: 1,731 -> 259 MiB with the wide defaults at n = 2^16).
-/// Upstream's `CirclePcs` proofs keep 2, so they stay byte-identical to upstream's.
+/// (issue 25, the mission command's prover at the wide defaults, n = 2^16: 2.0-2.2 s and
+/// 440 MiB before, 1.4 s and 257 MiB after). Upstream's `CirclePcs` proofs keep 2, so they stay
+/// byte-identical to upstream's.
 pub fn min_constraint_degree(header: &ProofHeader) -> usize {
     if header.backend == BackendId::P3M31 && uses_wide_circle_pcs(&header.params) {
-        3
+        WIDE_CIRCLE_MIN_CONSTRAINT_DEGREE
     } else {
-        2
+        UPSTREAM_MIN_CONSTRAINT_DEGREE
     }
 }
 

@@ -77,7 +77,7 @@ pub trait LeanPcs<F: WireField, EF: ExtensionField<F>> {
     /// The least constraint degree the quotient is sized by
     /// ([`crate::config::min_constraint_degree`]): upstream's 2 unless the PCS says otherwise.
     fn min_constraint_degree(&self) -> usize {
-        2
+        crate::config::UPSTREAM_MIN_CONSTRAINT_DEGREE
     }
 
     /// Reads and checks the opening proof for `claims`. `scratch` holds at least
@@ -264,8 +264,8 @@ pub fn air_in_build(air: AirId) -> bool {
 const TRANSCRIPT_CAPACITY: usize = 2048;
 
 /// The challenger's input buffer: the statement bytes, with room for what follows them
-/// (the AIR's shape ([`air_shape`]): `width` trace columns, `2^log_chunks` quotient chunks, the header's extension degree,
-/// `F`'s wire length per coefficient).
+/// (the AIR's shape, [`air_shape`]: `width` trace columns and `2^log_chunks` quotient chunks;
+/// the header's extension degree, `F`'s wire length per coefficient).
 pub(crate) fn transcript_buffer<F: WireField>(
     file: &ProofFile<'_>,
     (width, log_chunks): (usize, usize),

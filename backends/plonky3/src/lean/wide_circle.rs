@@ -192,7 +192,7 @@ where
     type Domain = CircleDomain<F>;
 
     fn min_constraint_degree(&self) -> usize {
-        3
+        crate::config::WIDE_CIRCLE_MIN_CONSTRAINT_DEGREE
     }
 
     fn trace_domain(&self, log_n: usize) -> Self::Domain {
