@@ -96,8 +96,20 @@ impl CryptographicHasher<u8, [u8; 32]> for Sha256Lean {
     where
         I: IntoIterator<Item = u8>,
     {
+        // Gathered a block at a time: the hasher's per-byte path counts and checks every
+        // byte (the challenger's flush hashes the transcript's bytes through here).
         let mut h = picostark_sha256::Sha256::new();
-        input.into_iter().for_each(|b| h.update_byte(b));
+        let mut block = [0u8; 64];
+        let mut n = 0;
+        for b in input {
+            block[n] = b;
+            n += 1;
+            if n == block.len() {
+                h.update(&block);
+                n = 0;
+            }
+        }
+        h.update(&block[..n]);
         h.finalize()
     }
 

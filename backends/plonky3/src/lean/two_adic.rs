@@ -130,7 +130,7 @@ struct FoldRound<F, EF> {
     scale: F,
 }
 
-impl<F: TwoAdicField, EF: ExtensionField<F>> FoldRound<F, EF> {
+impl<F: TwoAdicField + WireField, EF: ExtensionField<F>> FoldRound<F, EF> {
     /// The round that folds rows of `2^log_arity` down to height `2^log_height`.
     fn new(log_height: usize, log_arity: usize, beta: EF) -> Result<Self, VerifyError> {
         let g_inv = F::two_adic_generator(log_height + log_arity)
@@ -180,14 +180,14 @@ impl<F: TwoAdicField, EF: ExtensionField<F>> FoldRound<F, EF> {
             let half = m / 2;
             for j in 0..half {
                 let (lo, hi) = (row[2 * j], row[2 * j + 1]);
-                row[j] = lo + hi + (lo - hi) * beta * inv_x[j];
+                row[j] = lo + hi + F::ext_mul_base(F::ext_mul(lo - hi, beta), inv_x[j]);
             }
             for j in 0..half / 2 {
                 inv_x[j] = inv_x[2 * j].square();
             }
             m = half;
         }
-        row[0] * self.scale
+        F::ext_mul_base(row[0], self.scale)
     }
 }
 
@@ -357,13 +357,13 @@ where
         let mut p = EF::ONE;
         for a in alpha_pows.iter_mut() {
             *a = p;
-            p *= alpha;
+            p = F::ext_mul(p, alpha);
         }
         let alpha_pows = &*alpha_pows;
         let dot = |vals: &[EF], from: usize| -> EF {
             vals.iter()
                 .zip(&alpha_pows[from..])
-                .fold(EF::ZERO, |acc, (&v, &a)| acc + v * a)
+                .fold(EF::ZERO, |acc, (&v, &a)| acc + F::ext_mul(v, a))
         };
         let sum_local = dot(c.trace_local, 0);
         let sum_next = dot(c.trace_next, width);
@@ -414,12 +414,14 @@ where
                 )
             } else {
                 let mut at = EF::ZERO;
-                let bytes = ri.elems_each::<F>(width, |i, v| at += pows_local[i] * v)?;
+                let bytes =
+                    ri.elems_each::<F>(width, |i, v| at += F::ext_mul_base(pows_local[i], v))?;
                 (bytes, at)
             };
             leaves[pos[k] as usize] = (indices[k], self.hash.hash_slice(bytes));
-            let at_next = at_local * alpha_width;
-            folded[k] = (sum_local - at_local) * inv[2 * k] + (sum_next - at_next) * inv[2 * k + 1];
+            let at_next = F::ext_mul(at_local, alpha_width);
+            folded[k] = F::ext_mul(sum_local - at_local, inv[2 * k])
+                + F::ext_mul(sum_next - at_next, inv[2 * k + 1]);
         }
         merkle::verify_sorted::<H>(&compress, c.trace_root, log_max, &mut leaves, &mut ri)?;
         ri.expect_len(q)?;
@@ -440,8 +442,8 @@ where
             let at_x = rows
                 .iter()
                 .zip(&alpha_pows[2 * width..])
-                .fold(EF::ZERO, |acc, (&v, &a)| acc + a * v);
-            folded[k] += (sum_quot - at_x) * inv[2 * k];
+                .fold(EF::ZERO, |acc, (&v, &a)| acc + F::ext_mul_base(a, v));
+            folded[k] += F::ext_mul(sum_quot - at_x, inv[2 * k]);
         }
         merkle::verify_sorted::<H>(&compress, c.quotient_root, log_max, &mut leaves, &mut ri)?;
 
@@ -496,7 +498,7 @@ where
             let eval = final_poly
                 .iter()
                 .rev()
-                .fold(EF::ZERO, |acc, &cf| acc * x + cf);
+                .fold(EF::ZERO, |acc, &cf| F::ext_mul_base(acc, x) + cf);
             if eval != folded[k] {
                 return Err(REJECTED);
             }

@@ -16,7 +16,7 @@ use alloc::vec;
 use core::ops::{Add, Mul, Sub};
 
 use p3_commit::PolynomialSpace;
-use p3_field::{ExtensionField, Field};
+use p3_field::ExtensionField;
 use picostark_air::{AirDef, BoundaryValue, Frame, Row};
 use picostark_core::VerifyError;
 
@@ -205,7 +205,7 @@ struct AtZeta<F, EF> {
     base: Option<F>,
 }
 
-impl<F: Field, EF: ExtensionField<F>> AtZeta<F, EF> {
+impl<F: WireField, EF: ExtensionField<F>> AtZeta<F, EF> {
     fn of(value: EF) -> Self {
         Self { value, base: None }
     }
@@ -218,7 +218,7 @@ impl<F: Field, EF: ExtensionField<F>> AtZeta<F, EF> {
     }
 }
 
-impl<F: Field, EF: ExtensionField<F>> Add for AtZeta<F, EF> {
+impl<F: WireField, EF: ExtensionField<F>> Add for AtZeta<F, EF> {
     type Output = Self;
     fn add(self, rhs: Self) -> Self {
         match (self.base, rhs.base) {
@@ -228,7 +228,7 @@ impl<F: Field, EF: ExtensionField<F>> Add for AtZeta<F, EF> {
     }
 }
 
-impl<F: Field, EF: ExtensionField<F>> Sub for AtZeta<F, EF> {
+impl<F: WireField, EF: ExtensionField<F>> Sub for AtZeta<F, EF> {
     type Output = Self;
     fn sub(self, rhs: Self) -> Self {
         match (self.base, rhs.base) {
@@ -238,14 +238,14 @@ impl<F: Field, EF: ExtensionField<F>> Sub for AtZeta<F, EF> {
     }
 }
 
-impl<F: Field, EF: ExtensionField<F>> Mul for AtZeta<F, EF> {
+impl<F: WireField, EF: ExtensionField<F>> Mul for AtZeta<F, EF> {
     type Output = Self;
     fn mul(self, rhs: Self) -> Self {
         match (self.base, rhs.base) {
             (Some(a), Some(b)) => Self::constant(a * b),
-            (Some(a), None) => Self::of(rhs.value * a),
-            (None, Some(b)) => Self::of(self.value * b),
-            (None, None) => Self::of(self.value * rhs.value),
+            (Some(a), None) => Self::of(F::ext_mul_base(rhs.value, a)),
+            (None, Some(b)) => Self::of(F::ext_mul_base(self.value, b)),
+            (None, None) => Self::of(F::ext_mul(self.value, rhs.value)),
         }
     }
 }
@@ -255,7 +255,7 @@ impl<F: Field, EF: ExtensionField<F>> Mul for AtZeta<F, EF> {
 /// the PCS's deeper frames have returned). The AIR sees [`AtZeta`] values: its constants stay
 /// base-field elements, so products with them are cheap.
 #[inline(never)]
-fn fold_transitions<F: Field, EF: ExtensionField<F>, A: AirDef>(
+fn fold_transitions<F: WireField, EF: ExtensionField<F>, A: AirDef>(
     air: &A,
     local: &[EF],
     next: &[EF],
@@ -284,7 +284,7 @@ fn fold_transitions<F: Field, EF: ExtensionField<F>, A: AirDef>(
     // sum_i alpha^(m-1-i) (c_i s) = s * sum_i alpha^(m-1-i) c_i.
     let mut acc = EF::ZERO;
     air.eval_transition(&frame, &mut |c: AtZeta<F, EF>| {
-        acc = acc * alpha + c.value;
+        acc = F::ext_mul(acc, alpha) + c.value;
     });
     acc * is_transition
 }
