@@ -70,6 +70,36 @@ impl Cols {
     }
 }
 
+/// `x + y` mod `p` (a word congruent to it; any words): on a wrap past `2^64` add `2^64 mod
+/// p`, twice at most (as upstream's addition).
+#[inline(always)]
+pub fn add(x: u64, y: u64) -> u64 {
+    let (s, wrapped) = x.overflowing_add(y);
+    let (s, wrapped_again) = s.overflowing_add(EPSILON * u64::from(wrapped));
+    s + EPSILON * u64::from(wrapped_again)
+}
+
+/// `x - y` mod `p` (a word congruent to it; any words): on a borrow subtract `2^64 mod p`,
+/// twice at most.
+#[inline(always)]
+pub fn sub(x: u64, y: u64) -> u64 {
+    let (d, borrowed) = x.overflowing_sub(y);
+    let (d, borrowed_again) = d.overflowing_sub(EPSILON * u64::from(borrowed));
+    d - EPSILON * u64::from(borrowed_again)
+}
+
+/// Coefficient-wise sum of two extension elements.
+#[inline(always)]
+pub fn cubic_add(a: &[u64; 3], b: &[u64; 3]) -> [u64; 3] {
+    [add(a[0], b[0]), add(a[1], b[1]), add(a[2], b[2])]
+}
+
+/// Coefficient-wise difference of two extension elements.
+#[inline(always)]
+pub fn cubic_sub(a: &[u64; 3], b: &[u64; 3]) -> [u64; 3] {
+    [sub(a[0], b[0]), sub(a[1], b[1]), sub(a[2], b[2])]
+}
+
 /// `x * y` mod `p` (a word congruent to it).
 #[inline(always)]
 pub fn mul(x: u64, y: u64) -> u64 {
@@ -121,7 +151,13 @@ mod tests {
     /// Words near every edge: 0, 1, around 2^32, around p, up to 2^64 - 1 (non-canonical).
     fn words() -> alloc::vec::Vec<u64> {
         let mut v = alloc::vec![0, 1, 2, LOW, LOW + 1, LOW + 2, P - 2, P - 1, P, P + 1];
-        v.extend([u64::MAX, u64::MAX - 1, 1 << 63, (1 << 63) - 1, 0xDEAD_BEEF_0123_4567]);
+        v.extend([
+            u64::MAX,
+            u64::MAX - 1,
+            1 << 63,
+            (1 << 63) - 1,
+            0xDEAD_BEEF_0123_4567,
+        ]);
         let mut s = 0x9E37_79B9_7F4A_7C15u64;
         for _ in 0..40 {
             s ^= s << 13;
@@ -142,6 +178,25 @@ mod tests {
             for &y in &words() {
                 let want = (Goldilocks::new(x) * Goldilocks::new(y)).as_canonical_u64();
                 assert_eq!(canon(mul(x, y)), want, "{x:#x} * {y:#x}");
+            }
+        }
+    }
+
+    #[test]
+    fn sums_and_differences_equal_upstream() {
+        for &x in &words() {
+            for &y in &words() {
+                let (gx, gy) = (Goldilocks::new(x), Goldilocks::new(y));
+                assert_eq!(
+                    canon(add(x, y)),
+                    (gx + gy).as_canonical_u64(),
+                    "{x:#x} + {y:#x}"
+                );
+                assert_eq!(
+                    canon(sub(x, y)),
+                    (gx - gy).as_canonical_u64(),
+                    "{x:#x} - {y:#x}"
+                );
             }
         }
     }
@@ -177,6 +232,8 @@ mod tests {
                 assert_eq!(got, raw(ext(&a) * ext(&b)), "{a:x?} * {b:x?}");
                 let got = cubic_mul_base(&a, b[0]).map(canon);
                 assert_eq!(got, raw(ext(&a) * Goldilocks::new(b[0])));
+                assert_eq!(cubic_add(&a, &b).map(canon), raw(ext(&a) + ext(&b)));
+                assert_eq!(cubic_sub(&a, &b).map(canon), raw(ext(&a) - ext(&b)));
             }
         }
     }

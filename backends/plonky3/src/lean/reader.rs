@@ -11,8 +11,8 @@
 //! compared with the value the header implies ([`Reader::expect_len`]) before anything is read
 //! under it, and nothing is ever allocated: slices borrow the payload.
 
-use p3_baby_bear::BabyBear;
 use core::any::TypeId;
+use p3_baby_bear::BabyBear;
 
 use p3_field::extension::CubicTrinomialExtensionField;
 use p3_field::{
@@ -68,6 +68,18 @@ pub trait WireField: PrimeField64 + crate::membership::MembershipField {
     #[inline(always)]
     fn ext_mul_base<EF: ExtensionField<Self>>(a: EF, b: Self) -> EF {
         a * b
+    }
+
+    /// `a + b` in the challenge field, as [`Self::ext_mul`].
+    #[inline(always)]
+    fn ext_add<EF: ExtensionField<Self>>(a: EF, b: EF) -> EF {
+        a + b
+    }
+
+    /// `a - b` in the challenge field, as [`Self::ext_mul`].
+    #[inline(always)]
+    fn ext_sub<EF: ExtensionField<Self>>(a: EF, b: EF) -> EF {
+        a - b
     }
 }
 
@@ -144,6 +156,22 @@ impl WireField for Goldilocks {
         match cubic_words(&a) {
             Some(x) => from_cubic_words(gl::cubic_mul_base(x, word_of(b))),
             None => a * b,
+        }
+    }
+
+    #[inline(always)]
+    fn ext_add<EF: ExtensionField<Self>>(a: EF, b: EF) -> EF {
+        match (cubic_words(&a), cubic_words(&b)) {
+            (Some(x), Some(y)) => from_cubic_words(gl::cubic_add(x, y)),
+            _ => a + b,
+        }
+    }
+
+    #[inline(always)]
+    fn ext_sub<EF: ExtensionField<Self>>(a: EF, b: EF) -> EF {
+        match (cubic_words(&a), cubic_words(&b)) {
+            (Some(x), Some(y)) => from_cubic_words(gl::cubic_sub(x, y)),
+            _ => a - b,
         }
     }
 }

@@ -23,7 +23,7 @@ use super::bounds::{
     MAX_CHUNKS, MAX_DEGREE, MAX_LOG_ARITY, MAX_LOG_FINAL_POLY_LEN, MAX_QUERIES, MAX_ROUNDS,
     MAX_WIDTH,
 };
-use super::math::{batch_invert, reverse_bits};
+use super::math::{batch_invert_with, reverse_bits};
 use super::merkle::{self, Digest};
 use super::reader::{Reader, WireField, REJECTED};
 use super::transcript::{fri_pattern, pcs_pattern, LeanChallenger, Protocol, Transcript};
@@ -180,7 +180,8 @@ impl<F: TwoAdicField + WireField, EF: ExtensionField<F>> FoldRound<F, EF> {
             let half = m / 2;
             for j in 0..half {
                 let (lo, hi) = (row[2 * j], row[2 * j + 1]);
-                row[j] = lo + hi + F::ext_mul_base(F::ext_mul(lo - hi, beta), inv_x[j]);
+                let odd = F::ext_mul_base(F::ext_mul(F::ext_sub(lo, hi), beta), inv_x[j]);
+                row[j] = F::ext_add(F::ext_add(lo, hi), odd);
             }
             for j in 0..half / 2 {
                 inv_x[j] = inv_x[2 * j].square();
@@ -363,7 +364,7 @@ where
         let dot = |vals: &[EF], from: usize| -> EF {
             vals.iter()
                 .zip(&alpha_pows[from..])
-                .fold(EF::ZERO, |acc, (&v, &a)| acc + F::ext_mul(v, a))
+                .fold(EF::ZERO, |acc, (&v, &a)| F::ext_add(acc, F::ext_mul(v, a)))
         };
         let sum_local = dot(c.trace_local, 0);
         let sum_next = dot(c.trace_next, width);
@@ -379,7 +380,7 @@ where
                 return Err(REJECTED);
             }
         }
-        batch_invert(inv, inv_scratch)?;
+        batch_invert_with(inv, inv_scratch, F::ext_mul)?;
 
         // Pass 2a: the trace batch, then the quotient batch, each with its Merkle proof. A
         // leaf hashes its rows' wire bytes (what upstream's `into_bytes` gives), straight from
@@ -420,8 +421,10 @@ where
             };
             leaves[pos[k] as usize] = (indices[k], self.hash.hash_slice(bytes));
             let at_next = F::ext_mul(at_local, alpha_width);
-            folded[k] = F::ext_mul(sum_local - at_local, inv[2 * k])
-                + F::ext_mul(sum_next - at_next, inv[2 * k + 1]);
+            folded[k] = F::ext_add(
+                F::ext_mul(F::ext_sub(sum_local, at_local), inv[2 * k]),
+                F::ext_mul(F::ext_sub(sum_next, at_next), inv[2 * k + 1]),
+            );
         }
         merkle::verify_sorted::<H>(&compress, c.trace_root, log_max, &mut leaves, &mut ri)?;
         ri.expect_len(q)?;
@@ -442,8 +445,13 @@ where
             let at_x = rows
                 .iter()
                 .zip(&alpha_pows[2 * width..])
-                .fold(EF::ZERO, |acc, (&v, &a)| acc + F::ext_mul_base(a, v));
-            folded[k] += F::ext_mul(sum_quot - at_x, inv[2 * k]);
+                .fold(EF::ZERO, |acc, (&v, &a)| {
+                    F::ext_add(acc, F::ext_mul_base(a, v))
+                });
+            folded[k] = F::ext_add(
+                folded[k],
+                F::ext_mul(F::ext_sub(sum_quot, at_x), inv[2 * k]),
+            );
         }
         merkle::verify_sorted::<H>(&compress, c.quotient_root, log_max, &mut leaves, &mut ri)?;
 
@@ -498,7 +506,7 @@ where
             let eval = final_poly
                 .iter()
                 .rev()
-                .fold(EF::ZERO, |acc, &cf| F::ext_mul_base(acc, x) + cf);
+                .fold(EF::ZERO, |acc, &cf| F::ext_add(F::ext_mul_base(acc, x), cf));
             if eval != folded[k] {
                 return Err(REJECTED);
             }

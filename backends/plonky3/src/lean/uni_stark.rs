@@ -13,6 +13,7 @@
 //! verification takes no more memory than its shape needs.
 
 use alloc::vec;
+use core::marker::PhantomData;
 use core::ops::{Add, Mul, Sub};
 
 use p3_commit::PolynomialSpace;
@@ -193,60 +194,61 @@ where
     Ok(())
 }
 
-/// A value of the AIR's evaluation at `zeta`: a challenge-field element, remembered as a base
-/// field element while it is one of the AIR's constants (or sums, differences and products of
-/// them). A product with such a value takes `EF::DIMENSION` base-field products instead of a
-/// full challenge-field product: the Poseidon2 linear layers multiply by constants (the
-/// membership AIR's `M4` entries and internal diagonal), hundreds of products per
-/// verification. The values are exactly those of the plain challenge-field evaluation.
+/// A value of the AIR's evaluation at `zeta`: a challenge-field element whose product with
+/// another takes `EF::DIMENSION` base-field products instead of a full challenge-field
+/// product when either factor lies in the base field (its other coefficients zero: the
+/// AIR's constants, and sums, differences and products of them). The Poseidon2 linear
+/// layers multiply by constants (the membership AIR's `M4` entries and internal diagonal),
+/// hundreds of products per verification. Only the element itself is stored (no flag), so
+/// the AIR's many copies of values move no more than the element's bytes (a library
+/// `memcpy` per copy on RV32 past 16 bytes). The values are exactly those of the plain
+/// challenge-field evaluation, and its arithmetic is [`WireField`]'s.
 #[derive(Clone, Copy, Debug)]
+#[repr(transparent)]
 struct AtZeta<F, EF> {
     value: EF,
-    base: Option<F>,
+    _base: PhantomData<F>,
 }
 
 impl<F: WireField, EF: ExtensionField<F>> AtZeta<F, EF> {
+    #[inline(always)]
     fn of(value: EF) -> Self {
-        Self { value, base: None }
+        Self {
+            value,
+            _base: PhantomData,
+        }
     }
 
-    fn constant(c: F) -> Self {
-        Self {
-            value: EF::from(c),
-            base: Some(c),
-        }
+    /// The value's base-field coefficient when its other coefficients are zero.
+    #[inline(always)]
+    fn base(&self) -> Option<F> {
+        let c = self.value.as_basis_coefficients_slice();
+        c[1..].iter().all(|v| v.is_zero()).then(|| c[0])
     }
 }
 
 impl<F: WireField, EF: ExtensionField<F>> Add for AtZeta<F, EF> {
     type Output = Self;
     fn add(self, rhs: Self) -> Self {
-        match (self.base, rhs.base) {
-            (Some(a), Some(b)) => Self::constant(a + b),
-            _ => Self::of(self.value + rhs.value),
-        }
+        Self::of(F::ext_add(self.value, rhs.value))
     }
 }
 
 impl<F: WireField, EF: ExtensionField<F>> Sub for AtZeta<F, EF> {
     type Output = Self;
     fn sub(self, rhs: Self) -> Self {
-        match (self.base, rhs.base) {
-            (Some(a), Some(b)) => Self::constant(a - b),
-            _ => Self::of(self.value - rhs.value),
-        }
+        Self::of(F::ext_sub(self.value, rhs.value))
     }
 }
 
 impl<F: WireField, EF: ExtensionField<F>> Mul for AtZeta<F, EF> {
     type Output = Self;
     fn mul(self, rhs: Self) -> Self {
-        match (self.base, rhs.base) {
-            (Some(a), Some(b)) => Self::constant(a * b),
-            (Some(a), None) => Self::of(F::ext_mul_base(rhs.value, a)),
-            (None, Some(b)) => Self::of(F::ext_mul_base(self.value, b)),
-            (None, None) => Self::of(F::ext_mul(self.value, rhs.value)),
-        }
+        Self::of(match (self.base(), rhs.base()) {
+            (Some(a), _) => F::ext_mul_base(rhs.value, a),
+            (None, Some(b)) => F::ext_mul_base(self.value, b),
+            (None, None) => F::ext_mul(self.value, rhs.value),
+        })
     }
 }
 
@@ -273,7 +275,7 @@ fn fold_transitions<F: WireField, EF: ExtensionField<F>, A: AirDef>(
     }
     let (local, rest) = values.split_at(local.len());
     let (next, public) = rest.split_at(next.len());
-    let constant = |v: u64| AtZeta::constant(F::from_u64(v));
+    let constant = |v: u64| AtZeta::of(EF::from(F::from_u64(v)));
     let frame = Frame {
         local,
         next,
@@ -284,7 +286,7 @@ fn fold_transitions<F: WireField, EF: ExtensionField<F>, A: AirDef>(
     // sum_i alpha^(m-1-i) (c_i s) = s * sum_i alpha^(m-1-i) c_i.
     let mut acc = EF::ZERO;
     air.eval_transition(&frame, &mut |c: AtZeta<F, EF>| {
-        acc = F::ext_mul(acc, alpha) + c.value;
+        acc = F::ext_add(F::ext_mul(acc, alpha), c.value);
     });
     acc * is_transition
 }
@@ -336,14 +338,17 @@ where
         let mut zp = EF::from(den[i]);
         for (j, &z) in at_zeta[..num_chunks].iter().enumerate() {
             if j != i {
-                zp *= z;
+                zp = F::ext_mul(zp, z);
             }
         }
         let mut value = EF::ZERO;
         for (k, &c) in coeffs.iter().enumerate() {
-            value += EF::ith_basis_element(k).ok_or(REJECTED)? * c;
+            value = F::ext_add(
+                value,
+                F::ext_mul(EF::ith_basis_element(k).ok_or(REJECTED)?, c),
+            );
         }
-        quotient += zp * value;
+        quotient = F::ext_add(quotient, F::ext_mul(zp, value));
     }
     Ok(quotient)
 }
