@@ -8,26 +8,15 @@ use super::reader::REJECTED;
 
 /// Montgomery's batch inversion in place; fails on a zero.
 pub fn batch_invert<EF: Field>(values: &mut [EF], scratch: &mut [EF]) -> Result<(), VerifyError> {
-    batch_invert_with(values, scratch, |a, b| a * b)
-}
-
-/// [`batch_invert`] with the products computed by `mul` (the same field's product, e.g.
-/// [`super::reader::WireField::ext_mul`]).
-#[inline(always)]
-pub fn batch_invert_with<EF: Field>(
-    values: &mut [EF],
-    scratch: &mut [EF],
-    mul: impl Fn(EF, EF) -> EF,
-) -> Result<(), VerifyError> {
     let mut acc = EF::ONE;
     for (v, s) in values.iter().zip(scratch.iter_mut()) {
         *s = acc;
-        acc = mul(acc, *v);
+        acc *= *v;
     }
     let mut inv = acc.try_inverse().ok_or(REJECTED)?;
     for (v, s) in values.iter_mut().zip(scratch.iter()).rev() {
-        let next = mul(inv, *v);
-        *v = mul(inv, *s);
+        let next = inv * *v;
+        *v = inv * *s;
         inv = next;
     }
     Ok(())

@@ -23,7 +23,7 @@ use super::bounds::{
     MAX_CHUNKS, MAX_DEGREE, MAX_LOG_ARITY, MAX_LOG_FINAL_POLY_LEN, MAX_QUERIES, MAX_ROUNDS,
     MAX_WIDTH,
 };
-use super::math::{batch_invert_with, reverse_bits};
+use super::math::{batch_invert, reverse_bits};
 use super::merkle::{self, Digest};
 use super::reader::{Reader, WireField, REJECTED};
 use super::transcript::{fri_pattern, pcs_pattern, LeanChallenger, Protocol, Transcript};
@@ -380,7 +380,7 @@ where
                 return Err(REJECTED);
             }
         }
-        batch_invert_with(inv, inv_scratch, F::ext_mul)?;
+        batch_invert(inv, inv_scratch)?;
 
         // Pass 2a: the trace batch, then the quotient batch, each with its Merkle proof. A
         // leaf hashes its rows' wire bytes (what upstream's `into_bytes` gives), straight from
