@@ -360,11 +360,17 @@ fn every_challenge_equals_upstreams() {
 
 /// The membership AIR (issue 28: BabyBear 163 columns and 32 public inputs, Goldilocks 100
 /// and 16) on the lean path: valid proofs accepted by both verifiers, every tampered copy
-/// (payload bytes, wrong root, nullifier or scope) rejected by both.
+/// (payload bytes, wrong root, nullifier or scope) rejected by both. Goldilocks^3 (the
+/// 127-bit point's challenge field) too: its products are the lean verifier's own
+/// (`lean/goldilocks.rs`).
 #[test]
 fn membership_proofs_take_the_lean_path_and_agree() {
-    for (backend, hash) in [("bb", HashId::Blake3_256), ("gl", HashId::Sha256)] {
-        let p = prove(backend, AirId::Membership, 4, hash);
+    for (backend, ext, hash) in [
+        ("bb", 4, HashId::Blake3_256),
+        ("gl", 2, HashId::Sha256),
+        ("gl", 3, HashId::Sha256),
+    ] {
+        let p = prove_ext(backend, ext, AirId::Membership, 4, hash).expect("proving succeeds");
         let file = ProofFile::parse(&p.bytes).unwrap();
         let lean = lean::verify(&file).expect("membership takes the lean path");
         assert_eq!(lean, Ok(()), "{}", p.name);
