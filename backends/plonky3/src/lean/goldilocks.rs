@@ -222,7 +222,7 @@ mod tests {
         let ext = |a: &[u64; 3]| Ef::from_basis_coefficients_fn(|i| Goldilocks::new(a[i]));
         let raw = |e: Ef| -> [u64; 3] {
             let c = e.as_basis_coefficients_slice();
-            [c[0], c[1], c[2]].map(|v| v.as_canonical_u64())
+            [c[0], c[1], c[2]].map(|v: Goldilocks| v.as_canonical_u64())
         };
         for (i, _) in w.iter().enumerate().take(w.len() - 5) {
             let a = [w[i], w[(i + 3) % w.len()], w[(i + 7) % w.len()]];
