@@ -180,8 +180,11 @@ impl<F: TwoAdicField + WireField, EF: ExtensionField<F>> FoldRound<F, EF> {
             let half = m / 2;
             for j in 0..half {
                 let (lo, hi) = (row[2 * j], row[2 * j + 1]);
-                let odd = F::ext_mul_base(F::ext_mul(F::ext_sub(lo, hi), beta), inv_x[j]);
-                row[j] = F::ext_add(F::ext_add(lo, hi), odd);
+                let even = F::ext_add(lo, hi);
+                row[j] = F::ext_add(
+                    even,
+                    F::ext_mul_base(F::ext_mul(F::ext_sub(lo, hi), beta), inv_x[j]),
+                );
             }
             for j in 0..half / 2 {
                 inv_x[j] = inv_x[2 * j].square();
