@@ -36,7 +36,9 @@
 //! With `--embedded` each proof is instead built into its own firmware (`PSTK_PROOF`, which
 //! also fixes the expected statement) and run without the slot. With `--profile` the first
 //! run of each proof also writes `NAME.CORE.ALLOC.profile.txt` to `--out`: the measured
-//! instructions by function (see `profile.rs`), and prints the top lines. `--isa` chooses the
+//! instructions by function (see `profile.rs`), and prints the top lines; the first genuine
+//! iteration alone goes to `*.profile.iteration1.txt`, its XIP miss cycles by function
+//! (the timing model's) to `*.profile.iteration1.misses.txt`. `--isa` chooses the
 //! RV32 instruction set: `rp2350` (default: RV32IMAC + Zba, Zbb, Zbs, Zbkb, what the Hazard3
 //! cores run) or `rv32imac` (plain, for other chips); QEMU's `-cpu` follows it.
 //!
@@ -939,6 +941,16 @@ fn write_profile(
         std::fs::write(&one, profile::render(&rows, region.insns, &header))
             .map_err(|e| format!("{}: {e}", one.display()))?;
         println!("first iteration's profile written to {}", one.display());
+        // The model's XIP miss cycles of the same iteration by function, named as the
+        // instruction profile names them: `*.iteration1.misses.txt`.
+        if let Some(e) = &region.estimate {
+            let rows = profile::misses_by_function(&text, &parsed)?;
+            let header =
+                format!("{name}: XIP miss cycles by function (model), the first genuine iteration");
+            let misses = dest.with_extension("iteration1.misses.txt");
+            std::fs::write(&misses, profile::render(&rows, e.xip_miss_cycles, &header))
+                .map_err(|e| format!("{}: {e}", misses.display()))?;
+        }
     }
     for line in report.lines().take(22) {
         println!("{line}");

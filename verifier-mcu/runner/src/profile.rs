@@ -24,6 +24,14 @@ pub fn misses_by_symbol(raw: &str, elf: &Elf<'_>) -> Result<Vec<(String, u64)>, 
     Ok(rows)
 }
 
+/// XIP miss cycles per function, named as [`by_function`] names them (demangled, so the rows
+/// line up with the instruction profile's), highest first.
+pub fn misses_by_function(raw: &str, elf: &Elf<'_>) -> Result<Vec<(String, u64)>, String> {
+    let mut rows = by_function_column(raw, elf, 2, demangle)?;
+    rows.retain(|r| r.1 > 0);
+    Ok(rows)
+}
+
 /// Column `col` (1: instructions, 2: miss cycles) of the plugin's lines, per function symbol
 /// named by `name`.
 fn by_function_column(
@@ -181,6 +189,10 @@ mod tests {
         assert_eq!(
             misses_by_symbol(raw, &e).unwrap(),
             [(f("0x10000030 (no symbol)"), 9), (f("f"), 7), (f("g"), 2)]
+        );
+        assert_eq!(
+            misses_by_function(raw, &e).unwrap(),
+            misses_by_symbol(raw, &e).unwrap()
         );
         assert!(by_function("zz 1\n", &e).is_err());
     }
