@@ -108,7 +108,7 @@ pub fn mul(x: u64, y: u64) -> u64 {
     c.reduce()
 }
 
-/// The product in Goldilocks[x] / (x^3 - x - 1) (upstream's `CubicTrinomialExtensionField`):
+/// The product in Goldilocks\[x\] / (x^3 - x - 1) (upstream's `CubicTrinomialExtensionField`):
 /// with `x^3 = x + 1` and `x^4 = x^2 + x`,
 /// `c0 = a0 b0 + (a1 b2 + a2 b1)`, `c1 = a0 b1 + a1 b0 + (a1 b2 + a2 b1) + a2 b2`,
 /// `c2 = a0 b2 + a1 b1 + a2 b0 + a2 b2`: nine products, three reductions.
