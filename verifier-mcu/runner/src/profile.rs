@@ -19,15 +19,22 @@ pub fn by_function(raw: &str, elf: &Elf<'_>) -> Result<Vec<(String, u64)>, Strin
 /// highest first, from the third column the plugin writes with the timing model
 /// (`ADDR INSNS MISSCYCLES`; lines without it count 0).
 pub fn misses_by_symbol(raw: &str, elf: &Elf<'_>) -> Result<Vec<(String, u64)>, String> {
-    let mut rows = by_function_column(raw, elf, 2, |s| s.to_string())?;
-    rows.retain(|r| r.1 > 0);
-    Ok(rows)
+    misses(raw, elf, |s| s.to_string())
 }
 
 /// XIP miss cycles per function, named as [`by_function`] names them (demangled, so the rows
 /// line up with the instruction profile's), highest first.
 pub fn misses_by_function(raw: &str, elf: &Elf<'_>) -> Result<Vec<(String, u64)>, String> {
-    let mut rows = by_function_column(raw, elf, 2, demangle)?;
+    misses(raw, elf, demangle)
+}
+
+/// The functions with miss cycles (column 2), named by `name`.
+fn misses(
+    raw: &str,
+    elf: &Elf<'_>,
+    name: fn(&str) -> String,
+) -> Result<Vec<(String, u64)>, String> {
+    let mut rows = by_function_column(raw, elf, 2, name)?;
     rows.retain(|r| r.1 > 0);
     Ok(rows)
 }
