@@ -5,8 +5,10 @@
 //! (its chaining-value stack) that is built and moved for each Merkle node and leaf: on the
 //! M33 the copies cost more instructions than the compressions (`mcu-run --profile`). The
 //! verifier's inputs are short (two digests, a leaf row), so [`Blake3Lean`] gathers up to
-//! [`BUFFER`] bytes on the stack and hashes them with the one-shot `blake3::hash`; longer
-//! inputs fall back to the streaming hasher. Same function, same digests (tests below).
+//! [`BUFFER`] bytes on the stack and hashes them in one shot with `picostark_blake3` (blocks
+//! read where they lie, no hasher value); longer inputs from an iterator or from several
+//! slices fall back to the crate's streaming hasher. Same function, same digests (tests
+//! below).
 //!
 //! SHA-256 on the verifier side is [`Sha256Lean`] and [`Sha256LeanCompress`]: the digests of
 //! `p3_sha256::Sha256` and `Sha256Compress`, every 64-byte block through `picostark_sha256` (the
@@ -35,10 +37,10 @@ impl CryptographicHasher<u8, [u8; 32]> for Blake3Lean {
             len += 1;
         }
         if len < BUFFER {
-            return blake3::hash(&buf[..len]).into();
+            return picostark_blake3::hash(&buf[..len]);
         }
         match it.next() {
-            None => blake3::hash(&buf).into(),
+            None => picostark_blake3::hash(&buf),
             Some(next) => stream_iter(&buf, next, it),
         }
     }
@@ -52,13 +54,13 @@ impl CryptographicHasher<u8, [u8; 32]> for Blake3Lean {
         match slices.next() {
             // One slice (a circle PCS's trace row): hashed where it lies, neither copied into
             // the buffer nor, when long, streamed through the hasher's ~1.9 KB frame.
-            None => blake3::hash(first).into(),
+            None => picostark_blake3::hash(first),
             Some(second) => gather_slices(first, second, slices),
         }
     }
 
     fn hash_slice(&self, input: &[u8]) -> [u8; 32] {
-        blake3::hash(input).into()
+        picostark_blake3::hash(input)
     }
 }
 
@@ -71,7 +73,7 @@ pub struct Blake3LeanCompress;
 impl Blake3LeanCompress {
     /// `BLAKE3(left || right)` of a borrowed pair.
     pub fn compress_in_place(input: &[[u8; 32]; 2]) -> [u8; 32] {
-        blake3::hash(input.as_flattened()).into()
+        picostark_blake3::hash(input.as_flattened())
     }
 }
 
@@ -83,7 +85,7 @@ impl PseudoCompressionFunction<[u8; 32], 2> for Blake3LeanCompress {
         let mut block = [0u8; 64];
         block[..32].copy_from_slice(&input[0]);
         block[32..].copy_from_slice(&input[1]);
-        blake3::hash(&block).into()
+        picostark_blake3::hash(&block)
     }
 }
 
@@ -183,7 +185,7 @@ fn gather_slices<'a>(
         buf[len..len + s.len()].copy_from_slice(s);
         len += s.len();
     }
-    blake3::hash(&buf[..len]).into()
+    picostark_blake3::hash(&buf[..len])
 }
 
 /// The long-input path of `hash_iter_slices`.

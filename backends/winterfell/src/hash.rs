@@ -1,13 +1,21 @@
-//! SHA-256 as a winter-crypto hasher, for the upstream prover on the host and our verifier.
-//! Every compression goes through `picostark_sha256` (the verifiers' one SHA-256 interface:
-//! software, or the RP2350 engine in the board firmware), one call per 64-byte block.
+//! The verifier's two winter-crypto hashers: SHA-256 (ours, also for the upstream prover on
+//! the host) and BLAKE3 (winter-crypto's `Blake3_256`, recomputed).
 //!
-//! Byte and element hashing is plain SHA-256 (FIPS 180-4) of the bytes winter-crypto's
+//! [`Sha256`]: every compression goes through `picostark_sha256` (the verifiers' one SHA-256
+//! interface: software, or the RP2350 engine in the board firmware), one call per 64-byte
+//! block. Byte and element hashing is plain SHA-256 (FIPS 180-4) of the bytes winter-crypto's
 //! `Blake3_256` would hash: the elements' canonical little-endian encoding. A Merkle node
 //! ([`Hasher::merge`]) is one SHA-256 compression of `left || right` from the standard initial
 //! state without padding, as Plonky3's `Sha256Compress`: the inputs have a fixed length, and a
 //! node costs one 64-byte block (one call of the RP2350's SHA-256 engine) instead of two.
+//!
+//! [`Blake3`]: the digests of winter-crypto's `Blake3_256` (what its prover commits with) for
+//! every function the verifier calls, through `picostark_blake3`: one-shot, digests in words,
+//! a Merkle node one compression of the pair where it lies. The random coin
+//! (`DefaultRandomCoin`) and the openings run on it, so no call goes through the `blake3`
+//! crate's streaming state (tests: the same digests as `Blake3_256` for each function).
 
+use alloc::vec::Vec;
 use core::marker::PhantomData;
 
 use picostark_sha256::{DigestWords, Sha256 as Stream};
@@ -157,6 +165,83 @@ impl<B: StarkField> ElementHasher for Sha256<B> {
     }
 }
 
+/// BLAKE3-256 over the base field `B`, digest-compatible with winter-crypto's `Blake3_256<B>`.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Blake3<B: StarkField>(PhantomData<B>);
+
+fn blake3_digest(bytes: &[u8]) -> ByteDigest {
+    ByteDigest::written(|out| picostark_blake3::hash_words(bytes, out))
+}
+
+/// Collects serialised elements (for fields stored in a non-canonical form).
+struct Bytes(Vec<u8>);
+
+impl ByteWriter for Bytes {
+    fn write_u8(&mut self, value: u8) {
+        self.0.push(value);
+    }
+
+    fn write_bytes(&mut self, values: &[u8]) {
+        self.0.extend_from_slice(values);
+    }
+}
+
+impl<B: StarkField> Hasher for Blake3<B> {
+    type Digest = ByteDigest;
+
+    const COLLISION_RESISTANCE: u32 = 128;
+
+    fn hash(bytes: &[u8]) -> Self::Digest {
+        blake3_digest(bytes)
+    }
+
+    fn merge(values: &[Self::Digest; 2]) -> Self::Digest {
+        // SAFETY: two transparent `[u32; 8]` side by side are one `[u32; 16]`.
+        let block = unsafe { &*values.as_ptr().cast::<[u32; 16]>() };
+        ByteDigest::written(|out| picostark_blake3::hash_block_words(block, out))
+    }
+
+    fn merge_many(values: &[Self::Digest]) -> Self::Digest {
+        blake3_digest(ByteDigest::digests_as_bytes(values))
+    }
+
+    fn merge_with_int(seed: Self::Digest, value: u64) -> Self::Digest {
+        let mut data = [0u8; 40];
+        data[..32].copy_from_slice(&seed.as_bytes());
+        data[32..].copy_from_slice(&value.to_le_bytes());
+        blake3_digest(&data)
+    }
+}
+
+/// Leaves and parents written into the Merkle levels where they belong.
+impl<B: StarkField> NodeHash for Blake3<B> {
+    fn leaf(bytes: &[u8], out: &mut Node) {
+        picostark_blake3::hash_words(bytes, &mut out.0);
+    }
+
+    fn parent(pair: &[Node; 2], out: &mut Node) {
+        // SAFETY: two transparent `[u32; 8]` side by side are one `[u32; 16]`.
+        let block = unsafe { &*(pair as *const [Node; 2]).cast::<[u32; 16]>() };
+        picostark_blake3::hash_block_words(block, &mut out.0);
+    }
+}
+
+impl<B: StarkField> ElementHasher for Blake3<B> {
+    type BaseField = B;
+
+    fn hash_elements<E: FieldElement<BaseField = B>>(elements: &[E]) -> Self::Digest {
+        if B::IS_CANONICAL {
+            blake3_digest(E::elements_as_bytes(elements))
+        } else {
+            let mut w = Bytes(Vec::with_capacity(elements.len() * E::ELEMENT_BYTES));
+            for e in elements {
+                e.write_into(&mut w);
+            }
+            blake3_digest(&w.0)
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -236,6 +321,57 @@ mod tests {
         for len in [0, 1, 31] {
             assert!(ByteDigest::read_from_bytes(&bytes[..len]).is_err());
             assert!(through_reader(&bytes[..len]).is_err());
+        }
+    }
+
+    /// Every function the verifier calls gives `Blake3_256`'s digest: inputs across a block
+    /// and a chunk, and elements of fields stored non-canonically (winter's Goldilocks, our
+    /// BabyBear: serialised) and canonically (winter's f128: hashed as they lie).
+    #[test]
+    fn blake3_gives_winter_cryptos_digests() {
+        use crate::field::babybear::BabyBear;
+        use winter_crypto::hashers::Blake3_256;
+        use winter_math::fields::f128::BaseElement as F128;
+        type Ours = Blake3<BaseElement>;
+        type Theirs = Blake3_256<BaseElement>;
+        for len in [0usize, 1, 40, 63, 64, 65, 1023, 1024, 1025, 3000] {
+            let bytes: Vec<u8> = (0..len).map(|i| (i * 7 + len) as u8).collect();
+            assert_eq!(
+                hex(Ours::hash(&bytes)),
+                Theirs::hash(&bytes).as_bytes(),
+                "{len}"
+            );
+        }
+        let (l, r) = (Theirs::hash(b"left"), Theirs::hash(b"right"));
+        let (ol, or) = (Ours::hash(b"left"), Ours::hash(b"right"));
+        assert_eq!(
+            hex(Ours::merge(&[ol, or])),
+            Theirs::merge(&[l, r]).as_bytes()
+        );
+        assert_ne!(
+            hex(Ours::merge(&[or, ol])),
+            Theirs::merge(&[l, r]).as_bytes()
+        );
+        assert_eq!(
+            hex(Ours::merge_many(&[ol, or, ol])),
+            Theirs::merge_many(&[l, r, l]).as_bytes()
+        );
+        for v in [0u64, 7, u64::MAX] {
+            let want = Theirs::merge_with_int(l, v).as_bytes();
+            assert_eq!(hex(Ours::merge_with_int(ol, v)), want);
+        }
+        for n in [0u64, 1, 5, 200] {
+            let g: Vec<BaseElement> = (0..n)
+                .map(|i| BaseElement::new(i * i + u64::MAX / 3))
+                .collect();
+            let want = Theirs::hash_elements(&g).as_bytes();
+            assert_eq!(hex(Ours::hash_elements(&g)), want, "{n}");
+            let b: Vec<BabyBear> = (0..n as u32).map(|i| BabyBear::new(i * 977 + 5)).collect();
+            let want = Blake3_256::<BabyBear>::hash_elements(&b).as_bytes();
+            assert_eq!(hex(Blake3::<BabyBear>::hash_elements(&b)), want, "{n}");
+            let c: Vec<F128> = (0..n).map(|i| F128::new(u128::from(i) << 70 | 3)).collect();
+            let want = Blake3_256::<F128>::hash_elements(&c).as_bytes();
+            assert_eq!(hex(Blake3::<F128>::hash_elements(&c)), want, "{n}");
         }
     }
 

@@ -12,9 +12,7 @@
 use alloc::vec::Vec;
 
 use picostark_core::VerifyError;
-use winter_crypto::hashers::Blake3_256;
 use winter_crypto::{Digest, Hasher};
-use winter_math::StarkField;
 use winter_utils::Deserializable;
 
 use super::parse::{malformed, Reader};
@@ -92,18 +90,6 @@ pub trait NodeHash: Hasher {
     fn leaf(bytes: &[u8], out: &mut Node);
     /// `out = merge(left, right)` (as [`Hasher::merge`]).
     fn parent(pair: &[Node; 2], out: &mut Node);
-}
-
-impl<B: StarkField> NodeHash for Blake3_256<B> {
-    fn leaf(bytes: &[u8], out: &mut Node) {
-        out.set_bytes(&Self::hash(bytes).as_bytes());
-    }
-
-    /// winter-crypto 0.13's `merge` is BLAKE3 of the two digests' 64 bytes: `hash` of them
-    /// (`node_hashes_are_the_hashers` checks it).
-    fn parent(pair: &[Node; 2], out: &mut Node) {
-        out.set_bytes(&Self::hash(Node::pair_bytes(pair)).as_bytes());
-    }
 }
 
 /// Buffers reused across openings, so a verification allocates them once.
@@ -319,7 +305,7 @@ pub fn verify_batch<H: NodeHash>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::hash::Sha256;
+    use crate::hash::{Blake3, Sha256};
     use winter_crypto::{MerkleTree, VectorCommitment};
     use winter_math::fields::f64::BaseElement;
     use winter_utils::Serializable;
@@ -375,7 +361,7 @@ mod tests {
 
     #[test]
     fn agrees_with_upstream_batch_openings_blake3() {
-        agrees_with_upstream::<Blake3_256<BaseElement>>();
+        agrees_with_upstream::<Blake3<BaseElement>>();
     }
 
     #[test]
@@ -399,7 +385,7 @@ mod tests {
             H::parent(&[pair[1], pair[0]], &mut out);
             assert_ne!(out.as_bytes(), &H::merge(&[a, b]).as_bytes());
         }
-        check::<Blake3_256<BaseElement>>();
+        check::<Blake3<BaseElement>>();
         check::<Sha256<BaseElement>>();
     }
 }

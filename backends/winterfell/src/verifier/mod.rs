@@ -39,9 +39,8 @@ use picostark_core::{
     Verifier, VerifyError,
 };
 use winter_air::{Air, BatchingMethod, FieldExtension, ProofOptions, TraceInfo};
-use winter_crypto::hashers::Blake3_256;
 
-use crate::hash::Sha256;
+use crate::hash::{Blake3, Sha256};
 use winter_crypto::{DefaultRandomCoin, ElementHasher, RandomCoin};
 use winter_fri::FriOptions;
 use winter_math::fields::f64::BaseElement as Goldilocks;
@@ -208,7 +207,8 @@ impl Verifier for WfBabyBearVerifier {
     }
 }
 
-/// Verifies with the header's hash: winter-crypto's BLAKE3 or our SHA-256 ([`crate::hash`]).
+/// Verifies with the header's hash: winter-crypto's BLAKE3 (recomputed) or our SHA-256
+/// ([`crate::hash`]).
 fn verify_hashed<B, E>(
     file: &ProofFile<'_>,
     accepted_tags: &[u8],
@@ -219,9 +219,7 @@ where
     E: FieldElement<BaseField = B>,
 {
     match file.header.hash {
-        HashId::Blake3_256 => {
-            verify_air::<B, E, Blake3_256<B>>(file, accepted_tags, min_security_bits)
-        }
+        HashId::Blake3_256 => verify_air::<B, E, Blake3<B>>(file, accepted_tags, min_security_bits),
         HashId::Sha256 => verify_air::<B, E, Sha256<B>>(file, accepted_tags, min_security_bits),
     }
 }
