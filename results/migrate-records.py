@@ -19,6 +19,11 @@ lack them; this script gave them, once, what `compare` used to guess at every re
   `all-backend`), and `placement` `hot-sram-insns` for the first hot set's records
   (`one/hot-sram-insns/`, the list by instruction share of commit bfd1bac).
 
+- board images, again (issue 26): `security_bits`, which `mcu-run board` left at 0 (a board
+  image prints no run line stating it) until it computed it, as the policy regime's figure
+  of the record's own `security` (`strictest`: the least of the three conjectures, as
+  `picostark_core::Figures::get`).
+
 A record that has a field keeps it. Usage: python3 results/migrate-records.py DIR...
 """
 import json
@@ -61,6 +66,11 @@ def migrate(rec, path):
         rec.setdefault("image", {"one": "one-backend", "all": "all-backend"}[kind])
         if parts[-2] == "hot-sram-insns":
             rec["placement"] = "hot-sram-insns"
+    sec = rec.get("security")
+    if rec.get("board") == "qemu-board-image" and not rec.get("security_bits") and sec:
+        conjectures = ("ethstark", "winterfell_conjectured", "plonky3_conjectured")
+        regime = {"strictest": min(sec[k] for k in conjectures)}
+        rec["security_bits"] = int(regime[sec["policy_regime"]])
     return rec
 
 

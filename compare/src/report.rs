@@ -20,6 +20,7 @@ fn sections(rows: &[Row], min: u32, out_dir: &Path, about: [&[String]; 2]) -> Ve
         sections::answer::section(rows, min, &profiles),
         sections::workload::section(rows, min),
         sections::circle::section(rows),
+        sections::placement::section(rows),
         sections::hash::section(rows),
         sections::proven::section(rows, min),
         sections::cores::section(rows),

@@ -66,6 +66,8 @@ for b in $BACKENDS; do
       fi
       "$MCU" board --core $core --proof "$proof" --image "$IMAGE-backend" \
         --out "$RECORDS/$IMAGE/$p$PROOF_DIR" "${prof[@]}" "$elf"
+      # The profiles name the ELF they read: relative to the checkout, no machine path.
+      [ ${#prof[@]} -eq 0 ] || sed -i "s|$ROOT/||g" "${prof[1]}" "${prof[1]%.txt}.misses.txt"
       "$MCU" board --core $core --proof "$proof" --flip-proof --windows 0 "$elf"
     done
   done

@@ -7,6 +7,7 @@ pub mod circle;
 pub mod cores;
 pub mod hash;
 pub mod matrix;
+pub mod placement;
 pub mod proven;
 pub mod scaling;
 pub mod workload;
