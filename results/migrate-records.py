@@ -63,7 +63,9 @@ def migrate(rec, path):
     parts = path.parts
     if rec.get("board") == "qemu-board-image" and "placement" in parts:
         kind = parts[parts.index("placement") + 1]
-        rec.setdefault("image", {"one": "one-backend", "all": "all-backend"}[kind])
+        image = {"one": "one-backend", "all": "all-backend"}.get(kind)
+        if image:
+            rec.setdefault("image", image)
         if parts[-2] == "hot-sram-insns":
             rec["placement"] = "hot-sram-insns"
     sec = rec.get("security")
