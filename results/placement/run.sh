@@ -19,6 +19,8 @@
 # go to results/placement/<image>/<placement>-proof-sram/ and name the placement
 # `<placement>+proof-sram` (`mcu-run board` reads it from the image), no profiles.
 # RECORDS=DIR: records (and the xip images' profiles) under DIR instead of results/placement.
+# WORK=DIR (proofs and images, default out/placement) and CARGO_TARGET_DIR let two runs
+# proceed side by side.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 MCU=$ROOT/target/release/mcu-run
@@ -54,12 +56,12 @@ for b in $BACKENDS; do
       (cd "$FW" && env PSTK_PROOF="$proof" ${HEAP:+PSTK_HEAP_SIZE=$HEAP} \
         cargo build --release --target $target --features "rp2350,$backends$feat$PROOF_FEAT" 2>&1 | tail -1)
       elf=$WORK/$IMAGE-$b-$p$PROOF_DIR.$core.elf
-      cp "$FW/target/$target/release/picostark-verifier-fw" "$elf"
+      cp "${CARGO_TARGET_DIR:-$FW/target}/$target/release/picostark-verifier-fw" "$elf"
       "$MCU" uf2 "$elf" "$elf.uf2" --family $family >/dev/null
       "$MCU" check-image "$elf" "$elf.uf2" --family $family | tail -1
       prof=()
       if [ "$p" = xip ] && [ -z "$PROOF_DIR" ]; then
-        # The hot set's input (verifier-mcu/firmware/link/hot-set.txt, README.md here).
+        # The hot sets' input (verifier-mcu/firmware/link/hot-set-*.txt, README.md here).
         mkdir -p "$RECORDS/profiles/$IMAGE"
         prof=(--profile "$RECORDS/profiles/$IMAGE/$b.$core.profile.txt")
         cp "$elf" "$WORK/xip-$IMAGE-$b.$core.elf"

@@ -13,7 +13,7 @@
 //!   (`link/code-in-ram-*.x`); `code-in-ram-membership` links the same way but keeps the
 //!   membership AIR in the lean Plonky3 verifier (which `code-in-ram` leaves out).
 //! - features `place-xip-ordered`, `place-hot-sram` (rp2350 only): the functions listed in
-//!   `link/hot-set.txt` (`link/hot-set-multi.txt` for a build with several backends; both
+//!   `link/hot-set-BACKEND.txt` (`link/hot-set-multi.txt` for a build with several backends; all
 //!   made by `mcu-run hot-set` from profiles) laid out together in flash,
 //!   or copied to SRAM at reset (at most [`HOT_SRAM_BUDGET`] bytes); a generated script,
 //!   [`placement_script`], which also fails the link when the list matches less than half
@@ -288,17 +288,18 @@ fn main() {
         }
         if let Some(p) = placement {
             // One list per image kind, each made for those images' sizes (README of
-            // results/placement): one backend, or several (the all-backend image).
-            let backends = BackendId::ALL
+            // results/placement): one per backend for the one-backend images (each spends
+            // the SRAM budget on its own verifier's hot code), one for several backends.
+            let enabled: Vec<BackendId> = BackendId::ALL
                 .iter()
-                .filter(|b| backend_enabled(**b))
-                .count();
-            let list = if backends > 1 {
-                "hot-set-multi.txt"
-            } else {
-                "hot-set.txt"
+                .copied()
+                .filter(|b| backend_enabled(*b))
+                .collect();
+            let list = match enabled[..] {
+                [one] => format!("hot-set-{}.txt", one.name()),
+                _ => "hot-set-multi.txt".into(),
             };
-            let script = placement_script(p, arm, list, &read(list));
+            let script = placement_script(p, arm, &list, &read(&list));
             if arm {
                 // Read before link.x's SECTIONS: the hot patterns win, as for code-in-ram.
                 memory_x.push_str(&script);

@@ -4,7 +4,7 @@
 //! mcu-run run --core m33|rv32 [--alloc tlsf|llff|bump] [--features F,..] [--expect accepted|rejected]
 //!             [--repeat N] [--heap BYTES] [--iterations N] [--out DIR] [--elf ELF]
 //!             [--embedded] [--profile] [--isa rp2350|rv32imac] [--window full|stock-wf]
-//!             [--xip-miss CYCLES] [--layout-elf BOARD.elf] PROOF...
+//!             [--xip-miss CYCLES] [--layout-elf BOARD.elf] [--image NAME] PROOF...
 //! mcu-run run --build-only --core m33|rv32 --features F,..|--window stock-wf [--alloc NAME]
 //!             [--heap BYTES] [--iterations N] [--isa rp2350|rv32imac]
 //! mcu-run board --core m33|rv32 --start ADDR --end ADDR [--skip ADDR].. [--return ADDR]..
@@ -107,7 +107,7 @@ fn usage() -> &'static str {
   mcu-run run --core m33|rv32 [--alloc tlsf|llff|bump] [--features F,..] [--expect accepted|rejected]
               [--repeat N] [--heap BYTES] [--iterations N] [--out DIR] [--elf ELF]
               [--embedded] [--profile] [--isa rp2350|rv32imac] [--window full|stock-wf]
-              [--xip-miss CYCLES] [--layout-elf BOARD.elf] [--sha256-engine] PROOF...
+              [--xip-miss CYCLES] [--layout-elf BOARD.elf] [--sha256-engine] [--image NAME] PROOF...
   mcu-run run --build-only --core m33|rv32 --features F,..|--window stock-wf [--alloc NAME]
               [--heap BYTES] [--iterations N] [--isa rp2350|rv32imac]
   mcu-run board --core m33|rv32 --start ADDR --end ADDR [--skip ADDR].. [--return ADDR]..
@@ -450,6 +450,11 @@ fn cmd_board(args: &[String]) -> Result<(), String> {
         std::fs::write(&misses, profile::render(&rows, exact, &header))
             .map_err(|e| format!("{misses}: {e}"))?;
         let _ = std::fs::remove_file(raw);
+        // The plugin's per-window files beside it (`FILE.raw.regionN`): the profile above
+        // covers every window.
+        for i in 0..regions.len() + 1 {
+            let _ = std::fs::remove_file(format!("{}.region{i}", raw.display()));
+        }
     }
     let est = record::estimate(&regions).ok_or("the plugin gave no estimate")?;
     let median = regions
@@ -563,6 +568,7 @@ fn cmd_run(args: &[String]) -> Result<(), String> {
             "window",
             "xip-miss",
             "layout-elf",
+            "image",
         ],
         &["embedded", "profile", "sha256-engine", "build-only"],
     )?;
@@ -806,6 +812,9 @@ fn cmd_run(args: &[String]) -> Result<(), String> {
         match record::build(&o, core, alloc, &meta).map(|r| record::with_security(r, bytes)) {
             Ok(mut rec) => {
                 rec.placement = Some(placement.into());
+                // Which image, when a comparison needs it named (`all-backend`: the one image
+                // for every backend the proofs need, set beside the board images).
+                rec.image = f.get("image").map(String::from);
                 let json = serde_json::to_string_pretty(&rec).map_err(|e| e.to_string())?;
                 let file = out.join(format!("{name}.{}.{alloc}.json", core.name()));
                 std::fs::write(&file, json + "\n")
