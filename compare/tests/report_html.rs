@@ -119,7 +119,7 @@ fn check(html: &str) {
 fn report_html_has_every_section_and_names_every_row() {
     let out = std::env::temp_dir().join(format!("compare-html-{}", std::process::id()));
     // The README's input list for re-rendering.
-    let tracks = "results/raw results/proven/records results/hash/best results/membership/records results/membership/records-128 results/membership/engine results/baseline/wide-circle results/placement/one results/placement/all";
+    let tracks = "results/raw results/proven/records results/hash/best results/membership/records results/membership/records-128 results/membership/engine results/baseline/wide-circle results/placement/one results/placement/all results/placement/qemu-image";
     let inputs = tracks.split(' ').filter(|t| root().join(t).is_dir());
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_compare"));
     cmd.current_dir(root())
