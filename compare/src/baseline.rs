@@ -19,7 +19,7 @@ use std::path::{Path, PathBuf};
 use picostark_core::record::{CycleEstimate, RunRecord};
 use serde_json::Value;
 
-use crate::doc::{Section, Table};
+use crate::doc::{signed_pct, Section, Table};
 
 /// Published silicon runs of stock `winterfell::verify` 0.13.1 on the zkmcu reference proofs
 /// (verify alone in the window, the proof parsed and cloned before it; rustc 1.94.1 release,
@@ -193,7 +193,7 @@ fn timing(dir: &Path) -> Section {
             (_, Some(e)) => model(e),
         };
         let err = match (measured, est) {
-            (Some(m), Some(e)) => format!("{:+.1}%", (e.cycles as f64 / m as f64 - 1.0) * 100.0),
+            (Some(m), Some(e)) => signed_pct(e.cycles as f64 / m as f64 - 1.0),
             _ => "–".into(),
         };
         let measured = measured.map_or("not published".into(), |m| m.to_string());

@@ -139,6 +139,11 @@ pub fn pct(v: f64) -> String {
     format!("{:.1}%", v * 100.0)
 }
 
+/// A signed change as a percentage with one decimal, e.g. `-0.123` -> `-12.3%`.
+pub fn signed_pct(v: f64) -> String {
+    format!("{:+.1}%", v * 100.0)
+}
+
 /// `a / b` as `1.23x`, `–` without both.
 pub fn times(a: Option<f64>, b: Option<f64>) -> String {
     match (a, b) {

@@ -3,7 +3,7 @@
 //! QEMU image's figures beside each backend's `xip` row (the two layouts' difference, once)
 //! and the targets checked per row.
 
-use crate::doc::{grouped, ms, pct, Section, Table};
+use crate::doc::{grouped, ms, pct, signed_pct, Section, Table};
 use crate::sections::answer::CORES;
 use crate::table::{Row, BLAKE3, XIP};
 
@@ -49,10 +49,6 @@ fn miss_share(r: &Row) -> Option<f64> {
 
 fn change(a: Option<f64>, b: Option<f64>) -> Option<f64> {
     Some(a? / b.filter(|b| *b > 0.0)? - 1.0)
-}
-
-fn signed_pct(v: Option<f64>) -> String {
-    v.map_or("–".into(), |v| format!("{:+.1}%", v * 100.0))
 }
 
 /// A board row of the default BLAKE3 Fibonacci proof (any parameters: those the backend's
@@ -131,10 +127,10 @@ pub fn section(rows: &[Row]) -> Section {
                         r.instructions.map_or("–".into(), grouped),
                         r.est_ms().map_or("–".into(), ms),
                         miss_share(r).map_or("–".into(), pct),
-                        signed_pct(vs_xip.flatten()),
+                        vs_xip.flatten().map_or("–".into(), signed_pct),
                         q.and_then(|q| q.instructions).map_or("–".into(), grouped),
                         q.and_then(Row::est_ms).map_or("–".into(), ms),
-                        signed_pct(vs_qemu),
+                        vs_qemu.map_or("–".into(), signed_pct),
                         bytes("flash-code-bytes"),
                         bytes("sram-code-bytes"),
                         bytes("sram-proof-bytes"),

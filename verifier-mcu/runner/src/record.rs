@@ -126,9 +126,9 @@ pub fn with_security(mut rec: RunRecord, proof: &[u8]) -> RunRecord {
     let header = ProofFile::parse(proof).ok().map(|f| f.header);
     let figures = header.as_ref().map(Figures::of);
     rec.security = figures.as_ref().map(|f| f.record(&policy));
-    // A board image prints no run line stating the bits its policy saw (`mcu-run board`
+    // An accepted run that states no bits (a board image prints no run line: `mcu-run board`
     // reads a verdict register): the policy regime's figure, as the firmware computes it.
-    if rec.board == "qemu-board-image" {
+    if rec.security_bits == 0 && rec.result == "accepted" {
         rec.security_bits = figures.map_or(0, |f| f.get(policy.regime));
     }
     rec.params = header.map(|h| h.params);
