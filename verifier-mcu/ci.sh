@@ -19,11 +19,12 @@
 #    build (`mcu-run run --window stock-wf`: target-cpu=cortex-m33, plain RV32IMAC) on the
 #    zkmcu reference proof and on our Goldilocks proof: both must be accepted (a guard against
 #    the RV32 miscompilation described in results/baseline/NOTES.md), with a cycle estimate;
-# 5. the rp2350 firmware for both cores built with an embedded proof (every backend,
-#    wf-goldilocks alone and with its hot code in SRAM, wf-goldilocks and lean-only
-#    p3-babybear with code in SRAM, and the published window's stock-wf-window build), its UF2
-#    files, each image checked by `mcu-run check-image`; the wf-goldilocks images (xip and
-#    hot-sram) run as flashed by `mcu-run board`: accepted, a flipped copy rejected.
+# 5. the rp2350 firmware for both cores built with an embedded proof (every backend, also
+#    with its hot code in SRAM, wf-goldilocks alone and with its hot code in SRAM,
+#    wf-goldilocks and lean-only p3-babybear with code in SRAM, and the published window's
+#    stock-wf-window build), its UF2 files, each image checked by `mcu-run check-image`; the
+#    wf-goldilocks images (xip and hot-sram) and the five-backend hot-sram image run as
+#    flashed by `mcu-run board`: accepted, a flipped copy rejected.
 # Steps 3 to 5 run for the two cores at the same time, each core's log printed after both end.
 #
 # Records go to $OUT (default out/mcu), UF2 files to $OUT/uf2.
@@ -233,7 +234,7 @@ core_checks() {
     # QEMU with the timing model, its embedded BLAKE3 proof accepted and a copy with one
     # embedded byte flipped rejected (the SHA-256 images wait on the engine's status bits).
     case $name in
-      wf-goldilocks | wf-goldilocks-hot-sram)
+      wf-goldilocks | wf-goldilocks-hot-sram | all-hot-sram)
         "$MCU" board --core "$core" --proof "$proof" "$elf"
         "$MCU" board --core "$core" --proof "$proof" --flip-proof --windows 0 "$elf"
         ;;
@@ -271,6 +272,9 @@ OTHER=$([ "${BACKENDS[0]}" = p3-goldilocks ] && echo p3-babybear || echo p3-gold
 # family, numbering, contiguity, payload = ELF load image). Backend sets: every backend (with
 # the first proof), and wf-goldilocks alone, as verifier-mcu/README.md builds it for a board.
 SETS=("all:$FEATURES:262144:$FIRST")
+# The five-backend image's hot code in SRAM (link/hot-set-multi.txt): its link-time checks
+# (at most 48 KiB, not stale) and check-image.
+SETS+=("all-hot-sram:$FEATURES,place-hot-sram:262144:$FIRST")
 if has wf-goldilocks; then
   SETS+=("wf-goldilocks:wf-goldilocks:262144:$WFG")
   # The hot code in SRAM (issue 26, `place-hot-sram`): the link-time checks, check-image and
