@@ -296,13 +296,9 @@ fn main() {
                 .copied()
                 .filter(|b| backend_enabled(*b))
                 .collect();
-            let list = match enabled[..] {
-                [one] => format!("hot-set-{}.txt", one.name()),
-                _ => "hot-set-multi.txt".into(),
-            };
-            let budget = match enabled[..] {
-                [_] => HOT_SRAM_BUDGET,
-                _ => HOT_SRAM_BUDGET_MULTI,
+            let (list, budget) = match enabled[..] {
+                [one] => (format!("hot-set-{}.txt", one.name()), HOT_SRAM_BUDGET),
+                _ => ("hot-set-multi.txt".into(), HOT_SRAM_BUDGET_MULTI),
             };
             let script = placement_script(p, arm, &list, &read(&list), budget);
             if arm {

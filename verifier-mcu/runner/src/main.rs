@@ -453,7 +453,7 @@ fn cmd_board(args: &[String]) -> Result<(), String> {
         // The plugin's per-window files beside it (`FILE.raw.regionN`): the profile above
         // covers every window.
         for i in 0..regions.len() + 1 {
-            let _ = std::fs::remove_file(format!("{}.region{i}", raw.display()));
+            let _ = std::fs::remove_file(region_file(raw, i));
         }
     }
     let est = record::estimate(&regions).ok_or("the plugin gave no estimate")?;
@@ -913,6 +913,12 @@ fn cmd_run(args: &[String]) -> Result<(), String> {
     }
 }
 
+/// The plugin's profile of measured window `i` alone, beside its block profile `raw`
+/// (icount-plugin: `FILE.regionN`).
+fn region_file(raw: &Path, i: usize) -> PathBuf {
+    PathBuf::from(format!("{}.region{i}", raw.display()))
+}
+
 /// Symbolizes the plugin's block profile of one run into a per-function report.
 fn write_profile(
     raw: &Path,
@@ -936,7 +942,7 @@ fn write_profile(
     // The first genuine iteration alone (the plugin's `FILE.region0`): the verification the
     // record's instruction count describes, without the others and the tampered copy.
     for (i, region) in outcome.regions.iter().enumerate() {
-        let file = PathBuf::from(format!("{}.region{i}", raw.display()));
+        let file = region_file(raw, i);
         let Ok(text) = std::fs::read_to_string(&file) else {
             continue;
         };
