@@ -105,6 +105,14 @@ pub trait AirDef: Sync {
     /// The boundary constraints.
     fn boundaries(&self) -> Vec<Boundary>;
 
+    /// Collision resistance of a hash the statement itself computes (a Merkle path's
+    /// compression, a nullifier), in bits, and what that hash is; `None` when the statement
+    /// hashes nothing. A proof of the statement is no stronger than it, whatever its FRI
+    /// parameters: `core::security` caps every regime's figure by it.
+    fn statement_hash(&self) -> Option<(u32, &'static str)> {
+        None
+    }
+
     /// Generates the trace of length `n` (a power of two >= 8) and its public inputs, over
     /// any field type given its zero-free embedding of small integers.
     fn generate_trace<F>(&self, n: usize, from_u64: impl Fn(u64) -> F) -> Trace<F>

@@ -7,14 +7,19 @@
 //!
 //! Poseidon2 over the backend's base field ([`crate::poseidon2`], the instance and its
 //! constants supplied by the backend through [`Poseidon2Instance`]), used as a 2-to-1
-//! compression: `H(a, b)` = the first `DIGEST` words of `P([a, b, 0, ..])`. Digest widths,
-//! set by each backend's instance:
+//! compression with a domain tag: `H_t(a, b)` = the first `DIGEST` words of
+//! `P([a, b, 0.., t])`, where the state's last word (capacity no input reaches) holds the
+//! role's tag `t`: [`TAG_NULLIFIER`], [`TAG_LEAF`], [`TAG_NODE`] or [`TAG_BINDING`]. Two roles
+//! never hash the same permutation input, so a nullifier is never a leaf or a node of the
+//! tree (for any scope), and a leaf is never an inner node. Digest widths, set by each
+//! backend's instance (`2 * DIGEST + 1 <= W`, so that two digests and the tag fit):
 //!
-//! - BabyBear and Mersenne-31, width 16: 8 words (`8 * 30.9 = 247` and `8 * 31 = 248`
-//!   bits), so about 124 bits of generic collision resistance. This is the most a width-16
-//!   state gives to a 2-to-1 compression of two digests (2 x 8 = 16 words): 128 bits would
-//!   need 9-word digests and the width-24 instance.
-//! - Goldilocks, width 8: 4 words (256 bits), 128 bits of collision resistance.
+//! - BabyBear and Mersenne-31, width 24: 9 words (`9 * 30.9 = 278` and `9 * 31 = 279`
+//!   bits), 139 bits of generic collision resistance, so the permutation's own 128 bits bind.
+//! - Goldilocks, width 12: 4 words (256 bits), 127 bits (`4 * log2 p / 2`, rounded down).
+//!
+//! [`AirDef::statement_hash`] declares that figure ([`Poseidon2Instance::collision_bits`]);
+//! a proof of this statement claims no more than it under any regime (`core::security`).
 //!
 //! # Rows
 //!
@@ -23,10 +28,10 @@
 //!
 //! | row | kind | permutation input | constrained output |
 //! |---|---|---|---|
-//! | 0 | nullifier (`N`) | `[id, scope, 0..]` | first `DIGEST` words = public nullifier |
-//! | 1 | leaf (`L`) | `[id, 0..]` (`id` equal to row 0's) | |
-//! | 2 ..= D + 1 | hop (`H`) | `[prev, sibling]` or `[sibling, prev]` by the row's direction bit | row D + 1: = public root |
-//! | D + 2 | binding (`B`) | `[scope, signal, 0..]` | |
+//! | 0 | nullifier (`N`) | `[id, scope, 0.., TAG_NULLIFIER]` | first `DIGEST` words = public nullifier |
+//! | 1 | leaf (`L`) | `[id, 0.., TAG_LEAF]` (`id` equal to row 0's) | |
+//! | 2 ..= D + 1 | hop (`H`) | `[prev, sibling, 0.., TAG_NODE]` or `[sibling, prev, 0.., TAG_NODE]` by the row's direction bit | row D + 1: = public root |
+//! | D + 2 | binding (`B`) | `[scope, signal, 0.., TAG_BINDING]` | |
 //! | rest | padding (`P`) | anything | |
 //!
 //! where `prev` is the previous row's output digest. Public inputs, `DIGEST` words each, in
@@ -39,9 +44,9 @@
 //! ([`Poseidon2Params::committed`]: the state after each full round and the S-box output of
 //! each partial round; the output is the last `W`), then six control columns: the direction
 //! bit, the one-hot row kind `N`, `L`, `H`, `B` (padding is all four zero), and a hop counter.
-//! BabyBear-16 (4 + 4 full rounds, 13 partial) gives 16 + 128 + 13 + 6 = 163 columns;
-//! Mersenne-31-16 (14 partial) 164; Goldilocks-8 (4 + 4 full, 22 partial) 8 + 64 + 22 + 6 =
-//! 100.
+//! BabyBear-24 (4 + 4 full rounds, 21 partial) gives 24 + 192 + 21 + 6 = 243 columns;
+//! Mersenne-31-24 (22 partial) 244; Goldilocks-12 (4 + 4 full, 22 partial) 12 + 96 + 22 + 6 =
+//! 136.
 //!
 //! # Degree
 //!
@@ -72,6 +77,15 @@ pub const DEFAULT_DEPTH: usize = 10;
 
 /// Control columns after the permutation's.
 const CONTROL: usize = 6;
+
+/// Domain tag of the nullifier hash `H(id, scope)`, in the state's last word.
+pub const TAG_NULLIFIER: u64 = 1;
+/// Domain tag of the leaf hash `H(id)`.
+pub const TAG_LEAF: u64 = 2;
+/// Domain tag of a Merkle node `H(left, right)`.
+pub const TAG_NODE: u64 = 3;
+/// Domain tag of the signal binding `H(scope, signal)`.
+pub const TAG_BINDING: u64 = 4;
 
 /// The statement's secret and public data, canonical field values (below every modulus
 /// here when made by [`Witness::demo`]).
@@ -163,13 +177,16 @@ impl<P: Poseidon2Instance> Membership<P> {
     /// The AIR for paths of `depth` hops (at least 1), with the demo witness.
     ///
     /// # Panics
-    /// If the instance is malformed or two digests do not fit its state (a bug in the
+    /// If the instance is malformed or two digests and the tag do not fit its state (a bug in the
     /// backend's [`Poseidon2Instance`], not an input).
     pub fn new(depth: usize) -> Self {
         let params = P::params();
         let digest = P::DIGEST;
         assert!(params.is_well_formed(), "malformed Poseidon2 instance");
-        assert!(digest >= 1 && 2 * digest <= params.width, "digest too wide");
+        assert!(
+            digest >= 1 && 2 * digest < params.width,
+            "two digests and the domain tag must fit the state"
+        );
         assert!(depth >= 1, "depth must be at least 1");
         let mut air = Membership {
             params,
@@ -310,20 +327,24 @@ impl<P: Poseidon2Instance> AirDef for Membership<P> {
         let input = |row: &[E], i: usize| row[i].clone();
         let out = |row: &[E], i: usize| row[k.out + i].clone();
 
-        // Nullifier row: [id, scope, 0..] -> nullifier.
+        // A role's input ends in zeros from word `from` and its tag in the last word.
+        let tail = |emit: &mut dyn FnMut(E), flag: &E, row: &[E], from: usize, tag: u64| {
+            for j in from..w - 1 {
+                emit(flag.clone() * input(row, j));
+            }
+            emit(flag.clone() * (input(row, w - 1) - c(tag)));
+        };
+
+        // Nullifier row: [id, scope, 0.., TAG_NULLIFIER] -> nullifier.
         for j in 0..d {
             emit(ln.clone() * (input(local, d + j) - public(scope + j)));
             emit(ln.clone() * (out(local, j) - public(nullifier + j)));
             // The leaf row hashes the same identity.
             emit(ln.clone() * (input(next, j) - input(local, j)));
         }
-        for j in 2 * d..w {
-            emit(ln.clone() * input(local, j));
-        }
-        // Leaf row: [id, 0..].
-        for j in d..w {
-            emit(ll.clone() * input(local, j));
-        }
+        tail(emit, &ln, local, 2 * d, TAG_NULLIFIER);
+        // Leaf row: [id, 0.., TAG_LEAF].
+        tail(emit, &ll, local, d, TAG_LEAF);
         // Into a hop row: the previous output on the side the next row's bit says.
         let next_bit = next[k.bit].clone();
         let left = nh.clone() * (one.clone() - next_bit.clone());
@@ -334,17 +355,17 @@ impl<P: Poseidon2Instance> AirDef for Membership<P> {
             // The last hop's output is the root.
             emit(leaving.clone() * (out(local, j) - public(root + j)));
         }
-        for j in 2 * d..w {
-            emit(nh.clone() * input(next, j));
-        }
-        // Binding row: [scope, signal, 0..].
+        tail(emit, &nh, next, 2 * d, TAG_NODE);
+        // Binding row: [scope, signal, 0.., TAG_BINDING].
         for j in 0..d {
             emit(lb.clone() * (input(local, j) - public(scope + j)));
             emit(lb.clone() * (input(local, d + j) - public(signal + j)));
         }
-        for j in 2 * d..w {
-            emit(lb.clone() * input(local, j));
-        }
+        tail(emit, &lb, local, 2 * d, TAG_BINDING);
+    }
+
+    fn statement_hash(&self) -> Option<(u32, &'static str)> {
+        Some((P::collision_bits(), P::NAME))
     }
 
     fn boundaries(&self) -> Vec<Boundary> {
@@ -368,12 +389,64 @@ impl<P: Poseidon2Instance> AirDef for Membership<P> {
     where
         F: Copy + Add<Output = F> + Sub<Output = F> + Mul<Output = F>,
     {
+        let (rows, public_inputs) = self.plan(n, &from_u64);
+        self.assemble(&rows, public_inputs, &from_u64)
+    }
+}
+
+/// A row's kind, in the order of its one-hot flags (padding sets none).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    Nullifier,
+    Leaf,
+    Hop,
+    Binding,
+    Padding,
+}
+
+/// One row before its permutation is computed: the permutation input, the direction bit,
+/// the kind and the hop counter.
+#[derive(Clone, Debug)]
+struct RowPlan<F> {
+    input: Vec<F>,
+    bit: u64,
+    kind: Kind,
+    depth: usize,
+}
+
+impl<P: Poseidon2Instance> Membership<P> {
+    /// `[a, b, 0.., tag]`: a role's permutation input.
+    fn input<F: Copy>(&self, a: &[F], b: &[F], tag: F, zero: F) -> Vec<F> {
+        let w = self.params.width;
+        let mut state = Vec::with_capacity(w);
+        state.extend_from_slice(a);
+        state.extend_from_slice(b);
+        state.resize(w - 1, zero);
+        state.push(tag);
+        state
+    }
+
+    /// The first `DIGEST` words of the permutation of `input`.
+    fn digest_of<F>(&self, input: &[F], from_u64: &dyn Fn(u64) -> F) -> Vec<F>
+    where
+        F: Copy + Add<Output = F> + Sub<Output = F> + Mul<Output = F>,
+    {
+        let mut state = input.to_vec();
+        self.params.permute(&mut state, from_u64);
+        state.truncate(self.digest);
+        state
+    }
+
+    /// The rows of the witness's trace of length `n`, and its public inputs.
+    fn plan<F>(&self, n: usize, from_u64: &dyn Fn(u64) -> F) -> (Vec<RowPlan<F>>, Vec<F>)
+    where
+        F: Copy + Add<Output = F> + Sub<Output = F> + Mul<Output = F>,
+    {
         assert!(
             n.is_power_of_two() && n >= self.min_rows(),
             "n must be a power of two >= max(8, depth + 4)"
         );
-        let k = self.cols();
-        let (w, d) = (self.params.width, self.digest);
+        let d = self.digest;
         let wit = &self.witness;
         assert!(
             wit.identity.len() == d
@@ -384,51 +457,68 @@ impl<P: Poseidon2Instance> AirDef for Membership<P> {
             "witness does not fit the AIR"
         );
         let f = |v: &[u64]| v.iter().map(|&x| from_u64(x)).collect::<Vec<F>>();
-        let c: &dyn Fn(u64) -> F = &from_u64;
-        let zero = from_u64(0);
-
-        let mut values = Vec::with_capacity(n * k.width);
-        let mut push_row = |input: Vec<F>, bit: u64, kind: usize, depth: usize| -> Vec<F> {
-            let mut state = input;
-            state.resize(w, zero);
-            let committed = self.params.committed(&state, c);
-            let out = committed[committed.len() - w..committed.len() - w + d].to_vec();
-            values.extend_from_slice(&state);
-            values.extend_from_slice(&committed);
-            values.push(from_u64(bit));
-            for flag in 0..4 {
-                values.push(from_u64(u64::from(flag == kind)));
-            }
-            values.push(from_u64(depth as u64));
-            out
+        let (zero, tag) = (from_u64(0), |t: u64| from_u64(t));
+        let (id, scope, signal) = (f(&wit.identity), f(&wit.scope), f(&wit.signal));
+        let row = |input: Vec<F>, bit: u64, kind: Kind, depth: usize| RowPlan {
+            input,
+            bit,
+            kind,
+            depth,
         };
-        let (n_kind, l_kind, h_kind, b_kind, p_kind) = (0, 1, 2, 3, 4);
 
-        let nullifier = push_row([f(&wit.identity), f(&wit.scope)].concat(), 0, n_kind, 0);
-        let mut digest = push_row(f(&wit.identity), 0, l_kind, 0);
+        let mut rows = Vec::with_capacity(n);
+        let null_in = self.input(&id, &scope, tag(TAG_NULLIFIER), zero);
+        let nullifier = self.digest_of(&null_in, from_u64);
+        rows.push(row(null_in, 0, Kind::Nullifier, 0));
+        let leaf_in = self.input(&id, &[], tag(TAG_LEAF), zero);
+        let mut node = self.digest_of(&leaf_in, from_u64);
+        rows.push(row(leaf_in, 0, Kind::Leaf, 0));
         for (level, sibling) in wit.siblings.iter().enumerate() {
             let bit = (wit.index >> level) & 1;
-            let input = if bit == 1 {
-                [f(sibling), digest].concat()
+            let sibling = f(sibling);
+            let (l, r) = if bit == 1 {
+                (&sibling, &node)
             } else {
-                [digest, f(sibling)].concat()
+                (&node, &sibling)
             };
-            digest = push_row(input, bit, h_kind, level + 1);
+            let hop_in = self.input(l, r, tag(TAG_NODE), zero);
+            node = self.digest_of(&hop_in, from_u64);
+            rows.push(row(hop_in, bit, Kind::Hop, level + 1));
         }
-        let root = digest;
-        push_row(
-            [f(&wit.scope), f(&wit.signal)].concat(),
-            0,
-            b_kind,
-            self.depth,
-        );
-        for _ in self.depth + 3..n {
-            push_row(Vec::new(), 0, p_kind, self.depth);
+        let bind_in = self.input(&scope, &signal, tag(TAG_BINDING), zero);
+        rows.push(row(bind_in, 0, Kind::Binding, self.depth));
+        while rows.len() < n {
+            let pad = vec![zero; self.params.width];
+            rows.push(row(pad, 0, Kind::Padding, self.depth));
         }
+        let public_inputs = [node, nullifier, signal, scope].concat();
+        (rows, public_inputs)
+    }
 
-        let public_inputs = [root, nullifier, f(&wit.signal), f(&wit.scope)].concat();
+    /// The trace of planned rows: each row's input, its permutation's cells and its control
+    /// columns.
+    fn assemble<F>(
+        &self,
+        rows: &[RowPlan<F>],
+        public_inputs: Vec<F>,
+        from_u64: &dyn Fn(u64) -> F,
+    ) -> Trace<F>
+    where
+        F: Copy + Add<Output = F> + Sub<Output = F> + Mul<Output = F>,
+    {
+        let width = self.cols().width;
+        let mut values = Vec::with_capacity(rows.len() * width);
+        for r in rows {
+            values.extend_from_slice(&r.input);
+            values.extend(self.params.committed(&r.input, from_u64));
+            values.push(from_u64(r.bit));
+            for flag in [Kind::Nullifier, Kind::Leaf, Kind::Hop, Kind::Binding] {
+                values.push(from_u64(u64::from(r.kind == flag)));
+            }
+            values.push(from_u64(r.depth as u64));
+        }
         Trace {
-            width: k.width,
+            width,
             values,
             public_inputs,
         }
@@ -468,13 +558,19 @@ mod tests {
     use super::*;
     use crate::check_trace;
     use crate::test_field::Bb;
+    use picostark_core::FieldId;
 
-    /// A width-16, x^7 instance over BabyBear with made-up constants (the real ones live in
-    /// the backends; their known-answer tests are in `picostark-plonky3`).
+    /// A width-16, x^7 instance over BabyBear with made-up constants and 7-word digests (the
+    /// real ones live in `picostark-poseidon2`, with their known-answer tests).
     struct Toy;
 
+    const TOY_DIGEST: usize = 7;
+
     impl Poseidon2Instance for Toy {
-        const DIGEST: usize = 8;
+        const NAME: &'static str = "toy Poseidon2 BabyBear-16";
+        const DIGEST: usize = TOY_DIGEST;
+        const FIELD: FieldId = FieldId::BabyBear;
+        const PERMUTATION_BITS: u32 = 128;
         fn params() -> Poseidon2Params {
             let mut x = 7u64;
             let mut next = move || {
@@ -496,23 +592,45 @@ mod tests {
         }
     }
 
+    const D: usize = TOY_DIGEST;
+    const PUBLIC: usize = 4 * D;
+
     fn air() -> Membership<Toy> {
         Membership::new(DEFAULT_DEPTH)
+    }
+
+    fn c(v: u64) -> Bb {
+        Bb(v % Bb::P)
+    }
+
+    /// `H_tag(l, r)`: the first `D` words of `P([l, r, 0.., tag])`.
+    fn hash(l: &[Bb], r: &[Bb], tag: u64) -> Vec<Bb> {
+        let mut s = [l, r].concat();
+        s.resize(15, Bb(0));
+        s.push(Bb(tag));
+        Toy::params().permute(&mut s, &c);
+        s[..D].to_vec()
+    }
+
+    fn words(v: &[u64]) -> Vec<Bb> {
+        v.iter().map(|&y| Bb(y)).collect()
     }
 
     #[test]
     fn shape() {
         let a = air();
         assert_eq!(a.width(), 16 + 8 * 16 + 13 + 6);
-        assert_eq!(a.num_public_inputs(), 32);
+        assert_eq!(a.num_public_inputs(), PUBLIC);
         assert_eq!(a.min_rows(), 16);
         assert_eq!(a.transition_degrees().iter().max(), Some(&7));
-        // 141 permutation cells, 7 on booleans, 6 sequencing, 2 counter, 3 x 8 on the nullifier
-        // row, 8 on the leaf row, 3 x 8 into and out of hops, 2 x 8 on the binding row.
+        // 141 permutation cells, 7 on booleans, 6 sequencing, 2 counter; per role 3 x 7 or
+        // 2 x 7 tied words, then its zero words and its tag (16 - 14, 16 - 7, 16 - 14, 16 - 14).
         assert_eq!(
             a.transition_degrees().len(),
-            141 + 7 + 6 + 2 + 24 + 8 + 24 + 16
+            141 + 7 + 6 + 2 + (3 * D + 2) + 9 + (3 * D + 2) + (2 * D + 2)
         );
+        // 7 words of BabyBear: 7 * 30.906 / 2 = 108 bits, below the permutation's 128.
+        assert_eq!(a.statement_hash(), Some((108, Toy::NAME)));
     }
 
     #[test]
@@ -521,7 +639,7 @@ mod tests {
         for n in [16, 32] {
             let t = a.generate_trace(n, Bb);
             assert_eq!(t.height(), n);
-            assert_eq!(t.public_inputs.len(), 32);
+            assert_eq!(t.public_inputs.len(), PUBLIC);
             check_trace(&a, &t, Bb).unwrap();
         }
         let shallow = Membership::<Toy>::new(3);
@@ -532,37 +650,68 @@ mod tests {
     fn rows_hash_what_the_table_says() {
         let a = air();
         let t = a.generate_trace(16, Bb);
-        let p = Toy::params();
-        let c = |v: u64| Bb(v % Bb::P);
-        let hash = |l: &[Bb], r: &[Bb]| {
-            let mut s = [l, r].concat();
-            s.resize(16, Bb(0));
-            p.permute(&mut s, &c);
-            s[..8].to_vec()
-        };
-        let wit = Witness::demo(8, DEFAULT_DEPTH);
-        let v = |x: &[u64]| x.iter().map(|&y| Bb(y)).collect::<Vec<_>>();
-        let mut node = hash(&v(&wit.identity), &[]);
+        let wit = Witness::demo(D, DEFAULT_DEPTH);
+        let mut node = hash(&words(&wit.identity), &[], TAG_LEAF);
         for (level, s) in wit.siblings.iter().enumerate() {
             node = if (wit.index >> level) & 1 == 1 {
-                hash(&v(s), &node)
+                hash(&words(s), &node, TAG_NODE)
             } else {
-                hash(&node, &v(s))
+                hash(&node, &words(s), TAG_NODE)
             };
         }
-        assert_eq!(&t.public_inputs[..8], &node[..]);
-        assert_eq!(
-            &t.public_inputs[8..16],
-            &hash(&v(&wit.identity), &v(&wit.scope))[..]
-        );
-        assert_eq!(&t.public_inputs[16..24], &v(&wit.signal)[..]);
-        assert_eq!(&t.public_inputs[24..], &v(&wit.scope)[..]);
-        // The committed cells end with the permutation's output.
+        let public = &t.public_inputs;
+        assert_eq!(&public[..D], &node[..]);
+        let nullifier = hash(&words(&wit.identity), &words(&wit.scope), TAG_NULLIFIER);
+        assert_eq!(&public[D..2 * D], &nullifier[..]);
+        assert_eq!(&public[2 * D..3 * D], &words(&wit.signal)[..]);
+        assert_eq!(&public[3 * D..], &words(&wit.scope)[..]);
+        // The committed cells end with the permutation's output; the tag is the last input.
         let row = t.row(5);
+        assert_eq!(row[15], Bb(TAG_NODE));
         let mut s = row[..16].to_vec();
-        p.permute(&mut s, &c);
+        Toy::params().permute(&mut s, &c);
         let w = a.width();
         assert_eq!(&row[w - 6 - 16..w - 6], &s[..]);
+    }
+
+    /// Domain separation: for random and edge scopes, the nullifier's permutation input
+    /// differs from the leaf's (and from every node's) in the tag word, so no scope makes a
+    /// nullifier equal the member's public leaf; and the digests indeed differ.
+    #[test]
+    fn no_scope_makes_a_nullifier_a_leaf() {
+        let wit = Witness::demo(D, DEFAULT_DEPTH);
+        let id = words(&wit.identity);
+        let leaf = hash(&id, &[], TAG_LEAF);
+        let mut x = 0x1234_5678u64;
+        let mut random = move || {
+            (0..D)
+                .map(|_| {
+                    x = x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+                    Bb((x >> 33) % Bb::P)
+                })
+                .collect::<Vec<_>>()
+        };
+        let mut scopes = vec![
+            vec![Bb(0); D],
+            vec![Bb(Bb::P - 1); D],
+            vec![Bb(1); D],
+            // The leaf's own tail and tag as a scope: the input collision of an untagged design.
+            [vec![Bb(0); D - 1], vec![Bb(TAG_LEAF)]].concat(),
+            id.clone(),
+            leaf.clone(),
+        ];
+        scopes.extend((0..64).map(|_| random()));
+        let a = air();
+        for scope in &scopes {
+            let null_in = a.input(&id, scope, Bb(TAG_NULLIFIER), Bb(0));
+            let leaf_in = a.input(&id, &[], Bb(TAG_LEAF), Bb(0));
+            assert_ne!(null_in, leaf_in, "scope {scope:?}");
+            assert_ne!(null_in[15], Bb(TAG_LEAF));
+            assert_ne!(null_in[15], Bb(TAG_NODE));
+            assert_ne!(hash(&id, scope, TAG_NULLIFIER), leaf, "scope {scope:?}");
+        }
+        // Without tags, scope 0 made the nullifier the leaf: the weakness the tags remove.
+        assert_eq!(hash(&id, &vec![Bb(0); D], 0), hash(&id, &[], 0));
     }
 
     #[test]
@@ -589,7 +738,7 @@ mod tests {
     #[test]
     fn wrong_public_inputs_fail() {
         let a = air();
-        for i in 0..32 {
+        for i in 0..PUBLIC {
             let mut t = a.generate_trace(16, Bb);
             t.public_inputs[i] = t.public_inputs[i] + Bb(1);
             assert!(check_trace(&a, &t, Bb).is_err(), "public input {i}");
@@ -602,5 +751,125 @@ mod tests {
         let t = air().generate_trace(16, Bb);
         assert!(check_trace(&Membership::<Toy>::new(9), &t, Bb).is_err());
         assert!(check_trace(&Membership::<Toy>::new(11), &t, Bb).is_err());
+    }
+
+    /// A hostile prover's traces: rows whose permutations are computed honestly (so only the
+    /// statement's constraints can catch them), each making a false statement. Every one is
+    /// rejected.
+    #[test]
+    fn false_statements_with_honest_permutations_fail() {
+        let a = air();
+        let honest = || a.plan(16, &c);
+        let reject = |name: &str, rows: &[RowPlan<Bb>], public: Vec<Bb>| {
+            let t = a.assemble(rows, public, &c);
+            assert!(check_trace(&a, &t, Bb).is_err(), "{name} accepted");
+        };
+        let (rows, public) = honest();
+        check_trace(&a, &a.assemble(&rows, public.clone(), &c), Bb).unwrap();
+        let zero = Bb(0);
+
+        // Rebuilds the hop rows from `leaf_row`'s digest with the given bits and siblings.
+        let rechain = |rows: &mut Vec<RowPlan<Bb>>, bits: &[u64]| -> Vec<Bb> {
+            let mut node = a.digest_of(&rows[1].input, &c);
+            for (level, &bit) in bits.iter().enumerate() {
+                let hop = &rows[2 + level];
+                let sibling = if hop.bit == 1 {
+                    hop.input[..D].to_vec()
+                } else {
+                    hop.input[D..2 * D].to_vec()
+                };
+                let (l, r) = if bit == 1 {
+                    (&sibling, &node)
+                } else {
+                    (&node, &sibling)
+                };
+                rows[2 + level].input = a.input(l, r, Bb(TAG_NODE), zero);
+                rows[2 + level].bit = bit;
+                node = a.digest_of(&rows[2 + level].input, &c);
+            }
+            node
+        };
+        let bits: Vec<u64> = rows[2..2 + DEFAULT_DEPTH].iter().map(|r| r.bit).collect();
+
+        // 1. A leaf not in the tree: another identity, its own honest path, the public root.
+        {
+            let mut r = rows.clone();
+            let other = vec![Bb(5); D];
+            r[0].input = a.input(&other, &public[3 * D..], Bb(TAG_NULLIFIER), zero);
+            r[1].input = a.input(&other, &[], Bb(TAG_LEAF), zero);
+            rechain(&mut r, &bits);
+            let mut p = public.clone();
+            p[D..2 * D].copy_from_slice(&a.digest_of(&r[0].input, &c));
+            reject("leaf not in the tree", &r, p);
+        }
+        // 2. A flipped direction bit, the path recomputed: the root differs.
+        for level in [0, 4, DEFAULT_DEPTH - 1] {
+            let mut r = rows.clone();
+            let mut b = bits.clone();
+            b[level] ^= 1;
+            rechain(&mut r, &b);
+            reject("flipped direction bit", &r, public.clone());
+        }
+        // 3. A flipped bit with the inputs left in place, and a non-boolean bit.
+        for bit in [bits[3] ^ 1, 2] {
+            let mut r = rows.clone();
+            r[5].bit = bit;
+            reject("bit not matching the input order", &r, public.clone());
+        }
+        // 4. A nullifier of another identity or another scope, honestly hashed.
+        for (id, scope) in [
+            (vec![Bb(9); D], public[3 * D..].to_vec()),
+            (rows[0].input[..D].to_vec(), vec![Bb(9); D]),
+        ] {
+            let mut r = rows.clone();
+            r[0].input = a.input(&id, &scope, Bb(TAG_NULLIFIER), zero);
+            let mut p = public.clone();
+            p[D..2 * D].copy_from_slice(&a.digest_of(&r[0].input, &c));
+            reject("nullifier of another identity or scope", &r, p);
+        }
+        // 5. Hashes under the wrong domain tag (or none), honestly permuted: a nullifier
+        //    with the leaf's tag, a leaf or a hop with the node's or no tag, a binding row
+        //    with the nullifier's.
+        for (row, tag) in [
+            (0, TAG_LEAF),
+            (0, 0),
+            (1, TAG_NODE),
+            (1, 0),
+            (6, TAG_LEAF),
+            (6, 0),
+            (DEFAULT_DEPTH + 2, TAG_NULLIFIER),
+        ] {
+            let mut r = rows.clone();
+            r[row].input[15] = Bb(tag);
+            let mut p = public.clone();
+            if row == 0 {
+                p[D..2 * D].copy_from_slice(&a.digest_of(&r[0].input, &c));
+            }
+            reject("wrong domain tag", &r, p);
+        }
+        // 6. Counter tricks: a hop that does not count, a counter that starts at one.
+        {
+            let mut r = rows.clone();
+            for row in r.iter_mut().skip(5) {
+                row.depth -= 1;
+            }
+            reject("a hop not counted", &r, public.clone());
+            let mut r = rows.clone();
+            for row in r.iter_mut() {
+                row.depth += 1;
+            }
+            reject("counter from one", &r, public.clone());
+        }
+        // 7. A path one hop short: a hop row turned into padding (the binding row follows
+        //    early) and a padding row turned into a hop.
+        {
+            let mut r = rows.clone();
+            r[DEFAULT_DEPTH + 1].kind = Kind::Binding;
+            r[DEFAULT_DEPTH + 2].kind = Kind::Padding;
+            reject("nine hops", &r, public.clone());
+            let mut r = rows.clone();
+            r[DEFAULT_DEPTH + 2].kind = Kind::Hop;
+            reject("eleven hops", &r, public.clone());
+        }
     }
 }

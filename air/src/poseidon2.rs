@@ -18,6 +18,7 @@
 use alloc::vec::Vec;
 
 use crate::Algebra;
+use picostark_core::FieldId;
 
 /// One Poseidon2 instance, every constant as its canonical value in the field.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -41,10 +42,26 @@ pub struct Poseidon2Params {
 /// A source of one Poseidon2 instance and the digest width used with it; the backend that
 /// owns the field implements it (see `picostark-plonky3`'s `membership` module).
 pub trait Poseidon2Instance {
+    /// What the instance is, for records and reports (e.g. `Poseidon2 BabyBear-24`).
+    const NAME: &'static str;
     /// Digest width in field elements.
     const DIGEST: usize;
+    /// The field the instance is over: its modulus sets what a digest of [`Self::DIGEST`]
+    /// words resists.
+    const FIELD: FieldId;
+    /// The security level the permutation's round numbers were chosen for, in bits
+    /// (Plonky3 0.8's instances: 128, `p3-poseidon2` `round_numbers.rs`).
+    const PERMUTATION_BITS: u32;
     /// The permutation's parameters.
     fn params() -> Poseidon2Params;
+
+    /// Collision resistance of a 2-to-1 compression truncated to [`Self::DIGEST`] words, in
+    /// bits: the generic (birthday) bound `DIGEST * log2(p) / 2`, rounded down, capped by
+    /// the permutation's own level.
+    fn collision_bits() -> u32 {
+        let digest_millibits = Self::DIGEST as u32 * Self::FIELD.log2_modulus_millibits();
+        (digest_millibits / 2000).min(Self::PERMUTATION_BITS)
+    }
 }
 
 impl Poseidon2Params {

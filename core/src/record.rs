@@ -396,6 +396,12 @@ mod run_record {
         /// The regime the policy that accepted the proof used, and its minimum.
         pub policy_regime: String,
         pub policy_min_bits: u32,
+        /// The statement's own hash (`core::security::StatementHash`) that caps every figure
+        /// above, in bits, and what it is; `None`: the statement hashes nothing.
+        #[cfg_attr(feature = "serde", serde(default))]
+        pub statement_hash_bits: Option<u32>,
+        #[cfg_attr(feature = "serde", serde(default))]
+        pub statement_hash: Option<String>,
     }
 
     /// One measurement of one proof on one core: the schema every benchmark writes (as JSON)

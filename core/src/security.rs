@@ -37,6 +37,12 @@
 //!
 //! [`Regime::Strictest`], the default policy, is the minimum of (a), (b) and (c).
 //!
+//! **The statement's own hash.** An AIR that hashes inside its statement (the membership
+//! AIR's Poseidon2 Merkle path and nullifier) declares that hash's collision resistance
+//! ([`StatementHash`], from `AirDef::statement_hash`); a false statement is proved by a
+//! collision there whatever the FRI parameters, so each of the five figures is capped by it.
+//! [`Figures::statement_hash`] names the cap, and records carry it.
+//!
 //! **Folding by `2^a` with one challenge per layer.** Every FRI this project runs folds a
 //! committed layer by `2^a` with a single challenge `beta` (the two-adic FRI of Plonky3 and
 //! winterfell, and `p3-m31`'s circle FRI: upstream's `CirclePcs` at `a = 1`, our
@@ -125,8 +131,20 @@ impl core::fmt::Display for Regime {
     }
 }
 
+/// A hash the statement itself computes (a Merkle path's compression, a nullifier): a proof
+/// of the statement is no stronger than its collision resistance, whatever the FRI
+/// parameters, so every regime's figure is capped by it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StatementHash {
+    /// Collision resistance, in bits.
+    pub bits: u32,
+    /// What it is, for records and reports.
+    pub name: &'static str,
+}
+
 /// Plonky3's view of an AIR's shape: what its conjectured and proven figures depend on.
-/// Checked against `p3_uni_stark::StarkSecurityParams::from_air` in the Plonky3 tests.
+/// Checked against `p3_uni_stark::StarkSecurityParams::from_air` in the Plonky3 tests, and
+/// against the AIRs' own definitions in `picostark-poseidon2`'s tests.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct AirShape {
     /// Trace columns.
@@ -137,6 +155,8 @@ pub struct AirShape {
     pub max_constraint_degree: u32,
     /// Committed quotient chunks.
     pub num_quotient_chunks: u32,
+    /// The statement's own hash, if it has one (`AirDef::statement_hash`).
+    pub statement_hash: Option<StatementHash>,
 }
 
 impl AirShape {
@@ -151,6 +171,7 @@ impl AirShape {
                 num_constraints: 5,
                 max_constraint_degree: 2,
                 num_quotient_chunks: 1,
+                statement_hash: None,
             },
             // 16 transitions of degree 3 and 20 boundaries; the prover's degree hint (4)
             // sets the quotient chunks.
@@ -159,30 +180,44 @@ impl AirShape {
                 num_constraints: 36,
                 max_constraint_degree: if circle { 4 } else { 3 },
                 num_quotient_chunks: 4,
+                statement_hash: None,
             },
             // `picostark_air::membership`: the permutation's cells, 6 control columns, 6
             // boundaries; transitions of the S-box's degree (x^7; x^5 on Mersenne-31), the
-            // prover's degree hint (S-box degree + 1) sets 8 quotient chunks. BabyBear-16: 13
-            // partial rounds, 8-word digests; Mersenne-31-16: 14 partial rounds; Goldilocks-8:
-            // 22 partial rounds, 4-word digests.
+            // prover's degree hint (S-box degree + 1) sets 8 quotient chunks. BabyBear-24: 21
+            // partial rounds, 9-word digests; Mersenne-31-24: 22 partial rounds; Goldilocks-12:
+            // 22 partial rounds, 4-word digests. The statement hash: `min(digest words *
+            // log2 p / 2, 128)`, 128 being the permutations' design level.
             AirId::Membership => match field {
                 FieldId::BabyBear => AirShape {
-                    width: 163,
-                    num_constraints: 228 + 6,
+                    width: 243,
+                    num_constraints: 333 + 6,
                     max_constraint_degree: 7,
                     num_quotient_chunks: 8,
+                    statement_hash: Some(StatementHash {
+                        bits: 128,
+                        name: "Poseidon2 BabyBear-24, 9-word digests",
+                    }),
                 },
                 FieldId::Mersenne31 => AirShape {
-                    width: 164,
-                    num_constraints: 229 + 6,
+                    width: 244,
+                    num_constraints: 334 + 6,
                     max_constraint_degree: if circle { 6 } else { 5 },
                     num_quotient_chunks: 8,
+                    statement_hash: Some(StatementHash {
+                        bits: 128,
+                        name: "Poseidon2 Mersenne-31-24, 9-word digests",
+                    }),
                 },
                 FieldId::Goldilocks => AirShape {
-                    width: 100,
-                    num_constraints: 137 + 6,
+                    width: 136,
+                    num_constraints: 185 + 6,
                     max_constraint_degree: 7,
                     num_quotient_chunks: 8,
+                    statement_hash: Some(StatementHash {
+                        bits: 127,
+                        name: "Poseidon2 Goldilocks-12, 4-word digests",
+                    }),
                 },
             },
         }
@@ -214,6 +249,8 @@ pub struct Figures {
     pub proven_unique: u32,
     /// (e)
     pub proven_list: u32,
+    /// The statement's own hash, whose collision resistance caps all five (if any).
+    pub statement_hash: Option<StatementHash>,
 }
 
 impl Figures {
@@ -221,17 +258,19 @@ impl Figures {
     /// a verifier uses [`bits`] for its one regime instead).
     pub fn of(header: &ProofHeader) -> Figures {
         let s = Setting::of(header);
+        let cap = |bits: u32| s.cap(bits);
         Figures {
-            ethstark: ethstark_bits(
+            ethstark: cap(ethstark_bits(
                 header.field,
                 header.extension_degree,
                 header.log_n,
                 &header.params,
-            ),
-            winterfell: s.winterfell(),
-            plonky3: s.plonky3(),
-            proven_unique: s.proven_unique(),
-            proven_list: s.proven_list(),
+            )),
+            winterfell: cap(s.winterfell()),
+            plonky3: cap(s.plonky3()),
+            proven_unique: cap(s.proven_unique()),
+            proven_list: cap(s.proven_list()),
+            statement_hash: s.shape.statement_hash,
         }
     }
 
@@ -261,6 +300,8 @@ impl Figures {
             proven_list: self.proven_list.into(),
             policy_regime: policy.regime.name().into(),
             policy_min_bits: policy.min_security_bits,
+            statement_hash_bits: self.statement_hash.map(|h| h.bits),
+            statement_hash: self.statement_hash.map(|h| h.name.into()),
         }
     }
 }
@@ -276,7 +317,7 @@ pub fn bits(header: &ProofHeader, regime: Regime) -> u32 {
             &header.params,
         )
     };
-    match regime {
+    let bits = match regime {
         Regime::EthStark => eth(),
         Regime::Winterfell => s.winterfell(),
         Regime::Plonky3 => s.plonky3(),
@@ -284,7 +325,8 @@ pub fn bits(header: &ProofHeader, regime: Regime) -> u32 {
         Regime::ProvenUnique => s.proven_unique(),
         Regime::ProvenList => s.proven_list(),
         Regime::Proven => s.proven_unique().max(s.proven_list()),
-    }
+    };
+    s.cap(bits)
 }
 
 /// (a): the ethSTARK conjecture with grinding counted in full (module documentation).
@@ -385,6 +427,14 @@ impl Setting {
             shape,
             batched: shape.num_batched_functions(h.extension_degree, circle),
             algebraic_batching: plonky3,
+        }
+    }
+
+    /// A figure capped by the statement's own hash, if the AIR has one.
+    fn cap(&self, bits: u32) -> u32 {
+        match self.shape.statement_hash {
+            Some(h) => bits.min(h.bits),
+            None => bits,
         }
     }
 

@@ -1,8 +1,11 @@
 //! picostark-poseidon2: the Poseidon2 instances of the membership AIR
-//! (`picostark_air::membership`), read from the Plonky3 0.8 field crates: the standard
-//! width-16 instances of BabyBear (x^7, 4 + 4 full and 13 partial rounds) and Mersenne-31
-//! (x^5, 4 + 4 and 14) and the width-8 instance of Goldilocks (x^7, 4 + 4 and 22), each with
-//! its crate's round constants. The linear layers are read off the crates' own generic
+//! (`picostark_air::membership`), read from the Plonky3 0.8 field crates: the width-24
+//! instances of BabyBear (x^7, 4 + 4 full and 21 partial rounds) and Mersenne-31 (x^5, 4 + 4
+//! and 22) with 9-word digests, and the width-12 instance of Goldilocks (x^7, 4 + 4 and 22)
+//! with 4-word digests, each with its crate's round constants. The widths leave a word of
+//! capacity beside two digests for the AIR's domain tags; the digests are as wide as the
+//! permutation's 128 bits allow (BabyBear and Mersenne-31: 139 bits of collision resistance,
+//! so the permutation binds; Goldilocks: 127). The linear layers are read off the crates' own generic
 //! linear layers (`GenericPoseidon2LinearLayers*`) applied to unit vectors: `M4` from the
 //! external layer's first off-diagonal block, `V` from the internal layer's diagonal minus
 //! one. `tests/known_answers.rs` checks the resulting permutation against each crate's
@@ -18,35 +21,40 @@ extern crate alloc;
 use alloc::vec::Vec;
 
 use p3_baby_bear::{
-    BabyBear, GenericPoseidon2LinearLayersBabyBear, BABYBEAR_POSEIDON2_RC_16_EXTERNAL_FINAL,
-    BABYBEAR_POSEIDON2_RC_16_EXTERNAL_INITIAL, BABYBEAR_POSEIDON2_RC_16_INTERNAL,
+    BabyBear, GenericPoseidon2LinearLayersBabyBear, BABYBEAR_POSEIDON2_RC_24_EXTERNAL_FINAL,
+    BABYBEAR_POSEIDON2_RC_24_EXTERNAL_INITIAL, BABYBEAR_POSEIDON2_RC_24_INTERNAL,
     BABYBEAR_S_BOX_DEGREE,
 };
 use p3_field::PrimeField64;
 use p3_goldilocks::poseidon1::GOLDILOCKS_S_BOX_DEGREE;
 use p3_goldilocks::{
-    GenericPoseidon2LinearLayersGoldilocks, Goldilocks, GOLDILOCKS_POSEIDON2_RC_8_EXTERNAL_FINAL,
-    GOLDILOCKS_POSEIDON2_RC_8_EXTERNAL_INITIAL, GOLDILOCKS_POSEIDON2_RC_8_INTERNAL,
+    GenericPoseidon2LinearLayersGoldilocks, Goldilocks, GOLDILOCKS_POSEIDON2_RC_12_EXTERNAL_FINAL,
+    GOLDILOCKS_POSEIDON2_RC_12_EXTERNAL_INITIAL, GOLDILOCKS_POSEIDON2_RC_12_INTERNAL,
 };
 use p3_mersenne_31::{
-    GenericPoseidon2LinearLayersMersenne31, Mersenne31, MERSENNE31_POSEIDON2_RC_16_EXTERNAL_FINAL,
-    MERSENNE31_POSEIDON2_RC_16_EXTERNAL_INITIAL, MERSENNE31_POSEIDON2_RC_16_INTERNAL,
+    GenericPoseidon2LinearLayersMersenne31, Mersenne31, MERSENNE31_POSEIDON2_RC_24_EXTERNAL_FINAL,
+    MERSENNE31_POSEIDON2_RC_24_EXTERNAL_INITIAL, MERSENNE31_POSEIDON2_RC_24_INTERNAL,
     MERSENNE31_S_BOX_DEGREE,
 };
 use p3_poseidon2::GenericPoseidon2LinearLayers;
 use picostark_air::poseidon2::{Poseidon2Instance, Poseidon2Params};
+use picostark_core::FieldId;
 
-/// BabyBear's Poseidon2-16, 8-word digests.
+/// BabyBear's Poseidon2-24, 9-word digests.
 #[derive(Clone, Copy, Debug, Default)]
-pub struct BabyBear16;
+pub struct BabyBear24;
 
-/// Mersenne-31's Poseidon2-16, 8-word digests.
+/// Mersenne-31's Poseidon2-24, 9-word digests.
 #[derive(Clone, Copy, Debug, Default)]
-pub struct Mersenne31x16;
+pub struct Mersenne31x24;
 
-/// Goldilocks' Poseidon2-8, 4-word digests.
+/// Goldilocks' Poseidon2-12, 4-word digests.
 #[derive(Clone, Copy, Debug, Default)]
-pub struct Goldilocks8;
+pub struct Goldilocks12;
+
+/// The round numbers of every Plonky3 0.8 instance here are its 128-bit ones
+/// (`p3-poseidon2`, `round_numbers.rs`).
+const PERMUTATION_BITS: u32 = 128;
 
 fn canonical<F: PrimeField64>(v: &[F]) -> Vec<u64> {
     v.iter().map(|x| x.as_canonical_u64()).collect()
@@ -92,38 +100,47 @@ where
     }
 }
 
-impl Poseidon2Instance for BabyBear16 {
-    const DIGEST: usize = 8;
+impl Poseidon2Instance for BabyBear24 {
+    const NAME: &'static str = "Poseidon2 BabyBear-24, 9-word digests";
+    const DIGEST: usize = 9;
+    const FIELD: FieldId = FieldId::BabyBear;
+    const PERMUTATION_BITS: u32 = PERMUTATION_BITS;
     fn params() -> Poseidon2Params {
-        params::<BabyBear, GenericPoseidon2LinearLayersBabyBear, 16>(
+        params::<BabyBear, GenericPoseidon2LinearLayersBabyBear, 24>(
             BABYBEAR_S_BOX_DEGREE,
-            &BABYBEAR_POSEIDON2_RC_16_EXTERNAL_INITIAL,
-            &BABYBEAR_POSEIDON2_RC_16_INTERNAL,
-            &BABYBEAR_POSEIDON2_RC_16_EXTERNAL_FINAL,
+            &BABYBEAR_POSEIDON2_RC_24_EXTERNAL_INITIAL,
+            &BABYBEAR_POSEIDON2_RC_24_INTERNAL,
+            &BABYBEAR_POSEIDON2_RC_24_EXTERNAL_FINAL,
         )
     }
 }
 
-impl Poseidon2Instance for Mersenne31x16 {
-    const DIGEST: usize = 8;
+impl Poseidon2Instance for Mersenne31x24 {
+    const NAME: &'static str = "Poseidon2 Mersenne-31-24, 9-word digests";
+    const DIGEST: usize = 9;
+    const FIELD: FieldId = FieldId::Mersenne31;
+    const PERMUTATION_BITS: u32 = PERMUTATION_BITS;
     fn params() -> Poseidon2Params {
-        params::<Mersenne31, GenericPoseidon2LinearLayersMersenne31, 16>(
+        params::<Mersenne31, GenericPoseidon2LinearLayersMersenne31, 24>(
             MERSENNE31_S_BOX_DEGREE,
-            &MERSENNE31_POSEIDON2_RC_16_EXTERNAL_INITIAL,
-            &MERSENNE31_POSEIDON2_RC_16_INTERNAL,
-            &MERSENNE31_POSEIDON2_RC_16_EXTERNAL_FINAL,
+            &MERSENNE31_POSEIDON2_RC_24_EXTERNAL_INITIAL,
+            &MERSENNE31_POSEIDON2_RC_24_INTERNAL,
+            &MERSENNE31_POSEIDON2_RC_24_EXTERNAL_FINAL,
         )
     }
 }
 
-impl Poseidon2Instance for Goldilocks8 {
+impl Poseidon2Instance for Goldilocks12 {
+    const NAME: &'static str = "Poseidon2 Goldilocks-12, 4-word digests";
     const DIGEST: usize = 4;
+    const FIELD: FieldId = FieldId::Goldilocks;
+    const PERMUTATION_BITS: u32 = PERMUTATION_BITS;
     fn params() -> Poseidon2Params {
-        params::<Goldilocks, GenericPoseidon2LinearLayersGoldilocks, 8>(
+        params::<Goldilocks, GenericPoseidon2LinearLayersGoldilocks, 12>(
             GOLDILOCKS_S_BOX_DEGREE,
-            &GOLDILOCKS_POSEIDON2_RC_8_EXTERNAL_INITIAL,
-            &GOLDILOCKS_POSEIDON2_RC_8_INTERNAL,
-            &GOLDILOCKS_POSEIDON2_RC_8_EXTERNAL_FINAL,
+            &GOLDILOCKS_POSEIDON2_RC_12_EXTERNAL_INITIAL,
+            &GOLDILOCKS_POSEIDON2_RC_12_INTERNAL,
+            &GOLDILOCKS_POSEIDON2_RC_12_EXTERNAL_FINAL,
         )
     }
 }

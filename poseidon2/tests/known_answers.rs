@@ -1,15 +1,17 @@
 //! The membership AIR's Poseidon2 against the Plonky3 field crates' own permutations
 //! (known-answer tests on pseudo-random states), and its trace over each real instance.
 
-use p3_baby_bear::{default_babybear_poseidon2_16, BabyBear};
+use p3_baby_bear::{default_babybear_poseidon2_24, BabyBear};
 use p3_field::PrimeField64;
-use p3_goldilocks::{default_goldilocks_poseidon2_8, Goldilocks};
-use p3_mersenne_31::{default_mersenne31_poseidon2_16, Mersenne31};
+use p3_goldilocks::{default_goldilocks_poseidon2_12, Goldilocks};
+use p3_mersenne_31::{default_mersenne31_poseidon2_24, Mersenne31};
 use p3_symmetric::Permutation;
 use picostark_air::membership::Membership;
 use picostark_air::poseidon2::Poseidon2Instance;
-use picostark_air::{check_trace, AirDef};
-use picostark_poseidon2::{BabyBear16, Goldilocks8, Mersenne31x16};
+use picostark_air::{check_trace, AirDef, AirId};
+use picostark_core::security::AirShape;
+use picostark_core::FieldId;
+use picostark_poseidon2::{BabyBear24, Goldilocks12, Mersenne31x24};
 
 /// splitmix64: reproducible words without a dependency.
 fn words(seed: u64, n: usize) -> Vec<u64> {
@@ -53,29 +55,29 @@ where
 }
 
 #[test]
-fn babybear16_is_plonky3s() {
-    same_permutation::<BabyBear, BabyBear16, 16>(default_babybear_poseidon2_16());
-    let p = BabyBear16::params();
+fn babybear24_is_plonky3s() {
+    same_permutation::<BabyBear, BabyBear24, 24>(default_babybear_poseidon2_24());
+    let p = BabyBear24::params();
     assert_eq!(
         (p.sbox_degree, p.half_full_rounds(), p.partial_rounds()),
-        (7, 4, 13)
+        (7, 4, 21)
     );
 }
 
 #[test]
-fn mersenne31x16_is_plonky3s() {
-    same_permutation::<Mersenne31, Mersenne31x16, 16>(default_mersenne31_poseidon2_16());
-    let p = Mersenne31x16::params();
+fn mersenne31x24_is_plonky3s() {
+    same_permutation::<Mersenne31, Mersenne31x24, 24>(default_mersenne31_poseidon2_24());
+    let p = Mersenne31x24::params();
     assert_eq!(
         (p.sbox_degree, p.half_full_rounds(), p.partial_rounds()),
-        (5, 4, 14)
+        (5, 4, 22)
     );
 }
 
 #[test]
-fn goldilocks8_is_plonky3s() {
-    same_permutation::<Goldilocks, Goldilocks8, 8>(default_goldilocks_poseidon2_8());
-    let p = Goldilocks8::params();
+fn goldilocks12_is_plonky3s() {
+    same_permutation::<Goldilocks, Goldilocks12, 12>(default_goldilocks_poseidon2_12());
+    let p = Goldilocks12::params();
     assert_eq!(
         (p.sbox_degree, p.half_full_rounds(), p.partial_rounds()),
         (7, 4, 22)
@@ -108,7 +110,45 @@ fn trace_checks<F: PrimeField64, I: Poseidon2Instance>(width: usize) {
 
 #[test]
 fn traces_satisfy_the_air_over_each_field() {
-    trace_checks::<BabyBear, BabyBear16>(163);
-    trace_checks::<Mersenne31, Mersenne31x16>(164);
-    trace_checks::<Goldilocks, Goldilocks8>(100);
+    trace_checks::<BabyBear, BabyBear24>(243);
+    trace_checks::<Mersenne31, Mersenne31x24>(244);
+    trace_checks::<Goldilocks, Goldilocks12>(136);
+}
+
+/// The statement hash each instance declares: `min(DIGEST * log2 p / 2, 128)` bits.
+#[test]
+fn statement_hash_bits() {
+    assert_eq!(BabyBear24::collision_bits(), 128); // 9 * 30.9 / 2 = 139
+    assert_eq!(Mersenne31x24::collision_bits(), 128); // 9 * 31 / 2 = 139
+    assert_eq!(Goldilocks12::collision_bits(), 127); // 4 * 63.99.. / 2
+    let air = Membership::<BabyBear24>::default();
+    assert_eq!(air.statement_hash(), Some((128, BabyBear24::NAME)));
+}
+
+/// `core::security`'s view of each membership instance (`AirShape::of`) is the AIR's own:
+/// width, constraints (transitions and boundaries), largest degree and statement hash.
+#[test]
+fn security_shapes_are_the_airs() {
+    fn check<I: Poseidon2Instance>(field: FieldId) {
+        let air = Membership::<I>::default();
+        // Only Mersenne-31 proves over the circle.
+        let circles: &[bool] = if field == FieldId::Mersenne31 {
+            &[false, true]
+        } else {
+            &[false]
+        };
+        for &circle in circles {
+            let shape = AirShape::of(AirId::Membership, field, circle);
+            assert_eq!(shape.width as usize, air.width(), "{field:?}");
+            let constraints = air.transition_degrees().len() + air.boundaries().len();
+            assert_eq!(shape.num_constraints as usize, constraints, "{field:?}");
+            let degree = *air.transition_degrees().iter().max().unwrap() + usize::from(circle);
+            assert_eq!(shape.max_constraint_degree as usize, degree, "{field:?}");
+            let hash = shape.statement_hash.map(|h| (h.bits, h.name));
+            assert_eq!(hash, air.statement_hash(), "{field:?}");
+        }
+    }
+    check::<BabyBear24>(FieldId::BabyBear);
+    check::<Mersenne31x24>(FieldId::Mersenne31);
+    check::<Goldilocks12>(FieldId::Goldilocks);
 }

@@ -117,11 +117,13 @@ pub(crate) fn air_shape(backend: BackendId, air: AirId) -> (usize, usize) {
     match (air, backend.field()) {
         (AirId::Fibonacci, _) => shape(picostark_air::fibonacci::Fibonacci),
         (AirId::CubicChain16, _) => shape(picostark_air::chain16::CubicChain16),
-        (AirId::Membership, FieldId::BabyBear) => shape(Membership::<p2::BabyBear16>::default()),
+        (AirId::Membership, FieldId::BabyBear) => shape(Membership::<p2::BabyBear24>::default()),
         (AirId::Membership, FieldId::Mersenne31) => {
-            shape(Membership::<p2::Mersenne31x16>::default())
+            shape(Membership::<p2::Mersenne31x24>::default())
         }
-        (AirId::Membership, FieldId::Goldilocks) => shape(Membership::<p2::Goldilocks8>::default()),
+        (AirId::Membership, FieldId::Goldilocks) => {
+            shape(Membership::<p2::Goldilocks12>::default())
+        }
     }
 }
 
@@ -269,7 +271,7 @@ fn default_n(air: AirId) -> u64 {
     match air {
         AirId::Membership => {
             let m =
-                picostark_air::membership::Membership::<picostark_poseidon2::BabyBear16>::default();
+                picostark_air::membership::Membership::<picostark_poseidon2::BabyBear24>::default();
             m.min_rows() as u64
         }
         _ => 1024,

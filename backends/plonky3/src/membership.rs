@@ -8,7 +8,7 @@ use p3_goldilocks::Goldilocks;
 use p3_mersenne_31::Mersenne31;
 use picostark_air::membership::Membership;
 use picostark_air::poseidon2::Poseidon2Instance;
-pub use picostark_poseidon2::{BabyBear16, Goldilocks8, Mersenne31x16};
+pub use picostark_poseidon2::{BabyBear24, Goldilocks12, Mersenne31x24};
 
 /// A base field with a membership instance.
 pub trait MembershipField {
@@ -17,13 +17,13 @@ pub trait MembershipField {
 }
 
 impl MembershipField for BabyBear {
-    type Instance = BabyBear16;
+    type Instance = BabyBear24;
 }
 impl MembershipField for Mersenne31 {
-    type Instance = Mersenne31x16;
+    type Instance = Mersenne31x24;
 }
 impl MembershipField for Goldilocks {
-    type Instance = Goldilocks8;
+    type Instance = Goldilocks12;
 }
 
 /// The membership AIR (default depth) over field `F`'s instance.

@@ -5,7 +5,7 @@
 
 use picostark_air::membership::Membership;
 use picostark_air::poseidon2::Poseidon2Instance;
-use picostark_poseidon2::{BabyBear16, Goldilocks8};
+use picostark_poseidon2::{BabyBear24, Goldilocks12};
 use winter_math::fields::f64::BaseElement;
 
 use crate::field::BabyBear;
@@ -17,11 +17,11 @@ pub trait MembershipField {
 }
 
 impl MembershipField for BaseElement {
-    type Instance = Goldilocks8;
+    type Instance = Goldilocks12;
 }
 
 impl MembershipField for BabyBear {
-    type Instance = BabyBear16;
+    type Instance = BabyBear24;
 }
 
 /// The membership AIR (default depth) over field `B`'s instance.

@@ -559,7 +559,7 @@ mod tests {
             Class::Hashing
         );
         assert_eq!(
-            classify(p, "<picostark_air::membership::Membership<picostark_poseidon2::Goldilocks8> as picostark_air::AirDef>::eval_transition::<X>"),
+            classify(p, "<picostark_air::membership::Membership<picostark_poseidon2::Goldilocks12> as picostark_air::AirDef>::eval_transition::<X>"),
             Class::ConstraintEvaluation
         );
         assert_eq!(

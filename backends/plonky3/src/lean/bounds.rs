@@ -17,12 +17,12 @@ pub const MAX_LOG_ARITY: usize = 4;
 /// The longest final polynomial (log2).
 pub const MAX_LOG_FINAL_POLY_LEN: usize = 6;
 /// The widest trace the lean verifier takes (columns): the membership AIR's widest instance
-/// (Mersenne-31-16, 164 columns) with room to spare. Buffers of this size are never fixed:
+/// (Mersenne-31-24, 244 columns) with room to spare. Buffers of this size are never fixed:
 /// they are allocated at the AIR's width.
-pub const MAX_WIDTH: usize = 192;
+pub const MAX_WIDTH: usize = 256;
 /// The most quotient chunks it takes.
 pub const MAX_CHUNKS: usize = 8;
 /// The largest challenge-field degree it takes.
 pub const MAX_DEGREE: usize = 8;
-/// The most public inputs it takes (the membership AIR's 4 digests of 8 words).
-pub const MAX_PUBLIC: usize = 32;
+/// The most public inputs it takes (the membership AIR's 4 digests of 9 words).
+pub const MAX_PUBLIC: usize = 36;

@@ -464,10 +464,10 @@ mod tests {
     fn unreduced_dot_products_equal_the_field_sum() {
         // Goldilocks values near p, so every column carries many times over MAX_WIDTH terms.
         let p = Goldilocks::ORDER_U64;
-        let a: Vec<Goldilocks> = (0..192u64)
+        let a: Vec<Goldilocks> = (0..256u64)
             .map(|i| Goldilocks::new(p - 1 - i * 7))
             .collect();
-        let b: Vec<Goldilocks> = (0..192u64)
+        let b: Vec<Goldilocks> = (0..256u64)
             .map(|i| Goldilocks::new(p - 2 - i * i))
             .collect();
         let mut acc = <Goldilocks as WireField>::DotAcc::default();
