@@ -8,10 +8,12 @@
 //! Poseidon2 over the backend's base field ([`crate::poseidon2`], the instance and its
 //! constants supplied by the backend through [`Poseidon2Instance`]), used as a 2-to-1
 //! compression with a domain tag: `H_t(a, b)` = the first `DIGEST` words of
-//! `P([a, b, 0.., t])`, where the state's last word (capacity no input reaches) holds the
-//! role's tag `t`: [`TAG_NULLIFIER`], [`TAG_LEAF`], [`TAG_NODE`] or [`TAG_BINDING`]. Two roles
-//! never hash the same permutation input, so a nullifier is never a leaf or a node of the
-//! tree (for any scope), and a leaf is never an inner node. Digest widths, set by each
+//! `P([a, b, 0.., t])`, where `a, b` fill the rate (`2 * DIGEST` words) and the capacity's
+//! last word holds the role's tag `t`: [`TAG_NULLIFIER`], [`TAG_LEAF`], [`TAG_NODE`] or
+//! [`TAG_BINDING`]. The capacity is not in the trace: each row's permutation constraints
+//! read zeros and the tag that the row's one-hot kind selects, so no row can hash under
+//! another role's tag. Two roles never hash the same permutation input, so a nullifier is
+//! never a leaf or a node of the tree (for any scope), and a leaf is never an inner node. Digest widths, set by each
 //! backend's instance (`2 * DIGEST + 1 <= W`, so that two digests and the tag fit):
 //!
 //! - BabyBear and Mersenne-31, width 24: 9 words (`9 * 30.9 = 278` and `9 * 31 = 279`
@@ -40,13 +42,13 @@
 //!
 //! # Columns
 //!
-//! `in[W]` (the permutation input), then the cells of one permutation
+//! `in[2 * DIGEST]` (the permutation input's rate), then the cells of one permutation
 //! ([`Poseidon2Params::committed`]: the state after each full round and the S-box output of
 //! each partial round; the output is the last `W`), then six control columns: the direction
 //! bit, the one-hot row kind `N`, `L`, `H`, `B` (padding is all four zero), and a hop counter.
-//! BabyBear-24 (4 + 4 full rounds, 21 partial) gives 24 + 192 + 21 + 6 = 243 columns;
-//! Mersenne-31-24 (22 partial) 244; Goldilocks-12 (4 + 4 full, 22 partial) 12 + 96 + 22 + 6 =
-//! 136.
+//! BabyBear-24 (4 + 4 full rounds, 21 partial) gives 18 + 192 + 21 + 6 = 237 columns;
+//! Mersenne-31-24 (22 partial) 238; Goldilocks-12 (4 + 4 full, 22 partial) 8 + 96 + 22 + 6 =
+//! 132.
 //!
 //! # Degree
 //!
@@ -163,6 +165,8 @@ impl<P: Poseidon2Instance> Clone for Membership<P> {
 #[derive(Clone, Copy)]
 struct Cols {
     width: usize,
+    /// The permutation input's rate words in the trace (two digests).
+    rate: usize,
     committed: usize,
     out: usize,
     bit: usize,
@@ -229,10 +233,12 @@ impl<P: Poseidon2Instance> Membership<P> {
 
     fn cols(&self) -> Cols {
         let w = self.params.width;
-        let committed = w;
-        let bit = w + self.params.committed_cells();
+        let rate = 2 * self.digest;
+        let committed = rate;
+        let bit = rate + self.params.committed_cells();
         Cols {
             width: bit + CONTROL,
+            rate,
             committed,
             out: bit - w,
             bit,
@@ -284,13 +290,6 @@ impl<P: Poseidon2Instance> AirDef for Membership<P> {
         let (root, nullifier, signal, scope) = (0, d, 2 * d, 3 * d);
         let one = c(1);
 
-        // The permutation of this row.
-        self.params
-            .eval(&local[..w], &local[k.committed..k.bit], c, emit);
-
-        // Booleans and the one-hot row kind (padding = all four zero).
-        let bit = local[k.bit].clone();
-        emit(bit.clone() * (bit.clone() - one.clone()));
         let kind = |row: &[E]| {
             [
                 row[k.n].clone(),
@@ -300,6 +299,23 @@ impl<P: Poseidon2Instance> AirDef for Membership<P> {
             ]
         };
         let [ln, ll, lh, lb] = kind(local);
+
+        // The permutation of this row, on `[rate, 0.., tag]`: the capacity is not in the
+        // trace, its last word is the role's tag as the row's one-hot kind says (0 on
+        // padding), so no row hashes under another role's tag.
+        let tag = ln.clone() * c(TAG_NULLIFIER)
+            + ll.clone() * c(TAG_LEAF)
+            + lh.clone() * c(TAG_NODE)
+            + lb.clone() * c(TAG_BINDING);
+        let mut state = local[..k.rate].to_vec();
+        state.resize(w - 1, c(0));
+        state.push(tag);
+        self.params
+            .eval(&state, &local[k.committed..k.bit], c, emit);
+
+        // Booleans and the one-hot row kind (padding = all four zero).
+        let bit = local[k.bit].clone();
+        emit(bit.clone() * (bit.clone() - one.clone()));
         let [nn, nl, nh, nb] = kind(next);
         for f in [&ln, &ll, &lh, &lb] {
             emit(f.clone() * (f.clone() - one.clone()));
@@ -327,14 +343,6 @@ impl<P: Poseidon2Instance> AirDef for Membership<P> {
         let input = |row: &[E], i: usize| row[i].clone();
         let out = |row: &[E], i: usize| row[k.out + i].clone();
 
-        // A role's input ends in zeros from word `from` and its tag in the last word.
-        let tail = |emit: &mut dyn FnMut(E), flag: &E, row: &[E], from: usize, tag: u64| {
-            for j in from..w - 1 {
-                emit(flag.clone() * input(row, j));
-            }
-            emit(flag.clone() * (input(row, w - 1) - c(tag)));
-        };
-
         // Nullifier row: [id, scope, 0.., TAG_NULLIFIER] -> nullifier.
         for j in 0..d {
             emit(ln.clone() * (input(local, d + j) - public(scope + j)));
@@ -342,9 +350,10 @@ impl<P: Poseidon2Instance> AirDef for Membership<P> {
             // The leaf row hashes the same identity.
             emit(ln.clone() * (input(next, j) - input(local, j)));
         }
-        tail(emit, &ln, local, 2 * d, TAG_NULLIFIER);
         // Leaf row: [id, 0.., TAG_LEAF].
-        tail(emit, &ll, local, d, TAG_LEAF);
+        for j in d..2 * d {
+            emit(ll.clone() * input(local, j));
+        }
         // Into a hop row: the previous output on the side the next row's bit says.
         let next_bit = next[k.bit].clone();
         let left = nh.clone() * (one.clone() - next_bit.clone());
@@ -355,13 +364,11 @@ impl<P: Poseidon2Instance> AirDef for Membership<P> {
             // The last hop's output is the root.
             emit(leaving.clone() * (out(local, j) - public(root + j)));
         }
-        tail(emit, &nh, next, 2 * d, TAG_NODE);
         // Binding row: [scope, signal, 0.., TAG_BINDING].
         for j in 0..d {
             emit(lb.clone() * (input(local, j) - public(scope + j)));
             emit(lb.clone() * (input(local, d + j) - public(signal + j)));
         }
-        tail(emit, &lb, local, 2 * d, TAG_BINDING);
     }
 
     fn statement_hash(&self) -> Option<(u32, &'static str)> {
@@ -509,7 +516,7 @@ impl<P: Poseidon2Instance> Membership<P> {
         let width = self.cols().width;
         let mut values = Vec::with_capacity(rows.len() * width);
         for r in rows {
-            values.extend_from_slice(&r.input);
+            values.extend_from_slice(&r.input[..2 * self.digest]);
             values.extend(self.params.committed(&r.input, from_u64));
             values.push(from_u64(r.bit));
             for flag in [Kind::Nullifier, Kind::Leaf, Kind::Hop, Kind::Binding] {
@@ -619,15 +626,17 @@ mod tests {
     #[test]
     fn shape() {
         let a = air();
-        assert_eq!(a.width(), 16 + 8 * 16 + 13 + 6);
+        // Only the rate (two digests) of each permutation input is in the trace.
+        assert_eq!(a.width(), 2 * D + 8 * 16 + 13 + 6);
         assert_eq!(a.num_public_inputs(), PUBLIC);
         assert_eq!(a.min_rows(), 16);
         assert_eq!(a.transition_degrees().iter().max(), Some(&7));
-        // 141 permutation cells, 7 on booleans, 6 sequencing, 2 counter; per role 3 x 7 or
-        // 2 x 7 tied words, then its zero words and its tag (16 - 14, 16 - 7, 16 - 14, 16 - 14).
+        // 141 permutation cells, 7 on booleans, 6 sequencing, 2 counter; 3 x 7 words on the
+        // nullifier row, 7 zero words on the leaf row, 3 x 7 into and out of hops, 2 x 7 on
+        // the binding row.
         assert_eq!(
             a.transition_degrees().len(),
-            141 + 7 + 6 + 2 + (3 * D + 2) + 9 + (3 * D + 2) + (2 * D + 2)
+            141 + 7 + 6 + 2 + 3 * D + D + 3 * D + 2 * D
         );
         // 7 words of BabyBear: 7 * 30.906 / 2 = 108 bits, below the permutation's 128.
         assert_eq!(a.statement_hash(), Some((108, Toy::NAME)));
@@ -665,10 +674,10 @@ mod tests {
         assert_eq!(&public[D..2 * D], &nullifier[..]);
         assert_eq!(&public[2 * D..3 * D], &words(&wit.signal)[..]);
         assert_eq!(&public[3 * D..], &words(&wit.scope)[..]);
-        // The committed cells end with the permutation's output; the tag is the last input.
+        // The committed cells end with the output of the permutation of the row's rate, zero
+        // capacity and the row's tag.
         let row = t.row(5);
-        assert_eq!(row[15], Bb(TAG_NODE));
-        let mut s = row[..16].to_vec();
+        let mut s = [&row[..2 * D], &[Bb(0), Bb(TAG_NODE)]].concat();
         Toy::params().permute(&mut s, &c);
         let w = a.width();
         assert_eq!(&row[w - 6 - 16..w - 6], &s[..]);

@@ -18,10 +18,12 @@ mod chart;
 mod device;
 mod doc;
 mod input;
+mod membership;
 mod report;
 mod sections;
 mod stats;
 mod table;
+mod zkmcu;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -52,6 +54,15 @@ enum Command {
         #[arg(long, default_value_t = Policy::DEFAULT_MIN_SECURITY_BITS)]
         min_security: u32,
     },
+    /// Re-render the tables of results/membership/README.md from its records (and the zkmcu
+    /// figures); with --check, fail instead when one differs.
+    MembershipReadme {
+        /// The folder of the README and its record folders.
+        #[arg(long, default_value = "results/membership")]
+        dir: PathBuf,
+        #[arg(long)]
+        check: bool,
+    },
 }
 
 fn main() -> ExitCode {
@@ -63,6 +74,7 @@ fn main() -> ExitCode {
             out,
             min_security,
         } => report::run(&inputs, &out, min_security, &invocation, &[]).map(|_| ()),
+        Command::MembershipReadme { dir, check } => membership::run(&dir, check),
     };
     let Err(e) = result else {
         return ExitCode::SUCCESS;

@@ -182,16 +182,16 @@ impl AirShape {
                 num_quotient_chunks: 4,
                 statement_hash: None,
             },
-            // `picostark_air::membership`: the permutation's cells, 6 control columns, 6
-            // boundaries; transitions of the S-box's degree (x^7; x^5 on Mersenne-31), the
+            // `picostark_air::membership`: the permutation input's rate (two digests), the
+            // permutation's cells, 6 control columns, 6 boundaries; transitions of the S-box's degree (x^7; x^5 on Mersenne-31), the
             // prover's degree hint (S-box degree + 1) sets 8 quotient chunks. BabyBear-24: 21
             // partial rounds, 9-word digests; Mersenne-31-24: 22 partial rounds; Goldilocks-12:
             // 22 partial rounds, 4-word digests. The statement hash: `min(digest words *
             // log2 p / 2, 128)`, 128 being the permutations' design level.
             AirId::Membership => match field {
                 FieldId::BabyBear => AirShape {
-                    width: 243,
-                    num_constraints: 333 + 6,
+                    width: 237,
+                    num_constraints: 309 + 6,
                     max_constraint_degree: 7,
                     num_quotient_chunks: 8,
                     statement_hash: Some(StatementHash {
@@ -200,8 +200,8 @@ impl AirShape {
                     }),
                 },
                 FieldId::Mersenne31 => AirShape {
-                    width: 244,
-                    num_constraints: 334 + 6,
+                    width: 238,
+                    num_constraints: 310 + 6,
                     max_constraint_degree: if circle { 6 } else { 5 },
                     num_quotient_chunks: 8,
                     statement_hash: Some(StatementHash {
@@ -210,8 +210,8 @@ impl AirShape {
                     }),
                 },
                 FieldId::Goldilocks => AirShape {
-                    width: 136,
-                    num_constraints: 185 + 6,
+                    width: 132,
+                    num_constraints: 169 + 6,
                     max_constraint_degree: 7,
                     num_quotient_chunks: 8,
                     statement_hash: Some(StatementHash {
@@ -257,7 +257,14 @@ impl Figures {
     /// All five figures for a header (the list-decoding search makes this the costly one;
     /// a verifier uses [`bits`] for its one regime instead).
     pub fn of(header: &ProofHeader) -> Figures {
-        let s = Setting::of(header);
+        Figures::with_shape(header, Setting::shape_of(header))
+    }
+
+    /// All five figures for a header's parameters over an AIR of another shape than the
+    /// header's own: a statement proved elsewhere (another project's AIR) counted under the
+    /// same formulas, its shape and statement hash as that project states them.
+    pub fn with_shape(header: &ProofHeader, shape: AirShape) -> Figures {
+        let s = Setting::with_shape(header, shape);
         let cap = |bits: u32| s.cap(bits);
         Figures {
             ethstark: cap(ethstark_bits(
@@ -411,10 +418,18 @@ struct Setting {
 
 impl Setting {
     fn of(h: &ProofHeader) -> Setting {
+        Setting::with_shape(h, Setting::shape_of(h))
+    }
+
+    /// The header's own AIR's shape.
+    fn shape_of(h: &ProofHeader) -> AirShape {
+        AirShape::of(h.air, h.field, h.backend == BackendId::P3M31)
+    }
+
+    fn with_shape(h: &ProofHeader, shape: AirShape) -> Setting {
         let p = &h.params;
         let base_bits = 64 - h.field.modulus().leading_zeros();
         let circle = h.backend == BackendId::P3M31;
-        let shape = AirShape::of(h.air, h.field, circle);
         let plonky3 = h.backend.protocol() == "plonky3";
         Setting {
             m_bits: base_bits * u32::from(h.extension_degree),

@@ -110,9 +110,9 @@ fn trace_checks<F: PrimeField64, I: Poseidon2Instance>(width: usize) {
 
 #[test]
 fn traces_satisfy_the_air_over_each_field() {
-    trace_checks::<BabyBear, BabyBear24>(243);
-    trace_checks::<Mersenne31, Mersenne31x24>(244);
-    trace_checks::<Goldilocks, Goldilocks12>(136);
+    trace_checks::<BabyBear, BabyBear24>(237);
+    trace_checks::<Mersenne31, Mersenne31x24>(238);
+    trace_checks::<Goldilocks, Goldilocks12>(132);
 }
 
 /// The statement hash each instance declares: `min(DIGEST * log2 p / 2, 128)` bits.

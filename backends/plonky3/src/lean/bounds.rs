@@ -17,7 +17,7 @@ pub const MAX_LOG_ARITY: usize = 4;
 /// The longest final polynomial (log2).
 pub const MAX_LOG_FINAL_POLY_LEN: usize = 6;
 /// The widest trace the lean verifier takes (columns): the membership AIR's widest instance
-/// (Mersenne-31-24, 244 columns) with room to spare. Buffers of this size are never fixed:
+/// (Mersenne-31-24, 238 columns) with room to spare. Buffers of this size are never fixed:
 /// they are allocated at the AIR's width.
 pub const MAX_WIDTH: usize = 256;
 /// The most quotient chunks it takes.
