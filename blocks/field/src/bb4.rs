@@ -19,22 +19,29 @@ const W: BabyBear = BabyBear::new(11);
 #[repr(transparent)]
 pub struct BabyBear4(pub [BabyBear; 4]);
 
-/// The four unreduced coefficient sums of `a * b` (each at most `4 (p - 1)^2`).
+/// `a * b` as a 32x32->64-bit product (one `UMULL`, or `mul` + `mulhu`).
 #[inline(always)]
-fn mul_sums(a: &[u32; 4], b: &[u32; 4]) -> [u64; 4] {
-    let w = W.raw() as u64;
-    let [a0, a1, a2, a3] = a.map(|v| v as u64);
-    let [b0, b1, b2, b3] = b.map(|v| v as u64);
+const fn wide(a: u32, b: u32) -> u64 {
+    a as u64 * b as u64
+}
+
+/// The four unreduced coefficient sums of `a * b` (each at most `4 (p - 1)^2`), written out
+/// term by term (at opt-level `s` an array `map` stays a loop).
+#[inline(always)]
+const fn mul_sums(a: &[u32; 4], b: &[u32; 4]) -> [u64; 4] {
+    let [a0, a1, a2, a3] = *a;
+    let [b0, b1, b2, b3] = *b;
+    let w = W.raw();
     let (w1, w2, w3) = (
-        monty_reduce(a1 * w) as u64,
-        monty_reduce(a2 * w) as u64,
-        monty_reduce(a3 * w) as u64,
+        monty_reduce(wide(a1, w)),
+        monty_reduce(wide(a2, w)),
+        monty_reduce(wide(a3, w)),
     );
     [
-        a0 * b0 + w1 * b3 + w2 * b2 + w3 * b1,
-        a0 * b1 + a1 * b0 + w2 * b3 + w3 * b2,
-        a0 * b2 + a1 * b1 + a2 * b0 + w3 * b3,
-        a0 * b3 + a1 * b2 + a2 * b1 + a3 * b0,
+        wide(a0, b0) + wide(w1, b3) + wide(w2, b2) + wide(w3, b1),
+        wide(a0, b1) + wide(a1, b0) + wide(w2, b3) + wide(w3, b2),
+        wide(a0, b2) + wide(a1, b1) + wide(a2, b0) + wide(w3, b3),
+        wide(a0, b3) + wide(a1, b2) + wide(a2, b1) + wide(a3, b0),
     ]
 }
 
@@ -98,8 +105,13 @@ impl BabyBear4 {
     #[inline(always)]
     #[allow(clippy::should_implement_trait)]
     pub fn mul(self, rhs: Self) -> Self {
-        let s = mul_sums(&self.raw(), &rhs.raw());
-        Self::from_raw(s.map(monty_reduce_wide))
+        let [s0, s1, s2, s3] = mul_sums(&self.raw(), &rhs.raw());
+        Self::from_raw([
+            monty_reduce_wide(s0),
+            monty_reduce_wide(s1),
+            monty_reduce_wide(s2),
+            monty_reduce_wide(s3),
+        ])
     }
 
     /// `self * self`.

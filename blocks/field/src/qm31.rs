@@ -22,27 +22,30 @@ use crate::{Field, CM31, M31};
 #[repr(transparent)]
 pub struct QM31(pub [M31; 4]);
 
-/// The four unreduced coefficient sums of `x * y` (each at most `4 p^2`), from the words.
+/// `a * b` as a 32x32->64-bit product (one `UMULL`, or `mul` + `mulhu`).
 #[inline(always)]
-fn mul_sums(x: &[u32; 4], y: &[u32; 4]) -> [u64; 4] {
+const fn wide(a: u32, b: u32) -> u64 {
+    a as u64 * b as u64
+}
+
+/// The four unreduced coefficient sums of `x * y` (each at most `4 p^2`), from the words.
+/// Written out term by term: at opt-level `s` an array `map` stays a loop.
+#[inline(always)]
+const fn mul_sums(x: &[u32; 4], y: &[u32; 4]) -> [u64; 4] {
     let [x0, x1, x2, x3] = *x;
+    let [y0, y1, y2, y3] = *y;
     // W * (x2 + x3 i), additions only; its words are <= p.
-    let w = CM31::from_raw([x2, x3]).mul_by_w().raw();
-    let (w0, w1) = (w[0] as u64, w[1] as u64);
-    let nw1 = (P - w[1]) as u64;
-    let nx1 = (P - x1) as u64;
-    let nx3 = (P - x3) as u64;
-    let (x0, x1, x2, x3) = (x0 as u64, x1 as u64, x2 as u64, x3 as u64);
-    let [y0, y1, y2, y3] = y.map(|v| v as u64);
+    let [w0, w1] = CM31::from_raw([x2, x3]).mul_by_w().raw();
+    let (nx1, nx3, nw1) = (P - x1, P - x3, P - w1);
     [
         // A C re + (W B) D re
-        x0 * y0 + nx1 * y1 + w0 * y2 + nw1 * y3,
+        wide(x0, y0) + wide(nx1, y1) + wide(w0, y2) + wide(nw1, y3),
         // A C im + (W B) D im
-        x0 * y1 + x1 * y0 + w0 * y3 + w1 * y2,
+        wide(x0, y1) + wide(x1, y0) + wide(w0, y3) + wide(w1, y2),
         // A D re + B C re
-        x0 * y2 + nx1 * y3 + x2 * y0 + nx3 * y1,
+        wide(x0, y2) + wide(nx1, y3) + wide(x2, y0) + wide(nx3, y1),
         // A D im + B C im
-        x0 * y3 + x1 * y2 + x2 * y1 + x3 * y0,
+        wide(x0, y3) + wide(x1, y2) + wide(x2, y1) + wide(x3, y0),
     ]
 }
 
@@ -128,8 +131,8 @@ impl QM31 {
     #[inline(always)]
     #[allow(clippy::should_implement_trait)]
     pub fn mul(self, rhs: Self) -> Self {
-        let s = mul_sums(&self.raw(), &rhs.raw());
-        Self::from_raw(s.map(reduce64))
+        let [s0, s1, s2, s3] = mul_sums(&self.raw(), &rhs.raw());
+        Self::from_raw([reduce64(s0), reduce64(s1), reduce64(s2), reduce64(s3)])
     }
 
     /// `self * s` for `s` in M31: four base products.
