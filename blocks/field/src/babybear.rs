@@ -21,37 +21,34 @@ const P_INV: u32 = {
     v
 };
 
+/// `-p^-1 mod 2^32`.
+const P_NEG_INV: u32 = P_INV.wrapping_neg();
+
 /// Montgomery reduction of `x < p * 2^32`: the word `x / 2^32 mod p`, below `p`.
 ///
-/// `t = x * p^-1 mod 2^32` makes `x - t p` a multiple of `2^32`, and `|x - t p| < p 2^32`,
-/// so its high word is the result, or the result minus `p` when the subtraction borrowed.
+/// `t = -x p^-1 mod 2^32` makes `x + t p` a multiple of `2^32` (one `UMLAL` on the M33
+/// forms it on `x`'s two words) and below `2 p 2^32`, so its high word is below `2 p`: one
+/// conditional subtraction of `p`.
 #[inline(always)]
 pub(crate) const fn monty_reduce(x: u64) -> u32 {
-    let t = (x as u32).wrapping_mul(P_INV);
-    let (d, borrow) = x.overflowing_sub(t as u64 * P as u64);
-    let hi = (d >> 32) as u32;
-    if borrow {
-        hi.wrapping_add(P)
+    let t = (x as u32).wrapping_mul(P_NEG_INV);
+    let r = ((x + t as u64 * P as u64) >> 32) as u32;
+    if r >= P {
+        r - P
     } else {
-        hi
+        r
     }
 }
 
 /// Montgomery reduction of any `x <= 4 (p - 1)^2` (a sum of four products of words below
-/// `p`): as [`monty_reduce`], but without a borrow the high word can reach
-/// `4 p^2 / 2^32 < 1.9 p`, so one subtraction of `p` may follow. Result below `p`.
+/// `p`): its high word is below `4 p^2 / 2^32 < 2 p`, so subtracting `p` from the high word
+/// when it is at least `p` (that is, `p 2^32` from `x`, a multiple of `p`) brings `x` below
+/// `p 2^32`, the range of [`monty_reduce`]. Result below `p`.
 #[inline(always)]
 pub(crate) const fn monty_reduce_wide(x: u64) -> u32 {
-    let t = (x as u32).wrapping_mul(P_INV);
-    let (d, borrow) = x.overflowing_sub(t as u64 * P as u64);
-    let hi = (d >> 32) as u32;
-    if borrow {
-        hi.wrapping_add(P)
-    } else if hi >= P {
-        hi - P
-    } else {
-        hi
-    }
+    let hi = (x >> 32) as u32;
+    let hi = if hi >= P { hi - P } else { hi };
+    monty_reduce(((hi as u64) << 32) | (x as u32 as u64))
 }
 
 /// An element of BabyBear, stored in Montgomery form: the word `x * 2^32 mod p`, below `p`,
@@ -183,6 +180,7 @@ mod tests {
     #[test]
     fn constants() {
         assert_eq!(P.wrapping_mul(P_INV), 1);
+        assert_eq!(P.wrapping_mul(P_NEG_INV), u32::MAX);
         assert_eq!(BabyBear::ONE.value(), 1);
         let p = P as u64;
         let max = 4 * (p - 1) * (p - 1);
