@@ -152,3 +152,59 @@ fn security_shapes_are_the_airs() {
     check::<Mersenne31x24>(FieldId::Mersenne31);
     check::<Goldilocks12>(FieldId::Goldilocks);
 }
+
+/// The statement recomputed independently of the AIR's Poseidon2: root, nullifier, signal
+/// and scope from the demo witness with the field crate's own permutation, each hash
+/// `P([a, b, 0.., tag])` truncated to the digest, against the trace's public inputs; and the
+/// nullifier never equals the leaf, whatever the scope.
+fn recomputed<F, I, const W: usize>(perm: impl Permutation<[F; W]>)
+where
+    F: PrimeField64,
+    I: Poseidon2Instance,
+{
+    use picostark_air::membership::{Witness, TAG_BINDING, TAG_LEAF, TAG_NODE, TAG_NULLIFIER};
+    let d = I::DIGEST;
+    let hash = |a: &[F], b: &[F], tag: u64| -> Vec<F> {
+        let mut state = [F::ZERO; W];
+        state[..a.len()].copy_from_slice(a);
+        state[a.len()..a.len() + b.len()].copy_from_slice(b);
+        state[W - 1] = F::from_u64(tag);
+        perm.permute_mut(&mut state);
+        state[..d].to_vec()
+    };
+    let f = |v: &[u64]| v.iter().map(|&x| F::from_u64(x)).collect::<Vec<F>>();
+    let air = Membership::<I>::default();
+    let wit = Witness::demo(d, air.depth());
+    let (id, scope, signal) = (f(&wit.identity), f(&wit.scope), f(&wit.signal));
+    let leaf = hash(&id, &[], TAG_LEAF);
+    let mut node = leaf.clone();
+    for (level, sibling) in wit.siblings.iter().enumerate() {
+        let s = f(sibling);
+        node = if (wit.index >> level) & 1 == 1 {
+            hash(&s, &node, TAG_NODE)
+        } else {
+            hash(&node, &s, TAG_NODE)
+        };
+    }
+    let nullifier = hash(&id, &scope, TAG_NULLIFIER);
+    let t = air.generate_trace(air.min_rows(), F::from_u64);
+    assert_eq!(
+        t.public_inputs,
+        [node, nullifier, signal.clone(), scope].concat()
+    );
+    // The binding row hashes [scope, signal] under its own tag: not the nullifier's input.
+    assert_ne!(
+        hash(&f(&wit.scope), &signal, TAG_BINDING),
+        hash(&f(&wit.scope), &signal, TAG_NULLIFIER)
+    );
+    for scope in [vec![F::ZERO; d], vec![F::NEG_ONE; d], f(&words(7, d))] {
+        assert_ne!(hash(&id, &scope, TAG_NULLIFIER), leaf);
+    }
+}
+
+#[test]
+fn statement_recomputed_with_the_field_crates_permutations() {
+    recomputed::<BabyBear, BabyBear24, 24>(default_babybear_poseidon2_24());
+    recomputed::<Mersenne31, Mersenne31x24, 24>(default_mersenne31_poseidon2_24());
+    recomputed::<Goldilocks, Goldilocks12, 12>(default_goldilocks_poseidon2_12());
+}

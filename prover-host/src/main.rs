@@ -447,6 +447,12 @@ fn prove_cmd(args: &ProveArgs) -> Result<ExitCode, UsageError> {
     );
     println!("verify:     {:.2} ms (host)", verify_ms);
     println!("security:   {security} bits ({})", policy.regime);
+    if let Some(c) = Figures::of(&header).statement_hash {
+        println!(
+            "            at most {} by the statement's hash: {}",
+            c.bits, c.name
+        );
+    }
     if let Some(path) = &args.record {
         let file = ProofFile::parse(&bytes).expect("just written");
         let mut rec = host_record(&file, bytes.len(), prove_ms, verify_ms, &policy);
@@ -585,6 +591,8 @@ fn inspect_cmd(path: &Path, json: bool) -> Result<ExitCode, UsageError> {
                 "strictest_conjectured": f.get(Regime::Strictest),
                 "proven_unique": f.proven_unique,
                 "proven_list": f.proven_list,
+                "statement_hash_bits": f.statement_hash.map(|c| c.bits),
+                "statement_hash": f.statement_hash.map(|c| c.name),
             },
             "payload_bytes": file.payload.len(),
             "file_bytes": bytes.len(),
@@ -603,6 +611,12 @@ fn inspect_cmd(path: &Path, json: bool) -> Result<ExitCode, UsageError> {
         println!("  (c) Plonky3 0.8 conjectured:         {}", f.plonky3);
         println!("  (d) proven, unique decoding:         {}", f.proven_unique);
         println!("  (e) proven, list decoding (Johnson): {}", f.proven_list);
+        if let Some(c) = f.statement_hash {
+            println!(
+                "  each capped at {} bits by the statement's hash: {}",
+                c.bits, c.name
+            );
+        }
         println!(
             "size:         {} bytes ({} payload)",
             bytes.len(),

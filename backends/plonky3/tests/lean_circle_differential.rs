@@ -333,7 +333,7 @@ fn count_compressions_of_the_default_proof() {
     assert_eq!(lean, stock);
 }
 
-/// The membership AIR (issue 28: 164 columns, 32 public inputs) over upstream's `CirclePcs`
+/// The membership AIR (issue 28: 238 columns, 36 public inputs) over upstream's `CirclePcs`
 /// on the lean path: the valid proof accepted by both verifiers, every tampered copy
 /// (payload bytes, wrong root, nullifier or scope) rejected by both.
 #[test]

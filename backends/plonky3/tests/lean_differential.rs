@@ -358,7 +358,7 @@ fn every_challenge_equals_upstreams() {
     assert_ne!(ours_t, up);
 }
 
-/// The membership AIR (issue 28: BabyBear 163 columns and 32 public inputs, Goldilocks 100
+/// The membership AIR (issue 28: BabyBear 237 columns and 36 public inputs, Goldilocks 132
 /// and 16) on the lean path: valid proofs accepted by both verifiers, every tampered copy
 /// (payload bytes, wrong root, nullifier or scope) rejected by both. Goldilocks^3 (the
 /// 127-bit point's challenge field) too: its products are the lean verifier's own

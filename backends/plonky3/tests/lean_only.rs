@@ -1,7 +1,7 @@
 //! The stock fallback and the `lean-only` build. Valid proofs the lean verifier does not take
 //! (more queries than `lean::bounds::MAX_QUERIES`, a final polynomial longer than
-//! `MAX_LOG_FINAL_POLY_LEN`: what stays beyond its bounds now that the membership AIR, 163 or
-//! 164 columns and 32 public inputs, is within them) go to Plonky3's verifier and are
+//! `MAX_LOG_FINAL_POLY_LEN`: what stays beyond its bounds now that the membership AIR, 237 or
+//! 238 columns and 36 public inputs, is within them) go to Plonky3's verifier and are
 //! accepted in the default build;
 //! a `lean-only` build (no stock verifier linked: the firmware's code-in-SRAM images) refuses
 //! them with `VerifyError::Unsupported`. Beside each, a default-shape proof is accepted and
@@ -167,7 +167,7 @@ fn m31_more_queries_than_the_lean_bound() {
     );
 }
 
-/// The membership AIR (163 or 164 columns, 32 public inputs; 100 and 16 on Goldilocks) is
+/// The membership AIR (237 or 238 columns, 36 public inputs; 132 and 16 on Goldilocks) is
 /// within the lean verifier's bounds on every Plonky3 backend (unless the backend feature
 /// `lean-no-membership` leaves it out): accepted by the lean path in both builds, a tampered
 /// copy rejected; upstream's `CirclePcs` and our `WideCirclePcs` on `p3-m31`.

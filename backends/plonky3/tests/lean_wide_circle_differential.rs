@@ -132,7 +132,7 @@ fn moved_headers_get_the_same_verdict() {
     }
 }
 
-/// The membership AIR (issue 28: 164 columns, 32 public inputs) over our `WideCirclePcs`
+/// The membership AIR (issue 28: 238 columns, 36 public inputs) over our `WideCirclePcs`
 /// (folding by 16, an 8-coefficient final polynomial, the default blowup, queries and PoW)
 /// on the lean path: the valid proof accepted by both verifiers, every tampered copy
 /// (payload bytes, wrong root, nullifier or scope) rejected by both.

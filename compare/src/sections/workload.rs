@@ -8,9 +8,17 @@ use crate::doc::{pow2, times, Section, Table};
 use crate::sections::answer::{cells, chart, head, CORES};
 use crate::table::Row;
 
-const MEMBERSHIP: &str = "**membership** (`air/src/membership.rs`): a depth-10 Poseidon2 Merkle path from the hash of an identity to a public root, a nullifier and a scope/signal binding row, one Poseidon2 permutation per row (n = 16 rows; 163, 164 and 100 columns for BabyBear, M31 and Goldilocks). Every row is our own verifier: the lean Plonky3 verifier (width-sized buffers on the heap, up to 192 columns; checked against `p3_uni_stark::verify` by the differential suites) and our winterfell verifier. On Hazard3 Plonky3 × Goldilocks^2 is fastest on this workload, not winterfell × Goldilocks^2 as on Fibonacci; the firmware's `code-in-ram` images leave the membership AIR out (`lean-no-membership`), so the code-in-SRAM Plonky3 rows come from `code-in-ram-membership` images. The 128-bit point is 127 bits strictest (the most a 128-bit hash gives), on challenge fields above 128 bits (BabyBear^5, Goldilocks^3, M31^6), parameters by `prover-host tune`. Emulator runs under QEMU, estimated ms from the timing model, every tampered copy rejected; records and commands in `results/membership/` (README.md).";
+const MEMBERSHIP: &str = "**membership** (`air/src/membership.rs`): a depth-10 Poseidon2 Merkle path from the hash of an identity to a public root, a nullifier and a scope/signal binding row, one Poseidon2 permutation per row (n = 16 rows), every hash with a domain tag per role (leaf, nullifier, node, binding) in the permutation's capacity: BabyBear-24 and M31-24 with 9-word digests, Goldilocks-12 with 4-word digests (237, 238 and 132 columns). A proof's bits are capped by that hash's collision resistance (128 bits; 127 for Goldilocks), whatever its FRI parameters. Every row is our own verifier: the lean Plonky3 verifier (width-sized buffers on the heap, up to 256 columns; checked against `p3_uni_stark::verify` by the differential suites) and our winterfell verifier. The firmware's `code-in-ram` images leave the membership AIR out (`lean-no-membership`), so the code-in-SRAM Plonky3 rows come from `code-in-ram-membership` images. The 128-bit point is 127 bits strictest (the most a 128-bit hash gives), on challenge fields above 128 bits (BabyBear^5, Goldilocks^3, M31^6), parameters by `prover-host tune`. Emulator runs under QEMU, estimated ms from the timing model, every tampered copy rejected; records and commands in `results/membership/` (README.md).";
 
 const CHAIN16: &str = "**chain16** (`picostark_air::chain16::CubicChain16`): 16 columns, 16 degree-3 transition constraints, 8 public inputs.";
+
+/// zkmcu's "128-bit" proofs under our regimes, for comparing at equal security.
+fn zkmcu_line() -> String {
+    let [(_, f), _] = crate::zkmcu::figures();
+    let strictest = f.ethstark.min(f.winterfell).min(f.plonky3);
+    let cap = crate::zkmcu::DIGEST.bits;
+    format!("zkmcu's \"128-bit\" PQ-Semaphore proofs (log blowup 1, 64 queries, 16 + 17 PoW bits, 6-word digests; its published parameters) count {strictest} bits under the strictest regime here, {} under Plonky3's estimator, and at most {cap} by their digests (`compare/src/zkmcu.rs`, table in `results/membership/README.md`).", f.plonky3)
+}
 
 pub fn section(rows: &[Row], min_security: u32) -> Section {
     let wide = |r: &&Row| r.air != "fib" && r.source == "emulator" && r.accepted();
@@ -20,6 +28,9 @@ pub fn section(rows: &[Row], min_security: u32) -> Section {
         if wide.iter().any(|r| r.air == air) {
             intro = format!("{intro}\n\n{text}");
         }
+    }
+    if wide.iter().any(|r| r.air == "membership") {
+        intro = format!("{intro} {}", zkmcu_line());
     }
     let mut s = Section::new("workload", "Workloads beyond Fibonacci", intro);
     let fib_n = rows.iter().filter(|f| f.air == "fib").map(|f| f.n).min();

@@ -913,7 +913,7 @@ mod tests {
     extern crate std;
 
     /// The shapes the table covers: every challenge field, the three AIRs (Fibonacci: width 2,
-    /// one quotient chunk; CubicChain16: width 16, four chunks; membership: width 164, eight
+    /// one quotient chunk; CubicChain16: width 16, four chunks; membership: width 238, eight
     /// chunks, at its benchmark length 2^4 only), default and foundation
     /// parameters, every trace length the header limits allow.
     fn table_shapes() -> Vec<(&'static [u8], u8, Vec<u32>)> {
