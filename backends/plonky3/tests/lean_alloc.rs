@@ -183,8 +183,9 @@ fn wide_circle_verify_path_allocates_the_same_fixed_amount() {
 /// The membership AIR (issue 28) on the lean path of every Plonky3 backend: the heap holds
 /// the opened values and scratch at the AIR's width, the transcript buffer sized for them,
 /// and the AIR's own description (Poseidon2 constants, constraint degrees, built by
-/// `Membership::default`): far below the stock verifier's (187 KB on the MCU), and bounded.
-/// Called from the first test (the counter is process-wide).
+/// `Membership::default`): far below the stock verifier's (187 KB on the MCU), and bounded
+/// (64 KiB: the widest, Mersenne-31-24's 238 columns, peaks at about 53 KB over upstream's
+/// `CirclePcs`). Called from the first test (the counter is process-wide).
 fn membership_allocates_at_its_width() {
     let wide = picostark_core::ProofParams {
         log_fold_arity: 4,
@@ -213,14 +214,14 @@ fn membership_allocates_at_its_width() {
             prover.backend()
         );
         assert!(
-            count <= 160 && peak <= 48 * 1024,
+            count <= 160 && peak <= 64 * 1024,
             "{count} allocations, {peak} bytes"
         );
         *bytes.last_mut().unwrap() ^= 1;
         let (count, peak, ok) = measure(&bytes);
         assert!(!ok);
         assert!(
-            count <= 160 && peak <= 48 * 1024,
+            count <= 160 && peak <= 64 * 1024,
             "{count} allocations, {peak} bytes"
         );
     }
