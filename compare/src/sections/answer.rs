@@ -213,7 +213,9 @@ fn median(v: &[u64]) -> u64 {
 
 /// The query-phase FRI parameters, which set the conjectured bits: log blowup, queries, PoW
 /// bits (folding arity and final length change the cost, not those bits).
-fn level(r: &Row) -> Option<(u8, u16, u8)> {
+type Level = (u8, u16, u8);
+
+fn level(r: &Row) -> Option<Level> {
     r.rec
         .params
         .map(|p| (p.log_blowup, p.num_queries, p.pow_bits))
@@ -222,8 +224,8 @@ fn level(r: &Row) -> Option<(u8, u16, u8)> {
 /// Per level of query-phase parameters that both protocols were measured at, the hash and
 /// placement covering the most protocols and fields (BLAKE3 and `xip`, the defaults, on a
 /// tie): the candidates of the equal-parameters answer.
-fn equal_parameters<'a>(cands: &[&'a Row]) -> Vec<((u8, u16, u8), Vec<&'a Row>)> {
-    type Key = ((u8, u16, u8), String, String);
+fn equal_parameters<'a>(cands: &[&'a Row]) -> Vec<(Level, Vec<&'a Row>)> {
+    type Key = (Level, String, String);
     let mut by: BTreeMap<Key, Vec<&Row>> = BTreeMap::new();
     for r in cands {
         if let Some(l) = level(r) {
@@ -239,7 +241,7 @@ fn equal_parameters<'a>(cands: &[&'a Row]) -> Vec<((u8, u16, u8), Vec<&'a Row>)>
             .len()
     };
     let protocols = |g: &Vec<&Row>| g.iter().map(|r| &r.protocol).collect::<BTreeSet<_>>().len();
-    let mut best: BTreeMap<(u8, u16, u8), (Key, Vec<&Row>)> = BTreeMap::new();
+    let mut best: BTreeMap<Level, (Key, Vec<&Row>)> = BTreeMap::new();
     for (k, g) in by.into_iter().filter(|(_, g)| protocols(g) > 1) {
         let rank = |k: &Key, g: &Vec<&Row>| (covers(g), k.1 == BLAKE3, k.2 == XIP);
         match best.get(&k.0) {
@@ -394,13 +396,15 @@ fn proven_note(tables: &[Table]) -> Option<String> {
 /// hash.
 fn hash_chart(cands: &[&Row]) -> Vec<Chart> {
     let mut groups = Vec::new();
-    let pfs: BTreeSet<String> = cands.iter().map(|r| protocol_field(r)).collect();
+    // Any extension of the field: its fastest.
+    let field = |r: &Row| format!("{} × {}", r.protocol, r.field);
+    let pfs: BTreeSet<String> = cands.iter().map(|r| field(r)).collect();
     for pf in &pfs {
         for (core, name) in CORES {
             let mine = cands
                 .iter()
                 .copied()
-                .filter(|r| protocol_field(r) == *pf && r.core == core);
+                .filter(|r| field(r) == *pf && r.core == core);
             let mine: Vec<&Row> = mine.collect();
             let ms = HASHES.map(|(h, _)| {
                 fastest(mine.iter().copied().filter(|r| r.hash == h)).and_then(Row::est_ms)
