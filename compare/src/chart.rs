@@ -138,7 +138,8 @@ fn draw_bars(svg: &mut String, unit: &str, series: &[&str], groups: &Groups, max
     let style = TextStyle::from((FONT, 14).into_font()).pos(Pos::new(HPos::Right, VPos::Center));
     for (i, g) in groups.iter().enumerate() {
         let (x, y) = chart.backend_coord(&(0.0, n - i as f64 - 0.5));
-        plot.draw(&Text::new(g.0.clone(), (x - 6, y), style.clone()))?;
+        // backend_coord is in the whole image's pixels: drawn on the root, not the plot.
+        root.draw(&Text::new(g.0.clone(), (x - 6, y), style.clone()))?;
     }
     root.present()?;
     Ok(())
