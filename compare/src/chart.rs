@@ -1,6 +1,7 @@
 //! The report's charts, drawn with plotters' SVG backend: grouped horizontal bars (one group
-//! per configuration, one bar per core) and lines against log2 n. Each returns a
-//! [`Chart`]: self-contained SVG for report.html.
+//! per configuration, one bar per core or hash) and lines against log2 n. Each is a
+//! [`Chart`]: self-contained SVG for report.html, at most [`MAX_HEIGHT`] pixels tall, its
+//! legend outside the plot so it covers no data.
 
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
@@ -12,7 +13,8 @@ const FONT: &str = "sans-serif";
 /// narrower on average): labels are never cut off.
 const CHAR_PX: u32 = 8;
 
-/// The series colours, `0xRRGGBB` (matplotlib's "tab10" order).
+/// The series colours, `0xRRGGBB` (matplotlib's "tab10" order); callers keep to fewer
+/// series than colours (one per backend) so no two lines share one.
 const PALETTE: [u32; 8] = [
     0x1f77b4, 0xff7f0e, 0x2ca02c, 0xd62728, 0x9467bd, 0x8c564b, 0xe377c2, 0x7f7f7f,
 ];
@@ -31,11 +33,36 @@ fn drawn(title: &str, draw: impl FnOnce(&mut String) -> Drawn) -> Chart {
     Chart { title, svg }
 }
 
+/// The tallest chart, in pixels: a taller one is split (a reader sees one at a time).
+const MAX_HEIGHT: u32 = 1000;
+
+/// Space above a chart's plot for its legend, and per legend line on the right.
+const LEGEND_PX: u32 = 34;
+const LEGEND_LINE_PX: u32 = 20;
+
 /// Grouped horizontal bars: `groups` are `(label, one value per series)`, drawn top down in
 /// the given order; `series` names the bars of a group (e.g. the cores). Each bar carries
-/// its value as text (two decimals); the right third is left free for the legend.
-pub fn bars(title: &str, unit: &str, series: &[&str], groups: &Groups) -> Chart {
-    drawn(title, |svg| draw_bars(svg, unit, series, groups))
+/// its value as text (two decimals); the legend is above the plot. Groups that would make
+/// a chart taller than [`MAX_HEIGHT`] go on to further charts with the same scale.
+pub fn bars(title: &str, unit: &str, series: &[&str], groups: &Groups) -> Vec<Chart> {
+    let per_chart = ((MAX_HEIGHT - 130) as f64 / group_px(series.len())) as usize;
+    let parts = groups.len().div_ceil(per_chart.max(1)).max(1);
+    let values = groups.iter().flat_map(|g| g.1.iter().flatten());
+    let max = values.fold(0.0f64, |a, &b| a.max(b));
+    let chunk = groups.len().div_ceil(parts).max(1);
+    let chunks = groups.chunks(chunk).enumerate();
+    let title = |i: usize| match parts {
+        1 => title.to_string(),
+        _ => format!("{title} ({} of {parts})", i + 1),
+    };
+    let one =
+        |(i, g): (usize, &Groups)| drawn(&title(i), |svg| draw_bars(svg, unit, series, g, max));
+    chunks.map(one).collect()
+}
+
+/// The height of one bar group: a bar per series and a gap.
+fn group_px(series: usize) -> f64 {
+    series.max(1) as f64 * 16.0 + 10.0
 }
 
 /// What drawing returns: plotters' errors are of several types.
@@ -44,24 +71,47 @@ type Drawn = Result<(), Box<dyn std::error::Error>>;
 /// Bar groups: a label and one value per series.
 type Groups = [(String, Vec<Option<f64>>)];
 
-fn draw_bars(svg: &mut String, unit: &str, series: &[&str], groups: &Groups) -> Drawn {
+/// The legend entries `(name, colour, dashed)` in a row from `x` on `area`'s top line.
+fn legend_row<DB: DrawingBackend>(
+    area: &DrawingArea<DB, plotters::coord::Shift>,
+    x: i32,
+    items: &[(String, RGBColor)],
+) -> Drawn
+where
+    DB::ErrorType: 'static,
+{
+    let mut x = x;
+    for (name, c) in items {
+        area.draw(&Rectangle::new([(x, 12), (x + 14, 24)], c.filled()))?;
+        area.draw(&Text::new(name.clone(), (x + 20, 11), (FONT, 14)))?;
+        x += 20 + name.chars().count() as i32 * CHAR_PX as i32 + 24;
+    }
+    Ok(())
+}
+
+fn draw_bars(svg: &mut String, unit: &str, series: &[&str], groups: &Groups, max: f64) -> Drawn {
     let widest = groups.iter().map(|g| g.0.chars().count() as u32).max();
     let label_w = widest.unwrap_or(4) * CHAR_PX + 16;
     let k = series.len().max(1) as f64;
-    let bar_px = 16.0;
-    let height = (groups.len() as f64 * (k * bar_px + 10.0)) as u32 + 90;
-    let width = 900.max(label_w + 560);
-    let values = groups.iter().flat_map(|g| g.1.iter().flatten());
-    let max = values.fold(0.0f64, |a, &b| a.max(b));
+    let height = (groups.len() as f64 * group_px(series.len())) as u32 + 90 + LEGEND_PX;
+    let width = 1000.max(label_w + 560);
     let n = groups.len() as f64;
     let root = SVGBackend::with_string(svg, (width, height)).into_drawing_area();
     root.fill(&WHITE)?;
-    let mut chart = ChartBuilder::on(&root)
+    let (legend, plot) = root.split_vertically(LEGEND_PX);
+    let items: Vec<(String, RGBColor)> = series
+        .iter()
+        .enumerate()
+        .map(|(j, s)| (s.to_string(), color(j)))
+        .collect();
+    legend_row(&legend, label_w as i32 + 10, &items)?;
+    let mut chart = ChartBuilder::on(&plot)
         .margin(10)
         .margin_right(30)
         .x_label_area_size(36)
         .y_label_area_size(label_w)
-        .build_cartesian_2d(0.0..max * 1.6 + f64::MIN_POSITIVE, 0.0..n)?;
+        // Room right of the longest bar for its value.
+        .build_cartesian_2d(0.0..max * 1.12 + f64::MIN_POSITIVE, 0.0..n)?;
     chart
         .configure_mesh()
         .disable_y_mesh()
@@ -70,17 +120,14 @@ fn draw_bars(svg: &mut String, unit: &str, series: &[&str], groups: &Groups) -> 
         .x_desc(unit)
         .label_style((FONT, 14))
         .draw()?;
-    for (j, name) in series.iter().enumerate() {
+    for (j, _) in series.iter().enumerate() {
         let c = color(j);
         let bars = groups.iter().enumerate().filter_map(|(i, g)| {
             let v = (*g.1.get(j)?)?;
             let top = n - i as f64 - 0.1 - j as f64 * 0.8 / k;
             Some(Rectangle::new([(0.0, top - 0.8 / k), (v, top)], c.filled()))
         });
-        chart
-            .draw_series(bars)?
-            .label(*name)
-            .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 12, y + 5)], c.filled()));
+        chart.draw_series(bars)?;
         let text = groups.iter().enumerate().filter_map(|(i, g)| {
             let v = (*g.1.get(j)?)?;
             let mid = n - i as f64 - 0.1 - (j as f64 + 0.5) * 0.8 / k;
@@ -88,16 +135,10 @@ fn draw_bars(svg: &mut String, unit: &str, series: &[&str], groups: &Groups) -> 
         });
         chart.draw_series(text)?;
     }
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::UpperRight)
-        .background_style(WHITE.mix(0.9))
-        .border_style(BLACK)
-        .label_font((FONT, 14))
-        .draw()?;
     let style = TextStyle::from((FONT, 14).into_font()).pos(Pos::new(HPos::Right, VPos::Center));
     for (i, g) in groups.iter().enumerate() {
         let (x, y) = chart.backend_coord(&(0.0, n - i as f64 - 0.5));
+        // backend_coord is in the whole image's pixels: drawn on the root, not the plot.
         root.draw(&Text::new(g.0.clone(), (x - 6, y), style.clone()))?;
     }
     root.present()?;
@@ -123,7 +164,7 @@ impl Series {
     }
 }
 
-/// Lines against log2 n (x labels `2^k`).
+/// Lines against log2 n (x labels `2^k`), the legend right of the plot.
 pub fn lines(title: &str, unit: &str, series: &[Series]) -> Chart {
     drawn(title, |svg| draw_lines(svg, unit, series))
 }
@@ -135,46 +176,49 @@ fn draw_lines(svg: &mut String, unit: &str, series: &[Series]) -> Drawn {
     if x0 > x1 {
         return Err("no points".into());
     }
-    let root =
-        SVGBackend::with_string(svg, (900, 420 + 18 * series.len() as u32 / 2)).into_drawing_area();
+    let widest = series.iter().map(|s| s.name.chars().count() as u32).max();
+    let legend_w = widest.unwrap_or(0) * CHAR_PX + 60;
+    let height = 380.max(60 + LEGEND_LINE_PX * series.len() as u32);
+    let root = SVGBackend::with_string(svg, (720 + legend_w, height)).into_drawing_area();
     root.fill(&WHITE)?;
-    let mut chart = ChartBuilder::on(&root)
+    let (plot, legend) = root.split_horizontally(720);
+    let mut chart = ChartBuilder::on(&plot)
         .margin(10)
+        .margin_right(20)
         .x_label_area_size(36)
         .y_label_area_size(80)
-        // Headroom on top for the legend, one line per series.
-        .build_cartesian_2d(
-            x0 - 0.2..x1 + 0.2,
-            0.0..y1 * (1.15 + 0.07 * series.len() as f64) + f64::MIN_POSITIVE,
-        )?;
+        .build_cartesian_2d(x0 - 0.2..x1 + 0.2, 0.0..y1 * 1.05 + f64::MIN_POSITIVE)?;
     chart
         .configure_mesh()
         .x_desc("n")
         .y_desc(unit)
+        .x_labels((x1 - x0) as usize + 1)
         .x_label_formatter(&|x| format!("2^{x:.0}"))
         .y_label_formatter(&|y| crate::doc::si(*y))
         .label_style((FONT, 14))
         .draw()?;
-    for s in series {
+    for (i, s) in series.iter().enumerate() {
         let c = color(s.color);
         let style = c.stroke_width(2);
-        let drawn = if s.dashed {
-            chart.draw_series(DashedLineSeries::new(s.points.clone(), 6, 4, style))?
+        if s.dashed {
+            chart.draw_series(DashedLineSeries::new(s.points.clone(), 6, 4, style))?;
         } else {
-            chart.draw_series(LineSeries::new(s.points.clone(), style))?
-        };
-        drawn
-            .label(s.name.clone())
-            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], style));
+            chart.draw_series(LineSeries::new(s.points.clone(), style))?;
+        }
         chart.draw_series(s.points.iter().map(|&p| Circle::new(p, 3, c.filled())))?;
+        // The legend line: a dashed series' sample is two strokes.
+        let y = 20 + i as i32 * LEGEND_LINE_PX as i32;
+        let sample = match s.dashed {
+            true => vec![[(0, y), (9, y)], [(15, y), (24, y)]],
+            false => vec![[(0, y), (24, y)]],
+        };
+        for [a, b] in sample {
+            legend.draw(&PathElement::new(vec![a, b], style))?;
+        }
+        let at = (32, y);
+        let text = TextStyle::from((FONT, 14).into_font()).pos(Pos::new(HPos::Left, VPos::Center));
+        legend.draw(&Text::new(s.name.clone(), at, text))?;
     }
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::UpperLeft)
-        .background_style(WHITE.mix(0.9))
-        .border_style(BLACK)
-        .label_font((FONT, 13))
-        .draw()?;
     root.present()?;
     Ok(())
 }
@@ -191,11 +235,26 @@ mod tests {
             one("wf-goldilocks^2", vec![Some(19.05), Some(19.75)]),
             one(all_sram, vec![Some(3.5), None]),
         ];
-        let c = bars("t", "ms", &["m33", "rv32"], &g);
+        let c = &bars("t", "ms", &["m33", "rv32"], &g)[0];
         assert!(c.svg.starts_with("<svg"), "{}", c.svg);
-        for l in ["wf-goldilocks^2", all_sram, "19.05", "3.50"] {
+        for l in ["wf-goldilocks^2", all_sram, "19.05", "3.50", "m33", "rv32"] {
             assert_eq!(c.svg.matches(&format!("\n{l}\n")).count(), 1, "{l}");
         }
+        // Too many groups for one chart: split, one scale, no chart over the height bound.
+        let many: Vec<_> = (0..50)
+            .map(|i| one(&format!("c{i}"), vec![Some(i as f64), None]))
+            .collect();
+        let split = bars("t", "ms", &["m33", "rv32"], &many);
+        assert_eq!(split.len(), 3);
+        assert_eq!(split[2].title, "t (3 of 3)");
+        let height = |c: &Chart| c.svg.split('"').nth(3).and_then(|h| h.parse::<u32>().ok());
+        assert!(
+            split
+                .iter()
+                .all(|c| height(c).is_some_and(|h| h <= MAX_HEIGHT)),
+            "{:?}",
+            height(&split[0])
+        );
         let points = vec![(10.0, 1.0), (16.0, 3.0)];
         let s = Series::new("a".into(), 0, true, points);
         assert!(lines("t", "bytes", &[s]).svg.contains("2^16"));

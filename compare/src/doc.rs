@@ -28,6 +28,25 @@ impl Table {
     pub fn row(&mut self, line: &str) {
         self.rows.push(line.split(" | ").map(Into::into).collect());
     }
+
+    /// Drops every column with no value (`–` or empty) in any row: a column of dashes tells
+    /// the reader nothing (a device column without device logs).
+    pub fn drop_empty_columns(&mut self) {
+        let empty = |i: usize| {
+            self.rows
+                .iter()
+                .all(|r| r.get(i).is_none_or(|c| c.is_empty() || c == "–"))
+        };
+        let keep: Vec<bool> = (0..self.head.len()).map(|i| !empty(i)).collect();
+        let kept = |cells: &mut Vec<String>| {
+            let mut k = keep.iter();
+            cells.retain(|_| *k.next().unwrap_or(&true));
+        };
+        if !self.rows.is_empty() {
+            kept(&mut self.head);
+            self.rows.iter_mut().for_each(kept);
+        }
+    }
 }
 
 /// An SVG chart and its title.
@@ -48,6 +67,8 @@ pub struct Section {
     pub charts: Vec<Chart>,
     /// Bullet points after the tables.
     pub notes: Vec<String>,
+    /// HTML: collapsed under its title until the reader opens it (long reference sections).
+    pub folded: bool,
 }
 
 impl Section {
@@ -64,15 +85,68 @@ impl Section {
     }
 }
 
-/// A table as Markdown.
+/// The most columns a Markdown table gets; a wider one is split into tables of this many,
+/// each repeating the first column (the row's name).
+pub const MD_MAX_COLUMNS: usize = 12;
+
+/// A table as Markdown, split into several when it has more than [`MD_MAX_COLUMNS`].
 pub fn md_table(t: &Table) -> String {
-    let line = |cells: &[String]| {
+    let line = |cells: &[&String]| {
         let c: Vec<String> = cells.iter().map(|s| s.replace('|', "\\|")).collect();
         format!("| {} |\n", c.join(" | "))
     };
-    let mut out = line(&t.head) + "|" + &"---|".repeat(t.head.len()) + "\n";
-    t.rows.iter().for_each(|r| out += &line(r));
+    let rest: Vec<usize> = (1..t.head.len()).collect();
+    let mut out = String::new();
+    for part in rest.chunks(MD_MAX_COLUMNS - 1) {
+        let cols: Vec<usize> = std::iter::once(0).chain(part.iter().copied()).collect();
+        fn pick<'a>(cells: &'a [String], cols: &[usize]) -> Vec<&'a String> {
+            cols.iter().filter_map(|&i| cells.get(i)).collect()
+        }
+        if !out.is_empty() {
+            out += "\n";
+        }
+        out += &(line(&pick(&t.head, &cols)) + "|" + &"---|".repeat(cols.len()) + "\n");
+        t.rows.iter().for_each(|r| out += &line(&pick(r, &cols)));
+    }
     out
+}
+
+/// The longest prose line of report.md: prose is wrapped there (tables are not).
+pub const MD_LINE: usize = 100;
+
+/// Markdown prose wrapped at [`MD_LINE`] characters: list items keep their indent, and
+/// tables, headings and code blocks are left as they are.
+pub fn wrap(md: &str) -> String {
+    let mut out = Vec::new();
+    let mut code = false;
+    for l in md.lines() {
+        code ^= l.trim_start().starts_with("```");
+        let keep = code || l.trim_start().starts_with(['|', '#']) || l.chars().count() <= MD_LINE;
+        if keep {
+            out.push(l.to_string());
+            continue;
+        }
+        let body = l.trim_start();
+        let marker = body.split_once(' ').map_or("", |m| m.0);
+        let item =
+            ["-", "*"].contains(&marker) || marker.trim_end_matches('.').parse::<u32>().is_ok();
+        let indent = l.len() - body.len() + if item { marker.len() + 1 } else { 0 };
+        let mut line = String::new();
+        for w in l.split(' ').filter(|w| !w.is_empty()) {
+            let started = !line.trim().is_empty();
+            if started && line.chars().count() + 1 + w.chars().count() > MD_LINE {
+                out.push(std::mem::take(&mut line));
+                line = " ".repeat(indent);
+            } else if started {
+                line.push(' ');
+            } else if line.is_empty() {
+                line = " ".repeat(l.len() - body.len());
+            }
+            line.push_str(w);
+        }
+        out.push(line);
+    }
+    out.join("\n")
 }
 
 /// The header of every parameters cell: what [`compact`] writes, in order.

@@ -75,6 +75,6 @@ pub fn section(rows: &[Row]) -> Section {
     let n = pow2(n);
     let title = format!("Estimated ms, p3-m31 Fibonacci n = {n}: CirclePcs against WideCirclePcs");
     let label = |r: &Row| format!("{} {}", pcs(r), r.full_label());
-    s.charts.push(chart(&title, &picked, &label, false));
+    s.charts.extend(chart(&title, &picked, &label, false));
     s
 }

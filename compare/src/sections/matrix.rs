@@ -1,83 +1,73 @@
-//! The full matrix: every row with every column, sortable and filterable in report.html.
+//! The full matrix: every row with the columns a reader sorts and filters by (sortable and
+//! filterable in report.html); every field of every row is in `table.csv` and `table.json`.
 
 use crate::doc::PARAMS_HEAD;
 use crate::doc::{bits, dash, grouped, kib, pct, pow2, Section, Table};
 use crate::table::Row;
 
-const HEAD: &str = "source | backend | field^ext | AIR | n | core | hash | PARAMS | placement | alloc, heap | instructions | estimate: cycles (model) | estimate: ms | estimate: stall cycles · XIP misses of accesses (miss cycles) | device: cycles (median) | device: ms at clock | device spread std/mean · IQR/median | host: verify ms | host: prove ms | RV32/M33 (estimate) | proofs: range/median | heap peak | stack peak | proof | bits: ethSTARK | bits: wf 0.13.1 | bits: P3 0.8 | bits: proven unique | bits: proven list | policy | result";
+const HEAD: &str = "source | backend^ext AIR n | core, allocator | hash | PARAMS | placement | verify cost: instructions, cycles or host ms | est. ms | heap / stack peak | proof | bits: policy · proven (unique / list) | result";
 
-const NO_MODEL: &str = "none: the record predates the timing model";
 const BELOW: &str = " (below floor)";
 
-/// The estimate cells of a row: cycles (model), ms at its clock, stalls and XIP misses.
-fn estimate_cells(r: &Row) -> String {
-    let Some(e) = &r.estimate else {
-        let emu = r.source == "emulator";
-        let none = if emu { NO_MODEL } else { "–" };
-        return format!("{none} | – | –");
-    };
-    let (cycles, model, v) = (grouped(e.cycles), &e.model, e.model_version);
-    let (ms, mhz) = (e.ms, e.clock_hz / 1_000_000);
-    let (stalls, misses) = (grouped(e.stall_cycles), grouped(e.xip_misses));
-    let (accesses, miss_cycles) = (grouped(e.xip_accesses), grouped(e.xip_miss_cycles));
-    let split = format!("{stalls} · {misses} of {accesses} ({miss_cycles} cycles)");
-    format!("{cycles} ({model} v{v}) | {ms:.2} @ {mhz} MHz | {split}")
-}
-
-/// The device and host cells: median cycles, ms at clock, spread; verify and prove ms.
-fn measured_cells(r: &Row) -> String {
-    let median = dash(r.cycles_median, |v| grouped(v.round() as u64));
-    let mhz = r.clock_hz.map_or(0, |c| c / 1_000_000);
-    let device_ms = dash(r.device_ms, |v| format!("{v:.2} @ {mhz} MHz"));
-    let spread = match (r.cycles_cv, r.cycles_iqr_over_median) {
-        (None, None) => "–".into(),
-        (a, b) => format!("{} · {} (k={})", dash(a, pct), dash(b, pct), r.iterations),
-    };
-    let verify = dash(r.verify_ms, |v| format!("{v:.2}"));
-    let prove = dash(r.prove_ms, |v| format!("{v:.0}"));
-    format!("{median} | {device_ms} | {spread} | {verify} | {prove}")
-}
-
-/// Every regime's bits and the policy's figure.
-fn security_cells(r: &Row, min_security: u32) -> String {
-    let bits_of = r.security_bits;
-    let below = if bits_of < min_security { BELOW } else { "" };
-    match &r.security {
-        Some(s) => {
-            let (e, w, p) = (s.ethstark, s.winterfell_conjectured, s.plonky3_conjectured);
-            let b = [e, w, p, s.proven_unique, s.proven_list].map(bits);
-            let b = b.join(" | ");
-            let (regime, min) = (&s.policy_regime, s.policy_min_bits);
-            format!("{b} | {regime} ≥ {min}: {bits_of}{below}")
+/// The verify cost in the row's own unit: instructions, board cycles (with ms at the clock
+/// and the spread over iterations) or host wall-clock ms (with the prove time).
+fn cost(r: &Row) -> String {
+    match r.source.as_str() {
+        "host" => {
+            let prove = dash(r.prove_ms, |v| format!("{v:.0}"));
+            dash(r.verify_ms, |v| format!("{v:.2} ms (prove {prove} ms)"))
         }
-        None => format!("– | – | – | – | – | {bits_of}{below} (the record names no regime)"),
+        "device" => {
+            let mhz = r.clock_hz.map_or(0, |c| c / 1_000_000);
+            let ms = dash(r.device_ms, |v| format!("{v:.2} ms at {mhz} MHz"));
+            let spread = dash(r.cycles_cv, pct);
+            let median = dash(r.cycles_median, |v| grouped(v.round() as u64));
+            format!(
+                "{median} {} ({ms}; std/mean {spread}, k={})",
+                r.cost_unit(),
+                r.iterations
+            )
+        }
+        _ => dash(r.instructions, grouped),
     }
 }
 
+/// The policy's bits (marked below the floor) and the proven ones.
+fn security(r: &Row, min_security: u32) -> String {
+    let below = if r.security_bits < min_security {
+        BELOW
+    } else {
+        ""
+    };
+    let proven = dash(r.security.as_ref(), |s| {
+        format!(" · {} / {}", bits(s.proven_unique), bits(s.proven_list))
+    });
+    // The regime only when it is not the default one.
+    let regime = r.security.as_ref().filter(|_| !r.default_policy());
+    let regime = regime.map_or(String::new(), |s| format!("{} ", s.policy_regime));
+    format!(
+        "{regime}{}{below}{}",
+        r.security_bits,
+        proven.replace('–', "")
+    )
+}
+
 pub fn section(rows: &[Row], min_security: u32) -> Section {
-    let mut s = Section::new("matrix", "Matrix", "Every row read: one per measured configuration, core and source (the same rows as `table.csv` and `table.json`). Each cost column belongs to one source; “–” = not measured by that source. Rows below the floor or under another policy are shown, never ranked.");
+    let mut s = Section::new("matrix", "Matrix", "Every row read: one per measured configuration, core and source. Each row's cost is in its source's own unit; “–” = not measured. Rows below the floor or under another policy are shown, never ranked. Here the columns a reader sorts and filters by; `table.csv` and `table.json` have every field of every row (the estimate's cycles, stalls and XIP misses, the device spread, the RV32/M33 ratios, each regime's bits, the proofs behind a row).");
     let mut t = Table::new("", &HEAD.replace("PARAMS", PARAMS_HEAD));
     for r in rows {
-        let (source, backend, air, n, core) = (&r.source, &r.backend, &r.air, pow2(r.n), &r.core);
-        let (field, ext, hash, params, placement) =
-            (&r.field, r.extension, &r.hash, &r.params, &r.placement);
-        let heap = r.heap_size.map(|h| format!(", {}", kib(h)));
-        let alloc = format!("{}{}", r.allocator, heap.unwrap_or_default());
-        let insns = dash(r.instructions, grouped);
-        let ratio = dash(r.rv32_m33_ratio, |v| format!("{v:.2}"));
-        let ratio = ratio + &dash(r.rv32_m33_est_ratio, |v| format!(" ({v:.2})")).replace('–', "");
-        let proofs = match r.proof_spread {
-            Some(v) => format!("{} (k={})", pct(v), r.proofs),
-            None if r.source == "device" => "–".into(),
-            None => format!("one proof (k={})", r.proofs),
-        };
-        let (heap, stack) = (dash(r.heap_peak, kib), dash(r.stack_peak, kib));
+        let (source, backend, ext, air, n) =
+            (&r.source, &r.backend, r.extension, &r.air, pow2(r.n));
+        let (hash, params, placement) = (&r.hash, &r.params, &r.placement);
+        let heap = r.heap_size.map(|h| format!(" {} KiB", h / 1024));
+        let core = format!("{} {}{}", r.core, r.allocator, heap.unwrap_or_default());
+        let est = dash(r.est_ms(), |v| format!("{v:.2}"));
+        let memory = crate::sections::answer::memory(r);
         let proof = kib(r.proof_bytes);
         let tampered = r.tampered.as_ref().map(|tp| format!("; tampered {tp}"));
         let result = format!("{}{}", r.result, tampered.unwrap_or_default());
-        let (est, measured) = (estimate_cells(r), measured_cells(r));
-        let sec = security_cells(r, min_security);
-        t.row(&format!("{source} | {backend} | {field}^{ext} | {air} | {n} | {core} | {hash} | {params} | {placement} | {alloc} | {insns} | {est} | {measured} | {ratio} | {proofs} | {heap} | {stack} | {proof} | {sec} | {result}"));
+        let (cost, sec) = (cost(r), security(r, min_security));
+        t.row(&format!("{source} | {backend}^{ext} {air} {n} | {core} | {hash} | {params} | {placement} | {cost} | {est} | {memory} | {proof} | {sec} | {result}"));
     }
     t.sortable = true;
     s.tables.push(t);

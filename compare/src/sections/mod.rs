@@ -44,25 +44,41 @@ mod tests {
             proven,
             member,
         ]);
-        let a = super::answer::section(&rows, 95, &[]);
-        let line = |r: &Vec<String>| format!("{} | {} | {}", r[0], r[1], r[6]);
-        let m33: Vec<String> = a.tables[0].rows.iter().map(line).collect();
-        // Fastest first; p3-m31's engine row beats its BLAKE3 row; the proven-policy
-        // wf-goldilocks^3 and the below-floor p3-babybear row do not compete.
+        let a = super::answer::section(&rows, 95);
+        let line = |r: &Vec<String>| format!("{} | {} | {} | {}", r[0], r[1], r[2], r[6]);
+        let fastest: Vec<String> = a.tables[0].rows.iter().map(line).collect();
+        // Fastest on the M33 first, both cores in a row; p3-m31's engine row beats its BLAKE3
+        // row; the proven-policy wf-goldilocks^3 and the below-floor p3-babybear row do not
+        // compete.
         let want = [
-            "plonky3 × m31^4 | 10.00 | all-sram",
-            "winterfell × goldilocks^2 | 13.33 | xip",
+            "plonky3 × m31^4 | 10.00 | – | all-sram",
+            "winterfell × goldilocks^2 | 13.33 | 16.00 | xip",
         ];
-        assert_eq!(m33, want);
+        assert_eq!(fastest, want);
         assert_eq!(a.tables[0].rows[0][5], "2^8 / 10 / 2^4 / 2^6 / 20");
-        assert_eq!(a.tables[1].rows.len(), 1, "rv32: one configuration");
-        assert_eq!(a.charts.len(), 1);
-        // The membership workload on the first screen: M33 only, nothing at the 128-bit point.
-        let member = &a.tables[2].rows;
+        assert!(a.tables[0].rows[0][10].contains("not run on Hazard3"));
+        // Equal parameters: the BLAKE3 rows at blowup 2^6, 14 queries, 20 PoW bits.
+        assert!(a.tables[1]
+            .caption
+            .contains("blowup 2^6, 14 queries, 20 PoW bits"));
+        let equal: Vec<String> = a.tables[1].rows.iter().map(line).collect();
+        let want = [
+            "winterfell × goldilocks^2 | 13.33 | 16.00 | xip",
+            "plonky3 × m31^4 | 20.00 | – | xip",
+        ];
+        assert_eq!(equal, want);
+        // Per hash: BLAKE3 first, then the engine.
+        let hashes: Vec<&str> = a.tables[2].rows.iter().map(|r| r[4].as_str()).collect();
+        assert_eq!(hashes, ["blake3", "sha256-engine"]);
+        assert_eq!(a.charts.len(), 3, "one chart per answer");
+        // The membership workload: M33 only, nothing at the 128-bit point.
+        let member = super::answer::fastest_membership(&rows, 95, &[])
+            .unwrap()
+            .rows;
         assert_eq!(member.len(), 1, "{member:?}");
         assert_eq!(member[0][2..4], ["winterfell × goldilocks^2", "40.00"]);
         // Below the floor: not charted.
-        assert!(!a.charts[0].svg.contains("p3-babybear"));
+        assert!(a.charts.iter().all(|c| !c.svg.contains("babybear")));
         // Hash axis: the engine row has no BLAKE3 row with its parameters and placement.
         let h = super::hash::section(&rows);
         let full = "p3-m31^4 sha256-engine all-sram [2^8 / 10 / 2^4 / 2^6 / 20]";
@@ -74,6 +90,6 @@ mod tests {
         // Workload: membership against Fibonacci of the same configuration: 6.0 M / 2.0 M cycles.
         let w = super::workload::section(&rows, 95);
         let last = w.tables[0].rows[0].last().cloned();
-        assert_eq!(w.tables[0].rows[0][15], "3.00x", "{last:?}");
+        assert_eq!(w.tables[0].rows[0][11], "3.00x", "{last:?}");
     }
 }

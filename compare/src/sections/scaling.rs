@@ -1,169 +1,231 @@
-//! How each configuration grows with the trace length: proof size against n whenever two or
-//! more n are measured; and, when a source has one configuration measured at three or more
-//! trace lengths (the `results/scaling/` records), line charts of heap peak (with the heap
-//! budget and the out-of-memory points), host prove time and host peak RSS against n, and a
-//! pivot table per source (one line per configuration and core, one column per n).
+//! How verification and proving grow with the trace length, from the scaling series
+//! (`results/scaling/`: Fibonacci at n = 2^10 … 2^18 on every backend at its default
+//! parameters; `mcu-run` on both cores with a 384 KiB heap, `prover-host bench` on the
+//! host), or from the report's own rows when they hold three or more n. One line per backend
+//! (its own colour; the Hazard3 dashed): verify instructions, heap peak, prove time and the
+//! prover's peak memory against n, and a table per source with a column per n. Runs out of
+//! memory at the series' smaller heap (`heap128k/`) are listed.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
 
 use crate::chart::{self, Series};
 use crate::doc::{kib, pow2, si, Chart, Section, Table};
-use crate::table::Row;
+use crate::table::{build_rows, Row};
 
 /// The result `mcu-run` gives a run that ran out of heap.
 const OUT_OF_MEMORY: &str = "rejected:out-of-memory";
 
-/// The section (empty with a single n).
-pub fn section(rows: &[Row]) -> Section {
-    let intro = "Fibonacci at every n measured: proof size (default parameters of each backend, the first row seen per configuration), and for a scaling series heap, prove time and host memory.";
-    let mut s = Section::new("scaling", "Scaling with n", intro);
-    // The series are drawn for Fibonacci; other AIRs are in their own section.
+/// The records of the scaling series under `dir` (the emulator runs and the host benches),
+/// and the runs at the smaller heap.
+fn series_rows(dir: &Path) -> (Vec<Row>, Vec<Row>) {
+    let load = |paths: &[&str]| {
+        let paths: Vec<_> = paths
+            .iter()
+            .map(|p| dir.join(p))
+            .filter(|p| p.exists())
+            .collect();
+        let loaded = crate::input::load(&paths);
+        build_rows(&loaded.entries)
+    };
+    (load(&["emulator", "host-fib.json"]), load(&["heap128k"]))
+}
+
+/// The section: from the series in `dir` when it is there, else from `rows` (empty when no
+/// configuration has three or more n).
+pub fn section(rows: &[Row], dir: &Path) -> Section {
+    let (series, small_heap) = series_rows(dir);
+    let from_series = !series.is_empty();
+    let rows = if from_series { &series[..] } else { rows };
     let fib: Vec<&Row> = rows.iter().filter(|r| r.air == "fib").collect();
-    s.charts.extend(proof_size_chart(&fib));
-    // A scaling series: some source measured one configuration at three or more n.
-    let mut ns: BTreeMap<(&str, String, &str), BTreeSet<u64>> = BTreeMap::new();
-    for r in &fib {
-        let key = (r.source.as_str(), r.full_label(), r.core.as_str());
-        ns.entry(key).or_default().insert(r.n);
+    let commits: BTreeSet<&str> = fib.iter().filter_map(|r| r.git_commit.get(..7)).collect();
+    let commits: Vec<&str> = commits.into_iter().collect();
+    let from = match from_series {
+        true => format!("The scaling series, `results/scaling/` (its README.md and run.sh; records made at commit {}): each backend at its default parameters and first extension", commits.join(", ")),
+        false => "The report's rows".into(),
+    };
+    let intro = format!("{from}. Emulator: QEMU instruction counts of one parse + verify (these records predate the timing model: no estimated ms) and the tracking allocator's heap peak, 384 KiB heap, TLSF. Host: `prover-host bench` wall clock of one proof (median of 3, every core of the 2-core build machine, so indicative only) and the proving process's peak RSS.");
+    let mut s = Section::new("scaling", "Scaling with n", intro);
+    let shown = one_per_backend(&fib);
+    let ns: BTreeSet<u64> = shown.iter().map(|r| r.n).collect();
+    if ns.len() < 3 {
+        return s;
     }
-    if ns.values().any(|n| n.len() >= 3) {
-        s.charts.extend(charts(&fib));
-        let sources = ["host", "emulator", "device"].iter();
-        s.tables = sources.filter_map(|src| table(&fib, src)).collect();
-    }
+    s.charts = charts(&shown);
+    s.tables = ["emulator", "host"]
+        .iter()
+        .filter_map(|src| table(&shown, src))
+        .collect();
+    s.notes.extend(out_of_memory(&small_heap));
     s
 }
 
-/// Distinct `(config label, core)` keys of `rows`, sorted.
-fn keys(rows: &[&Row]) -> BTreeSet<(String, String)> {
-    let key = |r: &&Row| (r.full_label(), r.core.clone());
-    rows.iter().map(key).collect()
-}
-
-/// One series per configuration (colour) and core (rv32 dashed) of `value`.
-fn series(rows: &[&Row], value: fn(&Row) -> Option<f64>, suffix: &str) -> Vec<Series> {
-    let ks = keys(rows);
-    let cfgs: BTreeSet<&String> = ks.iter().map(|k| &k.0).collect();
-    let one = |(cfg, core): &(String, String)| {
-        let mine = rows.iter().filter(|r| r.core == *core);
-        let mine = mine.filter(|r| r.full_label() == *cfg);
-        let points: BTreeMap<u32, f64> =
-            mine.filter_map(|r| Some((r.log_n(), value(r)?))).collect();
-        let points: Vec<(f64, f64)> = points.into_iter().map(|(x, y)| (x.into(), y)).collect();
-        let name = match core.as_str() {
-            "host" => format!("{cfg}{suffix}"),
-            _ => format!("{cfg} {core}{suffix}"),
-        };
-        let color = cfgs.iter().position(|c| *c == cfg).unwrap_or(0);
-        let dashed = core == "rv32";
-        (!points.is_empty()).then_some(Series::new(name, color, dashed, points))
-    };
-    ks.iter().filter_map(one).collect()
-}
-
-/// The scaling charts: heap peak per source, host prove time and memory.
-fn charts(fib: &[&Row]) -> Vec<Chart> {
-    let mut out = Vec::new();
-    for source in ["emulator", "device"] {
-        let src: Vec<&Row> = fib.iter().copied().filter(|r| r.source == source).collect();
-        let fits: Vec<&Row> = src.iter().copied().filter(|r| r.accepted()).collect();
-        let mut lines = series(&fits, |r| Some(r.heap_peak? as f64), "");
-        let ooms = src.iter().copied().filter(|r| r.result == OUT_OF_MEMORY);
-        let ooms: Vec<&Row> = ooms.collect();
-        let needs = ": out of memory, needs at least";
-        let ooms = series(&ooms, |r| Some(r.heap_needed_at_least? as f64), needs);
-        lines.extend(ooms.into_iter().map(|s| Series { dashed: true, ..s }));
-        if lines.is_empty() {
-            continue;
-        }
-        let xs: BTreeSet<u32> = src.iter().map(|r| r.log_n()).collect();
-        let heaps: BTreeSet<u64> = src.iter().filter_map(|r| r.heap_size).collect();
-        for h in heaps {
-            let points = xs.iter().map(|&x| (f64::from(x), h as f64)).collect();
-            let name = format!("heap budget {}", kib(h));
-            lines.push(Series::new(name, 7, true, points));
-        }
-        let title = format!("Heap peak vs n ({source}): the tracking allocator's high-water mark; out-of-memory runs at the bytes in use plus the refused request");
-        out.push(chart::lines(&title, "bytes", &lines));
+/// Per source and backend, the rows of the one configuration measured at the most n (the
+/// first of equals): one line per backend, so no two lines share a colour.
+fn one_per_backend<'a>(fib: &[&'a Row]) -> Vec<&'a Row> {
+    let mut count: BTreeMap<(&str, &str, String), BTreeSet<u64>> = BTreeMap::new();
+    for r in fib {
+        let key = (r.source.as_str(), r.backend.as_str(), r.full_label());
+        count.entry(key).or_default().insert(r.n);
     }
-    let host = |r: &&Row| r.source == "host" && r.accepted();
-    let host: Vec<&Row> = fib.iter().copied().filter(host).collect();
-    if !host.is_empty() {
-        let title = "Prove time vs n (host wall clock, every core available to the prover)";
-        let prove = series(&host, |r| r.prove_ms, "");
-        out.push(chart::lines(title, "ms", &prove));
-        let rss = series(&host, |r| Some(r.host_peak_rss? as f64), "");
-        if !rss.is_empty() {
-            out.push(chart::lines("Peak host memory vs n (host)", "bytes", &rss));
+    let mut best: BTreeMap<(&str, &str), (usize, String)> = BTreeMap::new();
+    for ((src, b, label), n) in count {
+        let e = best.entry((src, b)).or_insert((0, String::new()));
+        if n.len() > e.0 {
+            *e = (n.len(), label);
+        }
+    }
+    let kept = |r: &&&Row| {
+        best.get(&(r.source.as_str(), r.backend.as_str()))
+            .is_some_and(|b| b.1 == r.full_label())
+    };
+    fib.iter().filter(kept).copied().collect()
+}
+
+/// `p3-babybear^4`.
+fn name(r: &Row) -> String {
+    format!("{}^{}", r.backend, r.extension)
+}
+
+/// One series per backend (colour) and core (the Hazard3 dashed) of `value`.
+fn series(rows: &[&Row], value: fn(&Row) -> Option<f64>) -> Vec<Series> {
+    let backends: BTreeSet<String> = rows.iter().map(|r| name(r)).collect();
+    let cores: BTreeSet<&str> = rows.iter().map(|r| r.core.as_str()).collect();
+    let mut out = Vec::new();
+    for (color, b) in backends.iter().enumerate() {
+        for core in &cores {
+            let mine = rows.iter().filter(|r| name(r) == *b && r.core == *core);
+            let points: BTreeMap<u32, f64> =
+                mine.filter_map(|r| Some((r.log_n(), value(r)?))).collect();
+            let points: Vec<(f64, f64)> = points.into_iter().map(|(x, y)| (x.into(), y)).collect();
+            let shown = match *core {
+                "host" => b.clone(),
+                "m33" => format!("{b} M33"),
+                "rv32" => format!("{b} Hazard3"),
+                c => format!("{b} {c}"),
+            };
+            if !points.is_empty() {
+                out.push(Series::new(shown, color, *core == "rv32", points));
+            }
         }
     }
     out
 }
 
-/// Proof size against n, one line per proof (the first row seen per n; a proof's size does
-/// not depend on where it is verified, so no core and no placement in its label).
-fn proof_size_chart(fib: &[&Row]) -> Option<Chart> {
-    let proof = |r: &Row| format!("{}^{} {} [{}]", r.backend, r.extension, r.hash, r.params);
-    let mut by: BTreeMap<String, BTreeMap<u32, f64>> = BTreeMap::new();
-    for r in fib {
-        let points = by.entry(proof(r)).or_default();
-        points.entry(r.log_n()).or_insert(r.proof_bytes as f64);
-    }
-    let line = |(color, (name, p)): (usize, (String, BTreeMap<u32, f64>))| {
-        let points = p.into_iter().map(|(x, y)| (x.into(), y)).collect();
-        Series::new(name, color, false, points)
+/// The charts: verify instructions and heap peak (emulator), prove time and peak RSS (host).
+fn charts(rows: &[&Row]) -> Vec<Chart> {
+    let of = |src: &str| -> Vec<&Row> {
+        let ok = |r: &&&Row| r.source == src && r.accepted();
+        rows.iter().filter(ok).copied().collect()
     };
-    let lines: Vec<Series> = by.into_iter().enumerate().map(line).collect();
-    let ns: BTreeSet<u64> = fib.iter().map(|r| r.n).collect();
-    (ns.len() > 1).then(|| chart::lines("Proof size vs n", "bytes", &lines))
+    let (emu, host) = (of("emulator"), of("host"));
+    let m33: Vec<&Row> = emu.iter().copied().filter(|r| r.core == "m33").collect();
+    let charts = [
+        (
+            "Verify instructions vs n (emulator; Hazard3 dashed)",
+            "instructions",
+            series(&emu, |r| Some(r.instructions? as f64)),
+        ),
+        (
+            "Heap peak vs n (emulator, Cortex-M33; the Hazard3's is the same within a few bytes)",
+            "bytes",
+            series(&m33, |r| Some(r.heap_peak? as f64)),
+        ),
+        (
+            "Prove time vs n (host wall clock)",
+            "ms",
+            series(&host, |r| r.prove_ms),
+        ),
+        (
+            "Peak memory of the proving process vs n (host RSS)",
+            "bytes",
+            series(&host, |r| Some(r.host_peak_rss? as f64)),
+        ),
+    ];
+    let drawn = charts.into_iter().filter(|c| !c.2.is_empty());
+    drawn
+        .map(|(title, unit, s)| chart::lines(title, unit, &s))
+        .collect()
 }
 
 /// One cell of a pivot table.
 fn cell(r: &Row) -> String {
-    let needs = |b| format!(" (needs ≥ {})", kib(b));
-    let needs = r.heap_needed_at_least.map(needs);
-    let cost = r.cost().map_or("–".into(), si);
     match (r.source.as_str(), r.result.as_str()) {
         ("host", _) => {
-            let prove = r.prove_ms.map_or("–".into(), |v| format!("{v:.0} ms"));
-            let rss = r.host_peak_rss.map(|b| b as f64 / 1048576.0);
-            let rss = rss.map(|mib| format!(" / {mib:.0} MiB"));
+            let prove = r.prove_ms.map_or("–".into(), |v| si(v.round()) + " ms");
+            let rss = r
+                .host_peak_rss
+                .map(|b| format!(" / {:.0} MiB", b as f64 / 1048576.0));
             prove + &rss.unwrap_or_default()
         }
-        (_, OUT_OF_MEMORY) => format!("out of memory{}", needs.unwrap_or_default()),
+        (_, OUT_OF_MEMORY) => "out of memory".into(),
         (_, "accepted") => {
             let heap = r.heap_peak.map(|h| format!(" / {}", kib(h)));
-            cost + &heap.unwrap_or_default()
+            r.cost().map_or("–".into(), si) + &heap.unwrap_or_default()
         }
         (_, other) => other.into(),
     }
 }
 
-/// The pivot table of one source, when it has three or more n.
-fn table(fib: &[&Row], source: &str) -> Option<Table> {
-    let src: Vec<&Row> = fib.iter().copied().filter(|r| r.source == source).collect();
+/// The pivot table of one source: a line per backend and core, a column per n.
+fn table(rows: &[&Row], source: &str) -> Option<Table> {
+    let src: Vec<&Row> = rows
+        .iter()
+        .copied()
+        .filter(|r| r.source == source)
+        .collect();
     let ns: BTreeSet<u64> = src.iter().map(|r| r.n).collect();
-    let what = match (source, src.first()) {
-        ("host", _) => "prove time (wall clock) / peak RSS of the proving process".to_string(),
-        (_, r) => {
-            let heaps: BTreeSet<u64> = src.iter().filter_map(|r| r.heap_size).collect();
-            let heaps: Vec<String> = heaps.iter().map(|h| format!("{h} bytes")).collect();
-            let unit = r.map_or("cost", |r| r.cost_unit());
-            let heaps = heaps.join(", ");
-            format!("{unit} of one parse + verify / heap peak; heap {heaps}")
-        }
+    let what = match source {
+        "host" => "prove time (wall clock) / peak RSS of the proving process",
+        _ => "instructions of one parse + verify / heap peak",
     };
-    let head: Vec<String> = ns.iter().map(|n| format!("n = {}", pow2(*n))).collect();
+    let head: Vec<String> = ns.iter().map(|n| pow2(*n)).collect();
     let caption = format!("Scaling with n ({source}): {what}");
-    let mut t = Table::new(&caption, &format!("configuration | {}", head.join(" | ")));
-    for (cfg, core) in keys(&src) {
-        let mine = src.iter().filter(|r| r.core == core);
-        let mine: Vec<&&Row> = mine.filter(|r| r.full_label() == cfg).collect();
-        let at = |n: &u64| mine.iter().find(|r| r.n == *n);
-        let shown = if core == "host" { "" } else { &core };
-        let name = format!("{cfg} {shown}").trim_end().to_string();
+    let mut t = Table::new(&caption, &format!("backend | {}", head.join(" | ")));
+    let keys: BTreeSet<(String, &str)> = src.iter().map(|r| (name(r), r.core.as_str())).collect();
+    for (b, core) in keys {
+        let at = |n: &u64| {
+            src.iter()
+                .find(|r| name(r) == b && r.core == core && r.n == *n)
+        };
+        let shown = if core == "host" {
+            b.clone()
+        } else {
+            format!("{b} {core}")
+        };
         let cells = ns.iter().map(|n| at(n).map_or("–".into(), |r| cell(r)));
-        t.rows.push(std::iter::once(name).chain(cells).collect());
+        t.rows.push(std::iter::once(shown).chain(cells).collect());
     }
     (ns.len() >= 3).then_some(t)
+}
+
+/// One line per backend and core that ran out of memory at the smaller heap: from which n,
+/// and what it needed there.
+fn out_of_memory(rows: &[Row]) -> Vec<String> {
+    let Some(heap) = rows.iter().find_map(|r| r.heap_size) else {
+        return Vec::new();
+    };
+    let mut first: BTreeMap<(String, &str), &Row> = BTreeMap::new();
+    for r in rows.iter().filter(|r| r.result == OUT_OF_MEMORY) {
+        let e = first.entry((name(r), r.core.as_str())).or_insert(r);
+        if r.n < e.n {
+            *e = r;
+        }
+    }
+    let max = rows.iter().map(|r| r.n).max().unwrap_or(0);
+    let others = rows
+        .iter()
+        .filter(|r| !first.contains_key(&(name(r), r.core.as_str())));
+    let others_fit = others.clone().all(Row::accepted) && others.count() > 0;
+    let mut out: Vec<String> = first.into_iter().map(|((b, core), r)| {
+        let needs = r.heap_needed_at_least.map_or(String::new(), |b| format!(", needs at least {} there", kib(b)));
+        format!("At a {} heap (`results/scaling/heap128k/`): {b} on {core} runs out of memory from n = {}{needs} (the bytes in use plus the refused request).", kib(heap), pow2(r.n))
+    }).collect();
+    if !out.is_empty() && others_fit {
+        out.push(format!(
+            "Every other backend and core verifies up to n = {} at that heap.",
+            pow2(max)
+        ));
+    }
+    out
 }

@@ -45,22 +45,21 @@ pub fn section(rows: &[Row], min_security: u32) -> Section {
         let these = wide.iter().copied().filter(|r| r.air == air && r.n == n);
         let these: Vec<&Row> = these.collect();
         for (core, name) in CORES {
-            let mut t = Table::new(&format!("{air}, {name}"), &head("AIR | n | "));
+            let mut t = Table::new(&format!("{air}, n = {}, {name}", pow2(n)), &head(""));
             t.head.extend(["× Fib est. ms".into(), "policy".into()]);
             for r in these.iter().filter(|r| r.core == core) {
                 let x = times(r.est_ms(), fib(r, air).and_then(|f| f.est_ms()));
                 let ranked = r.ranked(min_security);
                 let policy = if ranked { "ranked" } else { "below the floor" };
-                let (n, cells) = (pow2(n), cells(r));
-                t.row(&format!("{air} | {n} | {cells} | {x} | {policy}"));
+                t.row(&format!("{} | {x} | {policy}", cells(r)));
             }
             s.tables.push(t);
         }
         if these.iter().any(|r| r.est_ms().is_some()) {
             let n = pow2(n);
             let title = format!("Estimated ms, {air} n = {n}, per configuration and core");
-            let c = chart(&title, &these, &Row::full_label, false);
-            s.charts.push(c);
+            s.charts
+                .extend(chart(&title, &these, &Row::full_label, false));
         }
     }
     s
