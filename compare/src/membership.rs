@@ -187,7 +187,7 @@ mod tests {
     fn readme_tables_match_the_committed_records() {
         run(&dir(), true).unwrap();
         let readme = std::fs::read_to_string(dir().join("README.md")).unwrap();
-        for block in ["records", "records-128", "zkmcu"] {
+        for block in ["records", "records-128", "engine", "zkmcu"] {
             assert!(readme.contains(&format!("{OPEN}{block} -->")), "{block}");
         }
     }
