@@ -720,7 +720,7 @@ mod tests {
             assert_ne!(hash(&id, scope, TAG_NULLIFIER), leaf, "scope {scope:?}");
         }
         // Without tags, scope 0 made the nullifier the leaf: the weakness the tags remove.
-        assert_eq!(hash(&id, &vec![Bb(0); D], 0), hash(&id, &[], 0));
+        assert_eq!(hash(&id, &[Bb(0); D], 0), hash(&id, &[], 0));
     }
 
     #[test]
