@@ -13,8 +13,9 @@
 //! [`TAG_BINDING`]. The capacity is not in the trace: each row's permutation constraints
 //! read zeros and the tag that the row's one-hot kind selects, so no row can hash under
 //! another role's tag. Two roles never hash the same permutation input, so a nullifier is
-//! never a leaf or a node of the tree (for any scope), and a leaf is never an inner node. Digest widths, set by each
-//! backend's instance (`2 * DIGEST + 1 <= W`, so that two digests and the tag fit):
+//! never a leaf or a node of the tree (for any scope), and a leaf is never an inner node.
+//! Digest widths, set by each backend's instance (`2 * DIGEST + 1 <= W`, so that two digests
+//! and the tag fit):
 //!
 //! - BabyBear and Mersenne-31, width 24: 9 words (`9 * 30.9 = 278` and `9 * 31 = 279`
 //!   bits), 139 bits of generic collision resistance, so the permutation's own 128 bits bind.
@@ -34,7 +35,7 @@
 //! | 1 | leaf (`L`) | `[id, 0.., TAG_LEAF]` (`id` equal to row 0's) | |
 //! | 2 ..= D + 1 | hop (`H`) | `[prev, sibling, 0.., TAG_NODE]` or `[sibling, prev, 0.., TAG_NODE]` by the row's direction bit | row D + 1: = public root |
 //! | D + 2 | binding (`B`) | `[scope, signal, 0.., TAG_BINDING]` | |
-//! | rest | padding (`P`) | anything | |
+//! | rest | padding (`P`) | `[anything, 0..]` (tag 0) | |
 //!
 //! where `prev` is the previous row's output digest. Public inputs, `DIGEST` words each, in
 //! this order: root, nullifier, signal hash, scope hash. The identity, the siblings and the
