@@ -13,7 +13,7 @@
 //! products. Subtracted products take their `x` factor negated (`p - w`, one instruction),
 //! so all sums are of non-negative terms, at most `4 p^2 < 2^64`.
 
-use crate::m31::{reduce64, P};
+use crate::m31::{reduce64, reduce_sum4, P};
 use crate::{Field, CM31, M31};
 
 /// An element `c0 + c1 i + (c2 + c3 i) u` of QM31, stored `[c0, c1, c2, c3]` like Plonky3's
@@ -132,7 +132,12 @@ impl QM31 {
     #[allow(clippy::should_implement_trait)]
     pub fn mul(self, rhs: Self) -> Self {
         let [s0, s1, s2, s3] = mul_sums(&self.raw(), &rhs.raw());
-        Self::from_raw([reduce64(s0), reduce64(s1), reduce64(s2), reduce64(s3)])
+        Self::from_raw([
+            reduce_sum4(s0),
+            reduce_sum4(s1),
+            reduce_sum4(s2),
+            reduce_sum4(s3),
+        ])
     }
 
     /// `self * s` for `s` in M31: four base products.
