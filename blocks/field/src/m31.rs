@@ -34,6 +34,7 @@ pub(crate) const fn reduce64(s: u64) -> u32 {
 /// 2^32 - 2` folds to `<= p`. (Folding the sum of all four pieces at once can reach `2^32`
 /// when `s2 = 2`: that shortcut is wrong by one fold at `s = 3 * 2^62 - 1`.)
 #[inline(always)]
+#[cfg_attr(not(any(target_arch = "arm", test)), allow(dead_code))]
 pub(crate) const fn reduce_sum4(s: u64) -> u32 {
     let (lo, hi) = (s as u32, (s >> 32) as u32);
     let r = (lo >> 31) + (hi >> 30) + ((hi & (P >> 1)) << 1);
