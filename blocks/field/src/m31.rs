@@ -26,6 +26,21 @@ pub(crate) const fn reduce64(s: u64) -> u32 {
     fold(t + (s >> 62) as u32)
 }
 
+/// Reduces `s <= 4 p^2` (a sum of four products of words `<= p`) to a word `<= p`, one
+/// fold cheaper than [`reduce64`]. With `s = hi * 2^32 + lo` and `hi = h1 * 2^30 + h0`,
+/// `s = (lo mod 2^31) + r (mod p)` where `r = (lo >> 31) + 2 h0 + h1` (`2^32 = 2`,
+/// `2^62 = 1`). The bound gives `hi <= 2^32 - 4`, so `r <= 2^31 + 2` (`h1 = 3` leaves
+/// `h0 <= 2^30 - 4`), which one fold brings to `<= p`; then `(lo mod 2^31) + fold(r) <=
+/// 2^32 - 2` folds to `<= p`. (Folding the sum of all four pieces at once can reach `2^32`
+/// when `s2 = 2`: that shortcut is wrong by one fold at `s = 3 * 2^62 - 1`.)
+#[inline(always)]
+#[cfg_attr(not(any(target_arch = "arm", test)), allow(dead_code))]
+pub(crate) const fn reduce_sum4(s: u64) -> u32 {
+    let (lo, hi) = (s as u32, (s >> 32) as u32);
+    let r = (lo >> 31) + (hi >> 30) + ((hi & (P >> 1)) << 1);
+    fold((lo & P) + fold(r))
+}
+
 /// Reduces `s < 2^62` (one product of two words `<= p`, or a sum that small) to a word
 /// `<= p`: `(s mod 2^31) + (s >> 31) <= 2^32 - 2`, folded once.
 #[inline(always)]
@@ -201,6 +216,28 @@ mod tests {
             assert_eq!(reduce64(s) as u64 % p, s % p, "{s}");
             assert!(reduce64(s) <= P);
         }
+        // reduce_sum4: its domain's top, and the corners where the pieces add to 2^32.
+        for s in [
+            0,
+            1,
+            p,
+            p * p,
+            2 * p * p,
+            3 * p * p,
+            4 * p * p,
+            4 * p * p - 1,
+            (1 << 63) - 1,
+            (3 << 62) - 1,
+            u64::MAX - (1 << 34),
+            ((3 << 30) - 1) << 32 | 0xffff_ffff,
+            ((1 << 31) - 1) << 32 | 0xffff_ffff,
+        ] {
+            if s > 4 * p * p {
+                continue;
+            }
+            assert_eq!(reduce_sum4(s) as u64 % p, s % p, "{s}");
+            assert!(reduce_sum4(s) <= P, "{s}");
+        }
         for s in [0, p, p * p, (1 << 62) - 1] {
             assert_eq!(reduce62(s) as u64 % p, s % p);
             assert!(reduce62(s) <= P);
@@ -208,6 +245,35 @@ mod tests {
         for t in [0, P, P + 1, u32::MAX - 1] {
             assert_eq!(fold(t) % P, t % P);
             assert!(fold(t) <= P);
+        }
+    }
+
+    #[test]
+    fn reduce_sum4_over_its_domain() {
+        // Random s <= 4 p^2 (SplitMix64), and every s whose 31-bit pieces sit at their
+        // extremes (s0, s1 in {0, 1, p - 1, p}, s2 in 0..=3).
+        let (p, top) = (P as u64, 4 * (P as u64) * (P as u64));
+        let mut x = 1u64;
+        let check = |s: u64| {
+            if s <= top {
+                assert_eq!(reduce_sum4(s) as u64 % p, s % p, "{s}");
+                assert!(reduce_sum4(s) <= P, "{s}");
+            }
+        };
+        for _ in 0..200_000 {
+            x = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
+            let mut z = x;
+            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+            check((z ^ (z >> 31)) % (top + 1));
+        }
+        let piece = [0, 1, p - 1, p];
+        for s2 in 0..4u64 {
+            for s1 in piece {
+                for s0 in piece {
+                    check(s2 << 62 | s1 << 31 | s0);
+                }
+            }
         }
     }
 }

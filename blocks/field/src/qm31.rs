@@ -132,7 +132,14 @@ impl QM31 {
     #[allow(clippy::should_implement_trait)]
     pub fn mul(self, rhs: Self) -> Self {
         let [s0, s1, s2, s3] = mul_sums(&self.raw(), &rhs.raw());
-        Self::from_raw([reduce64(s0), reduce64(s1), reduce64(s2), reduce64(s3)])
+        // Measured (measure.sh): `reduce_sum4` is 2 instructions shorter per product on the
+        // M33 (shifted operands), `reduce64` 6-8 shorter on Hazard3. Both are correct for
+        // these sums; the host tests run `reduce64` here and test `reduce_sum4` directly.
+        #[cfg(target_arch = "arm")]
+        let r = crate::m31::reduce_sum4;
+        #[cfg(not(target_arch = "arm"))]
+        let r = reduce64;
+        Self::from_raw([r(s0), r(s1), r(s2), r(s3)])
     }
 
     /// `self * s` for `s` in M31: four base products.
@@ -198,4 +205,37 @@ pub fn qm31_dot(xs: &[QM31], ys: &[QM31]) -> QM31 {
         out[j] = reduce64(reduce64(acc[j]) as u64 + ((carries[j] as u64) << 2));
     }
     QM31::from_raw(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The M33's reduction (`reduce_sum4`) on the product's own sums, beside the host's
+    /// (`reduce64`, checked against Plonky3 in tests/p3.rs): largest words, `p`, random.
+    #[test]
+    fn both_reductions_agree_on_product_sums() {
+        let mut x = 7u64;
+        let mut word = || {
+            x = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
+            let z = (x ^ (x >> 31)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+            match z % 5 {
+                0 => P,
+                1 => P - 1,
+                _ => (z >> 33) as u32,
+            }
+        };
+        for _ in 0..50_000 {
+            let a = [word(), word(), word(), word()];
+            let b = [word(), word(), word(), word()];
+            for s in mul_sums(&a, &b)
+                .into_iter()
+                .chain(mul_sums(&[P; 4], &[P; 4]))
+            {
+                let (r4, r64) = (crate::m31::reduce_sum4(s), reduce64(s));
+                assert!(r4 <= P && r64 <= P);
+                assert_eq!(M31::from_raw(r4), M31::from_raw(r64), "{a:?} {b:?}");
+            }
+        }
+    }
 }
