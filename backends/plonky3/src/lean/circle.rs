@@ -36,7 +36,7 @@ use p3_circle::{CircleDomain, CirclePcsShape, Point};
 use p3_commit::PolynomialSpace;
 use p3_field::{ExtensionField, PrimeCharacteristicRing, PrimeField32};
 use p3_mersenne_31::Mersenne31;
-use picostark_core::VerifyError;
+use picostark_core::{Check, Tree, VerifyError};
 
 use p3_challenger::{HashChallenger, SerializingChallenger32};
 use p3_field::extension::BinomialExtensionField;
@@ -46,7 +46,7 @@ use picostark_core::{HashId, ProofFile};
 use super::bounds::{MAX_CHUNKS, MAX_DEGREE, MAX_PUBLIC, MAX_QUERIES, MAX_ROUNDS, MAX_WIDTH};
 use super::math::{batch_invert, reverse_bits};
 use super::merkle::{self, Digest};
-use super::reader::{Reader, WireField, REJECTED};
+use super::reader::{Reader, WireField, MALFORMED};
 use super::transcript::{pattern_hash, LeanChallenger, Protocol, Transcript};
 use super::{LeanPcs, OpeningClaims};
 use crate::config::{ByteHash, VERIFIER_HASH};
@@ -229,7 +229,7 @@ pub(crate) fn fold<EF: ExtensionField<F>>(t_inv: F, beta: EF, e0: EF, e1: EF) ->
 /// `((1 - t^2) / (1 + t^2), 2t / (1 + t^2))`; upstream panics where `t^2 = -1`, we reject.
 pub(crate) fn point_from_line<EF: ExtensionField<F>>(t: EF) -> Result<(EF, EF), VerifyError> {
     let t2 = t.square();
-    let inv = (EF::ONE + t2).try_inverse().ok_or(REJECTED)?;
+    let inv = (EF::ONE + t2).try_inverse().ok_or(Check::DegeneratePoint)?;
     Ok(((EF::ONE - t2) * inv, t.double() * inv))
 }
 
@@ -358,7 +358,11 @@ where
         let g = self.geometry(c.log_n, nc);
         // Upstream refuses an index as wide as the circle group.
         if g.max_h >= CIRCLE_TWO_ADICITY {
-            return Err(REJECTED);
+            return Err(VerifyError::ParameterOutOfRange {
+                what: "query index bits (log2 of the tallest LDE)",
+                value: g.max_h as u32,
+                max: CIRCLE_TWO_ADICITY as u32 - 1,
+            });
         }
         let rounds = g.rounds;
         let nh = g.num_heights;
@@ -400,7 +404,7 @@ where
                 }
             }
             let s = r.seq_len()?;
-            r.take(s.checked_mul(32).ok_or(REJECTED)?)?;
+            r.take(s.checked_mul(32).ok_or(MALFORMED)?)?;
         }
         let first_layer = r.clone();
         r.expect_len(q)?;
@@ -409,7 +413,7 @@ where
             r.take(nh * ef_len)?;
         }
         let s = r.seq_len()?;
-        r.take(s.checked_mul(32).ok_or(REJECTED)?)?;
+        r.take(s.checked_mul(32).ok_or(MALFORMED)?)?;
         r.expect_len(rounds)?;
         let commit_openings = r.clone();
         for _ in 0..rounds {
@@ -419,12 +423,12 @@ where
                 r.take(ef_len)?;
             }
             let s = r.seq_len()?;
-            r.take(s.checked_mul(32).ok_or(REJECTED)?)?;
+            r.take(s.checked_mul(32).ok_or(MALFORMED)?)?;
         }
         let final_value = r.ext()?;
         let query_witness = r.elem::<F>()?;
         if self.pow_bits == 0 && query_witness != F::ZERO {
-            return Err(REJECTED);
+            return Err(Check::GrindingWitness.into());
         }
 
         // The transcript: separator, every claim (point then values), alpha, first-layer
@@ -487,7 +491,7 @@ where
         }
         t.observe_ext(&final_value);
         if self.pow_bits > 0 && !t.check_pow(self.pow_bits, query_witness) {
-            return Err(REJECTED);
+            return Err(Check::ProofOfWork.into());
         }
         let mut indices = [0usize; MAX_QUERIES];
         for i in &mut indices[..q] {
@@ -496,7 +500,11 @@ where
 
         // What each claim contributes independently of the query.
         // In the caller's scratch, at the proof's width (bounded above).
-        let alpha_pows = scratch.get_mut(..width.max(dim)).ok_or(REJECTED)?;
+        let alpha_pows = scratch
+            .get_mut(..width.max(dim))
+            .ok_or(VerifyError::Unsupported(
+                "scratch shorter than the proof's width",
+            ))?;
         let mut p = EF::ONE;
         for a in alpha_pows.iter_mut() {
             *a = p;
@@ -589,13 +597,14 @@ where
                     ro[k][slot] += tm.offset * num[j] * den[j] * (at_x[j] - tm.reduced);
                 }
             }
-            let root = if batch == 0 {
-                c.trace_root
+            let (tree, root) = if batch == 0 {
+                (Tree::Trace, c.trace_root)
             } else {
-                c.quotient_root
+                (Tree::Quotient, c.quotient_root)
             };
             merkle::verify_queries::<H>(
                 &compress,
+                tree,
                 root,
                 h,
                 None,
@@ -651,6 +660,7 @@ where
         let inject_after = (nh == 2).then(|| g.max_h - g.heights[0] - 1);
         merkle::verify_queries::<H>(
             &compress,
+            Tree::FirstLayer,
             &first_layer_root,
             g.max_h - 1,
             inject_after,
@@ -723,6 +733,7 @@ where
             }
             merkle::verify_queries::<H>(
                 &compress,
+                Tree::FriLayer(round as u8),
                 &commits[round],
                 log_cur - 1,
                 None,
@@ -737,7 +748,7 @@ where
         // Every input entered on the way (`log_n >= 2` puts the shortest above the last
         // round); each query must end at the constant.
         if folded.iter().any(|&v| v != final_value) {
-            return Err(REJECTED);
+            return Err(Check::FinalPolynomial.into());
         }
         Ok(())
     }
@@ -811,6 +822,18 @@ mod tests {
     use picostark_air::chain16::CubicChain16;
     use picostark_air::fibonacci::Fibonacci;
     use picostark_air::AirDef;
+
+    #[test]
+    fn a_line_point_with_t_squared_minus_one_is_degenerate() {
+        // The imaginary unit of QM31's complex base: 1 + t^2 = 0 has no inverse.
+        let t = <QM31 as p3_field::BasedVectorSpace<F>>::ith_basis_element(1).unwrap();
+        assert_eq!(t.square(), -QM31::ONE);
+        assert_eq!(
+            point_from_line(t),
+            Err(VerifyError::CheckFailed(Check::DegeneratePoint))
+        );
+        assert!(point_from_line(QM31::ONE).is_ok());
+    }
 
     #[test]
     fn points_and_permutation_match_upstream_domain() {

@@ -17,7 +17,7 @@ use alloc::vec;
 
 use p3_field::coset::TwoAdicMultiplicativeCoset;
 use p3_field::{ExtensionField, TwoAdicField};
-use picostark_core::VerifyError;
+use picostark_core::{Check, Tree, VerifyError};
 
 use super::bounds::{
     MAX_CHUNKS, MAX_DEGREE, MAX_LOG_ARITY, MAX_LOG_FINAL_POLY_LEN, MAX_QUERIES, MAX_ROUNDS,
@@ -25,7 +25,7 @@ use super::bounds::{
 };
 use super::math::{batch_invert, reverse_bits};
 use super::merkle::{self, Digest};
-use super::reader::{Reader, WireField, REJECTED};
+use super::reader::{Reader, WireField, MALFORMED};
 use super::transcript::{fri_pattern, pcs_pattern, LeanChallenger, Protocol, Transcript};
 use super::{LeanPcs, OpeningClaims};
 use crate::config::ByteHash;
@@ -135,10 +135,10 @@ impl<F: TwoAdicField + WireField, EF: ExtensionField<F>> FoldRound<F, EF> {
     fn new(log_height: usize, log_arity: usize, beta: EF) -> Result<Self, VerifyError> {
         let g_inv = F::two_adic_generator(log_height + log_arity)
             .try_inverse()
-            .ok_or(REJECTED)?;
+            .ok_or(Check::DegeneratePoint)?;
         let w_inv = F::two_adic_generator(log_arity)
             .try_inverse()
-            .ok_or(REJECTED)?;
+            .ok_or(Check::DegeneratePoint)?;
         let half = 1usize << (log_arity - 1);
         let mut table = [F::ZERO; 1 << (MAX_LOG_ARITY - 1)];
         let mut p = F::ONE;
@@ -270,7 +270,7 @@ where
                 }
             }
             let s = r.seq_len()?;
-            r.take(s.checked_mul(32).ok_or(REJECTED)?)?;
+            r.take(s.checked_mul(32).ok_or(MALFORMED)?)?;
         }
         r.expect_len(rounds)?;
         let commit_openings = r.clone();
@@ -282,7 +282,7 @@ where
                 r.take((arity - 1) * ef_len)?;
             }
             let s = r.seq_len()?;
-            r.take(s.checked_mul(32).ok_or(REJECTED)?)?;
+            r.take(s.checked_mul(32).ok_or(MALFORMED)?)?;
         }
         r.expect_len(final_len)?;
         for v in final_poly.iter_mut() {
@@ -290,7 +290,7 @@ where
         }
         let query_witness = r.elem::<F>()?;
         if self.pow_bits == 0 && query_witness != F::ZERO {
-            return Err(REJECTED);
+            return Err(Check::GrindingWitness.into());
         }
 
         // The PCS transcript: claimed openings, batching challenge.
@@ -345,7 +345,7 @@ where
             t.observe_ext(v);
         }
         if !t.check_pow(self.pow_bits, query_witness) {
-            return Err(REJECTED);
+            return Err(Check::ProofOfWork.into());
         }
         let mut indices = [0usize; MAX_QUERIES];
         for i in &mut indices[..q] {
@@ -357,7 +357,9 @@ where
         // alpha^k (p(z) - p(x)) / (z - x), one alpha ladder over every column at this height.
         // In the caller's scratch, at the proof's width (bounded above).
         let ladder = 2 * width + c.num_chunks * dim;
-        let alpha_pows = scratch.get_mut(..ladder).ok_or(REJECTED)?;
+        let alpha_pows = scratch.get_mut(..ladder).ok_or(VerifyError::Unsupported(
+            "scratch shorter than the proof's width",
+        ))?;
         let mut p = EF::ONE;
         for a in alpha_pows.iter_mut() {
             *a = p;
@@ -380,7 +382,7 @@ where
             inv[2 * k] = c.zeta - x;
             inv[2 * k + 1] = c.zeta_next - x;
             if inv[2 * k].is_zero() || inv[2 * k + 1].is_zero() {
-                return Err(REJECTED);
+                return Err(Check::DegeneratePoint.into());
             }
         }
         batch_invert(inv, inv_scratch)?;
@@ -429,7 +431,14 @@ where
                 F::ext_mul(F::ext_sub(sum_next, at_next), inv[2 * k + 1]),
             );
         }
-        merkle::verify_sorted::<H>(&compress, c.trace_root, log_max, &mut leaves, &mut ri)?;
+        merkle::verify_sorted::<H>(
+            &compress,
+            Tree::Trace,
+            c.trace_root,
+            log_max,
+            &mut leaves,
+            &mut ri,
+        )?;
         ri.expect_len(q)?;
         let mut qrows = [F::ZERO; MAX_CHUNKS * MAX_DEGREE];
         for k in 0..q {
@@ -456,7 +465,14 @@ where
                 F::ext_mul(F::ext_sub(sum_quot, at_x), inv[2 * k]),
             );
         }
-        merkle::verify_sorted::<H>(&compress, c.quotient_root, log_max, &mut leaves, &mut ri)?;
+        merkle::verify_sorted::<H>(
+            &compress,
+            Tree::Quotient,
+            c.quotient_root,
+            log_max,
+            &mut leaves,
+            &mut ri,
+        )?;
 
         // Pass 2b: fold every query round by round, checking each round's Merkle proof. A
         // leaf is the row's siblings from the payload with the query's own value in its slot.
@@ -494,6 +510,7 @@ where
             }
             merkle::verify_sorted::<H>(
                 &compress,
+                Tree::FriLayer(round as u8),
                 &commits[round],
                 log_folded,
                 &mut leaves,
@@ -511,7 +528,7 @@ where
                 .rev()
                 .fold(EF::ZERO, |acc, &cf| F::ext_add(F::ext_mul_base(acc, x), cf));
             if eval != folded[k] {
-                return Err(REJECTED);
+                return Err(Check::FinalPolynomial.into());
             }
         }
         Ok(())

@@ -25,7 +25,7 @@ use p3_circle::{CircleDomain, Point};
 use p3_commit::PolynomialSpace;
 use p3_field::{ExtensionField, PrimeCharacteristicRing};
 use p3_mersenne_31::Mersenne31;
-use picostark_core::{HashId, ProofFile, VerifyError};
+use picostark_core::{Check, HashId, ProofFile, Tree, VerifyError};
 
 use p3_challenger::{HashChallenger, SerializingChallenger32};
 
@@ -36,7 +36,7 @@ use super::circle::{
 };
 use super::math::{batch_invert, reverse_bits};
 use super::merkle::{self, Digest};
-use super::reader::{Reader, REJECTED};
+use super::reader::Reader;
 use super::transcript::{LeanChallenger, Transcript};
 use super::{LeanPcs, OpeningClaims};
 use crate::circle_pcs::MAX_LOG_FOLD_ARITY;
@@ -228,13 +228,19 @@ where
         }
         let g = self.base().geometry(c.log_n, nc);
         if g.max_h >= CIRCLE_TWO_ADICITY {
-            return Err(REJECTED);
+            return Err(VerifyError::ParameterOutOfRange {
+                what: "query index bits (log2 of the tallest LDE)",
+                value: g.max_h as u32,
+                max: CIRCLE_TWO_ADICITY as u32 - 1,
+            });
         }
         let nh = g.num_heights;
         let mut sched = [0usize; MAX_ROUNDS];
-        let rounds = self
-            .schedule(&g.heights[..nh], &mut sched)
-            .ok_or(REJECTED)?;
+        let rounds =
+            self.schedule(&g.heights[..nh], &mut sched)
+                .ok_or(VerifyError::Unsupported(
+                    "fold schedule beyond the lean verifier's bounds",
+                ))?;
         let final_len = 1usize << self.log_final_poly_len;
         let log_final = self.log_final_poly_len + self.log_blowup;
         // Per-round and per-query state at this proof's counts (bounded above). Challenge-field
@@ -270,7 +276,7 @@ where
         }
         let pow_witness = r.elem::<F>()?;
         if self.pow_bits == 0 && pow_witness != F::ZERO {
-            return Err(REJECTED);
+            return Err(Check::GrindingWitness.into());
         }
 
         // The transcript (see `crate::circle_pcs`): parameters, claims, alpha, first layer
@@ -315,7 +321,7 @@ where
             t.observe_ext(v);
         }
         if self.pow_bits > 0 && !t.check_pow(self.pow_bits, pow_witness) {
-            return Err(REJECTED);
+            return Err(Check::ProofOfWork.into());
         }
         let mut indices = [0usize; MAX_QUERIES];
         for i in &mut indices[..q] {
@@ -325,7 +331,11 @@ where
         // What each claim contributes independently of the query: `sum alpha^i value_i`,
         // `alpha^width` and its height's running offset.
         // In the caller's scratch, at the proof's width (bounded above).
-        let alpha_pows = scratch.get_mut(..width.max(dim)).ok_or(REJECTED)?;
+        let alpha_pows = scratch
+            .get_mut(..width.max(dim))
+            .ok_or(VerifyError::Unsupported(
+                "scratch shorter than the proof's width",
+            ))?;
         let mut p = EF::ONE;
         for a in alpha_pows.iter_mut() {
             *a = p;
@@ -414,13 +424,14 @@ where
                         claim_offset[j] * num[j] * den[j] * (at_x[j] - reduced_at_zeta[j]);
                 }
             }
-            let root = if batch == 0 {
-                c.trace_root
+            let (tree, root) = if batch == 0 {
+                (Tree::Trace, c.trace_root)
             } else {
-                c.quotient_root
+                (Tree::Quotient, c.quotient_root)
             };
             merkle::verify_queries::<H>(
                 &compress,
+                tree,
                 root,
                 h,
                 None,
@@ -471,6 +482,7 @@ where
         let inject_after = (nh == 2).then(|| g.max_h - g.heights[0] - 1);
         merkle::verify_queries::<H>(
             &compress,
+            Tree::FirstLayer,
             &first_layer_root,
             g.max_h - 1,
             inject_after,
@@ -519,6 +531,7 @@ where
             }
             merkle::verify_queries::<H>(
                 &compress,
+                Tree::FriLayer(round as u8),
                 &commits[round],
                 current - a,
                 None,
@@ -543,7 +556,7 @@ where
                 .rev()
                 .fold(EF::ZERO, |acc, &v| acc * x + v);
             if value != folded[k] {
-                return Err(REJECTED);
+                return Err(Check::FinalPolynomial.into());
             }
         }
         Ok(())
