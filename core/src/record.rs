@@ -25,7 +25,9 @@
 //! `counter` names what `count` measures: `cycles` (DWT CYCCNT or `mcycle` on silicon) or
 //! `none` under QEMU, where the instruction count comes from the TCG plugin instead.
 //! `result` is `accepted` or `rejected:<kind>` with the kind from
-//! [`VerifyError::kind`](crate::VerifyError::kind).
+//! [`VerifyError::kind`](crate::VerifyError::kind). The last `iter` line is the firmware's
+//! tampered copy; after a genuine rejection no copy is verified and its result is
+//! `not-applicable` ([`NOT_APPLICABLE`]), over an empty window.
 
 use core::fmt::{self, Write};
 
@@ -111,6 +113,19 @@ pub fn write_iter_line<W: Write>(
             e.kind()
         ),
     }
+}
+
+/// The `result` of the tampered copy's slot when the genuine proof was rejected: a flipped
+/// copy of a rejected proof proves nothing (it may even undo the damage), so none is made.
+pub const NOT_APPLICABLE: &str = "not-applicable";
+
+/// Writes the `iter` line of the tampered copy's slot when no copy was verified
+/// ([`NOT_APPLICABLE`]); `count` is its empty window's.
+pub fn write_not_applicable_line<W: Write>(w: &mut W, i: u32, count: u64) -> fmt::Result {
+    writeln!(
+        w,
+        "{LINE_PREFIX} iter i={i} count={count} result={NOT_APPLICABLE}"
+    )
 }
 
 /// Writes the closing `done` line.
@@ -238,6 +253,19 @@ mod tests {
     use crate::ids::{AirId, BackendId, FieldId, HashId};
     use crate::{ProofHeader, ProofParams, VerifyError};
     use alloc::string::String;
+
+    #[test]
+    fn a_not_applicable_tampered_slot_parses_back() {
+        let mut s = String::from(
+            "pstk1 run backend=p3-m31 iterations=2\npstk1 iter i=0 count=9 result=rejected:merkle\n",
+        );
+        write_not_applicable_line(&mut s, 1, 3).unwrap();
+        write_done_line(&mut s, 0, 1).unwrap();
+        let runs = parse_log(&s);
+        let (genuine, tampered) = runs[0].genuine_and_tampered().unwrap();
+        assert_eq!((genuine.len(), tampered), (1, NOT_APPLICABLE));
+        assert_eq!(runs[0].iterations[1].0, 3);
+    }
 
     #[test]
     fn written_lines_parse_back() {

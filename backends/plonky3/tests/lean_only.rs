@@ -110,7 +110,7 @@ fn check_inside(verifier: &dyn Verifier, bytes: &[u8]) {
     assert!(
         matches!(
             verdict,
-            Err(VerifyError::Rejected(_)) | Err(VerifyError::MalformedProof(_))
+            Err(VerifyError::CheckFailed(_)) | Err(VerifyError::MalformedProof(_))
         ),
         "{verdict:?}"
     );

@@ -104,7 +104,7 @@ fn valid_proofs_accepted_and_tampered_rejected() {
         assert!(
             matches!(
                 verify(case.verifier, &tampered, None, &case.policy),
-                Err(VerifyError::Rejected(_))
+                Err(ref e) if e.is_rejection()
             ),
             "{name}: wrong public input"
         );
@@ -197,7 +197,7 @@ fn wide_air_wrong_claimed_output_rejected() {
         assert!(
             matches!(
                 verify(case.verifier, &t, None, &Policy::default()),
-                Err(VerifyError::Rejected(_))
+                Err(ref e) if e.is_rejection()
             ),
             "{}",
             case.verifier.backend()
@@ -226,7 +226,7 @@ fn membership_accepted_wrong_root_and_tampered_rejected() {
             assert!(
                 matches!(
                     verify(case.verifier, &t, None, &Policy::default()),
-                    Err(VerifyError::Rejected(_))
+                    Err(ref e) if e.is_rejection()
                 ),
                 "{name}: root word {word}"
             );

@@ -1,8 +1,9 @@
 //! The portable verify loop shared by every board.
 //!
 //! One run: the `run` line; `ITERATIONS` measured parse + verify calls of the genuine proof;
-//! then one measured verify with one payload byte flipped, which must be rejected (in place
-//! in the QEMU proof slot, else on a heap copy: see [`ProofBytes`]);
+//! then, when they were accepted, one measured verify with one payload byte flipped, which
+//! must be rejected (in place in the QEMU proof slot, else on a heap copy: see
+//! [`ProofBytes`]; after a rejection an empty window and a `not-applicable` line instead);
 //! the `mem` line (figures of the genuine iterations) and the `done` line. Each measured
 //! call sits between [`pstk_measure_start`] and [`pstk_measure_end`], which the QEMU plugin
 //! counts between; the board's counter (cycles on silicon) is read just outside them. Copies
@@ -15,7 +16,8 @@ use core::fmt::Write;
 use core::sync::atomic::{compiler_fence, AtomicU32, Ordering};
 
 use picostark_core::record::{
-    write_done_line, write_iter_line, write_mem_line, write_run_line, MemoryFigures, LINE_PREFIX,
+    write_done_line, write_iter_line, write_mem_line, write_not_applicable_line, write_run_line,
+    MemoryFigures, LINE_PREFIX,
 };
 use picostark_core::{AirId, Policy, ProofFile, Statement, VerifyError};
 
@@ -46,7 +48,7 @@ pub trait Board {
 pub enum Outcome {
     /// Every genuine iteration accepted and the tampered copy rejected.
     Pass,
-    /// The genuine proof was rejected.
+    /// The genuine proof was rejected (the tampered copy is then not applicable).
     GenuineRejected,
     /// The tampered copy was accepted.
     TamperedAccepted,
@@ -310,33 +312,21 @@ pub fn run<B: Board>(board: &mut B, proof: impl Into<ProofBytes>) -> Outcome {
         }
     };
 
-    // The tampered proof: one payload byte flipped (in place in the slot, else in a copy).
+    // The tampered copy checks that a flipped byte is rejected, which tells something only
+    // about an input that was accepted: a rejected input may already be damaged at the very
+    // byte the copy flips (flipping it back would then restore the genuine proof). So after
+    // a rejection the copy is not made; its slot gets an empty window (one plugin region per
+    // announced iteration) and a `not-applicable` line.
     let at = proof.len() - file.payload.len() + file.payload.len() / 2;
-    let mut copy: Vec<u8> = Vec::new();
-    let tampered: Option<&[u8]> = match &mut source {
-        ProofBytes::Slot(p) => {
-            if let Some(b) = p.get_mut(at) {
-                *b ^= 0x01;
-            }
-            Some(p)
-        }
-        ProofBytes::ReadOnly(p) => copy.try_reserve_exact(p.len()).is_ok().then(|| {
-            copy.extend_from_slice(p);
-            if let Some(b) = copy.get_mut(at) {
-                *b ^= 0x01;
-            }
-            copy.as_slice()
-        }),
-    };
     let mut tampered_ok = false;
-    if let Some(bytes) = tampered {
-        let (count, result) = {
-            let subject = Subject::new(bytes, expected.as_ref(), &policy);
-            heap::set_watermark();
-            let outcome = subject.measure(board);
-            heap::after_verify();
-            outcome
-        };
+    if !genuine_ok {
+        let (count, ()) = measured(board, || ());
+        emit_with(board, &mut line, |l| {
+            write_not_applicable_line(l, config::ITERATIONS, count)
+        });
+    } else if let Some((count, result)) =
+        tampered_verify(board, &mut source, at, expected.as_ref(), &policy)
+    {
         match result {
             Ok(()) => accepted += 1,
             Err(_) => {
@@ -352,12 +342,6 @@ pub fn run<B: Board>(board: &mut B, proof: impl Into<ProofBytes>) -> Outcome {
             writeln!(l, "{LINE_PREFIX} error what=no-heap-for-tampered-copy")
         });
     }
-    if let ProofBytes::Slot(p) = &mut source {
-        if let Some(b) = p.get_mut(at) {
-            *b ^= 0x01;
-        }
-    }
-    drop(copy);
 
     emit_with(board, &mut line, |l| write_mem_line(l, &mem));
     emit_with(board, &mut line, |l| write_done_line(l, accepted, rejected));
@@ -368,4 +352,45 @@ pub fn run<B: Board>(board: &mut B, proof: impl Into<ProofBytes>) -> Outcome {
     } else {
         Outcome::Pass
     }
+}
+
+/// The firmware's tampered copy of an accepted proof: payload byte `at` flipped, in place in
+/// the slot (restored afterwards) or in a heap copy, verified in one measured window. `None`
+/// when the heap has no room for the copy.
+fn tampered_verify<B: Board>(
+    board: &mut B,
+    source: &mut ProofBytes,
+    at: usize,
+    expected: Option<&Statement<'_>>,
+    policy: &Policy,
+) -> Option<(u64, Result<(), VerifyError>)> {
+    let mut copy: Vec<u8> = Vec::new();
+    let tampered: Option<&[u8]> = match source {
+        ProofBytes::Slot(p) => {
+            if let Some(b) = p.get_mut(at) {
+                *b ^= 0x01;
+            }
+            Some(p)
+        }
+        ProofBytes::ReadOnly(p) => copy.try_reserve_exact(p.len()).is_ok().then(|| {
+            copy.extend_from_slice(p);
+            if let Some(b) = copy.get_mut(at) {
+                *b ^= 0x01;
+            }
+            copy.as_slice()
+        }),
+    };
+    let outcome = tampered.map(|bytes| {
+        let subject = Subject::new(bytes, expected, policy);
+        heap::set_watermark();
+        let outcome = subject.measure(board);
+        heap::after_verify();
+        outcome
+    });
+    if let ProofBytes::Slot(p) = source {
+        if let Some(b) = p.get_mut(at) {
+            *b ^= 0x01;
+        }
+    }
+    outcome
 }

@@ -32,7 +32,8 @@
 //! plugin's counts, and writes one `RunRecord` JSON per proof to `--out` (default
 //! `out/mcu`). `--build-only` builds that firmware and prints its ELF, no proof needed: a
 //! later `run` with the same flags finds it up to date. It fails (exit 1) when a result is not the expected one, when the firmware's
-//! own tampered copy was accepted, or, with `--repeat N`, when two runs differ in any count.
+//! own tampered copy of an accepted proof was not rejected (after a rejected one the copy is
+//! not applicable: `n/a`), or, with `--repeat N`, when two runs differ in any count.
 //! With `--embedded` each proof is instead built into its own firmware (`PSTK_PROOF`, which
 //! also fixes the expected statement) and run without the slot. With `--profile` the first
 //! run of each proof also writes `NAME.CORE.ALLOC.profile.txt` to `--out`: the measured
@@ -819,7 +820,7 @@ fn cmd_run(args: &[String]) -> Result<(), String> {
                 let file = out.join(format!("{name}.{}.{alloc}.json", core.name()));
                 std::fs::write(&file, json + "\n")
                     .map_err(|e| format!("{}: {e}", file.display()))?;
-                let tampered = o.tampered_result().unwrap_or("missing");
+                let tampered = qemu::tampered_check(&rec.result, o.tampered_result());
                 println!(
                     "{:<40} {:<5} {:<14} {:<22} {:>12} {:>12} {:>8} {:>10} {:>10} {:>8}",
                     name,
@@ -835,11 +836,7 @@ fn cmd_run(args: &[String]) -> Result<(), String> {
                         .map_or("-".into(), |e| format!("{:.2}", e.ms)),
                     rec.heap_peak.map_or("-".into(), |v| v.to_string()),
                     rec.stack_peak.map_or("-".into(), |v| v.to_string()),
-                    if tampered.starts_with("rejected") {
-                        "rejected"
-                    } else {
-                        tampered
-                    },
+                    tampered.cell(),
                 );
                 let ok_result = if expect == "accepted" {
                     rec.result == "accepted"
@@ -852,9 +849,9 @@ fn cmd_run(args: &[String]) -> Result<(), String> {
                         rec.result
                     ));
                 }
-                if !tampered.starts_with("rejected") {
+                if let qemu::TamperedCheck::Failed(t) = &tampered {
                     failures.push(format!(
-                        "{name}: the firmware's tampered copy was {tampered}, not rejected"
+                        "{name}: the firmware's tampered copy was {t}, not rejected"
                     ));
                 }
                 // The plugin always runs the core's model: a count without cycles is a fault.

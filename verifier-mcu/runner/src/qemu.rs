@@ -329,6 +329,43 @@ pub fn parse_regions(text: &str) -> Vec<Region> {
         .collect()
 }
 
+/// What the firmware's own tampered copy says about a run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TamperedCheck {
+    /// The genuine proof was accepted and its flipped copy rejected.
+    Rejected,
+    /// The genuine proof was rejected: a flipped copy of it proves nothing (the flip may even
+    /// undo the damage), so the copy's result is not looked at.
+    NotApplicable,
+    /// The genuine proof was accepted but its copy was not rejected (its result, or
+    /// `missing`).
+    Failed(String),
+}
+
+impl TamperedCheck {
+    /// The runner's table cell.
+    pub fn cell(&self) -> &str {
+        match self {
+            TamperedCheck::Rejected => "rejected",
+            TamperedCheck::NotApplicable => "n/a",
+            TamperedCheck::Failed(r) => r,
+        }
+    }
+}
+
+/// Judges the tampered copy's `result` against the genuine proof's. Whatever the input's
+/// damage, only an accepted input's copy must be rejected; an older firmware that still
+/// verified a copy of a rejected input is judged the same way.
+pub fn tampered_check(genuine: &str, tampered: Option<&str>) -> TamperedCheck {
+    if genuine != "accepted" {
+        return TamperedCheck::NotApplicable;
+    }
+    match tampered {
+        Some(t) if t.starts_with("rejected") => TamperedCheck::Rejected,
+        other => TamperedCheck::Failed(other.unwrap_or("missing").to_string()),
+    }
+}
+
 /// Everything one QEMU run produced.
 #[derive(Clone, Debug)]
 pub struct Outcome {
@@ -1154,6 +1191,25 @@ pub fn run(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_tampered_copy_counts_only_for_an_accepted_input() {
+        use TamperedCheck::*;
+        let check = tampered_check;
+        assert_eq!(check("accepted", Some("rejected:merkle")), Rejected);
+        let accepted = Failed("accepted".into());
+        assert_eq!(check("accepted", Some("accepted")), accepted);
+        assert_eq!(check("accepted", None), Failed("missing".into()));
+        // An accepted input's slot must hold a verdict, not the rejected input's marker.
+        let na = picostark_core::record::NOT_APPLICABLE;
+        assert_eq!(check("accepted", Some(na)), Failed(na.into()));
+        // Issue 46: an input already flipped at the copy's byte is restored by the flip, so
+        // an older firmware's copy is accepted; the input's rejection is still the verdict.
+        assert_eq!(check("rejected:fri", Some("accepted")), NotApplicable);
+        assert_eq!(check("rejected:fri", Some(na)), NotApplicable);
+        assert_eq!(check("rejected:out-of-memory", None), NotApplicable);
+        assert_eq!(NotApplicable.cell(), "n/a");
+    }
 
     #[test]
     fn plugin_lines_parse() {

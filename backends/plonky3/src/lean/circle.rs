@@ -36,7 +36,7 @@ use p3_circle::{CircleDomain, CirclePcsShape, Point};
 use p3_commit::PolynomialSpace;
 use p3_field::{ExtensionField, PrimeCharacteristicRing, PrimeField32};
 use p3_mersenne_31::Mersenne31;
-use picostark_core::VerifyError;
+use picostark_core::{Check, Tree, VerifyError};
 
 use p3_challenger::{HashChallenger, SerializingChallenger32};
 use p3_field::extension::BinomialExtensionField;
@@ -44,9 +44,10 @@ use p3_mersenne_31::QM31;
 use picostark_core::{HashId, ProofFile};
 
 use super::bounds::{MAX_CHUNKS, MAX_DEGREE, MAX_PUBLIC, MAX_QUERIES, MAX_ROUNDS, MAX_WIDTH};
+use super::circle_inputs::{claim_values, complete_terms, ClaimTerm, InputPass};
 use super::math::{batch_invert, reverse_bits};
 use super::merkle::{self, Digest};
-use super::reader::{Reader, WireField, REJECTED};
+use super::reader::{Reader, WireField, MALFORMED};
 use super::transcript::{pattern_hash, LeanChallenger, Protocol, Transcript};
 use super::{LeanPcs, OpeningClaims};
 use crate::config::{ByteHash, VERIFIER_HASH};
@@ -229,7 +230,7 @@ pub(crate) fn fold<EF: ExtensionField<F>>(t_inv: F, beta: EF, e0: EF, e1: EF) ->
 /// `((1 - t^2) / (1 + t^2), 2t / (1 + t^2))`; upstream panics where `t^2 = -1`, we reject.
 pub(crate) fn point_from_line<EF: ExtensionField<F>>(t: EF) -> Result<(EF, EF), VerifyError> {
     let t2 = t.square();
-    let inv = (EF::ONE + t2).try_inverse().ok_or(REJECTED)?;
+    let inv = (EF::ONE + t2).try_inverse().ok_or(Check::DegeneratePoint)?;
     Ok(((EF::ONE - t2) * inv, t.double() * inv))
 }
 
@@ -300,19 +301,245 @@ pub fn upstream_pattern<EF: ExtensionField<F>>(params: &[u32]) -> [u8; 32] {
     .pattern_hash()
 }
 
-/// One claim of the batch: an opening point with its values, and what its DEEP quotient
-/// term needs that does not depend on the query.
-#[derive(Clone, Copy)]
-struct ClaimTerm<EF> {
-    /// The point on the circle.
-    zx: EF,
-    zy: EF,
-    /// `sum_i alpha^i value_i`.
-    reduced: EF,
-    /// `alpha^width` of its matrix.
-    alpha_pow_width: EF,
-    /// The running `alpha^(2 width)` product of the claims before it at its height.
-    offset: EF,
+/// Where pass 1 left a circle proof: its fixed-position fields, and a cursor at each
+/// opening section the second pass reads.
+struct CircleLayout<'a, EF> {
+    first_layer_root: Digest,
+    lambdas: [EF; MAX_HEIGHTS],
+    /// The input batches' openings.
+    inputs: Reader<'a>,
+    /// The first layer's siblings and multi-proof.
+    first_layer: Reader<'a>,
+    /// The FRI rounds' siblings and multi-proofs.
+    commit_openings: Reader<'a>,
+    final_value: EF,
+    query_witness: F,
+}
+
+impl<H: ByteHash> CirclePcs<H> {
+    /// Pass 1: the fixed-position fields (the commitments into `commits`), every opening
+    /// section's structure checked and skipped, remembering where each starts.
+    fn read_layout<'a, EF: ExtensionField<F>>(
+        &self,
+        r: &mut Reader<'a>,
+        c: &OpeningClaims<'_, EF>,
+        g: &Geometry,
+        commits: &mut [Digest],
+    ) -> Result<CircleLayout<'a, EF>, VerifyError> {
+        let (q, nh, ef_len) = (self.num_queries, g.num_heights, core::mem::size_of::<EF>());
+        r.zero_witness::<F>()?; // no batch grinding
+        r.expect_len(1)?;
+        let first_layer_root = *r.digest()?;
+        r.expect_len(nh)?;
+        let mut lambdas = [EF::ZERO; MAX_HEIGHTS];
+        for l in &mut lambdas[..nh] {
+            *l = r.ext()?;
+        }
+        r.commit_phase::<F>(commits)?;
+        r.expect_len(2)?;
+        let inputs = r.clone();
+        for (mats, cols) in [(1usize, c.trace_local.len()), (c.num_chunks, EF::DIMENSION)] {
+            r.expect_len(q)?;
+            for _ in 0..q {
+                r.expect_len(mats)?;
+                for _ in 0..mats {
+                    r.expect_len(cols)?;
+                    r.take(cols * F_LEN)?;
+                }
+            }
+            let s = r.seq_len()?;
+            r.take(s.checked_mul(32).ok_or(MALFORMED)?)?;
+        }
+        let first_layer = r.clone();
+        r.expect_len(q)?;
+        for _ in 0..q {
+            r.expect_len(nh)?;
+            r.take(nh * ef_len)?;
+        }
+        let s = r.seq_len()?;
+        r.take(s.checked_mul(32).ok_or(MALFORMED)?)?;
+        r.expect_len(g.rounds)?;
+        let commit_openings = r.clone();
+        for _ in 0..g.rounds {
+            r.expect_len(q)?;
+            for _ in 0..q {
+                r.expect_len(1)?;
+                r.take(ef_len)?;
+            }
+            let s = r.seq_len()?;
+            r.take(s.checked_mul(32).ok_or(MALFORMED)?)?;
+        }
+        let final_value = r.ext()?;
+        let query_witness = r.elem::<F>()?;
+        if self.pow_bits == 0 && query_witness != F::ZERO {
+            return Err(Check::GrindingWitness.into());
+        }
+        Ok(CircleLayout {
+            first_layer_root,
+            lambdas,
+            inputs,
+            first_layer,
+            commit_openings,
+            final_value,
+            query_witness,
+        })
+    }
+
+    /// The transcript: separator, every claim (point then values: each claim's point into
+    /// `terms`), alpha, first-layer commitment, bivariate beta, per round commitment and beta
+    /// (into `betas`), final value, proof of work, query indices (into `indices`). Returns
+    /// alpha and the bivariate beta.
+    #[allow(clippy::too_many_arguments)]
+    fn replay<EF: ExtensionField<F>, C: LeanChallenger<F>>(
+        &self,
+        t: &mut Transcript<F, EF, C>,
+        c: &OpeningClaims<'_, EF>,
+        g: &Geometry,
+        layout: &CircleLayout<'_, EF>,
+        commits: &[Digest],
+        betas: &mut [EF],
+        terms: &mut [ClaimTerm<EF>],
+        indices: &mut [usize],
+    ) -> Result<(EF, EF), VerifyError> {
+        let (dim, nc) = (EF::DIMENSION, c.num_chunks);
+        let mut params = [0u32; 4 + MAX_CLAIMS];
+        let np = pattern_params(
+            g.rounds,
+            self.pow_bits,
+            g.max_h,
+            self.num_queries,
+            c.trace_local.len(),
+            nc,
+            dim,
+            &mut params,
+        );
+        let hash = circle_pattern::<EF>(&params[..np]);
+        // The instance label: `log_blowup`, then the opening layout (batch count, per batch
+        // its matrix count, per matrix its point count).
+        let mut layout_label = [1u64; 4 + MAX_CHUNKS];
+        layout_label[..4].copy_from_slice(&[2, 1, 2, nc as u64]);
+        t.seed(
+            Protocol::Other(PROTOCOL),
+            &hash,
+            &[self.log_blowup as u64],
+            &layout_label[..4 + nc],
+        );
+        for (k, term) in terms.iter_mut().enumerate() {
+            let zeta = if k == 1 { c.zeta_next } else { c.zeta };
+            let (zx, zy) = point_from_line(zeta)?;
+            t.observe_ext(&zx);
+            t.observe_ext(&zy);
+            for v in claim_values(c, k, dim) {
+                t.observe_ext(v);
+            }
+            term.zx = zx;
+            term.zy = zy;
+        }
+        let alpha = t.sample_ext();
+        t.observe_digest(&layout.first_layer_root);
+        let bivariate_beta = t.sample_ext();
+        for (d, beta) in commits.iter().zip(betas.iter_mut()) {
+            t.observe_digest(d);
+            *beta = t.sample_ext();
+        }
+        t.observe_ext(&layout.final_value);
+        if self.pow_bits > 0 && !t.check_pow(self.pow_bits, layout.query_witness) {
+            return Err(Check::ProofOfWork.into());
+        }
+        for i in indices.iter_mut() {
+            *i = t.sample_bits(g.max_h);
+        }
+        Ok((alpha, bivariate_beta))
+    }
+
+    /// Pass 2c: circle FRI from `rc`, round by round, each with its Merkle proof: an input of
+    /// a round's height enters before its fold, and each query's value ends in `folded`.
+    /// The fold twiddle of a query is the x-coordinate of its point, doubled each round.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn fold_rounds<EF: ExtensionField<F>>(
+        &self,
+        rc: &mut Reader<'_>,
+        g: &Geometry,
+        indices: &[usize],
+        fri_inputs: &[[EF; MAX_HEIGHTS]],
+        (betas, commits): (&[EF], &[Digest]),
+        pairs: &mut [[EF; 2]],
+        folded: &mut [EF],
+        nodes: &mut [(usize, Digest)],
+    ) -> Result<(), VerifyError> {
+        let (q, nh) = (indices.len(), g.num_heights);
+        let compress = self.hash.compression();
+        let mut leaf_bytes = [0u8; 2 * MAX_DEGREE * F_LEN];
+        let mut hash_row = |row: &[EF; 2]| -> Digest {
+            let n = ext_bytes(row, &mut leaf_bytes);
+            self.hash.hash_slice(&leaf_bytes[..n])
+        };
+        let mut idx = [0usize; MAX_QUERIES];
+        let mut xs = [F::ZERO; MAX_QUERIES];
+        let log_fri = g.max_h - 1;
+        if g.rounds > 0 {
+            let shift = Point::<F>::generator(log_fri + 2);
+            let gen = Point::<F>::generator(log_fri);
+            for k in 0..q {
+                let top = indices[k] >> 1;
+                idx[k] = top;
+                let seed_idx = reverse_bits(top >> 1, log_fri - 1);
+                xs[k] = (shift + gen * seed_idx).x;
+            }
+        }
+        let mut x_inv = [F::ZERO; MAX_QUERIES];
+        let mut x_scratch = [F::ZERO; MAX_QUERIES];
+        for round in 0..g.rounds {
+            let log_cur = log_fri - round;
+            // An input of this height enters before the fold.
+            for (s, &h) in g.heights[..nh].iter().enumerate() {
+                if h - 1 == log_cur {
+                    for k in 0..q {
+                        folded[k] += fri_inputs[k][s];
+                    }
+                }
+            }
+            if round > 0 {
+                for k in 0..q {
+                    let x = xs[k].square().double() - F::ONE;
+                    xs[k] = if (indices[k] >> 1 >> round) & 1 == 1 {
+                        -x
+                    } else {
+                        x
+                    };
+                }
+            }
+            x_inv[..q].copy_from_slice(&xs[..q]);
+            batch_invert(&mut x_inv[..q], &mut x_scratch[..q])?;
+            rc.expect_len(q)?;
+            for k in 0..q {
+                rc.expect_len(1)?;
+                let sibling = rc.ext()?;
+                pairs[k] = if idx[k] & 1 == 0 {
+                    [folded[k], sibling]
+                } else {
+                    [sibling, folded[k]]
+                };
+                idx[k] >>= 1;
+                folded[k] = fold(x_inv[k], betas[round], pairs[k][0], pairs[k][1]);
+            }
+            merkle::verify_queries::<H>(
+                &compress,
+                Tree::FriLayer(round as u8),
+                &commits[round],
+                log_cur - 1,
+                None,
+                &idx[..q],
+                |k| (hash_row(&pairs[k]), [0; 32]),
+                |a, b| pairs[a] == pairs[b],
+                nodes,
+                &mut [],
+                rc,
+            )?;
+        }
+        Ok(())
+    }
 }
 
 impl<EF, H> LeanPcs<F, EF> for CirclePcs<H>
@@ -358,11 +585,13 @@ where
         let g = self.geometry(c.log_n, nc);
         // Upstream refuses an index as wide as the circle group.
         if g.max_h >= CIRCLE_TWO_ADICITY {
-            return Err(REJECTED);
+            return Err(VerifyError::ParameterOutOfRange {
+                what: "query index bits (log2 of the tallest LDE)",
+                value: g.max_h as u32,
+                max: CIRCLE_TWO_ADICITY as u32 - 1,
+            });
         }
         let rounds = g.rounds;
-        let nh = g.num_heights;
-        let ef_len = core::mem::size_of::<EF>();
         // Per-round and per-query state at this proof's counts (bounded above). Challenge-field
         // values: the folding challenges; per query its reduced opening and first-layer row per
         // height, its fold pair and folded value. Digests: the commitments; per query its input
@@ -375,369 +604,74 @@ where
         let ro = ro.as_chunks_mut::<MAX_HEIGHTS>().0;
         let rows = rows.as_chunks_mut::<2>().0;
         let pairs = pairs.as_chunks_mut::<2>().0;
-        let mut query_state = QueryDigests::new(rounds, q, nh);
+        let mut query_state = QueryDigests::new(rounds, q, g.num_heights);
         let (commits, digests, injected, nodes, points) = query_state.split();
 
-        // Pass 1: the fixed-position fields, remembering where the query openings start.
-        r.zero_witness::<F>()?; // no batch grinding
-        r.expect_len(1)?;
-        let first_layer_root = *r.digest()?;
-        r.expect_len(nh)?;
-        let mut lambdas = [EF::ZERO; MAX_HEIGHTS];
-        for l in &mut lambdas[..nh] {
-            *l = r.ext()?;
-        }
-        r.commit_phase::<F>(commits)?;
-        r.expect_len(2)?;
-        let inputs = r.clone();
-        for (mats, cols) in [(1usize, width), (nc, dim)] {
-            r.expect_len(q)?;
-            for _ in 0..q {
-                r.expect_len(mats)?;
-                for _ in 0..mats {
-                    r.expect_len(cols)?;
-                    r.take(cols * F_LEN)?;
-                }
-            }
-            let s = r.seq_len()?;
-            r.take(s.checked_mul(32).ok_or(REJECTED)?)?;
-        }
-        let first_layer = r.clone();
-        r.expect_len(q)?;
-        for _ in 0..q {
-            r.expect_len(nh)?;
-            r.take(nh * ef_len)?;
-        }
-        let s = r.seq_len()?;
-        r.take(s.checked_mul(32).ok_or(REJECTED)?)?;
-        r.expect_len(rounds)?;
-        let commit_openings = r.clone();
-        for _ in 0..rounds {
-            r.expect_len(q)?;
-            for _ in 0..q {
-                r.expect_len(1)?;
-                r.take(ef_len)?;
-            }
-            let s = r.seq_len()?;
-            r.take(s.checked_mul(32).ok_or(REJECTED)?)?;
-        }
-        let final_value = r.ext()?;
-        let query_witness = r.elem::<F>()?;
-        if self.pow_bits == 0 && query_witness != F::ZERO {
-            return Err(REJECTED);
-        }
-
-        // The transcript: separator, every claim (point then values), alpha, first-layer
-        // commitment, bivariate beta, per round commitment and beta, final value, proof of
-        // work, query indices.
-        let mut params = [0u32; 4 + MAX_CLAIMS];
-        let np = pattern_params(
-            rounds,
-            self.pow_bits,
-            g.max_h,
-            q,
-            width,
-            nc,
-            dim,
-            &mut params,
-        );
-        let hash = circle_pattern::<EF>(&params[..np]);
-        // The instance label: `log_blowup`, then the opening layout (batch count, per batch
-        // its matrix count, per matrix its point count).
-        let mut layout = [1u64; 4 + MAX_CHUNKS];
-        layout[..4].copy_from_slice(&[2, 1, 2, nc as u64]);
-        t.seed(
-            Protocol::Other(PROTOCOL),
-            &hash,
-            &[self.log_blowup as u64],
-            &layout[..4 + nc],
-        );
-        let mut terms = [ClaimTerm {
-            zx: EF::ZERO,
-            zy: EF::ZERO,
-            reduced: EF::ZERO,
-            alpha_pow_width: EF::ZERO,
-            offset: EF::ZERO,
-        }; MAX_CLAIMS];
-        let num_claims = 2 + nc;
-        let claim_values = |k: usize| -> &[EF] {
-            match k {
-                0 => c.trace_local,
-                1 => c.trace_next,
-                _ => &c.quotient_chunks[(k - 2) * dim..(k - 1) * dim],
-            }
-        };
-        for (k, term) in terms[..num_claims].iter_mut().enumerate() {
-            let zeta = if k == 1 { c.zeta_next } else { c.zeta };
-            let (zx, zy) = point_from_line(zeta)?;
-            t.observe_ext(&zx);
-            t.observe_ext(&zy);
-            for v in claim_values(k) {
-                t.observe_ext(v);
-            }
-            term.zx = zx;
-            term.zy = zy;
-        }
-        let alpha = t.sample_ext();
-        t.observe_digest(&first_layer_root);
-        let bivariate_beta = t.sample_ext();
-        for (d, beta) in commits.iter().zip(betas.iter_mut()) {
-            t.observe_digest(d);
-            *beta = t.sample_ext();
-        }
-        t.observe_ext(&final_value);
-        if self.pow_bits > 0 && !t.check_pow(self.pow_bits, query_witness) {
-            return Err(REJECTED);
-        }
+        let mut layout = self.read_layout(r, c, &g, commits)?;
+        let mut terms = ClaimTerm::unset();
+        let terms = &mut terms[..2 + nc];
         let mut indices = [0usize; MAX_QUERIES];
-        for i in &mut indices[..q] {
-            *i = t.sample_bits(g.max_h);
-        }
+        let (alpha, bivariate_beta) =
+            self.replay(t, c, &g, &layout, commits, betas, terms, &mut indices[..q])?;
 
         // What each claim contributes independently of the query.
         // In the caller's scratch, at the proof's width (bounded above).
-        let alpha_pows = scratch.get_mut(..width.max(dim)).ok_or(REJECTED)?;
+        let alpha_pows = scratch
+            .get_mut(..width.max(dim))
+            .ok_or(VerifyError::Unsupported(
+                "scratch shorter than the proof's width",
+            ))?;
         let mut p = EF::ONE;
         for a in alpha_pows.iter_mut() {
             *a = p;
             p *= alpha;
         }
-        let alpha_pows = &*alpha_pows;
-        let alpha_w = alpha.exp_u64(width as u64);
-        let alpha_d = alpha.exp_u64(dim as u64);
-        let mut offsets = [EF::ONE; MAX_HEIGHTS];
-        for (k, term) in terms[..num_claims].iter_mut().enumerate() {
-            let (apw, h) = if k < 2 {
-                (alpha_w, g.trace_h)
-            } else {
-                (alpha_d, g.chunk_h)
-            };
-            let slot = g.height_slot(h);
-            term.reduced = claim_values(k)
-                .iter()
-                .zip(alpha_pows)
-                .fold(EF::ZERO, |acc, (&v, &a)| acc + v * a);
-            term.alpha_pow_width = apw;
-            term.offset = offsets[slot];
-            offsets[slot] *= apw.square();
-        }
-
-        // Pass 2a: the input batches with their Merkle proofs; per query and height the
-        // reduced opening `sum over claims of offset * v_p part * (row(x) - row(zeta))`.
-        let field_hash = self.hash;
-        let compress = self.hash.compression();
-        let mut reduced_idx = [[0usize; MAX_HEIGHTS]; MAX_QUERIES];
-        for k in 0..q {
-            for s in 0..nh {
-                let h = g.heights[s];
-                let reduced = indices[k] >> (g.max_h - h);
-                reduced_idx[k][s] = reduced;
-                points[k][s] = nth_point(h, cfft_permute_index(reduced, h));
-            }
-        }
-        let mut leaf_index = [0usize; MAX_QUERIES];
-        let mut ri = inputs;
-        // The vanishing-part denominators of one query, inverted together.
-        let mut den = [EF::ZERO; MAX_CLAIMS];
-        let mut scratch = [EF::ZERO; MAX_CLAIMS];
-        let mut num = [EF::ZERO; MAX_CLAIMS];
-        let mut at_x = [EF::ZERO; MAX_CLAIMS];
-        // Batch 0 (the trace) then batch 1 (the quotient chunks); their terms are claims
-        // 0..2 and 2..2+nc.
-        for batch in 0..2 {
-            let (mats, cols, h, claims) = if batch == 0 {
-                (1, width, g.trace_h, 0..2)
-            } else {
-                (nc, dim, g.chunk_h, 2..num_claims)
-            };
-            let slot = g.height_slot(h);
-            ri.expect_len(q)?;
-            for k in 0..q {
-                ri.expect_len(mats)?;
-                let mut slices: [&[u8]; MAX_CHUNKS] = [&[]; MAX_CHUNKS];
-                for m in 0..mats {
-                    ri.expect_len(cols)?;
-                    let mut reduced_x = EF::ZERO;
-                    slices[m] = ri.elems_each::<F>(cols, |i, v| {
-                        reduced_x += alpha_pows[i] * v;
-                    })?;
-                    if batch == 0 {
-                        at_x[0] = reduced_x;
-                        at_x[1] = reduced_x;
-                    } else {
-                        at_x[2 + m] = reduced_x;
-                    }
-                }
-                // Rows are compared through their digests (a repeated index in a tree of
-                // 2^h leaves is rare), so every query's leaf is hashed here.
-                // One matrix (the trace) is one slice, which the lean hasher hashes in place.
-                digests[k] = field_hash.hash_iter_slices(slices[..mats].iter().copied());
-                leaf_index[k] = reduced_idx[k][slot];
-                // v_p(x, zeta) = (1 - dx, -dy) with (dx, dy) = x - zeta on the circle.
-                let x = points[k][slot];
-                for j in claims.clone() {
-                    let tm = &terms[j];
-                    let dx = tm.zx * x.x + tm.zy * x.y;
-                    let dy = tm.zx * x.y - tm.zy * x.x;
-                    let re = EF::ONE - dx;
-                    num[j] = re + tm.alpha_pow_width * dy;
-                    den[j] = re.double();
-                }
-                batch_invert(&mut den[claims.clone()], &mut scratch[claims.clone()])?;
-                for j in claims.clone() {
-                    let tm = &terms[j];
-                    ro[k][slot] += tm.offset * num[j] * den[j] * (at_x[j] - tm.reduced);
-                }
-            }
-            let root = if batch == 0 {
-                c.trace_root
-            } else {
-                c.quotient_root
-            };
-            merkle::verify_queries::<H>(
-                &compress,
-                root,
-                h,
-                None,
-                &leaf_index[..q],
-                |k| (digests[k], [0; 32]),
-                |a, b| digests[a] == digests[b],
-                nodes,
-                &mut [],
-                &mut ri,
-            )?;
-        }
-
-        // Pass 2b: the first layer. Per height: lambda-corrected value and its sibling, the
-        // leaf of that height's matrix, and the fold by the y-coordinate.
-        let mut ys = [F::ZERO; MAX_QUERIES * MAX_HEIGHTS];
-        let mut ys_scratch = [F::ZERO; MAX_QUERIES * MAX_HEIGHTS];
-        let mut rf = first_layer;
-        rf.expect_len(q)?;
-        for k in 0..q {
-            rf.expect_len(nh)?;
-            leaf_index[k] = indices[k] >> 1;
-            for s in 0..nh {
-                let h = g.heights[s];
-                let sibling = rf.ext()?;
-                let b = reduced_idx[k][s] & 1;
-                let p = points[k][s];
-                let corrected = ro[k][s] - lambdas[s] * v_n(p.x, h - self.log_blowup);
-                rows[k * MAX_HEIGHTS + s] = if b == 0 {
-                    [corrected, sibling]
-                } else {
-                    [sibling, corrected]
-                };
-                ys[k * nh + s] = if b == 0 { p.y } else { -p.y };
-            }
-        }
-        // One inversion for every y twiddle (upstream: one per query).
-        batch_invert(&mut ys[..q * nh], &mut ys_scratch[..q * nh])?;
-        // The reduced openings are spent: their slots take the folded first-layer values.
-        let fri_inputs = ro;
-        for k in 0..q {
-            for s in 0..nh {
-                let [e0, e1] = rows[k * MAX_HEIGHTS + s];
-                fri_inputs[k][s] = fold(ys[k * nh + s], bivariate_beta, e0, e1);
-            }
-        }
-        let tallest = nh - 1;
-        let mut leaf_bytes = [0u8; 2 * MAX_DEGREE * F_LEN];
-        let mut hash_row = |row: &[EF; 2]| -> Digest {
-            let n = ext_bytes(row, &mut leaf_bytes);
-            field_hash.hash_slice(&leaf_bytes[..n])
+        complete_terms(c, &g, alpha, alpha_pows, terms);
+        let pass = InputPass {
+            hash: self.hash,
+            compress: self.hash.compression(),
+            log_blowup: self.log_blowup,
+            g,
+            claims: c,
+            terms,
+            alpha_pows,
+            indices: &indices[..q],
         };
-        // The shorter matrix (height 2^(h - 1)) joins where the tree narrows to its height.
-        let inject_after = (nh == 2).then(|| g.max_h - g.heights[0] - 1);
-        merkle::verify_queries::<H>(
-            &compress,
-            &first_layer_root,
-            g.max_h - 1,
-            inject_after,
-            &leaf_index[..q],
-            |k| {
-                let injected = if nh == 2 {
-                    hash_row(&rows[k * MAX_HEIGHTS])
-                } else {
-                    [0; 32]
-                };
-                (hash_row(&rows[k * MAX_HEIGHTS + tallest]), injected)
-            },
-            |a, b| rows[a * MAX_HEIGHTS..][..nh] == rows[b * MAX_HEIGHTS..][..nh],
+        let mut reduced_idx = [[0usize; MAX_HEIGHTS]; MAX_QUERIES];
+        pass.open_inputs(
+            &mut layout.inputs,
+            &mut reduced_idx,
+            points,
+            digests,
+            nodes,
+            ro,
+        )?;
+        pass.first_layer(
+            &mut layout.first_layer,
+            &layout.first_layer_root,
+            &layout.lambdas,
+            bivariate_beta,
+            &reduced_idx,
+            points,
+            rows,
+            ro,
             nodes,
             injected,
-            &mut rf,
         )?;
-
-        // Pass 2c: circle FRI, round by round, each with its Merkle proof. The fold twiddle
-        // of a query is the x-coordinate of its point, doubled each round.
-        let mut idx = [0usize; MAX_QUERIES];
-        let mut xs = [F::ZERO; MAX_QUERIES];
-        let log_fri = g.max_h - 1;
-        if rounds > 0 {
-            let shift = Point::<F>::generator(log_fri + 2);
-            let gen = Point::<F>::generator(log_fri);
-            for k in 0..q {
-                let top = indices[k] >> 1;
-                idx[k] = top;
-                let seed_idx = reverse_bits(top >> 1, log_fri - 1);
-                xs[k] = (shift + gen * seed_idx).x;
-            }
-        }
-        let mut rc = commit_openings;
-        let mut x_inv = [F::ZERO; MAX_QUERIES];
-        let mut x_scratch = [F::ZERO; MAX_QUERIES];
-        for round in 0..rounds {
-            let log_cur = log_fri - round;
-            // An input of this height enters before the fold.
-            for (s, &h) in g.heights[..nh].iter().enumerate() {
-                if h - 1 == log_cur {
-                    for k in 0..q {
-                        folded[k] += fri_inputs[k][s];
-                    }
-                }
-            }
-            if round > 0 {
-                for k in 0..q {
-                    let x = xs[k].square().double() - F::ONE;
-                    xs[k] = if (indices[k] >> 1 >> round) & 1 == 1 {
-                        -x
-                    } else {
-                        x
-                    };
-                }
-            }
-            x_inv[..q].copy_from_slice(&xs[..q]);
-            batch_invert(&mut x_inv[..q], &mut x_scratch[..q])?;
-            rc.expect_len(q)?;
-            for k in 0..q {
-                rc.expect_len(1)?;
-                let sibling = rc.ext()?;
-                pairs[k] = if idx[k] & 1 == 0 {
-                    [folded[k], sibling]
-                } else {
-                    [sibling, folded[k]]
-                };
-                idx[k] >>= 1;
-                folded[k] = fold(x_inv[k], betas[round], pairs[k][0], pairs[k][1]);
-            }
-            merkle::verify_queries::<H>(
-                &compress,
-                &commits[round],
-                log_cur - 1,
-                None,
-                &idx[..q],
-                |k| (hash_row(&pairs[k]), [0; 32]),
-                |a, b| pairs[a] == pairs[b],
-                nodes,
-                &mut [],
-                &mut rc,
-            )?;
-        }
+        self.fold_rounds(
+            &mut layout.commit_openings,
+            &g,
+            &indices[..q],
+            ro,
+            (betas, commits),
+            pairs,
+            folded,
+            nodes,
+        )?;
         // Every input entered on the way (`log_n >= 2` puts the shortest above the last
         // round); each query must end at the constant.
-        if folded.iter().any(|&v| v != final_value) {
-            return Err(REJECTED);
+        if folded.iter().any(|&v| v != layout.final_value) {
+            return Err(Check::FinalPolynomial.into());
         }
         Ok(())
     }
@@ -811,6 +745,18 @@ mod tests {
     use picostark_air::chain16::CubicChain16;
     use picostark_air::fibonacci::Fibonacci;
     use picostark_air::AirDef;
+
+    #[test]
+    fn a_line_point_with_t_squared_minus_one_is_degenerate() {
+        // The imaginary unit of QM31's complex base: 1 + t^2 = 0 has no inverse.
+        let t = <QM31 as p3_field::BasedVectorSpace<F>>::ith_basis_element(1).unwrap();
+        assert_eq!(t.square(), -QM31::ONE);
+        assert_eq!(
+            point_from_line(t),
+            Err(VerifyError::CheckFailed(Check::DegeneratePoint))
+        );
+        assert!(point_from_line(QM31::ONE).is_ok());
+    }
 
     #[test]
     fn points_and_permutation_match_upstream_domain() {

@@ -1,19 +1,17 @@
-//! Field helpers the lean PCS paths share: batch inversion and bit reversal. A leaf beside
-//! `reader` (whose rejection it returns).
+//! Field helpers the lean PCS paths share: batch inversion and bit reversal.
 
 use p3_field::Field;
-use picostark_core::VerifyError;
+use picostark_core::{Check, VerifyError};
 
-use super::reader::REJECTED;
-
-/// Montgomery's batch inversion in place; fails on a zero.
+/// Montgomery's batch inversion in place; fails on a zero (the protocol's denominators: a
+/// zero one is [`Check::DegeneratePoint`]).
 pub fn batch_invert<EF: Field>(values: &mut [EF], scratch: &mut [EF]) -> Result<(), VerifyError> {
     let mut acc = EF::ONE;
     for (v, s) in values.iter().zip(scratch.iter_mut()) {
         *s = acc;
         acc *= *v;
     }
-    let mut inv = acc.try_inverse().ok_or(REJECTED)?;
+    let mut inv = acc.try_inverse().ok_or(Check::DegeneratePoint)?;
     for (v, s) in values.iter_mut().zip(scratch.iter()).rev() {
         let next = inv * *v;
         *v = inv * *s;

@@ -4,10 +4,10 @@
 //! (`inject_after`). Each node is hashed from a pair held in place and siblings are copied in
 //! as words, so the MCU makes no library `memcpy` call per node.
 
-use picostark_core::VerifyError;
+use picostark_core::{Check, Tree, VerifyError};
 
 use super::bounds::MAX_QUERIES;
-use super::reader::{Reader, REJECTED};
+use super::reader::Reader;
 use crate::config::ByteHash;
 
 /// A digest of either hash (BLAKE3, SHA-256).
@@ -34,9 +34,11 @@ fn copy_words(dst: &mut Digest, src: &Digest) {
 
 /// Verifies the multi-proof of `leaves` (`(index, digest)`, sorted by index, possibly
 /// repeated: repeats must carry the same digest, as upstream compares their rows) in a tree
-/// of `2^depth` leaves against `root`, reading its siblings from `r`.
+/// of `2^depth` leaves against `root` (commitment `tree`, named in a rejection), reading its
+/// siblings from `r`.
 pub fn verify_sorted<H: ByteHash>(
     compress: &H::Compress,
+    tree: Tree,
     root: &Digest,
     depth: usize,
     leaves: &mut [(usize, Digest)],
@@ -45,8 +47,11 @@ pub fn verify_sorted<H: ByteHash>(
     let mut n = 0;
     for i in 0..leaves.len() {
         if n > 0 && leaves[n - 1].0 >= leaves[i].0 {
-            if leaves[n - 1].0 > leaves[i].0 || leaves[n - 1].1 != leaves[i].1 {
-                return Err(REJECTED);
+            if leaves[n - 1].0 > leaves[i].0 {
+                return Err(VerifyError::Unsupported("Merkle leaves out of order"));
+            }
+            if leaves[n - 1].1 != leaves[i].1 {
+                return Err(Check::RepeatedQuery(tree).into());
             }
             continue;
         }
@@ -55,11 +60,11 @@ pub fn verify_sorted<H: ByteHash>(
         }
         n += 1;
     }
-    walk::<H, false>(compress, root, depth, 0, &mut leaves[..n], &mut [], r)
+    walk::<H, false>(compress, tree, root, depth, 0, &mut leaves[..n], &mut [], r)
 }
 
 /// Verifies the multi-proof of the leaves at `index` (in query order, possibly repeated)
-/// against `root`. `leaf(k)` hashes query `k`'s rows (the tallest matrices') and, with
+/// against `root` (commitment `tree`, named in a rejection). `leaf(k)` hashes query `k`'s rows (the tallest matrices') and, with
 /// `inject_after = Some(l)`, the shorter matrix's rows, which enter after compression level
 /// `l` as `compress(node, injected)`; it is called once per distinct index, as upstream
 /// hashes. `same(a, b)` says whether two queries opened identical rows: repeated indices
@@ -69,6 +74,7 @@ pub fn verify_sorted<H: ByteHash>(
 #[allow(clippy::too_many_arguments)]
 pub fn verify_queries<H: ByteHash>(
     compress: &H::Compress,
+    tree: Tree,
     root: &Digest,
     depth: usize,
     inject_after: Option<usize>,
@@ -81,7 +87,9 @@ pub fn verify_queries<H: ByteHash>(
 ) -> Result<(), VerifyError> {
     let q = index.len();
     if q > MAX_QUERIES || nodes.len() < q || (inject_after.is_some() && injected.len() < q) {
-        return Err(REJECTED);
+        return Err(VerifyError::Unsupported(
+            "query count beyond the lean verifier's bounds",
+        ));
     }
     // Queries sorted by index (insertion sort of a permutation: no rows move).
     let mut order = [0u8; MAX_QUERIES];
@@ -100,7 +108,7 @@ pub fn verify_queries<H: ByteHash>(
         let k = k as usize;
         if n > 0 && nodes[n - 1].0 == index[k] {
             if !same(lead, k) {
-                return Err(REJECTED);
+                return Err(Check::RepeatedQuery(tree).into());
             }
             continue;
         }
@@ -116,6 +124,7 @@ pub fn verify_queries<H: ByteHash>(
     match inject_after {
         Some(l) => walk::<H, true>(
             compress,
+            tree,
             root,
             depth,
             l,
@@ -123,7 +132,7 @@ pub fn verify_queries<H: ByteHash>(
             &mut injected[..n],
             r,
         ),
-        None => walk::<H, false>(compress, root, depth, 0, &mut nodes[..n], &mut [], r),
+        None => walk::<H, false>(compress, tree, root, depth, 0, &mut nodes[..n], &mut [], r),
     }
 }
 
@@ -133,8 +142,10 @@ pub fn verify_queries<H: ByteHash>(
 /// node) rides along and joins after level `inject_after`; without, both are ignored, and
 /// the two-adic trees' walk compiles as if the injection did not exist (a run-time flag cost
 /// them +0.6 % instructions, emulator).
+#[allow(clippy::too_many_arguments)]
 fn walk<H: ByteHash, const INJECT: bool>(
     compress: &H::Compress,
+    tree: Tree,
     root: &Digest,
     depth: usize,
     inject_after: usize,
@@ -145,7 +156,7 @@ fn walk<H: ByteHash, const INJECT: bool>(
     let supplied = r.seq_len()?;
     let mut n = nodes.len();
     if n == 0 || nodes[n - 1].0 >> depth != 0 {
-        return Err(REJECTED);
+        return Err(VerifyError::Unsupported("a query index outside its tree"));
     }
     let mut used = 0usize;
     let mut pair = Pair([[0u8; 32]; 2]);
@@ -158,7 +169,7 @@ fn walk<H: ByteHash, const INJECT: bool>(
             let idx = nodes[i].0;
             if i + 1 < n && nodes[i + 1].0 == idx ^ 1 {
                 if shared_below && injected[i] != injected[i + 1] {
-                    return Err(REJECTED);
+                    return Err(Check::MerklePath(tree).into());
                 }
                 pair.0[0] = nodes[i].1;
                 pair.0[1] = nodes[i + 1].1;
@@ -169,7 +180,7 @@ fn walk<H: ByteHash, const INJECT: bool>(
             } else {
                 used += 1;
                 if used > supplied {
-                    return Err(REJECTED);
+                    return Err(Check::MerkleSiblings(tree).into());
                 }
                 let side = idx & 1;
                 pair.0[side] = nodes[i].1;
@@ -192,8 +203,11 @@ fn walk<H: ByteHash, const INJECT: bool>(
             }
         }
     }
-    if used != supplied || n != 1 || nodes[0].1 != *root {
-        return Err(REJECTED);
+    if used != supplied {
+        return Err(Check::MerkleSiblings(tree).into());
+    }
+    if n != 1 || nodes[0].1 != *root {
+        return Err(Check::MerklePath(tree).into());
     }
     Ok(())
 }

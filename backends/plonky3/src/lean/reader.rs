@@ -22,12 +22,10 @@ use p3_goldilocks::Goldilocks;
 
 use super::goldilocks::{self as gl, Cols};
 use p3_mersenne_31::Mersenne31;
-use picostark_core::VerifyError;
+use picostark_core::{Check, VerifyError};
 
 /// The error of every malformed payload.
 pub const MALFORMED: VerifyError = VerifyError::MalformedProof("payload is not a Plonky3 proof");
-/// The error of every well-formed proof that fails a check.
-pub const REJECTED: VerifyError = VerifyError::Rejected("Plonky3 verification failed");
 
 /// A base field whose binary serde form is its fixed-width little-endian word: what
 /// upstream writes (`serialize` of a non-human-readable format) and what a Merkle leaf hashes
@@ -409,7 +407,7 @@ impl<'a> Reader<'a> {
         if self.elem::<F>()? == F::ZERO {
             Ok(())
         } else {
-            Err(REJECTED)
+            Err(Check::GrindingWitness.into())
         }
     }
 
@@ -630,7 +628,7 @@ mod tests {
         .unwrap();
         assert_eq!(
             Reader::new(&bad).commit_phase::<BabyBear>(&mut got),
-            Err(REJECTED)
+            Err(Check::GrindingWitness.into())
         );
         // A round count other than the header's is malformed.
         assert!(Reader::new(&ok)

@@ -17,7 +17,7 @@ use alloc::vec;
 
 use p3_field::coset::TwoAdicMultiplicativeCoset;
 use p3_field::{ExtensionField, TwoAdicField};
-use picostark_core::VerifyError;
+use picostark_core::{Check, Tree, VerifyError};
 
 use super::bounds::{
     MAX_CHUNKS, MAX_DEGREE, MAX_LOG_ARITY, MAX_LOG_FINAL_POLY_LEN, MAX_QUERIES, MAX_ROUNDS,
@@ -25,7 +25,7 @@ use super::bounds::{
 };
 use super::math::{batch_invert, reverse_bits};
 use super::merkle::{self, Digest};
-use super::reader::{Reader, WireField, REJECTED};
+use super::reader::{Reader, WireField, MALFORMED};
 use super::transcript::{fri_pattern, pcs_pattern, LeanChallenger, Protocol, Transcript};
 use super::{LeanPcs, OpeningClaims};
 use crate::config::ByteHash;
@@ -135,10 +135,10 @@ impl<F: TwoAdicField + WireField, EF: ExtensionField<F>> FoldRound<F, EF> {
     fn new(log_height: usize, log_arity: usize, beta: EF) -> Result<Self, VerifyError> {
         let g_inv = F::two_adic_generator(log_height + log_arity)
             .try_inverse()
-            .ok_or(REJECTED)?;
+            .ok_or(Check::DegeneratePoint)?;
         let w_inv = F::two_adic_generator(log_arity)
             .try_inverse()
-            .ok_or(REJECTED)?;
+            .ok_or(Check::DegeneratePoint)?;
         let half = 1usize << (log_arity - 1);
         let mut table = [F::ZERO; 1 << (MAX_LOG_ARITY - 1)];
         let mut p = F::ONE;
@@ -192,6 +192,315 @@ impl<F: TwoAdicField + WireField, EF: ExtensionField<F>> FoldRound<F, EF> {
             m = half;
         }
         F::ext_mul_base(row[0], self.scale)
+    }
+}
+
+/// Where pass 1 left a two-adic proof: a cursor at the input batches' openings and at the
+/// commit phase's, and the query proof-of-work witness.
+struct TwoAdicLayout<'a, F> {
+    inputs: Reader<'a>,
+    commit_openings: Reader<'a>,
+    query_witness: F,
+}
+
+/// The DEEP reduction's query-independent parts: one alpha ladder over every opened column
+/// (trace at both points, then the quotient chunks) and each claim's reduced value.
+struct Reduction<'a, EF> {
+    alpha_pows: &'a [EF],
+    sum_local: EF,
+    sum_next: EF,
+    sum_quot: EF,
+}
+
+impl<H: ByteHash> TwoAdicPcs<H> {
+    /// Pass 1: the fixed-position fields (the commitments into `commits`, the final
+    /// polynomial into `final_poly`), the opening sections' structure checked and skipped,
+    /// remembering where the query openings start.
+    fn read_layout<'a, F: TwoAdicField + WireField, EF: ExtensionField<F>>(
+        &self,
+        r: &mut Reader<'a>,
+        c: &OpeningClaims<'_, EF>,
+        commits: &mut [Digest],
+        final_poly: &mut [EF],
+    ) -> Result<TwoAdicLayout<'a, F>, VerifyError> {
+        let q = self.num_queries;
+        r.zero_witness::<F>()?; // no batch grinding
+        r.commit_phase::<F>(commits)?;
+        r.expect_len(2)?;
+        let inputs = r.clone();
+        // Skip the two batch openings and the commit-phase openings (structure checked here,
+        // values in pass 2).
+        let f_len = F::WIRE_LEN;
+        let ef_len = EF::DIMENSION * F::WIRE_LEN;
+        for widths in [(1usize, c.trace_local.len()), (c.num_chunks, EF::DIMENSION)] {
+            r.expect_len(q)?;
+            for _ in 0..q {
+                r.expect_len(widths.0)?;
+                for _ in 0..widths.0 {
+                    r.expect_len(widths.1)?;
+                    r.take(widths.1 * f_len)?;
+                }
+            }
+            let s = r.seq_len()?;
+            r.take(s.checked_mul(32).ok_or(MALFORMED)?)?;
+        }
+        r.expect_len(commits.len())?;
+        let commit_openings = r.clone();
+        for round in 0..commits.len() {
+            let arity = 1usize << self.log_arity(c.log_n, round);
+            r.expect_len(q)?;
+            for _ in 0..q {
+                r.expect_len(arity - 1)?;
+                r.take((arity - 1) * ef_len)?;
+            }
+            let s = r.seq_len()?;
+            r.take(s.checked_mul(32).ok_or(MALFORMED)?)?;
+        }
+        r.expect_len(final_poly.len())?;
+        for v in final_poly.iter_mut() {
+            *v = r.ext::<F, EF>()?;
+        }
+        let query_witness = r.elem::<F>()?;
+        if self.pow_bits == 0 && query_witness != F::ZERO {
+            return Err(Check::GrindingWitness.into());
+        }
+        Ok(TwoAdicLayout {
+            inputs,
+            commit_openings,
+            query_witness,
+        })
+    }
+
+    /// The PCS transcript (claimed openings, batching challenge alpha), then the FRI one
+    /// (commitments and folding challenges into `betas`, final polynomial, proof of work,
+    /// query indices into `indices`). Returns alpha.
+    #[allow(clippy::too_many_arguments)]
+    fn replay<F: TwoAdicField + WireField, EF: ExtensionField<F>, C: LeanChallenger<F>>(
+        &self,
+        t: &mut Transcript<F, EF, C>,
+        c: &OpeningClaims<'_, EF>,
+        commits: &[Digest],
+        final_poly: &[EF],
+        query_witness: F,
+        betas: &mut [EF],
+        indices: &mut [usize],
+    ) -> Result<EF, VerifyError> {
+        let (width, dim, rounds) = (c.trace_local.len(), EF::DIMENSION, commits.len());
+        let mut widths = [0u32; 2 + MAX_CHUNKS];
+        widths[0] = width as u32;
+        widths[1] = width as u32;
+        for w in &mut widths[2..2 + c.num_chunks] {
+            *w = dim as u32;
+        }
+        let widths = &widths[..2 + c.num_chunks];
+        let hash = pcs_pattern::<F, EF>(widths);
+        let mut inst = [0u64; 3 + 1 + MAX_CHUNKS];
+        inst[0] = 2;
+        inst[1] = 1;
+        inst[2] = 2;
+        inst[3] = c.num_chunks as u64;
+        for v in &mut inst[4..4 + c.num_chunks] {
+            *v = 1;
+        }
+        t.seed(Protocol::FriPcs, &hash, &inst[..4 + c.num_chunks], &[]);
+        for v in c
+            .trace_local
+            .iter()
+            .chain(c.trace_next)
+            .chain(c.quotient_chunks)
+        {
+            t.observe_ext(v);
+        }
+        let alpha = t.sample_ext();
+
+        let log_max = c.log_n + self.log_blowup;
+        let hash = fri_pattern::<F, EF>(&[
+            rounds as u32,
+            final_poly.len() as u32,
+            self.pow_bits as u32,
+            log_max as u32,
+            indices.len() as u32,
+        ]);
+        let mut inst = [0u64; 2 + MAX_ROUNDS];
+        inst[0] = self.log_blowup as u64;
+        inst[1] = self.max_log_arity as u64;
+        for (round, v) in inst[2..2 + rounds].iter_mut().enumerate() {
+            *v = self.log_arity(c.log_n, round) as u64;
+        }
+        t.seed(Protocol::Fri, &hash, &inst[..2 + rounds], &[]);
+        for (d, beta) in commits.iter().zip(betas.iter_mut()) {
+            t.observe_digest(d);
+            *beta = t.sample_ext();
+        }
+        for v in final_poly.iter() {
+            t.observe_ext(v);
+        }
+        if !t.check_pow(self.pow_bits, query_witness) {
+            return Err(Check::ProofOfWork.into());
+        }
+        for i in indices.iter_mut() {
+            *i = t.sample_bits(log_max);
+        }
+        Ok(alpha)
+    }
+
+    /// Pass 2a from `ri`: the trace batch, then the quotient batch, each with its Merkle
+    /// proof; per query into `folded` its reduced opening, the sum over the opened (point,
+    /// column) pairs of `alpha^k (p(z) - p(x)) / (z - x)` (`inv`: the inverse denominators,
+    /// two per query). A leaf hashes its rows' wire bytes (what upstream's `into_bytes`
+    /// gives), straight from the payload.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn open_inputs<F: TwoAdicField + WireField, EF: ExtensionField<F>>(
+        &self,
+        ri: &mut Reader<'_>,
+        c: &OpeningClaims<'_, EF>,
+        red: &Reduction<'_, EF>,
+        (indices, pos): (&[usize], &[u8; MAX_QUERIES]),
+        inv: &[EF],
+        leaves: &mut [(usize, Digest)],
+        folded: &mut [EF],
+    ) -> Result<(), VerifyError> {
+        let (width, dim, q) = (c.trace_local.len(), EF::DIMENSION, indices.len());
+        let log_max = c.log_n + self.log_blowup;
+        let compress = self.hash.compression();
+        let mut leaf_buf = [0u8; crate::hash::BUFFER];
+        ri.expect_len(q)?;
+        // The row is opened at both points with the same values, and the next-row ladder is
+        // the local one times alpha^width, so one reduction serves both:
+        // sum_i alpha^(width + i) v_i = alpha^width * sum_i alpha^i v_i.
+        let pows_local = &red.alpha_pows[..width];
+        let alpha_width = red.alpha_pows[width];
+        for k in 0..q {
+            ri.expect_len(1)?;
+            ri.expect_len(width)?;
+            // The row's values go straight into the reduction (no row buffer). A wide row:
+            // one unreduced sum per coefficient of the challenge field (a base-field value
+            // times an extension element is a product per coefficient), reduced once; a
+            // narrow one (Fibonacci's two columns) does not repay the final reductions.
+            let (bytes, at_local) = if width >= LAZY_DOT_MIN_WIDTH {
+                let mut acc = [F::DotAcc::default(); MAX_DEGREE];
+                let bytes = ri.elems_each::<F>(width, |i, v| {
+                    let coeffs = pows_local[i].as_basis_coefficients_slice();
+                    for (a, &c) in acc[..dim].iter_mut().zip(coeffs) {
+                        F::dot_add(a, c, v);
+                    }
+                })?;
+                (
+                    bytes,
+                    EF::from_basis_coefficients_fn(|j| F::dot_finish(acc[j])),
+                )
+            } else {
+                let mut at = EF::ZERO;
+                let bytes =
+                    ri.elems_each::<F>(width, |i, v| at += F::ext_mul_base(pows_local[i], v))?;
+                (bytes, at)
+            };
+            leaves[pos[k] as usize] = (indices[k], self.hash.hash_slice(bytes));
+            let at_next = F::ext_mul(at_local, alpha_width);
+            folded[k] = F::ext_add(
+                F::ext_mul(F::ext_sub(red.sum_local, at_local), inv[2 * k]),
+                F::ext_mul(F::ext_sub(red.sum_next, at_next), inv[2 * k + 1]),
+            );
+        }
+        merkle::verify_sorted::<H>(&compress, Tree::Trace, c.trace_root, log_max, leaves, ri)?;
+        ri.expect_len(q)?;
+        let mut qrows = [F::ZERO; MAX_CHUNKS * MAX_DEGREE];
+        for k in 0..q {
+            ri.expect_len(c.num_chunks)?;
+            let mut slices: [&[u8]; MAX_CHUNKS] = [&[]; MAX_CHUNKS];
+            for (chunk, slice) in qrows[..c.num_chunks * dim]
+                .chunks_exact_mut(dim)
+                .zip(&mut slices)
+            {
+                ri.expect_len(dim)?;
+                *slice = ri.elems(chunk)?;
+            }
+            let rows = &qrows[..c.num_chunks * dim];
+            let leaf = hash_parts(&self.hash, &mut leaf_buf, &slices[..c.num_chunks]);
+            leaves[pos[k] as usize] = (indices[k], leaf);
+            let at_x = rows
+                .iter()
+                .zip(&red.alpha_pows[2 * width..])
+                .fold(EF::ZERO, |acc, (&v, &a)| {
+                    F::ext_add(acc, F::ext_mul_base(a, v))
+                });
+            folded[k] = F::ext_add(
+                folded[k],
+                F::ext_mul(F::ext_sub(red.sum_quot, at_x), inv[2 * k]),
+            );
+        }
+        merkle::verify_sorted::<H>(
+            &compress,
+            Tree::Quotient,
+            c.quotient_root,
+            log_max,
+            leaves,
+            ri,
+        )
+    }
+
+    /// Pass 2b from `rc`: every query folded round by round, each round's Merkle proof
+    /// checked. A leaf is the row's siblings from the payload with the query's own value in
+    /// its slot. Leaves each query's index on the final domain in `idx`, its value in
+    /// `folded`.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn fold_rounds<F: TwoAdicField + WireField, EF: ExtensionField<F>>(
+        &self,
+        rc: &mut Reader<'_>,
+        log_n: usize,
+        (betas, commits): (&[EF], &[Digest]),
+        pos: &[u8; MAX_QUERIES],
+        idx: &mut [usize],
+        leaves: &mut [(usize, Digest)],
+        folded: &mut [EF],
+    ) -> Result<(), VerifyError> {
+        let q = idx.len();
+        let ef_len = EF::DIMENSION * F::WIRE_LEN;
+        let compress = self.hash.compression();
+        let mut leaf_buf = [0u8; crate::hash::BUFFER];
+        let mut log_h = log_n + self.log_blowup;
+        let mut own_bytes = [0u8; MAX_DEGREE * 8];
+        let mut evals = [EF::ZERO; 1 << MAX_LOG_ARITY];
+        for (round, commit) in commits.iter().enumerate() {
+            let log_arity = self.log_arity(log_n, round);
+            let arity = 1usize << log_arity;
+            let log_folded = log_h - log_arity;
+            let fold = FoldRound::<F, EF>::new(log_folded, log_arity, betas[round])?;
+            rc.expect_len(q)?;
+            for k in 0..q {
+                rc.expect_len(arity - 1)?;
+                let siblings = rc.take((arity - 1) * ef_len)?;
+                let own = idx[k] % arity;
+                let mut sr = Reader::new(siblings);
+                sr.exts::<F, EF>(&mut evals[..own])?;
+                evals[own] = folded[k];
+                sr.exts::<F, EF>(&mut evals[own + 1..arity])?;
+                let mut n = 0;
+                for v in folded[k].as_basis_coefficients_slice() {
+                    for b in v.into_bytes() {
+                        own_bytes[n] = b;
+                        n += 1;
+                    }
+                }
+                let (before, after) = siblings.split_at(own * ef_len);
+                let leaf = hash_parts(&self.hash, &mut leaf_buf, &[before, &own_bytes[..n], after]);
+                idx[k] >>= log_arity;
+                leaves[pos[k] as usize] = (idx[k], leaf);
+                folded[k] = fold.fold(idx[k], &mut evals[..arity]);
+            }
+            merkle::verify_sorted::<H>(
+                &compress,
+                Tree::FriLayer(round as u8),
+                commit,
+                log_folded,
+                leaves,
+                rc,
+            )?;
+            log_h = log_folded;
+        }
+        Ok(())
     }
 }
 
@@ -251,113 +560,26 @@ where
         let mut commits = vec![[0u8; 32]; rounds];
         let mut leaves = vec![(0usize, [0u8; 32]); q];
 
-        // Pass 1: the fixed-position fields, remembering where the query openings start.
-        r.zero_witness::<F>()?; // no batch grinding
-        r.commit_phase::<F>(&mut commits)?;
-        r.expect_len(2)?;
-        let inputs = r.clone();
-        // Skip the two batch openings and the commit-phase openings (structure checked here,
-        // values in pass 2).
-        let f_len = F::WIRE_LEN;
-        let ef_len = dim * F::WIRE_LEN;
-        for widths in [(1usize, width), (c.num_chunks, dim)] {
-            r.expect_len(q)?;
-            for _ in 0..q {
-                r.expect_len(widths.0)?;
-                for _ in 0..widths.0 {
-                    r.expect_len(widths.1)?;
-                    r.take(widths.1 * f_len)?;
-                }
-            }
-            let s = r.seq_len()?;
-            r.take(s.checked_mul(32).ok_or(REJECTED)?)?;
-        }
-        r.expect_len(rounds)?;
-        let commit_openings = r.clone();
-        for round in 0..rounds {
-            let arity = 1usize << self.log_arity(c.log_n, round);
-            r.expect_len(q)?;
-            for _ in 0..q {
-                r.expect_len(arity - 1)?;
-                r.take((arity - 1) * ef_len)?;
-            }
-            let s = r.seq_len()?;
-            r.take(s.checked_mul(32).ok_or(REJECTED)?)?;
-        }
-        r.expect_len(final_len)?;
-        for v in final_poly.iter_mut() {
-            *v = r.ext::<F, EF>()?;
-        }
-        let query_witness = r.elem::<F>()?;
-        if self.pow_bits == 0 && query_witness != F::ZERO {
-            return Err(REJECTED);
-        }
-
-        // The PCS transcript: claimed openings, batching challenge.
-        let mut widths = [0u32; 2 + MAX_CHUNKS];
-        widths[0] = width as u32;
-        widths[1] = width as u32;
-        for w in &mut widths[2..2 + c.num_chunks] {
-            *w = dim as u32;
-        }
-        let widths = &widths[..2 + c.num_chunks];
-        let hash = pcs_pattern::<F, EF>(widths);
-        let mut inst = [0u64; 3 + 1 + MAX_CHUNKS];
-        inst[0] = 2;
-        inst[1] = 1;
-        inst[2] = 2;
-        inst[3] = c.num_chunks as u64;
-        for v in &mut inst[4..4 + c.num_chunks] {
-            *v = 1;
-        }
-        t.seed(Protocol::FriPcs, &hash, &inst[..4 + c.num_chunks], &[]);
-        for v in c
-            .trace_local
-            .iter()
-            .chain(c.trace_next)
-            .chain(c.quotient_chunks)
-        {
-            t.observe_ext(v);
-        }
-        let alpha = t.sample_ext();
-
-        // The FRI transcript: commitments and folding challenges, final polynomial, proof of
-        // work, query indices.
-        let hash = fri_pattern::<F, EF>(&[
-            rounds as u32,
-            final_len as u32,
-            self.pow_bits as u32,
-            log_max as u32,
-            q as u32,
-        ]);
-        let mut inst = [0u64; 2 + MAX_ROUNDS];
-        inst[0] = self.log_blowup as u64;
-        inst[1] = self.max_log_arity as u64;
-        for (round, v) in inst[2..2 + rounds].iter_mut().enumerate() {
-            *v = self.log_arity(c.log_n, round) as u64;
-        }
-        t.seed(Protocol::Fri, &hash, &inst[..2 + rounds], &[]);
-        for (d, beta) in commits.iter().zip(betas.iter_mut()) {
-            t.observe_digest(d);
-            *beta = t.sample_ext();
-        }
-        for v in final_poly.iter() {
-            t.observe_ext(v);
-        }
-        if !t.check_pow(self.pow_bits, query_witness) {
-            return Err(REJECTED);
-        }
+        let mut layout = self.read_layout(r, c, &mut commits, final_poly)?;
         let mut indices = [0usize; MAX_QUERIES];
-        for i in &mut indices[..q] {
-            *i = t.sample_bits(log_max);
-        }
+        let alpha = self.replay(
+            t,
+            c,
+            &commits,
+            final_poly,
+            layout.query_witness,
+            betas,
+            &mut indices[..q],
+        )?;
         let pos = sorted_positions(&indices[..q]);
 
         // Reduced openings: sum over the opened (point, column) pairs of
         // alpha^k (p(z) - p(x)) / (z - x), one alpha ladder over every column at this height.
         // In the caller's scratch, at the proof's width (bounded above).
         let ladder = 2 * width + c.num_chunks * dim;
-        let alpha_pows = scratch.get_mut(..ladder).ok_or(REJECTED)?;
+        let alpha_pows = scratch.get_mut(..ladder).ok_or(VerifyError::Unsupported(
+            "scratch shorter than the proof's width",
+        ))?;
         let mut p = EF::ONE;
         for a in alpha_pows.iter_mut() {
             *a = p;
@@ -369,9 +591,12 @@ where
                 .zip(&alpha_pows[from..])
                 .fold(EF::ZERO, |acc, (&v, &a)| F::ext_add(acc, F::ext_mul(v, a)))
         };
-        let sum_local = dot(c.trace_local, 0);
-        let sum_next = dot(c.trace_next, width);
-        let sum_quot = dot(c.quotient_chunks, 2 * width);
+        let red = Reduction {
+            alpha_pows,
+            sum_local: dot(c.trace_local, 0),
+            sum_next: dot(c.trace_next, width),
+            sum_quot: dot(c.quotient_chunks, 2 * width),
+        };
 
         // 1/(zeta - x) and 1/(zeta_next - x) for every query, one inversion in all.
         let g = F::two_adic_generator(log_max);
@@ -380,130 +605,32 @@ where
             inv[2 * k] = c.zeta - x;
             inv[2 * k + 1] = c.zeta_next - x;
             if inv[2 * k].is_zero() || inv[2 * k + 1].is_zero() {
-                return Err(REJECTED);
+                return Err(Check::DegeneratePoint.into());
             }
         }
         batch_invert(inv, inv_scratch)?;
 
-        // Pass 2a: the trace batch, then the quotient batch, each with its Merkle proof. A
-        // leaf hashes its rows' wire bytes (what upstream's `into_bytes` gives), straight from
-        // the payload.
-        let compress = self.hash.compression();
-        let mut leaf_buf = [0u8; crate::hash::BUFFER];
-        let mut ri = inputs;
-        ri.expect_len(q)?;
-        // The row is opened at both points with the same values, and the next-row ladder is
-        // the local one times alpha^width, so one reduction serves both:
-        // sum_i alpha^(width + i) v_i = alpha^width * sum_i alpha^i v_i.
-        let pows_local = &alpha_pows[..width];
-        let alpha_width = alpha_pows[width];
-        for k in 0..q {
-            ri.expect_len(1)?;
-            ri.expect_len(width)?;
-            // The row's values go straight into the reduction (no row buffer). A wide row:
-            // one unreduced sum per coefficient of the challenge field (a base-field value
-            // times an extension element is a product per coefficient), reduced once; a
-            // narrow one (Fibonacci's two columns) does not repay the final reductions.
-            let (bytes, at_local) = if width >= LAZY_DOT_MIN_WIDTH {
-                let mut acc = [F::DotAcc::default(); MAX_DEGREE];
-                let bytes = ri.elems_each::<F>(width, |i, v| {
-                    let coeffs = pows_local[i].as_basis_coefficients_slice();
-                    for (a, &c) in acc[..dim].iter_mut().zip(coeffs) {
-                        F::dot_add(a, c, v);
-                    }
-                })?;
-                (
-                    bytes,
-                    EF::from_basis_coefficients_fn(|j| F::dot_finish(acc[j])),
-                )
-            } else {
-                let mut at = EF::ZERO;
-                let bytes =
-                    ri.elems_each::<F>(width, |i, v| at += F::ext_mul_base(pows_local[i], v))?;
-                (bytes, at)
-            };
-            leaves[pos[k] as usize] = (indices[k], self.hash.hash_slice(bytes));
-            let at_next = F::ext_mul(at_local, alpha_width);
-            folded[k] = F::ext_add(
-                F::ext_mul(F::ext_sub(sum_local, at_local), inv[2 * k]),
-                F::ext_mul(F::ext_sub(sum_next, at_next), inv[2 * k + 1]),
-            );
-        }
-        merkle::verify_sorted::<H>(&compress, c.trace_root, log_max, &mut leaves, &mut ri)?;
-        ri.expect_len(q)?;
-        let mut qrows = [F::ZERO; MAX_CHUNKS * MAX_DEGREE];
-        for k in 0..q {
-            ri.expect_len(c.num_chunks)?;
-            let mut slices: [&[u8]; MAX_CHUNKS] = [&[]; MAX_CHUNKS];
-            for (chunk, slice) in qrows[..c.num_chunks * dim]
-                .chunks_exact_mut(dim)
-                .zip(&mut slices)
-            {
-                ri.expect_len(dim)?;
-                *slice = ri.elems(chunk)?;
-            }
-            let rows = &qrows[..c.num_chunks * dim];
-            let leaf = hash_parts(&self.hash, &mut leaf_buf, &slices[..c.num_chunks]);
-            leaves[pos[k] as usize] = (indices[k], leaf);
-            let at_x = rows
-                .iter()
-                .zip(&alpha_pows[2 * width..])
-                .fold(EF::ZERO, |acc, (&v, &a)| {
-                    F::ext_add(acc, F::ext_mul_base(a, v))
-                });
-            folded[k] = F::ext_add(
-                folded[k],
-                F::ext_mul(F::ext_sub(sum_quot, at_x), inv[2 * k]),
-            );
-        }
-        merkle::verify_sorted::<H>(&compress, c.quotient_root, log_max, &mut leaves, &mut ri)?;
-
-        // Pass 2b: fold every query round by round, checking each round's Merkle proof. A
-        // leaf is the row's siblings from the payload with the query's own value in its slot.
-        let mut rc = commit_openings;
+        self.open_inputs(
+            &mut layout.inputs,
+            c,
+            &red,
+            (&indices[..q], &pos),
+            inv,
+            &mut leaves,
+            folded,
+        )?;
         let mut idx = indices;
-        let mut log_h = log_max;
-        let mut own_bytes = [0u8; MAX_DEGREE * 8];
-        let mut evals = [EF::ZERO; 1 << MAX_LOG_ARITY];
-        for round in 0..rounds {
-            let log_arity = self.log_arity(c.log_n, round);
-            let arity = 1usize << log_arity;
-            let log_folded = log_h - log_arity;
-            let fold = FoldRound::<F, EF>::new(log_folded, log_arity, betas[round])?;
-            rc.expect_len(q)?;
-            for k in 0..q {
-                rc.expect_len(arity - 1)?;
-                let siblings = rc.take((arity - 1) * ef_len)?;
-                let own = idx[k] % arity;
-                let mut sr = Reader::new(siblings);
-                sr.exts::<F, EF>(&mut evals[..own])?;
-                evals[own] = folded[k];
-                sr.exts::<F, EF>(&mut evals[own + 1..arity])?;
-                let mut n = 0;
-                for v in folded[k].as_basis_coefficients_slice() {
-                    for b in v.into_bytes() {
-                        own_bytes[n] = b;
-                        n += 1;
-                    }
-                }
-                let (before, after) = siblings.split_at(own * ef_len);
-                let leaf = hash_parts(&self.hash, &mut leaf_buf, &[before, &own_bytes[..n], after]);
-                idx[k] >>= log_arity;
-                leaves[pos[k] as usize] = (idx[k], leaf);
-                folded[k] = fold.fold(idx[k], &mut evals[..arity]);
-            }
-            merkle::verify_sorted::<H>(
-                &compress,
-                &commits[round],
-                log_folded,
-                &mut leaves,
-                &mut rc,
-            )?;
-            log_h = log_folded;
-        }
+        self.fold_rounds(
+            &mut layout.commit_openings,
+            c.log_n,
+            (betas, &commits),
+            &pos,
+            &mut idx[..q],
+            &mut leaves,
+            folded,
+        )?;
 
         // The final polynomial at each query's point.
-        let g = F::two_adic_generator(log_max);
         for k in 0..q {
             let x = g.exp_u64(reverse_bits(idx[k], log_max) as u64);
             let eval = final_poly
@@ -511,7 +638,7 @@ where
                 .rev()
                 .fold(EF::ZERO, |acc, &cf| F::ext_add(F::ext_mul_base(acc, x), cf));
             if eval != folded[k] {
-                return Err(REJECTED);
+                return Err(Check::FinalPolynomial.into());
             }
         }
         Ok(())

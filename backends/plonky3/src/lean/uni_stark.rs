@@ -19,11 +19,11 @@ use core::ops::{Add, Mul, Sub};
 use p3_commit::PolynomialSpace;
 use p3_field::ExtensionField;
 use picostark_air::{AirDef, BoundaryValue, Frame, Row};
-use picostark_core::VerifyError;
+use picostark_core::{Check, VerifyError};
 
 use super::bounds::{MAX_CHUNKS, MAX_DEGREE, MAX_PUBLIC, MAX_WIDTH};
 use super::math::batch_invert;
-use super::reader::{Reader, WireField, REJECTED};
+use super::reader::{Reader, WireField};
 use super::transcript::{stark_pattern, LeanChallenger, Transcript};
 use super::{LeanPcs, OpeningClaims};
 
@@ -77,7 +77,7 @@ where
     r.expect_len(1)?;
     let quotient_root = r.digest()?;
     if r.option()? {
-        return Err(REJECTED);
+        return Err(Check::CommitmentShape.into());
     }
     // opened_values: trace_local, Some(trace_next), no preprocessed rows, quotient chunks,
     // no randomization.
@@ -95,14 +95,14 @@ where
         *v = r.ext::<F, EF>()?;
     }
     if !r.option()? {
-        return Err(REJECTED);
+        return Err(Check::OpenedValuesShape.into());
     }
     r.expect_len(width)?;
     for v in trace_next.iter_mut() {
         *v = r.ext::<F, EF>()?;
     }
     if r.option()? || r.option()? {
-        return Err(REJECTED);
+        return Err(Check::OpenedValuesShape.into());
     }
     r.expect_len(num_chunks)?;
     for chunk in chunks.chunks_exact_mut(dim) {
@@ -112,7 +112,7 @@ where
         }
     }
     if r.option()? {
-        return Err(REJECTED);
+        return Err(Check::OpenedValuesShape.into());
     }
 
     // The STARK's transcript: seed, trace commitment, public values, alpha, quotient
@@ -136,9 +136,28 @@ where
 
     let trace_domain = pcs.trace_domain(log_n);
     if trace_domain.vanishing_poly_at_point(zeta).is_zero() {
-        return Err(REJECTED);
+        return Err(Check::DegeneratePoint.into());
     }
-    let zeta_next = trace_domain.next_point(zeta).ok_or(REJECTED)?;
+    let zeta_next = trace_domain
+        .next_point(zeta)
+        .ok_or(Check::DegeneratePoint)?;
+
+    // The constraints first: they need only the opened values and the STARK's challenges,
+    // so a wrong public input or opened value is named as what it is (the PCS, run first,
+    // would meet it as a transcript gone astray). The verdict is the same conjunction.
+    for (e, &v) in public_ef.iter_mut().zip(public) {
+        *e = EF::from_u64(v);
+    }
+    let at_zeta = OpenedAtZeta {
+        zeta,
+        alpha,
+        trace_local,
+        trace_next,
+        chunks,
+        public,
+        public_ef,
+    };
+    check_constraints::<F, EF, P, A>(pcs, air, trace_domain, log_chunks, &at_zeta)?;
 
     let claims = OpeningClaims {
         log_n,
@@ -160,36 +179,62 @@ where
         ));
     }
     r.zero_witness::<F>()?;
-    r.finish()?;
+    r.finish()
+}
 
-    let quotient = quotient_at_zeta::<F, EF, P>(pcs, trace_domain, log_chunks, zeta, chunks)?;
+/// What the constraint check at `zeta` reads: the challenges, the opened rows and quotient
+/// chunks, and the public inputs (as integers and as challenge-field values).
+struct OpenedAtZeta<'a, EF> {
+    zeta: EF,
+    alpha: EF,
+    trace_local: &'a [EF],
+    trace_next: &'a [EF],
+    chunks: &'a [EF],
+    public: &'a [u64],
+    public_ef: &'a [EF],
+}
 
-    let sels = trace_domain.selectors_at_point(zeta);
-    for (e, &v) in public_ef.iter_mut().zip(public) {
-        *e = EF::from_u64(v);
-    }
+/// The AIR's constraints at `zeta`, folded with `alpha` as upstream folds them, against the
+/// quotient recomposed from its chunks times the vanishing polynomial.
+fn check_constraints<F, EF, P, A>(
+    pcs: &P,
+    air: &A,
+    trace_domain: P::Domain,
+    log_chunks: usize,
+    z: &OpenedAtZeta<'_, EF>,
+) -> Result<(), VerifyError>
+where
+    F: WireField,
+    EF: ExtensionField<F>,
+    P: LeanPcs<F, EF>,
+    A: AirDef,
+{
+    let quotient = quotient_at_zeta::<F, EF, P>(pcs, trace_domain, log_chunks, z.zeta, z.chunks)?;
+    let sels = trace_domain.selectors_at_point(z.zeta);
     let mut acc = fold_transitions::<F, EF, A>(
         air,
-        trace_local,
-        trace_next,
-        public_ef,
-        alpha,
+        z.trace_local,
+        z.trace_next,
+        z.public_ef,
+        z.alpha,
         sels.is_transition,
     );
+    // The AIR's own indices (its public-input count was checked against the statement).
+    let out_of_air = VerifyError::Unsupported("an AIR boundary outside its width or inputs");
     for b in air.boundaries() {
         let value = match b.value {
             BoundaryValue::Constant(c) => EF::from_u64(c),
-            BoundaryValue::Public(i) => EF::from_u64(*public.get(i).ok_or(REJECTED)?),
+            BoundaryValue::Public(i) => EF::from_u64(*z.public.get(i).ok_or(out_of_air)?),
         };
         let sel = match b.row {
             Row::First => sels.is_first_row,
             Row::Last => sels.is_last_row,
         };
-        let cell = *trace_local.get(b.column).ok_or(REJECTED)?;
-        acc = acc * alpha + (cell - value) * sel;
+        let cell = *z.trace_local.get(b.column).ok_or(out_of_air)?;
+        acc = acc * z.alpha + (cell - value) * sel;
     }
     if acc * sels.inv_vanishing != quotient {
-        return Err(REJECTED);
+        return Err(Check::OodConstraints.into());
     }
     Ok(())
 }
@@ -313,7 +358,9 @@ where
     let num_chunks = 1usize << log_chunks;
     let dim = EF::DIMENSION;
     if num_chunks > MAX_CHUNKS || chunks.len() < num_chunks * dim {
-        return Err(REJECTED);
+        return Err(VerifyError::Unsupported(
+            "quotient chunks beyond the lean verifier's bounds",
+        ));
     }
     let mut domains = [pcs.quotient_chunk_domain(trace_domain, log_chunks, 0); MAX_CHUNKS];
     for (i, d) in domains.iter_mut().enumerate().take(num_chunks).skip(1) {
@@ -345,7 +392,11 @@ where
         for (k, &c) in coeffs.iter().enumerate() {
             value = F::ext_add(
                 value,
-                F::ext_mul(EF::ith_basis_element(k).ok_or(REJECTED)?, c),
+                F::ext_mul(
+                    EF::ith_basis_element(k)
+                        .ok_or(VerifyError::Unsupported("a basis element past the degree"))?,
+                    c,
+                ),
             );
         }
         quotient = F::ext_add(quotient, F::ext_mul(zp, value));

@@ -5,8 +5,8 @@
 //! the counts are checked against the `MAX_*` bounds).
 //!
 //! The input batches, their DEEP quotients and the first (circle-to-line) layer are the
-//! same computation as upstream's `CirclePcs` (`super::circle`, whose helpers this module
-//! uses); what differs is the transcript (no domain separator: the PCS's parameters, then
+//! same computation as upstream's `CirclePcs` (the passes of `super::circle_inputs`, which
+//! both run; helpers from `super::circle`); what differs is the transcript (no domain separator: the PCS's parameters, then
 //! the claims, `alpha`, the first-layer root and the lambdas, one `beta` per line layer, the
 //! final polynomial, proof of work, the indices) and the line layers: each query's leaf of
 //! `2^a` values is rebuilt from its siblings and the running value, authenticated (one
@@ -25,18 +25,19 @@ use p3_circle::{CircleDomain, Point};
 use p3_commit::PolynomialSpace;
 use p3_field::{ExtensionField, PrimeCharacteristicRing};
 use p3_mersenne_31::Mersenne31;
-use picostark_core::{HashId, ProofFile, VerifyError};
+use picostark_core::{Check, HashId, ProofFile, Tree, VerifyError};
 
 use p3_challenger::{HashChallenger, SerializingChallenger32};
 
-use super::bounds::{MAX_CHUNKS, MAX_DEGREE, MAX_PUBLIC, MAX_QUERIES, MAX_ROUNDS, MAX_WIDTH};
+use super::bounds::{MAX_DEGREE, MAX_PUBLIC, MAX_QUERIES, MAX_ROUNDS, MAX_WIDTH};
 use super::circle::{
-    cfft_permute_index, chunk_log_n, ext_bytes, fold, nth_point, point_from_line, v_n, CirclePcs,
-    QueryDigests, CIRCLE_TWO_ADICITY, F_LEN, MAX_CLAIMS, MAX_HEIGHTS,
+    chunk_log_n, ext_bytes, fold, nth_point, point_from_line, CirclePcs, Geometry, QueryDigests,
+    CIRCLE_TWO_ADICITY, F_LEN, MAX_HEIGHTS,
 };
+use super::circle_inputs::{claim_values, complete_terms, ClaimTerm, InputPass};
 use super::math::{batch_invert, reverse_bits};
 use super::merkle::{self, Digest};
-use super::reader::{Reader, REJECTED};
+use super::reader::Reader;
 use super::transcript::{LeanChallenger, Transcript};
 use super::{LeanPcs, OpeningClaims};
 use crate::circle_pcs::MAX_LOG_FOLD_ARITY;
@@ -184,6 +185,180 @@ fn fold_row<EF: ExtensionField<F>>(
     row[0]
 }
 
+/// The fields a wide-circle proof places before its openings (all of them absorbed by the
+/// transcript); the commitments go to the caller's buffer.
+struct WideFields<'a, EF> {
+    first_layer_root: Digest,
+    lambdas: [EF; MAX_HEIGHTS],
+    final_poly: &'a [EF],
+    pow_witness: F,
+}
+
+impl<H: ByteHash> WideCircleLean<H> {
+    /// The fields before the openings: first-layer root, lambdas, one commitment per layer
+    /// (into `commits`), the final polynomial (into `final_poly`), the proof-of-work witness.
+    fn read_fields<'f, EF: ExtensionField<F>>(
+        &self,
+        r: &mut Reader<'_>,
+        nh: usize,
+        commits: &mut [Digest],
+        final_poly: &'f mut [EF],
+    ) -> Result<WideFields<'f, EF>, VerifyError> {
+        r.expect_len(1)?;
+        let first_layer_root = *r.digest()?;
+        r.expect_len(nh)?;
+        let mut lambdas = [EF::ZERO; MAX_HEIGHTS];
+        for l in &mut lambdas[..nh] {
+            *l = r.ext()?;
+        }
+        r.expect_len(commits.len())?;
+        for d in commits.iter_mut() {
+            r.expect_len(1)?;
+            *d = *r.digest()?;
+        }
+        r.expect_len(final_poly.len())?;
+        for v in final_poly.iter_mut() {
+            *v = r.ext()?;
+        }
+        let pow_witness = r.elem::<F>()?;
+        if self.pow_bits == 0 && pow_witness != F::ZERO {
+            return Err(Check::GrindingWitness.into());
+        }
+        Ok(WideFields {
+            first_layer_root,
+            lambdas,
+            final_poly,
+            pow_witness,
+        })
+    }
+
+    /// The transcript (see `crate::circle_pcs`): parameters, claims (each claim's point into
+    /// `terms`), alpha, first layer and lambdas, one beta per layer (into `betas`), the final
+    /// polynomial, proof of work, indices (into `indices`). Returns alpha and the first
+    /// layer's beta.
+    #[allow(clippy::too_many_arguments)]
+    fn replay<EF: ExtensionField<F>, C: LeanChallenger<F>>(
+        &self,
+        t: &mut Transcript<F, EF, C>,
+        c: &OpeningClaims<'_, EF>,
+        g: &Geometry,
+        fields: &WideFields<'_, EF>,
+        commits: &[Digest],
+        betas: &mut [EF],
+        terms: &mut [ClaimTerm<EF>],
+        indices: &mut [usize],
+    ) -> Result<(EF, EF), VerifyError> {
+        for v in [
+            self.log_fold_arity,
+            self.log_final_poly_len,
+            self.log_blowup,
+            self.num_queries,
+            self.pow_bits,
+        ] {
+            t.observe_base(F::from_usize(v));
+        }
+        for (k, term) in terms.iter_mut().enumerate() {
+            let zeta = if k == 1 { c.zeta_next } else { c.zeta };
+            t.observe_ext(&zeta);
+            for v in claim_values(c, k, EF::DIMENSION) {
+                t.observe_ext(v);
+            }
+            (term.zx, term.zy) = point_from_line(zeta)?;
+        }
+        let alpha = t.sample_ext();
+        t.observe_digest(&fields.first_layer_root);
+        for l in &fields.lambdas[..g.num_heights] {
+            t.observe_ext(l);
+        }
+        let first_beta = t.sample_ext();
+        for (d, beta) in commits.iter().zip(betas.iter_mut()) {
+            t.observe_digest(d);
+            *beta = t.sample_ext();
+        }
+        for v in fields.final_poly {
+            t.observe_ext(v);
+        }
+        if self.pow_bits > 0 && !t.check_pow(self.pow_bits, fields.pow_witness) {
+            return Err(Check::ProofOfWork.into());
+        }
+        for i in indices.iter_mut() {
+            *i = t.sample_bits(g.max_h);
+        }
+        Ok((alpha, first_beta))
+    }
+
+    /// The line layers from `r`: per layer (of `2^sched[round]` values a leaf) every query's
+    /// leaf rebuilt from its siblings and running value, hashed and folded, then the layer's
+    /// multi-proof; inputs enter at their own height. Leaves each query's value in `folded`
+    /// and returns each query's position on the last line.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn fold_layers<EF: ExtensionField<F>>(
+        &self,
+        r: &mut Reader<'_>,
+        g: &Geometry,
+        (sched, betas, commits): (&[usize], &[EF], &[Digest]),
+        indices: &[usize],
+        lines: &[[EF; MAX_HEIGHTS]],
+        folded: &mut [EF],
+        digests: &mut [Digest],
+        nodes: &mut [(usize, Digest)],
+    ) -> Result<[usize; MAX_QUERIES], VerifyError> {
+        let (q, nh) = (indices.len(), g.num_heights);
+        let compress = self.hash.compression();
+        let mut leaf_bytes = [0u8; MAX_LEAF * MAX_DEGREE * F_LEN];
+        let mut hash_row = |values: &[EF]| -> Digest {
+            let n = ext_bytes(values, &mut leaf_bytes);
+            self.hash.hash_slice(&leaf_bytes[..n])
+        };
+        let mut position = [0usize; MAX_QUERIES];
+        for k in 0..q {
+            position[k] = indices[k] >> 1;
+        }
+        let mut leaf_index = [0usize; MAX_QUERIES];
+        let mut current = g.max_h - 1;
+        // One leaf buffer: each query's leaf is hashed and folded as it is read (the
+        // digests, not the leaves, wait for the layer's multi-proof).
+        let mut leaf = [EF::ZERO; MAX_LEAF];
+        let mut twiddles = [F::ZERO; MAX_LEAF];
+        r.expect_len(sched.len())?;
+        for (round, &a) in sched.iter().enumerate() {
+            let leaf_len = 1usize << a;
+            add_input(&g.heights[..nh], current, lines, folded);
+            r.expect_len(q)?;
+            for k in 0..q {
+                r.expect_len(leaf_len - 1)?;
+                let at = position[k] & (leaf_len - 1);
+                for (j, v) in leaf[..leaf_len].iter_mut().enumerate() {
+                    *v = if j == at { folded[k] } else { r.ext()? };
+                }
+                leaf_index[k] = position[k] >> a;
+                digests[k] = hash_row(&leaf[..leaf_len]);
+                leaf_twiddles(current, a, leaf_index[k], &mut twiddles)?;
+                folded[k] = fold_row(&mut leaf, a, &twiddles, betas[round]);
+                position[k] = leaf_index[k];
+            }
+            merkle::verify_queries::<H>(
+                &compress,
+                Tree::FriLayer(round as u8),
+                &commits[round],
+                current - a,
+                None,
+                &leaf_index[..q],
+                |k| (digests[k], [0; 32]),
+                |x, y| digests[x] == digests[y],
+                nodes,
+                &mut [],
+                r,
+            )?;
+            current -= a;
+        }
+        debug_assert_eq!(current, self.log_final_poly_len + self.log_blowup);
+        add_input(&g.heights[..nh], current, lines, folded);
+        Ok(position)
+    }
+}
+
 impl<EF, H> LeanPcs<F, EF> for WideCircleLean<H>
 where
     EF: ExtensionField<F>,
@@ -228,15 +403,20 @@ where
         }
         let g = self.base().geometry(c.log_n, nc);
         if g.max_h >= CIRCLE_TWO_ADICITY {
-            return Err(REJECTED);
+            return Err(VerifyError::ParameterOutOfRange {
+                what: "query index bits (log2 of the tallest LDE)",
+                value: g.max_h as u32,
+                max: CIRCLE_TWO_ADICITY as u32 - 1,
+            });
         }
         let nh = g.num_heights;
         let mut sched = [0usize; MAX_ROUNDS];
-        let rounds = self
-            .schedule(&g.heights[..nh], &mut sched)
-            .ok_or(REJECTED)?;
+        let rounds =
+            self.schedule(&g.heights[..nh], &mut sched)
+                .ok_or(VerifyError::Unsupported(
+                    "fold schedule beyond the lean verifier's bounds",
+                ))?;
         let final_len = 1usize << self.log_final_poly_len;
-        let log_final = self.log_final_poly_len + self.log_blowup;
         // Per-round and per-query state at this proof's counts (bounded above). Challenge-field
         // values: the final polynomial, the folding challenges; per query its DEEP quotient and
         // first-layer pair per height and its folded value. Digests: the commitments; per query
@@ -252,298 +432,74 @@ where
         let (commits, digests, injected, nodes, points) = query_state.split();
 
         // Every value the transcript absorbs comes first in the proof.
-        r.expect_len(1)?;
-        let first_layer_root = *r.digest()?;
-        r.expect_len(nh)?;
-        let mut lambdas = [EF::ZERO; MAX_HEIGHTS];
-        for l in &mut lambdas[..nh] {
-            *l = r.ext()?;
-        }
-        r.expect_len(rounds)?;
-        for d in commits.iter_mut() {
-            r.expect_len(1)?;
-            *d = *r.digest()?;
-        }
-        r.expect_len(final_len)?;
-        for v in final_poly.iter_mut() {
-            *v = r.ext()?;
-        }
-        let pow_witness = r.elem::<F>()?;
-        if self.pow_bits == 0 && pow_witness != F::ZERO {
-            return Err(REJECTED);
-        }
-
-        // The transcript (see `crate::circle_pcs`): parameters, claims, alpha, first layer
-        // and lambdas, one beta per layer, the final polynomial, proof of work, indices.
-        for v in [
-            self.log_fold_arity,
-            self.log_final_poly_len,
-            self.log_blowup,
-            q,
-            self.pow_bits,
-        ] {
-            t.observe_base(F::from_usize(v));
-        }
-        let num_claims = 2 + nc;
-        let claim_values = |k: usize| -> &[EF] {
-            match k {
-                0 => c.trace_local,
-                1 => c.trace_next,
-                _ => &c.quotient_chunks[(k - 2) * dim..(k - 1) * dim],
-            }
-        };
-        let mut zs = [(EF::ZERO, EF::ZERO); MAX_CLAIMS];
-        for (k, z) in zs[..num_claims].iter_mut().enumerate() {
-            let zeta = if k == 1 { c.zeta_next } else { c.zeta };
-            t.observe_ext(&zeta);
-            for v in claim_values(k) {
-                t.observe_ext(v);
-            }
-            *z = point_from_line(zeta)?;
-        }
-        let alpha = t.sample_ext();
-        t.observe_digest(&first_layer_root);
-        for l in &lambdas[..nh] {
-            t.observe_ext(l);
-        }
-        let first_beta = t.sample_ext();
-        for (d, beta) in commits.iter().zip(betas.iter_mut()) {
-            t.observe_digest(d);
-            *beta = t.sample_ext();
-        }
-        for v in final_poly.iter() {
-            t.observe_ext(v);
-        }
-        if self.pow_bits > 0 && !t.check_pow(self.pow_bits, pow_witness) {
-            return Err(REJECTED);
-        }
+        let fields = self.read_fields(r, nh, commits, final_poly)?;
+        let mut terms = ClaimTerm::unset();
+        let terms = &mut terms[..2 + nc];
         let mut indices = [0usize; MAX_QUERIES];
-        for i in &mut indices[..q] {
-            *i = t.sample_bits(g.max_h);
-        }
+        let (alpha, first_beta) =
+            self.replay(t, c, &g, &fields, commits, betas, terms, &mut indices[..q])?;
 
-        // What each claim contributes independently of the query: `sum alpha^i value_i`,
-        // `alpha^width` and its height's running offset.
+        // What each claim contributes independently of the query.
         // In the caller's scratch, at the proof's width (bounded above).
-        let alpha_pows = scratch.get_mut(..width.max(dim)).ok_or(REJECTED)?;
+        let alpha_pows = scratch
+            .get_mut(..width.max(dim))
+            .ok_or(VerifyError::Unsupported(
+                "scratch shorter than the proof's width",
+            ))?;
         let mut p = EF::ONE;
         for a in alpha_pows.iter_mut() {
             *a = p;
             p *= alpha;
         }
-        let alpha_pows = &*alpha_pows;
-        let alpha_w = alpha.exp_u64(width as u64);
-        let alpha_d = alpha.exp_u64(dim as u64);
-        let mut offsets = [EF::ONE; MAX_HEIGHTS];
-        let mut reduced_at_zeta = [EF::ZERO; MAX_CLAIMS];
-        let mut claim_apw = [EF::ZERO; MAX_CLAIMS];
-        let mut claim_offset = [EF::ZERO; MAX_CLAIMS];
-        for k in 0..num_claims {
-            let (apw, h) = if k < 2 {
-                (alpha_w, g.trace_h)
-            } else {
-                (alpha_d, g.chunk_h)
-            };
-            let slot = g.height_slot(h);
-            reduced_at_zeta[k] = claim_values(k)
-                .iter()
-                .zip(alpha_pows)
-                .fold(EF::ZERO, |acc, (&v, &a)| acc + v * a);
-            claim_apw[k] = apw;
-            claim_offset[k] = offsets[slot];
-            offsets[slot] *= apw.square();
-        }
-
-        // Input batches, each with its multi-proof; per query and height the DEEP quotient.
-        let field_hash = self.hash;
-        let compress = self.hash.compression();
-        let mut reduced_idx = [[0usize; MAX_HEIGHTS]; MAX_QUERIES];
-        for k in 0..q {
-            for s in 0..nh {
-                let h = g.heights[s];
-                let reduced = indices[k] >> (g.max_h - h);
-                reduced_idx[k][s] = reduced;
-                points[k][s] = nth_point(h, cfft_permute_index(reduced, h));
-            }
-        }
-        let mut leaf_index = [0usize; MAX_QUERIES];
-        let mut den = [EF::ZERO; MAX_CLAIMS];
-        let mut scratch = [EF::ZERO; MAX_CLAIMS];
-        let mut num = [EF::ZERO; MAX_CLAIMS];
-        let mut at_x = [EF::ZERO; MAX_CLAIMS];
-        r.expect_len(2)?;
-        for batch in 0..2 {
-            let (mats, cols, h, claims) = if batch == 0 {
-                (1, width, g.trace_h, 0..2)
-            } else {
-                (nc, dim, g.chunk_h, 2..num_claims)
-            };
-            let slot = g.height_slot(h);
-            r.expect_len(q)?;
-            for k in 0..q {
-                r.expect_len(mats)?;
-                let mut slices: [&[u8]; MAX_CHUNKS] = [&[]; MAX_CHUNKS];
-                for m in 0..mats {
-                    r.expect_len(cols)?;
-                    let mut reduced_x = EF::ZERO;
-                    slices[m] = r.elems_each::<F>(cols, |i, v| {
-                        reduced_x += alpha_pows[i] * v;
-                    })?;
-                    if batch == 0 {
-                        at_x[0] = reduced_x;
-                        at_x[1] = reduced_x;
-                    } else {
-                        at_x[2 + m] = reduced_x;
-                    }
-                }
-                // One matrix (the trace) is one slice, which the lean hasher hashes in place.
-                digests[k] = field_hash.hash_iter_slices(slices[..mats].iter().copied());
-                leaf_index[k] = reduced_idx[k][slot];
-                let x = points[k][slot];
-                for j in claims.clone() {
-                    let (zx, zy) = zs[j];
-                    let dx = zx * x.x + zy * x.y;
-                    let dy = zx * x.y - zy * x.x;
-                    let re = EF::ONE - dx;
-                    num[j] = re + claim_apw[j] * dy;
-                    den[j] = re.double();
-                }
-                batch_invert(&mut den[claims.clone()], &mut scratch[claims.clone()])?;
-                for j in claims.clone() {
-                    ro[k][slot] +=
-                        claim_offset[j] * num[j] * den[j] * (at_x[j] - reduced_at_zeta[j]);
-                }
-            }
-            let root = if batch == 0 {
-                c.trace_root
-            } else {
-                c.quotient_root
-            };
-            merkle::verify_queries::<H>(
-                &compress,
-                root,
-                h,
-                None,
-                &leaf_index[..q],
-                |k| (digests[k], [0; 32]),
-                |a, b| digests[a] == digests[b],
-                nodes,
-                &mut [],
-                r,
-            )?;
-        }
-
-        // The first layer: lambda-corrected value and sibling per height, folded by y.
-        let mut ys = [F::ZERO; MAX_QUERIES * MAX_HEIGHTS];
-        let mut ys_scratch = [F::ZERO; MAX_QUERIES * MAX_HEIGHTS];
-        r.expect_len(q)?;
-        for k in 0..q {
-            r.expect_len(nh)?;
-            leaf_index[k] = indices[k] >> 1;
-            for s in 0..nh {
-                let h = g.heights[s];
-                let sibling = r.ext()?;
-                let b = reduced_idx[k][s] & 1;
-                let p = points[k][s];
-                let corrected = ro[k][s] - lambdas[s] * v_n(p.x, h - self.log_blowup);
-                pairs[k * MAX_HEIGHTS + s] = if b == 0 {
-                    [corrected, sibling]
-                } else {
-                    [sibling, corrected]
-                };
-                ys[k * nh + s] = if b == 0 { p.y } else { -p.y };
-            }
-        }
-        batch_invert(&mut ys[..q * nh], &mut ys_scratch[..q * nh])?;
-        let lines = ro;
-        for k in 0..q {
-            for s in 0..nh {
-                let [e0, e1] = pairs[k * MAX_HEIGHTS + s];
-                lines[k][s] = fold(ys[k * nh + s], first_beta, e0, e1);
-            }
-        }
-        let mut leaf_bytes = [0u8; MAX_LEAF * MAX_DEGREE * F_LEN];
-        let mut hash_row = |values: &[EF]| -> Digest {
-            let n = ext_bytes(values, &mut leaf_bytes);
-            field_hash.hash_slice(&leaf_bytes[..n])
+        complete_terms(c, &g, alpha, alpha_pows, terms);
+        let pass = InputPass {
+            hash: self.hash,
+            compress: self.hash.compression(),
+            log_blowup: self.log_blowup,
+            g,
+            claims: c,
+            terms,
+            alpha_pows,
+            indices: &indices[..q],
         };
-        let tallest = nh - 1;
-        let inject_after = (nh == 2).then(|| g.max_h - g.heights[0] - 1);
-        merkle::verify_queries::<H>(
-            &compress,
-            &first_layer_root,
-            g.max_h - 1,
-            inject_after,
-            &leaf_index[..q],
-            |k| {
-                let injected = if nh == 2 {
-                    hash_row(&pairs[k * MAX_HEIGHTS])
-                } else {
-                    [0; 32]
-                };
-                (hash_row(&pairs[k * MAX_HEIGHTS + tallest]), injected)
-            },
-            |a, b| pairs[a * MAX_HEIGHTS..][..nh] == pairs[b * MAX_HEIGHTS..][..nh],
+        let mut reduced_idx = [[0usize; MAX_HEIGHTS]; MAX_QUERIES];
+        r.expect_len(2)?;
+        pass.open_inputs(r, &mut reduced_idx, points, digests, nodes, ro)?;
+        pass.first_layer(
+            r,
+            &fields.first_layer_root,
+            &fields.lambdas,
+            first_beta,
+            &reduced_idx,
+            points,
+            pairs,
+            ro,
             nodes,
             injected,
-            r,
         )?;
-
-        // Line layers: per layer every query's leaf, its multi-proof, then the folds.
-        let mut position = [0usize; MAX_QUERIES];
-        for k in 0..q {
-            position[k] = indices[k] >> 1;
-        }
-        let mut current = g.max_h - 1;
-        // One leaf buffer: each query's leaf is hashed and folded as it is read (the
-        // digests, not the leaves, wait for the layer's multi-proof).
-        let mut leaf = [EF::ZERO; MAX_LEAF];
-        let mut twiddles = [F::ZERO; MAX_LEAF];
-        r.expect_len(rounds)?;
-        for round in 0..rounds {
-            let a = sched[round];
-            let leaf_len = 1usize << a;
-            add_input(&g.heights[..nh], current, lines, folded);
-            r.expect_len(q)?;
-            for k in 0..q {
-                r.expect_len(leaf_len - 1)?;
-                let at = position[k] & (leaf_len - 1);
-                for (j, v) in leaf[..leaf_len].iter_mut().enumerate() {
-                    *v = if j == at { folded[k] } else { r.ext()? };
-                }
-                leaf_index[k] = position[k] >> a;
-                digests[k] = hash_row(&leaf[..leaf_len]);
-                leaf_twiddles(current, a, leaf_index[k], &mut twiddles)?;
-                folded[k] = fold_row(&mut leaf, a, &twiddles, betas[round]);
-                position[k] = leaf_index[k];
-            }
-            merkle::verify_queries::<H>(
-                &compress,
-                &commits[round],
-                current - a,
-                None,
-                &leaf_index[..q],
-                |k| (digests[k], [0; 32]),
-                |x, y| digests[x] == digests[y],
-                nodes,
-                &mut [],
-                r,
-            )?;
-            current -= a;
-        }
-        debug_assert_eq!(current, log_final);
-        add_input(&g.heights[..nh], current, lines, folded);
+        let position = self.fold_layers(
+            r,
+            &g,
+            (&sched[..rounds], betas, commits),
+            &indices[..q],
+            ro,
+            folded,
+            digests,
+            nodes,
+        )?;
         // The final polynomial at every query's point of the last line.
+        let current = self.log_final_poly_len + self.log_blowup;
         let shift = Point::<F>::generator(current + 2);
         let gen = Point::<F>::generator(current);
         for k in 0..q {
             let x = (shift + gen * reverse_bits(position[k], current)).x;
-            let value = final_poly
+            let value = fields
+                .final_poly
                 .iter()
                 .rev()
                 .fold(EF::ZERO, |acc, &v| acc * x + v);
             if value != folded[k] {
-                return Err(REJECTED);
+                return Err(Check::FinalPolynomial.into());
             }
         }
         Ok(())
