@@ -153,7 +153,7 @@ pub const PATTERNS: &[(Option<Verifier>, &str, Class)] = &[
     ),
     (
         Some(Verifier::Plonky3Lean),
-        "^picostark_plonky3::lean::circle::fold",
+        "^picostark_plonky3::lean::circle_domain::fold",
         Class::FriFolding,
     ),
     (

@@ -34,7 +34,7 @@ use alloc::vec::Vec;
 
 use p3_circle::{CircleDomain, CirclePcsShape, Point};
 use p3_commit::PolynomialSpace;
-use p3_field::{ExtensionField, PrimeCharacteristicRing, PrimeField32};
+use p3_field::{ExtensionField, PrimeCharacteristicRing};
 use p3_mersenne_31::Mersenne31;
 use picostark_core::{Check, Tree, VerifyError};
 
@@ -44,10 +44,14 @@ use p3_mersenne_31::QM31;
 use picostark_core::{HashId, ProofFile};
 
 use super::bounds::{MAX_CHUNKS, MAX_DEGREE, MAX_PUBLIC, MAX_QUERIES, MAX_ROUNDS, MAX_WIDTH};
+use super::circle_domain::{
+    ext_bytes, fold, nth_point, point_from_line, Geometry, CIRCLE_TWO_ADICITY, F_LEN, MAX_CLAIMS,
+    MAX_HEIGHTS,
+};
 use super::circle_inputs::{claim_values, complete_terms, ClaimTerm, InputPass};
 use super::math::{batch_invert, reverse_bits};
 use super::merkle::{self, Digest};
-use super::reader::{Reader, WireField, MALFORMED};
+use super::reader::{Reader, MALFORMED};
 use super::transcript::{pattern_hash, LeanChallenger, Protocol, Transcript};
 use super::{LeanPcs, OpeningClaims};
 use crate::config::{ByteHash, VERIFIER_HASH};
@@ -56,14 +60,6 @@ type F = Mersenne31;
 
 /// The circle PCS's protocol name, as upstream binds it into the separator.
 pub use super::patterns::CIRCLE_PCS as PROTOCOL;
-/// The most claims (opening points over all matrices): trace at two points, chunks at one.
-pub(crate) const MAX_CLAIMS: usize = 2 + MAX_CHUNKS;
-/// Distinct LDE heights: the trace's and, with one quotient chunk, the quotient's.
-pub(crate) const MAX_HEIGHTS: usize = 2;
-/// The circle group of M31 has order 2^31; a query index must be narrower.
-pub(crate) const CIRCLE_TWO_ADICITY: usize = 31;
-/// Bytes of one serialized base element.
-pub(crate) const F_LEN: usize = <F as WireField>::WIRE_LEN;
 
 /// The circle PCS with the header's parameters over byte hash `H` (binary folding to a
 /// constant; no batch or commit-phase grinding).
@@ -77,32 +73,6 @@ pub struct CirclePcs<H> {
     pub pow_bits: usize,
     /// The Merkle and transcript hash.
     pub hash: H,
-}
-
-/// The heights and round count every check derives from the claims, never from the proof.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Geometry {
-    /// log2 of the trace's LDE.
-    pub(crate) trace_h: usize,
-    /// log2 of each quotient chunk's LDE.
-    pub(crate) chunk_h: usize,
-    /// log2 of the tallest LDE (the query index width).
-    pub(crate) max_h: usize,
-    /// Distinct heights, ascending (upstream's `BTreeMap` order), and how many.
-    pub(crate) heights: [usize; MAX_HEIGHTS],
-    pub(crate) num_heights: usize,
-    /// Folding rounds after the first layer.
-    pub(crate) rounds: usize,
-}
-
-impl Geometry {
-    pub(crate) fn height_slot(&self, h: usize) -> usize {
-        if self.heights[0] == h {
-            0
-        } else {
-            1
-        }
-    }
 }
 
 /// log2 of a quotient chunk's domain: upstream asks the trace domain for a disjoint domain
@@ -146,30 +116,6 @@ impl<H> CirclePcs<H> {
     }
 }
 
-/// Upstream's `cfft_permute_index`: where the `index`-th committed row sits in the circle
-/// domain's natural order.
-pub(crate) fn cfft_permute_index(index: usize, log_n: usize) -> usize {
-    let (half, lsb) = (index >> 1, index & 1);
-    let i = if lsb == 0 {
-        half
-    } else {
-        (1 << log_n) - half - 1
-    };
-    reverse_bits(i, log_n)
-}
-
-/// The `idx`-th point of the standard twin coset of size `2^log_n` (upstream's
-/// `CircleDomain::standard(log_n).nth_point(idx)`).
-pub(crate) fn nth_point(log_n: usize, idx: usize) -> Point<F> {
-    let shift = Point::<F>::generator(log_n + 1);
-    let g = Point::<F>::generator(log_n - 1);
-    if idx & 1 == 0 {
-        shift + g * (idx >> 1)
-    } else {
-        -shift + g * ((idx >> 1) + 1)
-    }
-}
-
 /// The digests and points a circle PCS verification keeps per round and per query, on the heap
 /// at the proof's own counts (checked against the bounds first): the commitments, one per
 /// round; per query its leaf digest and, with two heights, the shorter first-layer row's
@@ -210,41 +156,6 @@ impl QueryDigests {
         let (leaves, injected) = rest.split_at_mut(self.queries);
         (commits, leaves, injected, &mut self.nodes, &mut self.points)
     }
-}
-
-/// `v_n(p)`: the x-coordinate doubled `log_n - 1` times, the vanishing polynomial of the
-/// standard coset of size `2^log_n` up to a constant.
-pub(crate) fn v_n(mut x: F, log_n: usize) -> F {
-    for _ in 0..log_n.saturating_sub(1) {
-        x = x.square().double() - F::ONE;
-    }
-    x
-}
-
-/// One binary fold: `((e0 + e1) + beta * (e0 - e1) / t) / 2`.
-pub(crate) fn fold<EF: ExtensionField<F>>(t_inv: F, beta: EF, e0: EF, e1: EF) -> EF {
-    ((e0 + e1) + beta * ((e0 - e1) * t_inv)).halve()
-}
-
-/// A point on the circle over `EF` from its projective-line coordinate `t`:
-/// `((1 - t^2) / (1 + t^2), 2t / (1 + t^2))`; upstream panics where `t^2 = -1`, we reject.
-pub(crate) fn point_from_line<EF: ExtensionField<F>>(t: EF) -> Result<(EF, EF), VerifyError> {
-    let t2 = t.square();
-    let inv = (EF::ONE + t2).try_inverse().ok_or(Check::DegeneratePoint)?;
-    Ok(((EF::ONE - t2) * inv, t.double() * inv))
-}
-
-/// The leaf hash input of extension-field values: their base coefficients as bytes, in
-/// upstream's `flatten_to_base` order. Returns the number of bytes written.
-pub(crate) fn ext_bytes<EF: ExtensionField<F>>(values: &[EF], out: &mut [u8]) -> usize {
-    let mut n = 0;
-    for v in values {
-        for c in v.as_basis_coefficients_slice() {
-            out[n..n + F_LEN].copy_from_slice(&c.as_canonical_u32().to_le_bytes());
-            n += F_LEN;
-        }
-    }
-    n
 }
 
 /// The pattern-hash parameters of a circle PCS shape: `[rounds, query_pow_bits, index_bits,
@@ -739,6 +650,7 @@ pub fn verify_m31(file: &ProofFile<'_>) -> Option<Result<(), VerifyError>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::lean::circle_domain::cfft_permute_index;
     use crate::lean::patterns::{CIRCLE_PATTERNS, STARK};
     use crate::membership::MembershipOf;
     use alloc::vec::Vec;

@@ -9,7 +9,7 @@ use p3_mersenne_31::Mersenne31;
 use picostark_core::{Tree, VerifyError};
 
 use super::bounds::{MAX_CHUNKS, MAX_DEGREE, MAX_QUERIES};
-use super::circle::{
+use super::circle_domain::{
     cfft_permute_index, ext_bytes, fold, nth_point, v_n, Geometry, F_LEN, MAX_CLAIMS, MAX_HEIGHTS,
 };
 use super::math::batch_invert;

@@ -94,6 +94,7 @@ pub trait LeanPcs<F: WireField, EF: ExtensionField<F>> {
 }
 
 pub mod circle;
+mod circle_domain;
 mod circle_inputs;
 pub mod two_adic;
 pub mod uni_stark;

@@ -30,9 +30,9 @@ use picostark_core::{Check, HashId, ProofFile, Tree, VerifyError};
 use p3_challenger::{HashChallenger, SerializingChallenger32};
 
 use super::bounds::{MAX_DEGREE, MAX_PUBLIC, MAX_QUERIES, MAX_ROUNDS, MAX_WIDTH};
-use super::circle::{
-    chunk_log_n, ext_bytes, fold, nth_point, point_from_line, CirclePcs, Geometry, QueryDigests,
-    CIRCLE_TWO_ADICITY, F_LEN, MAX_HEIGHTS,
+use super::circle::{chunk_log_n, CirclePcs, QueryDigests};
+use super::circle_domain::{
+    ext_bytes, fold, nth_point, point_from_line, Geometry, CIRCLE_TWO_ADICITY, F_LEN, MAX_HEIGHTS,
 };
 use super::circle_inputs::{claim_values, complete_terms, ClaimTerm, InputPass};
 use super::math::{batch_invert, reverse_bits};

@@ -1,0 +1,111 @@
+//! The circle domain's primitives both circle PCSs and their shared passes use
+//! ([`super::circle`], [`super::wide_circle`], [`super::circle_inputs`]): the bounds on claims
+//! and heights, the geometry every check derives from the claims, upstream's index permutation
+//! and domain points, the vanishing polynomial, one binary fold, points from the projective
+//! line, and leaf bytes of extension values. A leaf of the circle modules: it imports none of
+//! them.
+
+use p3_circle::Point;
+use p3_field::{ExtensionField, PrimeCharacteristicRing, PrimeField32};
+use p3_mersenne_31::Mersenne31;
+use picostark_core::{Check, VerifyError};
+
+use super::bounds::MAX_CHUNKS;
+use super::math::reverse_bits;
+use super::reader::WireField;
+
+type F = Mersenne31;
+
+/// The most claims (opening points over all matrices): trace at two points, chunks at one.
+pub(crate) const MAX_CLAIMS: usize = 2 + MAX_CHUNKS;
+/// Distinct LDE heights: the trace's and, with one quotient chunk, the quotient's.
+pub(crate) const MAX_HEIGHTS: usize = 2;
+/// The circle group of M31 has order 2^31; a query index must be narrower.
+pub(crate) const CIRCLE_TWO_ADICITY: usize = 31;
+/// Bytes of one serialized base element.
+pub(crate) const F_LEN: usize = <F as WireField>::WIRE_LEN;
+
+/// The heights and round count every check derives from the claims, never from the proof.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Geometry {
+    /// log2 of the trace's LDE.
+    pub(crate) trace_h: usize,
+    /// log2 of each quotient chunk's LDE.
+    pub(crate) chunk_h: usize,
+    /// log2 of the tallest LDE (the query index width).
+    pub(crate) max_h: usize,
+    /// Distinct heights, ascending (upstream's `BTreeMap` order), and how many.
+    pub(crate) heights: [usize; MAX_HEIGHTS],
+    pub(crate) num_heights: usize,
+    /// Folding rounds after the first layer.
+    pub(crate) rounds: usize,
+}
+
+impl Geometry {
+    pub(crate) fn height_slot(&self, h: usize) -> usize {
+        if self.heights[0] == h {
+            0
+        } else {
+            1
+        }
+    }
+}
+
+/// Upstream's `cfft_permute_index`: where the `index`-th committed row sits in the circle
+/// domain's natural order.
+pub(crate) fn cfft_permute_index(index: usize, log_n: usize) -> usize {
+    let (half, lsb) = (index >> 1, index & 1);
+    let i = if lsb == 0 {
+        half
+    } else {
+        (1 << log_n) - half - 1
+    };
+    reverse_bits(i, log_n)
+}
+
+/// The `idx`-th point of the standard twin coset of size `2^log_n` (upstream's
+/// `CircleDomain::standard(log_n).nth_point(idx)`).
+pub(crate) fn nth_point(log_n: usize, idx: usize) -> Point<F> {
+    let shift = Point::<F>::generator(log_n + 1);
+    let g = Point::<F>::generator(log_n - 1);
+    if idx & 1 == 0 {
+        shift + g * (idx >> 1)
+    } else {
+        -shift + g * ((idx >> 1) + 1)
+    }
+}
+
+/// `v_n(p)`: the x-coordinate doubled `log_n - 1` times, the vanishing polynomial of the
+/// standard coset of size `2^log_n` up to a constant.
+pub(crate) fn v_n(mut x: F, log_n: usize) -> F {
+    for _ in 0..log_n.saturating_sub(1) {
+        x = x.square().double() - F::ONE;
+    }
+    x
+}
+
+/// One binary fold: `((e0 + e1) + beta * (e0 - e1) / t) / 2`.
+pub(crate) fn fold<EF: ExtensionField<F>>(t_inv: F, beta: EF, e0: EF, e1: EF) -> EF {
+    ((e0 + e1) + beta * ((e0 - e1) * t_inv)).halve()
+}
+
+/// A point on the circle over `EF` from its projective-line coordinate `t`:
+/// `((1 - t^2) / (1 + t^2), 2t / (1 + t^2))`; upstream panics where `t^2 = -1`, we reject.
+pub(crate) fn point_from_line<EF: ExtensionField<F>>(t: EF) -> Result<(EF, EF), VerifyError> {
+    let t2 = t.square();
+    let inv = (EF::ONE + t2).try_inverse().ok_or(Check::DegeneratePoint)?;
+    Ok(((EF::ONE - t2) * inv, t.double() * inv))
+}
+
+/// The leaf hash input of extension-field values: their base coefficients as bytes, in
+/// upstream's `flatten_to_base` order. Returns the number of bytes written.
+pub(crate) fn ext_bytes<EF: ExtensionField<F>>(values: &[EF], out: &mut [u8]) -> usize {
+    let mut n = 0;
+    for v in values {
+        for c in v.as_basis_coefficients_slice() {
+            out[n..n + F_LEN].copy_from_slice(&c.as_canonical_u32().to_le_bytes());
+            n += F_LEN;
+        }
+    }
+    n
+}
