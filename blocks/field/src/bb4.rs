@@ -114,6 +114,13 @@ impl BabyBear4 {
         ])
     }
 
+    /// `self * s` for `s` in BabyBear: four base products.
+    #[inline(always)]
+    pub const fn mul_base(self, s: BabyBear) -> Self {
+        let a = self.0;
+        Self([a[0].mul(s), a[1].mul(s), a[2].mul(s), a[3].mul(s)])
+    }
+
     /// `self * self`.
     #[inline(always)]
     pub fn square(self) -> Self {

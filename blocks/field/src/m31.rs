@@ -119,6 +119,13 @@ impl M31 {
         Self(fold(self.0 << 1))
     }
 
+    /// `self / 2`: the 31-bit word rotated right by one place (`2^31 = 1`, so the low bit
+    /// moves to weight `2^30 = 1/2`). A word `<= p` stays `<= p`.
+    #[inline(always)]
+    pub const fn halve(self) -> Self {
+        Self((self.0 >> 1) | ((self.0 & 1) << 30))
+    }
+
     /// `self * rhs`: one 32x32->64-bit product, reduced once.
     #[inline(always)]
     #[allow(clippy::should_implement_trait)]

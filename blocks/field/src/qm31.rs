@@ -149,6 +149,13 @@ impl QM31 {
         Self([a[0].mul(s), a[1].mul(s), a[2].mul(s), a[3].mul(s)])
     }
 
+    /// `self / 2`, coefficient by coefficient.
+    #[inline(always)]
+    pub const fn halve(self) -> Self {
+        let a = self.0;
+        Self([a[0].halve(), a[1].halve(), a[2].halve(), a[3].halve()])
+    }
+
     /// `self * self`.
     #[inline(always)]
     pub fn square(self) -> Self {

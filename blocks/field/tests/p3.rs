@@ -144,6 +144,11 @@ fn m31_ops_match_p3() {
         assert_eq!(canon_m31(&[x.square().raw()]), [m31_of(px.square())]);
         assert_eq!(canon_m31(&[x.neg().raw()]), [m31_of(-px)]);
         assert_eq!(canon_m31(&[x.double().raw()]), [m31_of(px.double())]);
+        assert_eq!(
+            canon_m31(&[x.halve().raw()]),
+            [m31_of(px.halve())],
+            "{a} / 2"
+        );
         match px.try_inverse() {
             Some(inv) => assert_eq!(canon_m31(&[x.inverse().raw()]), [m31_of(inv)], "1/{a}"),
             None => assert!(x.try_inverse().is_none() && x.inverse().value() == 0),
@@ -206,6 +211,11 @@ fn qm31_ops_match_p3() {
         assert_eq!(canon_m31(&x.add(y).raw()), qm31_of(px + py));
         assert_eq!(canon_m31(&x.sub(y).raw()), qm31_of(px - py));
         assert_eq!(canon_m31(&x.neg().raw()), qm31_of(-px));
+        assert_eq!(
+            canon_m31(&x.halve().raw()),
+            qm31_of(px.halve()),
+            "{a:?} / 2"
+        );
         let s = M31::from_raw(b[0]);
         assert_eq!(
             canon_m31(&x.mul_base(s).raw()),
@@ -315,6 +325,7 @@ fn babybear4_ops_match_p3() {
             (x.square(), px.square()),
             (x.add(y), px + py),
             (x.sub(y), px - py),
+            (x.mul_base(y.0[0]), px * p3_bb4([b[0], 0, 0, 0])),
             (x.inverse(), px.try_inverse().unwrap_or(P3Bb4::ZERO)),
         ] {
             check_bb(&ours.raw());

@@ -51,7 +51,7 @@ use super::circle_domain::{
 use super::circle_inputs::{claim_values, complete_terms, ClaimTerm, InputPass};
 use super::math::{batch_invert, reverse_bits};
 use super::merkle::{self, Digest};
-use super::reader::{Reader, MALFORMED};
+use super::reader::{Reader, WireField, MALFORMED};
 use super::transcript::{pattern_hash, LeanChallenger, Protocol, Transcript};
 use super::{LeanPcs, OpeningClaims};
 use crate::config::{ByteHash, VERIFIER_HASH};
@@ -407,7 +407,7 @@ impl<H: ByteHash> CirclePcs<H> {
             for (s, &h) in g.heights[..nh].iter().enumerate() {
                 if h - 1 == log_cur {
                     for k in 0..q {
-                        folded[k] += fri_inputs[k][s];
+                        folded[k] = F::ext_add(folded[k], fri_inputs[k][s]);
                     }
                 }
             }
@@ -535,7 +535,7 @@ where
         let mut p = EF::ONE;
         for a in alpha_pows.iter_mut() {
             *a = p;
-            p *= alpha;
+            p = F::ext_mul(p, alpha);
         }
         complete_terms(c, &g, alpha, alpha_pows, terms);
         let pass = InputPass {

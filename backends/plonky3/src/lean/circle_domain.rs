@@ -85,16 +85,21 @@ pub(crate) fn v_n(mut x: F, log_n: usize) -> F {
 }
 
 /// One binary fold: `((e0 + e1) + beta * (e0 - e1) / t) / 2`.
+#[inline(always)]
 pub(crate) fn fold<EF: ExtensionField<F>>(t_inv: F, beta: EF, e0: EF, e1: EF) -> EF {
-    ((e0 + e1) + beta * ((e0 - e1) * t_inv)).halve()
+    let odd = F::ext_mul(beta, F::ext_mul_base(F::ext_sub(e0, e1), t_inv));
+    F::ext_halve(F::ext_add(F::ext_add(e0, e1), odd))
 }
 
 /// A point on the circle over `EF` from its projective-line coordinate `t`:
 /// `((1 - t^2) / (1 + t^2), 2t / (1 + t^2))`; upstream panics where `t^2 = -1`, we reject.
 pub(crate) fn point_from_line<EF: ExtensionField<F>>(t: EF) -> Result<(EF, EF), VerifyError> {
-    let t2 = t.square();
-    let inv = (EF::ONE + t2).try_inverse().ok_or(Check::DegeneratePoint)?;
-    Ok(((EF::ONE - t2) * inv, t.double() * inv))
+    let t2 = F::ext_square(t);
+    let inv = F::ext_inverse(F::ext_add(EF::ONE, t2)).ok_or(Check::DegeneratePoint)?;
+    Ok((
+        F::ext_mul(F::ext_sub(EF::ONE, t2), inv),
+        F::ext_mul(t.double(), inv),
+    ))
 }
 
 /// The leaf hash input of extension-field values: their base coefficients as bytes, in

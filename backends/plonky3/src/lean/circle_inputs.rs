@@ -12,9 +12,9 @@ use super::bounds::{MAX_CHUNKS, MAX_DEGREE, MAX_QUERIES};
 use super::circle_domain::{
     cfft_permute_index, ext_bytes, fold, nth_point, v_n, Geometry, F_LEN, MAX_CLAIMS, MAX_HEIGHTS,
 };
-use super::math::batch_invert;
+use super::math::{batch_invert, batch_invert_ext};
 use super::merkle::{self, Digest};
-use super::reader::Reader;
+use super::reader::{Reader, WireField};
 use super::OpeningClaims;
 use crate::config::ByteHash;
 
@@ -81,10 +81,10 @@ pub(crate) fn complete_terms<EF: ExtensionField<F>>(
         term.reduced = claim_values(c, k, dim)
             .iter()
             .zip(alpha_pows)
-            .fold(EF::ZERO, |acc, (&v, &a)| acc + v * a);
+            .fold(EF::ZERO, |acc, (&v, &a)| F::ext_add(acc, F::ext_mul(v, a)));
         term.alpha_pow_width = apw;
         term.offset = offsets[slot];
-        offsets[slot] *= apw.square();
+        offsets[slot] = F::ext_mul(offsets[slot], F::ext_square(apw));
     }
 }
 
@@ -156,7 +156,7 @@ impl<EF: ExtensionField<F>, H: ByteHash> InputPass<'_, EF, H> {
                     r.expect_len(cols)?;
                     let mut reduced_x = EF::ZERO;
                     slices[m] = r.elems_each::<F>(cols, |i, v| {
-                        reduced_x += self.alpha_pows[i] * v;
+                        reduced_x = F::ext_add(reduced_x, F::ext_mul_base(self.alpha_pows[i], v));
                     })?;
                     if batch == 0 {
                         at_x[0] = reduced_x;
@@ -174,16 +174,18 @@ impl<EF: ExtensionField<F>, H: ByteHash> InputPass<'_, EF, H> {
                 let x = points[k][slot];
                 for j in claims.clone() {
                     let tm = &self.terms[j];
-                    let dx = tm.zx * x.x + tm.zy * x.y;
-                    let dy = tm.zx * x.y - tm.zy * x.x;
-                    let re = EF::ONE - dx;
-                    num[j] = re + tm.alpha_pow_width * dy;
-                    den[j] = re.double();
+                    let dx = F::ext_add(F::ext_mul_base(tm.zx, x.x), F::ext_mul_base(tm.zy, x.y));
+                    let dy = F::ext_sub(F::ext_mul_base(tm.zx, x.y), F::ext_mul_base(tm.zy, x.x));
+                    let re = F::ext_sub(EF::ONE, dx);
+                    num[j] = F::ext_add(re, F::ext_mul(tm.alpha_pow_width, dy));
+                    den[j] = F::ext_add(re, re);
                 }
-                batch_invert(&mut den[claims.clone()], &mut scratch[claims.clone()])?;
+                batch_invert_ext::<F, EF>(&mut den[claims.clone()], &mut scratch[claims.clone()])?;
                 for j in claims.clone() {
                     let tm = &self.terms[j];
-                    ro[k][slot] += tm.offset * num[j] * den[j] * (at_x[j] - tm.reduced);
+                    let quotient = F::ext_mul(F::ext_mul(tm.offset, num[j]), den[j]);
+                    let term = F::ext_mul(quotient, F::ext_sub(at_x[j], tm.reduced));
+                    ro[k][slot] = F::ext_add(ro[k][slot], term);
                 }
             }
             let (tree, root) = if batch == 0 {
@@ -240,7 +242,8 @@ impl<EF: ExtensionField<F>, H: ByteHash> InputPass<'_, EF, H> {
                 let sibling = r.ext()?;
                 let b = reduced_idx[k][s] & 1;
                 let p = points[k][s];
-                let corrected = ro[k][s] - lambdas[s] * v_n(p.x, h - self.log_blowup);
+                let vanishing = F::ext_mul_base(lambdas[s], v_n(p.x, h - self.log_blowup));
+                let corrected = F::ext_sub(ro[k][s], vanishing);
                 rows[k * MAX_HEIGHTS + s] = if b == 0 {
                     [corrected, sibling]
                 } else {

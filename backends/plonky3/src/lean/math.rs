@@ -1,6 +1,8 @@
 //! Field helpers the lean PCS paths share: batch inversion and bit reversal.
 
-use p3_field::Field;
+use p3_field::{ExtensionField, Field};
+
+use super::reader::WireField;
 use picostark_core::{Check, VerifyError};
 
 /// Montgomery's batch inversion in place; fails on a zero (the protocol's denominators: a
@@ -15,6 +17,26 @@ pub fn batch_invert<EF: Field>(values: &mut [EF], scratch: &mut [EF]) -> Result<
     for (v, s) in values.iter_mut().zip(scratch.iter()).rev() {
         let next = inv * *v;
         *v = inv * *s;
+        inv = next;
+    }
+    Ok(())
+}
+
+/// [`batch_invert`] in a challenge field, through `F`'s hooks ([`WireField::ext_mul`]): our
+/// own products where `EF` has a twin of ours.
+pub fn batch_invert_ext<F: WireField, EF: ExtensionField<F>>(
+    values: &mut [EF],
+    scratch: &mut [EF],
+) -> Result<(), VerifyError> {
+    let mut acc = EF::ONE;
+    for (v, s) in values.iter().zip(scratch.iter_mut()) {
+        *s = acc;
+        acc = F::ext_mul(acc, *v);
+    }
+    let mut inv = F::ext_inverse(acc).ok_or(Check::DegeneratePoint)?;
+    for (v, s) in values.iter_mut().zip(scratch.iter()).rev() {
+        let next = F::ext_mul(inv, *v);
+        *v = F::ext_mul(inv, *s);
         inv = next;
     }
     Ok(())

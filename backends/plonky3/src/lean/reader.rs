@@ -24,6 +24,8 @@ use super::goldilocks::{self as gl, Cols};
 use p3_mersenne_31::Mersenne31;
 use picostark_core::{Check, VerifyError};
 
+use super::ext::{ours, upstream};
+
 /// The error of every malformed payload.
 pub const MALFORMED: VerifyError = VerifyError::MalformedProof("payload is not a Plonky3 proof");
 
@@ -79,6 +81,80 @@ pub trait WireField: PrimeField64 + crate::membership::MembershipField {
     fn ext_sub<EF: ExtensionField<Self>>(a: EF, b: EF) -> EF {
         a - b
     }
+
+    /// `a * a` in the challenge field, as [`Self::ext_mul`].
+    #[inline(always)]
+    fn ext_square<EF: ExtensionField<Self>>(a: EF) -> EF {
+        a.square()
+    }
+
+    /// `a / 2` in the challenge field, as [`Self::ext_mul`].
+    #[inline(always)]
+    fn ext_halve<EF: ExtensionField<Self>>(a: EF) -> EF {
+        a.halve()
+    }
+
+    /// `a^-1` in the challenge field, `None` for zero, as [`Self::ext_mul`].
+    #[inline(always)]
+    fn ext_inverse<EF: ExtensionField<Self>>(a: EF) -> Option<EF> {
+        a.try_inverse()
+    }
+}
+
+/// The hooks of [`WireField`] for a 31-bit base field whose degree-4 challenge field has a
+/// twin of ours (`$ours`, [`super::ext`]); every other extension runs upstream's code.
+macro_rules! ext_hooks_of_ours {
+    ($ours:ty) => {
+        #[inline(always)]
+        fn ext_mul<EF: ExtensionField<Self>>(a: EF, b: EF) -> EF {
+            match (ours::<$ours, _>(&a), ours::<$ours, _>(&b)) {
+                (Some(x), Some(y)) => upstream(x.mul(y)),
+                _ => a * b,
+            }
+        }
+
+        #[inline(always)]
+        fn ext_mul_base<EF: ExtensionField<Self>>(a: EF, b: Self) -> EF {
+            match ours::<$ours, _>(&a) {
+                // SAFETY: the base field is `#[repr(transparent)]` over its `u32` word, the
+                // same word as ours (see `super::ext`).
+                Some(x) => upstream(x.mul_base(unsafe { core::mem::transmute_copy(&b) })),
+                None => a * b,
+            }
+        }
+
+        #[inline(always)]
+        fn ext_add<EF: ExtensionField<Self>>(a: EF, b: EF) -> EF {
+            match (ours::<$ours, _>(&a), ours::<$ours, _>(&b)) {
+                (Some(x), Some(y)) => upstream(x.add(y)),
+                _ => a + b,
+            }
+        }
+
+        #[inline(always)]
+        fn ext_sub<EF: ExtensionField<Self>>(a: EF, b: EF) -> EF {
+            match (ours::<$ours, _>(&a), ours::<$ours, _>(&b)) {
+                (Some(x), Some(y)) => upstream(x.sub(y)),
+                _ => a - b,
+            }
+        }
+
+        #[inline(always)]
+        fn ext_square<EF: ExtensionField<Self>>(a: EF) -> EF {
+            match ours::<$ours, _>(&a) {
+                Some(x) => upstream(x.square()),
+                None => a.square(),
+            }
+        }
+
+        #[inline(always)]
+        fn ext_inverse<EF: ExtensionField<Self>>(a: EF) -> Option<EF> {
+            match ours::<$ours, _>(&a) {
+                Some(x) => (!x.is_zero()).then(|| upstream(x.inverse())),
+                None => a.try_inverse(),
+            }
+        }
+    };
 }
 
 /// `2^32 mod p` as a BabyBear element (a compile-time constant).
@@ -115,6 +191,8 @@ impl WireField for BabyBear {
     fn dot_finish(acc: Self) -> Self {
         acc
     }
+
+    ext_hooks_of_ours!(picostark_field::BabyBear4);
 }
 
 impl WireField for Goldilocks {
@@ -229,6 +307,16 @@ impl WireField for Mersenne31 {
 
     fn dot_finish(acc: Self) -> Self {
         acc
+    }
+
+    ext_hooks_of_ours!(picostark_field::QM31);
+
+    #[inline(always)]
+    fn ext_halve<EF: ExtensionField<Self>>(a: EF) -> EF {
+        match ours::<picostark_field::QM31, _>(&a) {
+            Some(x) => upstream(x.halve()),
+            None => a.halve(),
+        }
     }
 }
 

@@ -37,7 +37,7 @@ use super::circle_domain::{
 use super::circle_inputs::{claim_values, complete_terms, ClaimTerm, InputPass};
 use super::math::{batch_invert, reverse_bits};
 use super::merkle::{self, Digest};
-use super::reader::Reader;
+use super::reader::{Reader, WireField};
 use super::transcript::{LeanChallenger, Transcript};
 use super::{LeanPcs, OpeningClaims};
 use crate::circle_pcs::MAX_LOG_FOLD_ARITY;
@@ -160,7 +160,7 @@ fn add_input<EF: ExtensionField<F>>(
 ) {
     if let Some(s) = heights.iter().position(|&h| h - 1 == line) {
         for (v, l) in folded.iter_mut().zip(lines) {
-            *v += l[s];
+            *v = F::ext_add(*v, l[s]);
         }
     }
 }
@@ -180,7 +180,7 @@ fn fold_row<EF: ExtensionField<F>>(
         }
         at += width / 2;
         width /= 2;
-        beta_s = beta_s.square();
+        beta_s = F::ext_square(beta_s);
     }
     row[0]
 }
@@ -449,7 +449,7 @@ where
         let mut p = EF::ONE;
         for a in alpha_pows.iter_mut() {
             *a = p;
-            p *= alpha;
+            p = F::ext_mul(p, alpha);
         }
         complete_terms(c, &g, alpha, alpha_pows, terms);
         let pass = InputPass {
@@ -497,7 +497,7 @@ where
                 .final_poly
                 .iter()
                 .rev()
-                .fold(EF::ZERO, |acc, &v| acc * x + v);
+                .fold(EF::ZERO, |acc, &v| F::ext_add(F::ext_mul_base(acc, x), v));
             if value != folded[k] {
                 return Err(Check::FinalPolynomial.into());
             }
