@@ -1,19 +1,19 @@
 //! Field helpers the lean PCS paths share: batch inversion and bit reversal.
 
-use p3_field::{ExtensionField, Field};
+use p3_field::ExtensionField;
 
 use super::reader::WireField;
 use picostark_core::{Check, VerifyError};
 
 /// Montgomery's batch inversion in place; fails on a zero (the protocol's denominators: a
 /// zero one is [`Check::DegeneratePoint`]).
-pub fn batch_invert<EF: Field>(values: &mut [EF], scratch: &mut [EF]) -> Result<(), VerifyError> {
-    let mut acc = EF::ONE;
+pub fn batch_invert<F: WireField>(values: &mut [F], scratch: &mut [F]) -> Result<(), VerifyError> {
+    let mut acc = F::ONE;
     for (v, s) in values.iter().zip(scratch.iter_mut()) {
         *s = acc;
         acc *= *v;
     }
-    let mut inv = acc.try_inverse().ok_or(Check::DegeneratePoint)?;
+    let mut inv = acc.base_inverse().ok_or(Check::DegeneratePoint)?;
     for (v, s) in values.iter_mut().zip(scratch.iter()).rev() {
         let next = inv * *v;
         *v = inv * *s;

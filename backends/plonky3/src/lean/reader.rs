@@ -82,6 +82,12 @@ pub trait WireField: PrimeField64 + crate::membership::MembershipField {
         a - b
     }
 
+    /// `self^-1`, `None` for zero: upstream's unless ours is faster with the same value.
+    #[inline(always)]
+    fn base_inverse(self) -> Option<Self> {
+        self.try_inverse()
+    }
+
     /// `a * a` in the challenge field, as [`Self::ext_mul`].
     #[inline(always)]
     fn ext_square<EF: ExtensionField<Self>>(a: EF) -> EF {
@@ -310,6 +316,14 @@ impl WireField for Mersenne31 {
     }
 
     ext_hooks_of_ours!(picostark_field::QM31);
+
+    /// An addition chain of 30 squarings and 8 products (upstream: a binary-GCD loop, about
+    /// ten times the instructions on the M33, `results/baseline/circle-gap.md`).
+    #[inline]
+    fn base_inverse(self) -> Option<Self> {
+        let ours = picostark_field::M31::from_raw(self.as_canonical_u32()).try_inverse()?;
+        Mersenne31::new_checked(ours.value())
+    }
 
     #[inline(always)]
     fn ext_halve<EF: ExtensionField<Self>>(a: EF) -> EF {

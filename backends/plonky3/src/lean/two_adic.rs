@@ -23,7 +23,7 @@ use super::bounds::{
     MAX_CHUNKS, MAX_DEGREE, MAX_LOG_ARITY, MAX_LOG_FINAL_POLY_LEN, MAX_QUERIES, MAX_ROUNDS,
     MAX_WIDTH,
 };
-use super::math::{batch_invert, reverse_bits};
+use super::math::{batch_invert_ext, reverse_bits};
 use super::merkle::{self, Digest};
 use super::reader::{Reader, WireField, MALFORMED};
 use super::transcript::{fri_pattern, pcs_pattern, LeanChallenger, Protocol, Transcript};
@@ -608,7 +608,7 @@ where
                 return Err(Check::DegeneratePoint.into());
             }
         }
-        batch_invert(inv, inv_scratch)?;
+        batch_invert_ext::<F, EF>(inv, inv_scratch)?;
 
         self.open_inputs(
             &mut layout.inputs,
