@@ -45,8 +45,8 @@ use picostark_core::{HashId, ProofFile};
 
 use super::bounds::{MAX_CHUNKS, MAX_DEGREE, MAX_PUBLIC, MAX_QUERIES, MAX_ROUNDS, MAX_WIDTH};
 use super::circle_domain::{
-    ext_bytes, fold, nth_point, point_from_line, Geometry, CIRCLE_TWO_ADICITY, F_LEN, MAX_CLAIMS,
-    MAX_HEIGHTS,
+    ext_bytes, fold, nth_point, point_from_line, shifted_multiple, Geometry, CIRCLE_TWO_ADICITY,
+    F_LEN, MAX_CLAIMS, MAX_HEIGHTS,
 };
 use super::circle_inputs::{claim_values, complete_terms, ClaimTerm, InputPass};
 use super::math::{batch_invert, reverse_bits};
@@ -396,7 +396,7 @@ impl<H: ByteHash> CirclePcs<H> {
                 let top = indices[k] >> 1;
                 idx[k] = top;
                 let seed_idx = reverse_bits(top >> 1, log_fri - 1);
-                xs[k] = (shift + gen * seed_idx).x;
+                xs[k] = shifted_multiple(shift, gen, seed_idx).x;
             }
         }
         let mut x_inv = [F::ZERO; MAX_QUERIES];

@@ -9,6 +9,7 @@ use p3_circle::Point;
 use p3_field::{ExtensionField, PrimeCharacteristicRing, PrimeField32};
 use p3_mersenne_31::Mersenne31;
 use picostark_core::{Check, VerifyError};
+use picostark_field::CM31;
 
 use super::bounds::MAX_CHUNKS;
 use super::math::reverse_bits;
@@ -69,10 +70,31 @@ pub(crate) fn nth_point(log_n: usize, idx: usize) -> Point<F> {
     let shift = Point::<F>::generator(log_n + 1);
     let g = Point::<F>::generator(log_n - 1);
     if idx & 1 == 0 {
-        shift + g * (idx >> 1)
+        shifted_multiple(shift, g, idx >> 1)
     } else {
-        -shift + g * ((idx >> 1) + 1)
+        shifted_multiple(-shift, g, (idx >> 1) + 1)
     }
+}
+
+/// `base + k g` on the circle. A point `(x, y)` is the unit complex number `x + i y` and the
+/// group law is complex multiplication, so this is `base * g^k` in CM31 with our products
+/// (one reduction per coordinate), where upstream's `Point` arithmetic takes a generic path.
+pub(crate) fn shifted_multiple(base: Point<F>, g: Point<F>, mut k: usize) -> Point<F> {
+    let cm31 = |p: Point<F>| CM31::from_raw([p.x.as_canonical_u32(), p.y.as_canonical_u32()]);
+    let (mut acc, mut g) = (cm31(base), cm31(g));
+    while k != 0 {
+        if k & 1 == 1 {
+            acc = acc.mul(g);
+        }
+        k >>= 1;
+        if k != 0 {
+            g = g.square();
+        }
+    }
+    Point::new(
+        Mersenne31::new(acc.re.value()),
+        Mersenne31::new(acc.im.value()),
+    )
 }
 
 /// `v_n(p)`: the x-coordinate doubled `log_n - 1` times, the vanishing polynomial of the
@@ -113,4 +135,45 @@ pub(crate) fn ext_bytes<EF: ExtensionField<F>>(values: &[EF], out: &mut [u8]) ->
         }
     }
     n
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shifted_multiple_is_upstreams_point_arithmetic() {
+        for log_n in [1usize, 2, 5, 11, 20, 30] {
+            let (base, g) = (
+                Point::<F>::generator(log_n + 1),
+                Point::<F>::generator(log_n),
+            );
+            for k in [
+                0usize,
+                1,
+                2,
+                3,
+                7,
+                1 << (log_n - 1),
+                (1 << log_n) - 1,
+                12345 % (1 << log_n),
+            ] {
+                assert_eq!(
+                    shifted_multiple(base, g, k),
+                    base + g * k,
+                    "log_n {log_n} k {k}"
+                );
+                assert_eq!(shifted_multiple(-base, g, k), -base + g * k);
+            }
+        }
+        for idx in 0..64 {
+            let (shift, g) = (Point::<F>::generator(7), Point::<F>::generator(5));
+            let want = if idx & 1 == 0 {
+                shift + g * (idx >> 1)
+            } else {
+                -shift + g * ((idx >> 1) + 1)
+            };
+            assert_eq!(nth_point(6, idx), want);
+        }
+    }
 }

@@ -32,7 +32,8 @@ use p3_challenger::{HashChallenger, SerializingChallenger32};
 use super::bounds::{MAX_DEGREE, MAX_PUBLIC, MAX_QUERIES, MAX_ROUNDS, MAX_WIDTH};
 use super::circle::{chunk_log_n, CirclePcs, QueryDigests};
 use super::circle_domain::{
-    ext_bytes, fold, nth_point, point_from_line, Geometry, CIRCLE_TWO_ADICITY, F_LEN, MAX_HEIGHTS,
+    ext_bytes, fold, nth_point, point_from_line, shifted_multiple, Geometry, CIRCLE_TWO_ADICITY,
+    F_LEN, MAX_HEIGHTS,
 };
 use super::circle_inputs::{claim_values, complete_terms, ClaimTerm, InputPass};
 use super::math::{batch_invert, reverse_bits};
@@ -130,12 +131,15 @@ fn leaf_twiddles(
     leaf: usize,
     out: &mut [F; MAX_LEAF],
 ) -> Result<(), VerifyError> {
-    let base = Point::<F>::generator(log_len + 2)
-        + Point::<F>::generator(log_len) * reverse_bits(leaf, log_len - a);
+    let base = shifted_multiple(
+        Point::<F>::generator(log_len + 2),
+        Point::<F>::generator(log_len),
+        reverse_bits(leaf, log_len - a),
+    );
     let c = Point::<F>::generator(a);
     let half = 1usize << (a - 1);
     for (t, x) in out[..half].iter_mut().enumerate() {
-        *x = (base + c * reverse_bits(2 * t, a)).x;
+        *x = shifted_multiple(base, c, reverse_bits(2 * t, a)).x;
     }
     let (mut start, mut width, mut n) = (0, half, half);
     while width > 1 {
@@ -492,7 +496,7 @@ where
         let shift = Point::<F>::generator(current + 2);
         let gen = Point::<F>::generator(current);
         for k in 0..q {
-            let x = (shift + gen * reverse_bits(position[k], current)).x;
+            let x = shifted_multiple(shift, gen, reverse_bits(position[k], current)).x;
             let value = fields
                 .final_poly
                 .iter()
