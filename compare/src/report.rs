@@ -40,8 +40,12 @@ fn sections(rows: &[Row], min: u32, out_dir: &Path, about: [&[String]; 2]) -> Ve
     membership
         .into_iter()
         .for_each(|t| workload.tables.insert(0, t));
+    let mut answer = sections::answer::section(rows, min);
+    answer
+        .tables
+        .extend(sections::circle::first_screen(rows, min));
     let mut out = vec![
-        sections::answer::section(rows, min),
+        answer,
         workload,
         sections::circle::section(rows),
         sections::placement::section(rows),

@@ -2,6 +2,8 @@
 //! final polynomial) beside upstream's `CirclePcs` (fold 2^1, final 2^0), on both cores, from
 //! the records of one folder (one firmware image for both).
 
+use std::path::Path;
+
 use crate::doc::{grouped, ms, pow2, Section, Table};
 use crate::sections::answer::{cells, chart, head, CORES};
 use crate::table::{fastest, first_per, Row, BLAKE3, XIP};
@@ -77,4 +79,87 @@ pub fn section(rows: &[Row]) -> Section {
     let label = |r: &Row| format!("{} {}", pcs(r), r.full_label());
     s.charts.extend(chart(&title, &picked, &label, false));
     s
+}
+
+/// Instructions of the hash compressions in the first-iteration profile beside `r`'s record
+/// (`mcu-run run --profile`), as a share of the verification's instructions: BLAKE3's
+/// compression functions; none for an engine row, whose blocks the engine hashes.
+fn compression_share(r: &Row) -> Option<f64> {
+    let profile = r.origin.strip_suffix(".json")?.to_string() + ".profile.iteration1.txt";
+    let text = std::fs::read_to_string(Path::new(&profile)).ok()?;
+    let total = r.instructions? as f64;
+    let compress = text
+        .lines()
+        .filter(|l| l.contains("blake3::compress") || l.contains("blake3::portable::compress"))
+        .filter_map(|l| l.split_whitespace().next()?.parse::<u64>().ok())
+        .sum::<u64>();
+    (r.hash == BLAKE3 && total > 0.0).then(|| compress as f64 / total)
+}
+
+/// `1 234 567 instructions, 642 engine blocks` (or `, BLAKE3 compressions 52 %`).
+fn work(r: &Row) -> String {
+    let insns = r.instructions.map_or("n/a".into(), grouped);
+    let blocks = r.estimate.as_ref().and_then(|e| e.sha256_engine.as_ref());
+    let hashing = match (blocks, compression_share(r)) {
+        (Some(b), _) => format!("{} engine blocks", grouped(b.blocks)),
+        (None, Some(s)) => format!("BLAKE3 compressions {:.0} %", 100.0 * s),
+        (None, None) => "–".into(),
+    };
+    format!("{insns} | {hashing}")
+}
+
+/// The circle question on the first screen (issue 44): per core, hash and placement, the
+/// fastest p3-m31 row against the fastest two-adic row with the same FRI parameters (so the
+/// same conjectured bits), emulator Fibonacci at the smallest n, accepted at the floor.
+pub fn first_screen(rows: &[Row], min_security: u32) -> Option<Table> {
+    let ok = |r: &&Row| r.source == "emulator" && r.air == "fib" && r.ranked(min_security);
+    let ok = |r: &&Row| ok(r) && r.est_ms().is_some() && !r.placement.starts_with(XIP);
+    let pool: Vec<&Row> = rows.iter().filter(ok).collect();
+    let n = pool
+        .iter()
+        .filter(|r| r.backend == "p3-m31")
+        .map(|r| r.n)
+        .min()?;
+    let caption = format!("4. The circle question: p3-m31 (circle FRI, QM31) against the fastest two-adic row with the same FRI parameters, hash and placement, Fibonacci n = {}", pow2(n));
+    let head = "core | hash | placement | PARAMS | bits | circle: est. ms | circle: instructions | circle: hashing | two-adic | two-adic: est. ms | two-adic: instructions | two-adic: hashing | circle / two-adic";
+    let mut t = Table::new(&caption, &head.replace("PARAMS", crate::doc::PARAMS_HEAD));
+    for (core, name) in CORES {
+        for hash in [BLAKE3, "sha256-engine"] {
+            let here = |r: &&&Row| r.n == n && r.core == core && r.hash == hash;
+            let circles = pool.iter().filter(here).filter(|r| r.backend == "p3-m31");
+            let paired = circles.filter_map(|c| {
+                let same = |o: &&&Row| {
+                    here(o)
+                        && o.backend != "p3-m31"
+                        && o.params == c.params
+                        && o.placement == c.placement
+                };
+                Some((*c, fastest(pool.iter().filter(same).copied())?))
+            });
+            let best = paired.min_by(|a, b| {
+                a.0.est_ms()
+                    .unwrap_or_default()
+                    .total_cmp(&b.0.est_ms().unwrap_or_default())
+            });
+            let Some((c, o)) = best else { continue };
+            let (cm, om) = (
+                c.est_ms().unwrap_or_default(),
+                o.est_ms().unwrap_or_default(),
+            );
+            t.row(&format!(
+                "{name} | {hash} | {} | {} | {} / {} | {} | {} | {} | {} | {} | {:.2}x",
+                c.placement,
+                c.params,
+                c.security_bits,
+                o.security_bits,
+                ms(cm),
+                work(c),
+                o.backend,
+                ms(om),
+                work(o),
+                cm / om
+            ));
+        }
+    }
+    (!t.rows.is_empty()).then_some(t)
 }
