@@ -7,7 +7,6 @@
 //! Its verdicts equal `p3_uni_stark::verify`'s on the same bytes (tests/lean_differential.rs).
 
 pub mod bounds;
-pub mod goldilocks;
 pub mod math;
 pub mod merkle;
 pub mod patterns;

@@ -20,9 +20,9 @@ use p3_field::{
 };
 use p3_goldilocks::Goldilocks;
 
-use super::goldilocks::{self as gl, Cols};
 use p3_mersenne_31::Mersenne31;
 use picostark_core::{Check, VerifyError};
+use picostark_field::goldilocks::{self as gl, Cols};
 
 /// The error of every malformed payload.
 pub const MALFORMED: VerifyError = VerifyError::MalformedProof("payload is not a Plonky3 proof");
