@@ -21,6 +21,8 @@ extern crate std;
 
 mod babybear;
 mod bb4;
+#[cfg(feature = "bench")]
+pub mod bench;
 mod cm31;
 pub mod goldilocks;
 mod m31;
