@@ -48,6 +48,7 @@ fn sections(rows: &[Row], min: u32, out_dir: &Path, about: [&[String]; 2]) -> Ve
         sections::hash::section(rows),
         sections::proven::section(rows, min),
         sections::cores::section(rows),
+        sections::field::section(&out_dir.join("field-bench")),
         sections::scaling::section(rows, &out_dir.join("scaling")),
         sections::matrix::section(rows, min),
     ];
