@@ -14,9 +14,10 @@ use crate::sections;
 use crate::table::{to_csv, to_json, Row};
 
 /// The sections a reader opens when needed: folded in report.html.
-const FOLDED: [&str; 10] = [
+const FOLDED: [&str; 11] = [
     "placement",
     "cores",
+    "field",
     "matrix",
     "baseline",
     "timing",

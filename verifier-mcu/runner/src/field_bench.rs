@@ -122,8 +122,10 @@ pub struct Figure {
     pub instructions: f64,
     /// The timing model's cycles per operation, the loop subtracted.
     pub cycles: f64,
-    /// The case's two windows: instructions and estimated cycles.
-    pub windows: [(u64, u64); 2],
+    /// Of those, the XIP cache's miss cycles (the chain's code in flash).
+    pub xip_miss_cycles: f64,
+    /// The case's two windows: instructions, estimated cycles and XIP miss cycles.
+    pub windows: [(u64, u64, u64); 2],
 }
 
 /// The per-operation figures of every case (the loop line's own figures, per loop
@@ -136,33 +138,36 @@ pub fn figures(head: &Head, lines: &[CaseLine], regions: &[Region]) -> Result<Ve
             lines.len()
         ));
     }
-    let window = |r: &Region| -> Result<(u64, u64), String> {
+    let window = |r: &Region| -> Result<(u64, u64, u64), String> {
         let e = r
             .estimate
             .as_ref()
             .ok_or("a region without the timing model's estimate")?;
-        Ok((r.insns, e.cycles))
+        Ok((r.insns, e.cycles, e.xip_miss_cycles))
     };
-    let diff = |w: &[(u64, u64); 2]| (w[1].0 as f64 - w[0].0 as f64, w[1].1 as f64 - w[0].1 as f64);
+    let diff = |w: &[(u64, u64, u64); 2]| {
+        let d = |f: fn(&(u64, u64, u64)) -> u64| f(&w[1]) as f64 - f(&w[0]) as f64;
+        (d(|x| x.0), d(|x| x.1), d(|x| x.2))
+    };
     let mut out = Vec::new();
-    let mut loop_diff = (0.0, 0.0);
+    let mut loop_diff = (0.0, 0.0, 0.0);
     for (i, line) in lines.iter().enumerate() {
         let w = [
             window(&regions[WINDOWS * i + 1])?,
             window(&regions[WINDOWS * i + 2])?,
         ];
         let d = diff(&w);
-        let (instructions, cycles) = if line.case.is_none() {
+        let (per, minus) = if line.case.is_none() {
             loop_diff = d;
-            (d.0 / head.k as f64, d.1 / head.k as f64)
+            (head.k as f64, (0.0, 0.0, 0.0))
         } else {
-            let ops = (head.k * head.unroll) as f64;
-            ((d.0 - loop_diff.0) / ops, (d.1 - loop_diff.1) / ops)
+            ((head.k * head.unroll) as f64, loop_diff)
         };
         out.push(Figure {
             line: line.clone(),
-            instructions,
-            cycles,
+            instructions: (d.0 - minus.0) / per,
+            cycles: (d.1 - minus.1) / per,
+            xip_miss_cycles: (d.2 - minus.2) / per,
             windows: w,
         });
     }
@@ -194,15 +199,19 @@ pub fn implementation_name(token: &str) -> &str {
     }
 }
 
-/// The algorithm's description.
-pub fn algorithm_name(token: &str) -> &str {
+/// The algorithm's short name (report cells) and its description (records).
+pub fn algorithm_name(token: &str) -> (&str, &str) {
     match token {
-        "lazy" => {
-            "schoolbook, 32x32-bit partial products summed in u64, one reduction per coefficient"
-        }
-        "limbs-lazy" => "schoolbook, 32-bit limb columns, one reduction per coefficient",
-        "library" => "library",
-        other => other,
+        "lazy" => (
+            "schoolbook, lazy reduction",
+            "schoolbook; 32x32-bit partial products summed in u64, one reduction per coefficient",
+        ),
+        "limbs-lazy" => (
+            "schoolbook, 32-bit limbs, lazy reduction",
+            "schoolbook; 64-bit words as 32-bit limbs, partial products summed in four 32-bit columns, one reduction per coefficient",
+        ),
+        "library" => ("library", "the library's own product, as its types compute it"),
+        other => (other, other),
     }
 }
 
@@ -248,11 +257,13 @@ pub fn record(head: &Head, figures: &[Figure], p: &Provenance<'_>) -> Value {
                 "field": l.field,
                 "degree": l.degree,
                 "extension": extension_name(&l.field, l.degree),
-                "algorithm": algorithm_name(&l.algorithm),
+                "algorithm": algorithm_name(&l.algorithm).0,
+                "algorithm_detail": algorithm_name(&l.algorithm).1,
                 "op": l.op,
                 "instructions_per_op": round2(f.instructions),
                 "est_cycles_per_op": round2(f.cycles),
-                "windows": f.windows.iter().map(|(i, c)| json!({"instructions": i, "est_cycles": c})).collect::<Vec<_>>(),
+                "xip_miss_cycles_per_op": round2(f.xip_miss_cycles),
+                "windows": f.windows.iter().map(|(i, c, x)| json!({"instructions": i, "est_cycles": c, "xip_miss_cycles": x})).collect::<Vec<_>>(),
             })
         })
         .collect();
