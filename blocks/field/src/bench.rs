@@ -596,8 +596,10 @@ mod libraries {
         let gl2 = cases!("p3", "goldilocks", 2, "library", P3Gl2: mul square inverse fold);
         let gl3 = cases!("p3", "goldilocks", 3, "library", P3Gl3: mul square inverse fold);
         let wf = cases!("wf", "goldilocks", 1, "library", WfBase: mul square inverse);
-        let wf2 = cases!("wf", "goldilocks", 2, "library", WfQuad: mul square inverse fold);
-        let wf3 = cases!("wf", "goldilocks", 3, "library", WfCube: mul square inverse fold);
+        let wf2 =
+            cases!("wf", "goldilocks", 2, "library-karatsuba", WfQuad: mul square inverse fold);
+        let wf3 =
+            cases!("wf", "goldilocks", 3, "library-karatsuba", WfCube: mul square inverse fold);
         super::concat_cases::<LIBRARIES_LEN, 11>([
             &m31, &qm31, &bb, &bb4, &bb5, &gl, &gl2, &gl3, &wf, &wf2, &wf3,
         ])

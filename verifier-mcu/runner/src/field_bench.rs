@@ -174,18 +174,21 @@ pub fn figures(head: &Head, lines: &[CaseLine], regions: &[Region]) -> Result<Ve
     Ok(out)
 }
 
-/// The extension's name (`degree` 1: the base field's).
-pub fn extension_name(field: &str, degree: u32) -> String {
-    match (field, degree) {
-        ("m31", 1) => "M31".into(),
-        ("m31", 2) => "CM31 = M31[i]/(i^2+1)".into(),
-        ("m31", 4) => "QM31 = CM31[u]/(u^2-2-i)".into(),
-        ("babybear", 1) => "BabyBear".into(),
-        ("goldilocks", 1) => "Goldilocks".into(),
-        ("goldilocks", 3) => "Goldilocks^3 = Goldilocks[x]/(x^3-x-1)".into(),
-        ("babybear", d) => format!("BabyBear^{d} (binomial)"),
-        ("goldilocks", d) => format!("Goldilocks^{d}"),
-        (f, d) => format!("{f}^{d}"),
+/// The extension's name with its defining polynomial (`degree` 1: the base field's), as
+/// implementation `implementation` (a token) builds it.
+pub fn extension_name(field: &str, degree: u32, implementation: &str) -> String {
+    match (field, degree, implementation) {
+        ("m31", 1, _) => "M31".into(),
+        ("m31", 2, _) => "CM31 = M31[i]/(i^2+1)".into(),
+        ("m31", 4, _) => "QM31 = CM31[u]/(u^2-2-i)".into(),
+        ("babybear", 1, _) => "BabyBear".into(),
+        ("babybear", 4, _) => "BabyBear^4 = BabyBear[x]/(x^4-11)".into(),
+        ("babybear", 5, _) => "BabyBear^5 = BabyBear[x]/(x^5-2)".into(),
+        ("goldilocks", 1, _) => "Goldilocks".into(),
+        ("goldilocks", 2, "wf") => "Goldilocks^2 = Goldilocks[x]/(x^2-x+2)".into(),
+        ("goldilocks", 2, _) => "Goldilocks^2 = Goldilocks[x]/(x^2-7)".into(),
+        ("goldilocks", 3, _) => "Goldilocks^3 = Goldilocks[x]/(x^3-x-1)".into(),
+        (f, d, _) => format!("{f}^{d}"),
     }
 }
 
@@ -211,6 +214,10 @@ pub fn algorithm_name(token: &str) -> (&str, &str) {
             "schoolbook; 64-bit words as 32-bit limbs, partial products summed in four 32-bit columns, one reduction per coefficient",
         ),
         "library" => ("library", "the library's own product, as its types compute it"),
+        "library-karatsuba" => (
+            "library, Karatsuba-style",
+            "the library's own product: 3 base products for degree 2, 6 for degree 3 (winter-math 0.13.1's source comments)",
+        ),
         other => (other, other),
     }
 }
@@ -256,7 +263,7 @@ pub fn record(head: &Head, figures: &[Figure], p: &Provenance<'_>) -> Value {
                 "implementation": implementation_name(&l.implementation),
                 "field": l.field,
                 "degree": l.degree,
-                "extension": extension_name(&l.field, l.degree),
+                "extension": extension_name(&l.field, l.degree, &l.implementation),
                 "algorithm": algorithm_name(&l.algorithm).0,
                 "algorithm_detail": algorithm_name(&l.algorithm).1,
                 "op": l.op,
