@@ -272,13 +272,14 @@ pub const OURS: &[Case] = &{
     let qm31 = cases!("ours", "m31", 4, "lazy", crate::QM31: mul square inverse fold);
     let bb = cases!("ours", "babybear", 1, "lazy", crate::BabyBear: mul square inverse);
     let bb4 = cases!("ours", "babybear", 4, "lazy", crate::BabyBear4: mul square inverse fold);
+    let bb4k = cases!("ours", "babybear", 4, "karatsuba", BabyBear4Karatsuba: mul square fold);
     let gl = cases!("ours", "goldilocks", 1, "limbs-lazy", GoldilocksLimbs: mul square);
     let gl3 = cases!("ours", "goldilocks", 3, "limbs-lazy", GoldilocksLimbs3: mul square fold);
-    concat_cases::<OURS_LEN, 7>([&m31, &cm31, &qm31, &bb, &bb4, &gl, &gl3])
+    concat_cases::<OURS_LEN, 8>([&m31, &cm31, &qm31, &bb, &bb4, &bb4k, &gl, &gl3])
 };
 
 /// The number of our cases (the sum of the lists [`OURS`] is made from).
-const OURS_LEN: usize = 3 + 4 + 4 + 3 + 4 + 2 + 3;
+const OURS_LEN: usize = 3 + 4 + 4 + 3 + 4 + 3 + 2 + 3;
 
 /// The cases of `parts`, in order, as one array of exactly `N`.
 const fn concat_cases<const N: usize, const M: usize>(parts: [&[Case]; M]) -> [Case; N] {
@@ -298,6 +299,48 @@ const fn concat_cases<const N: usize, const M: usize>(parts: [&[Case]; M]) -> [C
 }
 
 const _: () = assert!(OURS.len() == OURS_LEN);
+
+/// Our BabyBear^4 with its Karatsuba product ([`crate::BabyBear4::mul_karatsuba`]), the
+/// same elements as [`crate::BabyBear4`].
+#[derive(Clone, Copy, Debug)]
+pub struct BabyBear4Karatsuba(pub crate::BabyBear4);
+
+impl BenchField for BabyBear4Karatsuba {
+    fn from_coefficients(c: [u64; 5]) -> Self {
+        Self(crate::BabyBear4::from_coefficients(c))
+    }
+    fn coefficients(self) -> [u64; 5] {
+        self.0.coefficients()
+    }
+    #[inline(always)]
+    fn product(self, rhs: Self) -> Self {
+        Self(self.0.mul_karatsuba(rhs.0))
+    }
+    #[inline(always)]
+    fn squared(self) -> Self {
+        Self(self.0.mul_karatsuba(self.0))
+    }
+}
+
+impl BenchExtension for BabyBear4Karatsuba {
+    type Base = crate::BabyBear;
+    #[inline(always)]
+    fn plus(self, rhs: Self) -> Self {
+        Self(self.0.add(rhs.0))
+    }
+    #[inline(always)]
+    fn minus(self, rhs: Self) -> Self {
+        Self(self.0.sub(rhs.0))
+    }
+    #[inline(always)]
+    fn times_base(self, s: crate::BabyBear) -> Self {
+        Self(self.0.times_base(s))
+    }
+    fn base(v: u64) -> crate::BabyBear {
+        <crate::BabyBear4 as BenchExtension>::base(v)
+    }
+    const HALF: u64 = <crate::BabyBear4 as BenchExtension>::HALF;
+}
 
 /// Our Goldilocks base field in 32-bit limbs ([`crate::goldilocks`]): any `u64` word
 /// congruent to the value.

@@ -10,8 +10,8 @@ use p3_goldilocks::Goldilocks as P3Gl;
 use p3_mersenne_31::Mersenne31 as P3M31;
 use picostark_field::bench::{
     chain_fold, chain_inverse, chain_mul, chain_square, fold_inputs, fold_step, sample,
-    BenchExtension, BenchField, BenchInverse, GoldilocksLimbs, GoldilocksLimbs3, LIBRARIES, OURS,
-    UNROLL,
+    BabyBear4Karatsuba, BenchExtension, BenchField, BenchInverse, GoldilocksLimbs,
+    GoldilocksLimbs3, LIBRARIES, OURS, UNROLL,
 };
 use picostark_field::{BabyBear, BabyBear4, CM31, M31, QM31};
 use winter_math::fields::f64::BaseElement as WfBase;
@@ -123,6 +123,7 @@ fn every_chain_equals_its_operations_one_at_a_time() {
     chains_step_by_step::<QM31>();
     chains_step_by_step::<BabyBear>();
     chains_step_by_step::<BabyBear4>();
+    chains_step_by_step::<BabyBear4Karatsuba>();
     chains_step_by_step::<GoldilocksLimbs>();
     chains_step_by_step::<GoldilocksLimbs3>();
     chains_step_by_step::<P3M31>();
@@ -163,6 +164,7 @@ fn fold_steps_satisfy_their_identities() {
     fold_identities::<CM31>();
     fold_identities::<QM31>();
     fold_identities::<BabyBear4>();
+    fold_identities::<BabyBear4Karatsuba>();
     fold_identities::<GoldilocksLimbs3>();
     fold_identities::<P3Qm31>();
     fold_identities::<P3Bb4>();
@@ -179,6 +181,7 @@ fn ours_equal_the_libraries_in_the_same_basis() {
     twins::<QM31, P3Qm31>();
     twins::<BabyBear, P3Bb>();
     twins::<BabyBear4, P3Bb4>();
+    twins::<BabyBear4Karatsuba, P3Bb4>();
     twins::<GoldilocksLimbs, P3Gl>();
     twins::<GoldilocksLimbs3, P3Gl3>();
     twins::<WfBase, P3Gl>();
@@ -189,6 +192,7 @@ fn ours_equal_the_libraries_in_the_same_basis() {
     twin_inverses::<WfBase, P3Gl>();
     twin_folds::<QM31, P3Qm31>();
     twin_folds::<BabyBear4, P3Bb4>();
+    twin_folds::<BabyBear4Karatsuba, P3Bb4>();
     twin_folds::<GoldilocksLimbs3, P3Gl3>();
 }
 
@@ -197,8 +201,14 @@ fn every_case_runs_and_names_one_operation() {
     let mut seen = std::collections::BTreeSet::new();
     for case in OURS.iter().chain(LIBRARIES) {
         (case.run)(2);
-        let key = (case.implementation, case.field, case.degree, case.op.name());
+        let key = (
+            case.implementation,
+            case.field,
+            case.degree,
+            case.algorithm,
+            case.op.name(),
+        );
         assert!(seen.insert(key), "{key:?} twice");
     }
-    assert_eq!(seen.len(), 23 + 40);
+    assert_eq!(seen.len(), 26 + 40);
 }
