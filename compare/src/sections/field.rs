@@ -29,6 +29,13 @@ pub fn records(dir: &Path) -> Vec<Value> {
         })
         .filter_map(|p| serde_json::from_str(&std::fs::read_to_string(p).ok()?).ok())
         .filter(|r: &Value| r["kind"] == "field-bench")
+        // The code-in-SRAM runs (no XIP misses, so no layout effects); records without a
+        // placement predate the choice.
+        .filter(|r: &Value| {
+            r["placement"]
+                .as_str()
+                .is_none_or(|p| p.starts_with("sram"))
+        })
         .collect();
     out.sort_by_key(|r| core_rank(r["core"].as_str().unwrap_or("")));
     out
@@ -117,7 +124,7 @@ pub fn section(dir: &Path) -> Section {
     let mut s = Section::new(
         "field",
         "Field arithmetic on both cores",
-        "Instructions and estimated RP2350 cycles per operation, for every field and extension the backends use: ours (`picostark-field`, `blocks/field/`) beside p3-field 0.8's and winterfell 0.13's. Measured by `mcu-run field-bench --core m33|rv32` (firmware feature `field-bench`, `blocks/field/src/bench.rs`): each operation runs as a chain of dependent operations (each result the next operand) in its own `#[inline(never)]` function, in windows of k and 2k loop iterations of 4 operations; per operation = (window(2k) − window(k) − the same difference of an empty loop) / 4k, so calls, markers and inputs cancel. `mul` is the product in the row's field (the base product in a degree-1 row), `fold` one FRI fold of a pair on the extension, (e0 + e1)/2 + β (e0 − e1) x⁻¹ (two extension × base products, one extension product), with β, x⁻¹ and 1/2 loop-invariant. Host tests check each chain computes what it names (`cargo test -p picostark-field --features bench-libraries`).",
+        "Instructions and estimated RP2350 cycles per operation, for every field and extension the backends use: ours (`picostark-field`, `blocks/field/`) beside p3-field 0.8's and winterfell 0.13's. Measured by `mcu-run field-bench --core m33|rv32` (firmware feature `field-bench`, `blocks/field/src/bench.rs`): each operation runs as a chain of dependent operations (each result the next operand) in its own `#[inline(never)]` function, in windows of k and 2k loop iterations of 4 operations; per operation = (window(2k) − window(k) − the same difference of an empty loop) / 4k, so calls, markers and inputs cancel. Code and read-only data run from SRAM (`--placement sram`, the default, firmware feature `code-in-ram`): no XIP cache misses, so an estimate does not depend on where the linker puts a chain. (With code in flash, `--placement xip`, the estimates of the longest chains moved with the image's layout: between two builds that differed by three cases, p3-field's BabyBear^5 fold went from 1,496 to 2,441 estimated cycles on Hazard3 at the same instruction count.) `mul` is the product in the row's field (the base product in a degree-1 row), `fold` one FRI fold of a pair on the extension, (e0 + e1)/2 + β (e0 − e1) x⁻¹ (two extension × base products, one extension product), with β, x⁻¹ and 1/2 loop-invariant. Host tests check each chain computes what it names (`cargo test -p picostark-field --features bench-libraries`).",
     );
     if records.is_empty() {
         return s;
@@ -164,10 +171,11 @@ pub fn section(dir: &Path) -> Section {
     }
     s.notes.extend(records.iter().map(|r| {
         format!(
-            "{}: {} ({}), {} timing model version {}, toolchain {}, profile `{}`, commit {}; k = {}, {} operations a loop iteration; the loop itself {} instructions / {} est. cycles an iteration.",
+            "{}: {} ({}), code placement {}, {} timing model version {}, toolchain {}, profile `{}`, commit {}; k = {}, {} operations a loop iteration; the loop itself {} instructions / {} est. cycles an iteration.",
             core_name(r["core"].as_str().unwrap_or("")),
             r["emulator"].as_str().unwrap_or("?"),
             r["isa"].as_str().unwrap_or("?"),
+            r["placement"].as_str().unwrap_or("xip (not recorded)"),
             r["timing_model"]["model"].as_str().unwrap_or("?"),
             r["timing_model"]["version"],
             r["toolchain"].as_str().unwrap_or("?"),
@@ -281,6 +289,13 @@ mod tests {
         std::fs::write(dir.join("field-bench.rv32.json"), record("rv32", &rv32)).unwrap();
         std::fs::write(dir.join("field-bench.m33.json"), record("m33", &m33)).unwrap();
         std::fs::write(dir.join("other.json"), "{}").unwrap();
+        // A code-in-flash run stays out of the table.
+        let xip = record(
+            "m33",
+            &row("winterfell 0.13", "goldilocks", 2, "G2", "mul", 1.0, 2.0),
+        )
+        .replace(r#""isa": "x""#, r#""isa": "x", "placement": "xip: flash""#);
+        std::fs::write(dir.join("field-bench.m33.xip.json"), xip).unwrap();
         let s = section(&dir);
         std::fs::remove_dir_all(&dir).unwrap();
         assert!(s.shown());
@@ -306,6 +321,7 @@ mod tests {
             ["126.5", "–", "–", "220.75", "171.75", "–", "–", "–"]
         );
         assert_eq!(cycles.rows[1][4], "457.25");
+        assert_eq!(insns.rows.len(), 3, "{:?}", insns.rows);
         assert_eq!(insns.rows[2][..2], ["Goldilocks", "Goldilocks"]);
         assert_eq!(insns.rows[2][4], "38");
         assert!(s.notes[0].starts_with("M33: qemu 7.2"), "{:?}", s.notes);

@@ -237,6 +237,8 @@ pub struct Provenance<'a> {
     pub command: String,
     /// The timing model's name and version, as the plugin printed them.
     pub model: (String, u32),
+    /// Where the code runs from (`sram: ...` or `xip: ...`).
+    pub placement: &'a str,
 }
 
 /// The timing model of the regions (all must name the same one).
@@ -283,6 +285,7 @@ pub fn record(head: &Head, figures: &[Figure], p: &Provenance<'_>) -> Value {
         "source": "emulator",
         "core": p.core,
         "isa": p.isa,
+        "placement": p.placement,
         "emulator": p.emulator,
         "timing_model": {"model": p.model.0, "version": p.model.1},
         "toolchain": p.toolchain,
@@ -364,6 +367,7 @@ pstk1 field-bench-done cases=2
             git_commit: "abc",
             command: "mcu-run field-bench --core m33".into(),
             model: model_of(&parse_regions(&text)).unwrap(),
+            placement: "sram: test",
         };
         let r = record(&head, &f, &p);
         assert_eq!(r["rows"].as_array().unwrap().len(), 2);

@@ -23,7 +23,7 @@
 //! mcu-run profile-parts PROFILE --record RECORD.json --trees BYTES@DEPTH,.. --queries Q
 //!             [--unique-leaves] [--compressions N --compressions-source TEXT] [--level TEXT]
 //!             [--command TEXT] [--committed-record RECORD.json] [--out FILE.json]
-//! mcu-run field-bench --core m33|rv32 [--isa rp2350|rv32imac] [--out DIR] [--elf ELF] [--timeout S]
+//! mcu-run field-bench --core m33|rv32 [--isa rp2350|rv32imac] [--placement sram|xip] [--out DIR] [--elf ELF] [--timeout S]
 //! ```
 //!
 //! `run` builds the firmware once for the core (QEMU board, proof slot, the backends the
@@ -129,7 +129,7 @@ fn usage() -> &'static str {
   mcu-run profile-parts PROFILE --record RECORD.json --trees BYTES@DEPTH,.. --queries Q
               [--unique-leaves] [--compressions N --compressions-source TEXT] [--level TEXT]
               [--command TEXT] [--committed-record RECORD.json] [--out FILE.json]
-  mcu-run field-bench --core m33|rv32 [--isa rp2350|rv32imac] [--out DIR] [--elf ELF] [--timeout S]"
+  mcu-run field-bench --core m33|rv32 [--isa rp2350|rv32imac] [--placement sram|xip] [--out DIR] [--elf ELF] [--timeout S]"
 }
 
 struct Flags {
@@ -219,11 +219,27 @@ fn main() -> ExitCode {
 
 /// `mcu-run field-bench`: the field micro-benchmark (firmware feature `field-bench`,
 /// `field_bench.rs`) run twice under QEMU with the timing model, the counts required
-/// identical, and `--out DIR/field-bench.CORE.json` (default `out/field-bench`) written:
-/// instructions and estimated cycles per operation of every case.
+/// identical, and `--out DIR/field-bench.CORE.json` (default `out/field-bench`;
+/// `field-bench.CORE.xip.json` with `--placement xip`) written: instructions and estimated
+/// cycles per operation of every case.
 fn cmd_field_bench(args: &[String]) -> Result<(), String> {
-    let f = Flags::parse(args, &["core", "isa", "out", "elf", "timeout"])?;
+    let f = Flags::parse(args, &["core", "isa", "out", "elf", "timeout", "placement"])?;
     let (core, isa) = core_and_isa(&f, qemu::Isa::Rp2350)?;
+    // Code in SRAM (default): no XIP cache misses, so the cycles do not depend on where the
+    // linker puts a chain; `xip`: code in flash behind the cache, as most images run.
+    let (features, suffix, placement) = match f.get("placement").unwrap_or("sram") {
+        "sram" => (
+            vec!["field-bench".to_string(), "code-in-ram".to_string()],
+            "",
+            "sram: code and read-only data in SRAM (firmware feature code-in-ram)",
+        ),
+        "xip" => (
+            vec!["field-bench".to_string()],
+            ".xip",
+            "xip: code and read-only data in flash behind the XIP cache",
+        ),
+        p => return Err(format!("unknown --placement {p:?} (sram, xip)")),
+    };
     if core == Core::M33 && f.get("isa").is_some() {
         return Err("--isa chooses the RV32 instruction set: use it with --core rv32".into());
     }
@@ -234,15 +250,7 @@ fn cmd_field_bench(args: &[String]) -> Result<(), String> {
     let timeout = f.num("timeout", 600)?;
     let elf = match f.get("elf") {
         Some(e) => PathBuf::from(e),
-        None => qemu::build_firmware(
-            core,
-            isa,
-            "tlsf",
-            &["field-bench".into()],
-            256 * 1024,
-            1,
-            None,
-        )?,
+        None => qemu::build_firmware(core, isa, "tlsf", &features, 256 * 1024, 1, None)?,
     };
     let elf_bytes = std::fs::read(&elf).map_err(|e| format!("{}: {e}", elf.display()))?;
     let plugin_path = qemu::build_plugin()?;
@@ -287,10 +295,11 @@ fn cmd_field_bench(args: &[String]) -> Result<(), String> {
         git_commit: &meta.git_commit,
         command: format!("mcu-run field-bench {}", args.join(" ")),
         model: field_bench::model_of(&first.regions)?,
+        placement,
     };
     let rec = field_bench::record(&head, &figures, &provenance);
     std::fs::create_dir_all(&out).map_err(|e| format!("{}: {e}", out.display()))?;
-    let path = out.join(format!("field-bench.{}.json", core.name()));
+    let path = out.join(format!("field-bench.{}{suffix}.json", core.name()));
     let text = serde_json::to_string_pretty(&rec).map_err(|e| e.to_string())? + "\n";
     std::fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()))?;
     println!(
