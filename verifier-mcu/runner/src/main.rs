@@ -225,8 +225,11 @@ fn main() -> ExitCode {
 fn cmd_field_bench(args: &[String]) -> Result<(), String> {
     let f = Flags::parse(args, &["core", "isa", "out", "elf", "timeout", "placement"])?;
     let (core, isa) = core_and_isa(&f, qemu::Isa::Rp2350)?;
-    // Code in SRAM (default): no XIP cache misses, so the cycles do not depend on where the
-    // linker puts a chain; `xip`: code in flash behind the cache, as most images run.
+    // Code in SRAM (default): no XIP cache misses, so the two windows' difference is the
+    // operations' own cycles; `xip`: code in flash behind the cache, as most images run, for
+    // investigation only: the k and 2k windows need not start from one cache state (a
+    // warm-up window does not guarantee it), so a per-operation figure can be off by the
+    // difference of their misses (the record's `xip_miss_cycles_per_op`, even negative).
     let (features, suffix, placement) = match f.get("placement").unwrap_or("sram") {
         "sram" => (
             vec!["field-bench".to_string(), "code-in-ram".to_string()],
