@@ -421,6 +421,80 @@ impl BenchExtension for GoldilocksLimbs3 {
     const HALF: u64 = GOLDILOCKS_P.div_ceil(2);
 }
 
+/// The benchmark's view of one field: the element from and to coefficients, its product,
+/// square and inverse, each as given (a closure-like pattern naming the operands).
+macro_rules! bench_field {
+    (
+        $t:ty,
+        from |$c:ident| $from:expr,
+        to |$x:ident| $coefficients:expr,
+        product |$a:ident, $b:ident| $product:expr,
+        square |$y:ident| $square:expr,
+        inverse |$z:ident| $inverse:expr
+    ) => {
+        impl BenchField for $t {
+            fn from_coefficients($c: [u64; 5]) -> Self {
+                $from
+            }
+            fn coefficients(self) -> [u64; 5] {
+                let $x = self;
+                $coefficients
+            }
+            #[inline(always)]
+            fn product(self, rhs: Self) -> Self {
+                let ($a, $b) = (self, rhs);
+                $product
+            }
+            #[inline(always)]
+            fn squared(self) -> Self {
+                let $y = self;
+                $square
+            }
+        }
+        impl BenchInverse for $t {
+            fn inverted(self) -> Self {
+                let $z = self;
+                $inverse
+            }
+        }
+    };
+}
+
+/// The benchmark's view of one extension of `$b` (modulus `$p`): sum, difference, the base
+/// field's words and the product by a base element, each as given.
+macro_rules! bench_extension {
+    (
+        $t:ty, $b:ty, $p:expr,
+        plus |$a1:ident, $b1:ident| $plus:expr,
+        minus |$a2:ident, $b2:ident| $minus:expr,
+        base |$v:ident| $base:expr,
+        times |$x:ident, $s:ident| $times:expr
+    ) => {
+        impl BenchExtension for $t {
+            type Base = $b;
+            #[inline(always)]
+            fn plus(self, rhs: Self) -> Self {
+                let ($a1, $b1) = (self, rhs);
+                $plus
+            }
+            #[inline(always)]
+            fn minus(self, rhs: Self) -> Self {
+                let ($a2, $b2) = (self, rhs);
+                $minus
+            }
+            #[inline(always)]
+            fn times_base(self, $s: $b) -> Self {
+                let $x = self;
+                $times
+            }
+            fn base($v: u64) -> $b {
+                $base
+            }
+            const HALF: u64 = $p.div_ceil(2);
+        }
+    };
+}
+
 mod ours {
     use super::{padded, BenchExtension, BenchField, BenchInverse};
     use crate::{BabyBear, BabyBear4, CM31, M31, QM31};
@@ -435,172 +509,64 @@ mod ours {
         BabyBear::new((v % BB_P) as u32)
     }
 
-    impl BenchField for M31 {
-        fn from_coefficients(c: [u64; 5]) -> Self {
-            m31(c[0])
-        }
-        fn coefficients(self) -> [u64; 5] {
-            padded([self.value() as u64])
-        }
-        #[inline(always)]
-        fn product(self, rhs: Self) -> Self {
-            self.mul(rhs)
-        }
-        #[inline(always)]
-        fn squared(self) -> Self {
-            self.square()
-        }
-    }
-    impl BenchInverse for M31 {
-        fn inverted(self) -> Self {
-            self.inverse()
-        }
+    /// Product, square and inverse through our inherent methods; the coefficients as given.
+    macro_rules! ours_field {
+        ($t:ty, |$c:ident| $from:expr, |$x:ident| $coefficients:expr) => {
+            bench_field!(
+                $t,
+                from | $c | $from,
+                to | $x | $coefficients,
+                product | a,
+                b | a.mul(b),
+                square | x | x.square(),
+                inverse | x | x.inverse()
+            );
+        };
     }
 
-    impl BenchField for CM31 {
-        fn from_coefficients(c: [u64; 5]) -> Self {
-            CM31::new(m31(c[0]), m31(c[1]))
-        }
-        fn coefficients(self) -> [u64; 5] {
-            padded([self.re.value() as u64, self.im.value() as u64])
-        }
-        #[inline(always)]
-        fn product(self, rhs: Self) -> Self {
-            self.mul(rhs)
-        }
-        #[inline(always)]
-        fn squared(self) -> Self {
-            self.square()
-        }
-    }
-    impl BenchInverse for CM31 {
-        fn inverted(self) -> Self {
-            self.inverse()
-        }
-    }
-    impl BenchExtension for CM31 {
-        type Base = M31;
-        #[inline(always)]
-        fn plus(self, rhs: Self) -> Self {
-            self.add(rhs)
-        }
-        #[inline(always)]
-        fn minus(self, rhs: Self) -> Self {
-            self.sub(rhs)
-        }
-        #[inline(always)]
-        fn times_base(self, s: M31) -> Self {
-            CM31::new(self.re.mul(s), self.im.mul(s))
-        }
-        fn base(v: u64) -> M31 {
-            m31(v)
-        }
-        const HALF: u64 = M31_P.div_ceil(2);
+    /// Sum and difference through our inherent methods, the base field's words by `$base_of`
+    /// (modulus `$p`), the product by a base element as given.
+    macro_rules! ours_extension {
+        ($t:ty, $base:ty, $base_of:ident, $p:expr, |$x:ident, $s:ident| $times_base:expr) => {
+            bench_extension!(
+                $t,
+                $base,
+                $p,
+                plus | a,
+                b | a.add(b),
+                minus | a,
+                b | a.sub(b),
+                base | v | $base_of(v),
+                times | $x,
+                $s | $times_base
+            );
+        };
     }
 
-    impl BenchField for QM31 {
-        fn from_coefficients(c: [u64; 5]) -> Self {
-            QM31([m31(c[0]), m31(c[1]), m31(c[2]), m31(c[3])])
-        }
-        fn coefficients(self) -> [u64; 5] {
-            padded(self.0.map(|w| w.value() as u64))
-        }
-        #[inline(always)]
-        fn product(self, rhs: Self) -> Self {
-            self.mul(rhs)
-        }
-        #[inline(always)]
-        fn squared(self) -> Self {
-            self.square()
-        }
-    }
-    impl BenchInverse for QM31 {
-        fn inverted(self) -> Self {
-            self.inverse()
-        }
-    }
-    impl BenchExtension for QM31 {
-        type Base = M31;
-        #[inline(always)]
-        fn plus(self, rhs: Self) -> Self {
-            self.add(rhs)
-        }
-        #[inline(always)]
-        fn minus(self, rhs: Self) -> Self {
-            self.sub(rhs)
-        }
-        #[inline(always)]
-        fn times_base(self, s: M31) -> Self {
-            self.mul_base(s)
-        }
-        fn base(v: u64) -> M31 {
-            m31(v)
-        }
-        const HALF: u64 = M31_P.div_ceil(2);
-    }
-
-    impl BenchField for BabyBear {
-        fn from_coefficients(c: [u64; 5]) -> Self {
-            bb(c[0])
-        }
-        fn coefficients(self) -> [u64; 5] {
-            padded([self.value() as u64])
-        }
-        #[inline(always)]
-        fn product(self, rhs: Self) -> Self {
-            self.mul(rhs)
-        }
-        #[inline(always)]
-        fn squared(self) -> Self {
-            self.square()
-        }
-    }
-    impl BenchInverse for BabyBear {
-        fn inverted(self) -> Self {
-            self.inverse()
-        }
-    }
-
-    impl BenchField for BabyBear4 {
-        fn from_coefficients(c: [u64; 5]) -> Self {
-            BabyBear4([bb(c[0]), bb(c[1]), bb(c[2]), bb(c[3])])
-        }
-        fn coefficients(self) -> [u64; 5] {
-            padded(self.0.map(|w| w.value() as u64))
-        }
-        #[inline(always)]
-        fn product(self, rhs: Self) -> Self {
-            self.mul(rhs)
-        }
-        #[inline(always)]
-        fn squared(self) -> Self {
-            self.square()
-        }
-    }
-    impl BenchInverse for BabyBear4 {
-        fn inverted(self) -> Self {
-            self.inverse()
-        }
-    }
-    impl BenchExtension for BabyBear4 {
-        type Base = BabyBear;
-        #[inline(always)]
-        fn plus(self, rhs: Self) -> Self {
-            self.add(rhs)
-        }
-        #[inline(always)]
-        fn minus(self, rhs: Self) -> Self {
-            self.sub(rhs)
-        }
-        #[inline(always)]
-        fn times_base(self, s: BabyBear) -> Self {
-            BabyBear4(self.0.map(|c| c.mul(s)))
-        }
-        fn base(v: u64) -> BabyBear {
-            bb(v)
-        }
-        const HALF: u64 = BB_P.div_ceil(2);
-    }
+    ours_field!(M31, |c| m31(c[0]), |x| padded([x.value() as u64]));
+    ours_field!(CM31, |c| CM31::new(m31(c[0]), m31(c[1])), |x| padded([
+        x.re.value() as u64,
+        x.im.value() as u64
+    ]));
+    ours_field!(
+        QM31,
+        |c| QM31([m31(c[0]), m31(c[1]), m31(c[2]), m31(c[3])]),
+        |x| padded(x.0.map(|w| w.value() as u64))
+    );
+    ours_field!(BabyBear, |c| bb(c[0]), |x| padded([x.value() as u64]));
+    ours_field!(
+        BabyBear4,
+        |c| BabyBear4([bb(c[0]), bb(c[1]), bb(c[2]), bb(c[3])]),
+        |x| padded(x.0.map(|w| w.value() as u64))
+    );
+    ours_extension!(CM31, M31, m31, M31_P, |x, s| CM31::new(
+        x.re.mul(s),
+        x.im.mul(s)
+    ));
+    ours_extension!(QM31, M31, m31, M31_P, |x, s| x.mul_base(s));
+    ours_extension!(BabyBear4, BabyBear, bb, BB_P, |x, s| BabyBear4(
+        x.0.map(|c| c.mul(s))
+    ));
 }
 
 #[cfg(feature = "bench-libraries")]
@@ -652,30 +618,55 @@ mod libraries {
     /// four.
     const LIBRARIES_LEN: usize = 4 * 3 + 7 * 4;
 
+    /// A library field: product `*`, the rest as given.
+    macro_rules! library_field {
+        (
+            $t:ty,
+            from |$c:ident| $from:expr,
+            to |$x:ident| $coefficients:expr,
+            square |$y:ident| $square:expr,
+            inverse |$z:ident| $inverse:expr
+        ) => {
+            bench_field!(
+                $t,
+                from | $c | $from,
+                to | $x | $coefficients,
+                product | a,
+                b | a * b,
+                square | $y | $square,
+                inverse | $z | $inverse
+            );
+        };
+    }
+
+    /// A library extension of `$b` (modulus `$p`): sum `+`, difference `-`, the rest as given.
+    macro_rules! library_extension {
+        ($t:ty, $b:ty, $p:expr, base |$v:ident| $base:expr, times |$x:ident, $s:ident| $times:expr) => {
+            bench_extension!(
+                $t,
+                $b,
+                $p,
+                plus | a,
+                b | a + b,
+                minus | a,
+                b | a - b,
+                base | $v | $base,
+                times | $x,
+                $s | $times
+            );
+        };
+    }
+
     /// A p3 prime field (degree 1).
     macro_rules! p3_prime {
         ($t:ty) => {
-            impl BenchField for $t {
-                fn from_coefficients(c: [u64; 5]) -> Self {
-                    <$t>::from_u64(c[0] % <$t>::ORDER_U64)
-                }
-                fn coefficients(self) -> [u64; 5] {
-                    padded([self.as_canonical_u64()])
-                }
-                #[inline(always)]
-                fn product(self, rhs: Self) -> Self {
-                    self * rhs
-                }
-                #[inline(always)]
-                fn squared(self) -> Self {
-                    self.square()
-                }
-            }
-            impl BenchInverse for $t {
-                fn inverted(self) -> Self {
-                    self.inverse()
-                }
-            }
+            library_field!(
+                $t,
+                from | c | <$t>::from_u64(c[0] % <$t>::ORDER_U64),
+                to | x | padded([x.as_canonical_u64()]),
+                square | x | x.square(),
+                inverse | x | x.inverse()
+            );
         };
     }
     p3_prime!(Mersenne31);
@@ -685,49 +676,27 @@ mod libraries {
     /// A p3 extension of a prime field `$b` of degree `$d`.
     macro_rules! p3_extension {
         ($t:ty, $b:ty, $d:literal) => {
-            impl BenchField for $t {
-                fn from_coefficients(c: [u64; 5]) -> Self {
-                    <$t as BasedVectorSpace<$b>>::from_basis_coefficients_fn(|i| {
+            library_field!(
+                $t,
+                from | c
+                    | <$t as BasedVectorSpace<$b>>::from_basis_coefficients_fn(|i| {
                         <$b>::from_u64(c[i] % <$b>::ORDER_U64)
-                    })
-                }
-                fn coefficients(self) -> [u64; 5] {
-                    let s = <$t as BasedVectorSpace<$b>>::as_basis_coefficients_slice(&self);
+                    }),
+                to | x | {
+                    let s = <$t as BasedVectorSpace<$b>>::as_basis_coefficients_slice(&x);
                     padded::<$d>(core::array::from_fn(|i| s[i].as_canonical_u64()))
-                }
-                #[inline(always)]
-                fn product(self, rhs: Self) -> Self {
-                    self * rhs
-                }
-                #[inline(always)]
-                fn squared(self) -> Self {
-                    self.square()
-                }
-            }
-            impl BenchInverse for $t {
-                fn inverted(self) -> Self {
-                    self.inverse()
-                }
-            }
-            impl BenchExtension for $t {
-                type Base = $b;
-                #[inline(always)]
-                fn plus(self, rhs: Self) -> Self {
-                    self + rhs
-                }
-                #[inline(always)]
-                fn minus(self, rhs: Self) -> Self {
-                    self - rhs
-                }
-                #[inline(always)]
-                fn times_base(self, s: $b) -> Self {
-                    self * s
-                }
-                fn base(v: u64) -> $b {
-                    <$b>::from_u64(v)
-                }
-                const HALF: u64 = <$b>::ORDER_U64.div_ceil(2);
-            }
+                },
+                square | x | x.square(),
+                inverse | x | x.inverse()
+            );
+            library_extension!(
+                $t,
+                $b,
+                <$b>::ORDER_U64,
+                base | v | <$b>::from_u64(v),
+                times | x,
+                s | x * s
+            );
         };
     }
     p3_extension!(P3Bb4, BabyBear, 4);
@@ -739,130 +708,74 @@ mod libraries {
         Mersenne31::from_u64(v % Mersenne31::ORDER_U64)
     }
 
-    impl BenchField for P3Qm31 {
-        fn from_coefficients(c: [u64; 5]) -> Self {
-            <P3Qm31 as BasedVectorSpace<Complex<Mersenne31>>>::from_basis_coefficients_fn(|i| {
+    library_field!(
+        P3Qm31,
+        from | c
+            | <P3Qm31 as BasedVectorSpace<Complex<Mersenne31>>>::from_basis_coefficients_fn(|i| {
                 Complex::new_complex(m31(c[2 * i]), m31(c[2 * i + 1]))
-            })
-        }
-        fn coefficients(self) -> [u64; 5] {
-            let s = <P3Qm31 as BasedVectorSpace<Complex<Mersenne31>>>::as_basis_coefficients_slice(
-                &self,
-            );
-            let w = |x: Mersenne31| x.as_canonical_u64();
+            }),
+        to | x | {
+            let s =
+                <P3Qm31 as BasedVectorSpace<Complex<Mersenne31>>>::as_basis_coefficients_slice(&x);
+            let w = |e: Mersenne31| e.as_canonical_u64();
             padded([
                 w(s[0].real()),
                 w(s[0].imag()),
                 w(s[1].real()),
                 w(s[1].imag()),
             ])
-        }
-        #[inline(always)]
-        fn product(self, rhs: Self) -> Self {
-            self * rhs
-        }
-        #[inline(always)]
-        fn squared(self) -> Self {
-            self.square()
-        }
-    }
-    impl BenchInverse for P3Qm31 {
-        fn inverted(self) -> Self {
-            self.inverse()
-        }
-    }
-    impl BenchExtension for P3Qm31 {
-        type Base = Mersenne31;
-        #[inline(always)]
-        fn plus(self, rhs: Self) -> Self {
-            self + rhs
-        }
-        #[inline(always)]
-        fn minus(self, rhs: Self) -> Self {
-            self - rhs
-        }
-        #[inline(always)]
-        fn times_base(self, s: Mersenne31) -> Self {
-            self * s
-        }
-        fn base(v: u64) -> Mersenne31 {
-            m31(v)
-        }
-        const HALF: u64 = Mersenne31::ORDER_U64.div_ceil(2);
-    }
+        },
+        square | x | x.square(),
+        inverse | x | x.inverse()
+    );
+    library_extension!(
+        P3Qm31,
+        Mersenne31,
+        Mersenne31::ORDER_U64,
+        base | v | m31(v),
+        times | x,
+        s | x * s
+    );
 
     fn wf(v: u64) -> WfBase {
         WfBase::new(v % WfBase::MODULUS)
     }
 
-    impl BenchField for WfBase {
-        fn from_coefficients(c: [u64; 5]) -> Self {
-            wf(c[0])
-        }
-        fn coefficients(self) -> [u64; 5] {
-            padded([self.as_int()])
-        }
-        #[inline(always)]
-        fn product(self, rhs: Self) -> Self {
-            self * rhs
-        }
-        #[inline(always)]
-        fn squared(self) -> Self {
-            FieldElement::square(self)
-        }
-    }
-    impl BenchInverse for WfBase {
-        fn inverted(self) -> Self {
-            self.inv()
-        }
-    }
-
-    /// A winterfell extension of `f64::BaseElement`.
-    macro_rules! wf_extension {
-        ($t:ty, $d:literal, $new:expr) => {
-            impl BenchField for $t {
-                fn from_coefficients(c: [u64; 5]) -> Self {
-                    let w: [WfBase; $d] = core::array::from_fn(|i| wf(c[i]));
-                    $new(w)
-                }
-                fn coefficients(self) -> [u64; 5] {
-                    padded(self.to_base_elements().map(|x| x.as_int()))
-                }
-                #[inline(always)]
-                fn product(self, rhs: Self) -> Self {
-                    self * rhs
-                }
-                #[inline(always)]
-                fn squared(self) -> Self {
-                    FieldElement::square(self)
-                }
-            }
-            impl BenchInverse for $t {
-                fn inverted(self) -> Self {
-                    self.inv()
-                }
-            }
-            impl BenchExtension for $t {
-                type Base = WfBase;
-                #[inline(always)]
-                fn plus(self, rhs: Self) -> Self {
-                    self + rhs
-                }
-                #[inline(always)]
-                fn minus(self, rhs: Self) -> Self {
-                    self - rhs
-                }
-                #[inline(always)]
-                fn times_base(self, s: WfBase) -> Self {
-                    self.mul_base(s)
-                }
-                fn base(v: u64) -> WfBase {
-                    wf(v)
-                }
-                const HALF: u64 = WfBase::MODULUS.div_ceil(2);
-            }
-        };
-    }
-    wf_extension!(WfQuad, 2, |w: [WfBase; 2]| WfQuad::new(w[0], w[1]));
-    wf_extension!(WfCube, 3, |w: [WfBase; 3]| WfCube::new(w[0], w[1], w[2]));
+    library_field!(
+        WfBase,
+        from | c | wf(c[0]),
+        to | x | padded([x.as_int()]),
+        square | x | FieldElement::square(x),
+        inverse | x | x.inv()
+    );
+    library_field!(
+        WfQuad,
+        from | c | WfQuad::new(wf(c[0]), wf(c[1])),
+        to | x | padded(x.to_base_elements().map(|e| e.as_int())),
+        square | x | FieldElement::square(x),
+        inverse | x | x.inv()
+    );
+    library_field!(
+        WfCube,
+        from | c | WfCube::new(wf(c[0]), wf(c[1]), wf(c[2])),
+        to | x | padded(x.to_base_elements().map(|e| e.as_int())),
+        square | x | FieldElement::square(x),
+        inverse | x | x.inv()
+    );
+    library_extension!(
+        WfQuad,
+        WfBase,
+        WfBase::MODULUS,
+        base | v | wf(v),
+        times | x,
+        s | x.mul_base(s)
+    );
+    library_extension!(
+        WfCube,
+        WfBase,
+        WfBase::MODULUS,
+        base | v | wf(v),
+        times | x,
+        s | x.mul_base(s)
+    );
 }
