@@ -56,7 +56,7 @@ pub trait WireField: PrimeField64 + crate::membership::MembershipField {
     fn dot_finish(acc: Self::DotAcc) -> Self;
 
     /// `a * b` in the challenge field `EF`: upstream's product unless this base field has a
-    /// faster one of ours with the same value (Goldilocks^3: [`super::goldilocks`]).
+    /// faster one of ours with the same value (Goldilocks^3: [`picostark_field::goldilocks`]).
     #[inline(always)]
     fn ext_mul<EF: ExtensionField<Self>>(a: EF, b: EF) -> EF {
         a * b
