@@ -14,9 +14,10 @@ use crate::sections;
 use crate::table::{to_csv, to_json, Row};
 
 /// The sections a reader opens when needed: folded in report.html.
-const FOLDED: [&str; 10] = [
+const FOLDED: [&str; 11] = [
     "placement",
     "cores",
+    "field",
     "matrix",
     "baseline",
     "timing",
@@ -52,6 +53,7 @@ fn sections(rows: &[Row], min: u32, out_dir: &Path, about: [&[String]; 2]) -> Ve
         sections::hash::section(rows),
         sections::proven::section(rows, min),
         sections::cores::section(rows),
+        sections::field::section(&out_dir.join("field-bench")),
         sections::scaling::section(rows, &out_dir.join("scaling")),
         sections::matrix::section(rows, min),
     ];

@@ -362,7 +362,7 @@ fn every_challenge_equals_upstreams() {
 /// and 16) on the lean path: valid proofs accepted by both verifiers, every tampered copy
 /// (payload bytes, wrong root, nullifier or scope) rejected by both. Goldilocks^3 (the
 /// 127-bit point's challenge field) too: its products are the lean verifier's own
-/// (`lean/goldilocks.rs`).
+/// (`picostark_field::goldilocks`, `blocks/field/src/goldilocks.rs`).
 #[test]
 fn membership_proofs_take_the_lean_path_and_agree() {
     for (backend, ext, hash) in [

@@ -1,6 +1,6 @@
 //! The verifiers' small-field arithmetic, written for 32-bit cores: Mersenne-31 with its
 //! complex extension CM31 and quartic extension QM31, and BabyBear (Montgomery form) with its
-//! quartic extension.
+//! quartic extension; Goldilocks in 32-bit limbs with its cubic extension ([`goldilocks`]).
 //!
 //! Why a crate of our own: a verifier on the RP2350 spends most of its field time in
 //! extension-field products, and the generic towers of the STARK libraries reduce after every
@@ -21,7 +21,10 @@ extern crate std;
 
 mod babybear;
 mod bb4;
+#[cfg(feature = "bench")]
+pub mod bench;
 mod cm31;
+pub mod goldilocks;
 mod m31;
 #[cfg(feature = "measure")]
 pub mod measure;

@@ -322,6 +322,7 @@ fn babybear4_ops_match_p3() {
         let (px, py) = (p3_bb4(a), p3_bb4(b));
         for (ours, theirs) in [
             (x.mul(y), px * py),
+            (x.mul_karatsuba(y), px * py),
             (x.square(), px.square()),
             (x.add(y), px + py),
             (x.sub(y), px - py),

@@ -5,6 +5,7 @@ pub mod about;
 pub mod answer;
 pub mod circle;
 pub mod cores;
+pub mod field;
 pub mod hash;
 pub mod matrix;
 pub mod placement;

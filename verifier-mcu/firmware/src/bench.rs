@@ -127,7 +127,7 @@ impl Write for LineBuf {
     }
 }
 
-fn emit_with<B: Board>(
+pub(crate) fn emit_with<B: Board>(
     board: &mut B,
     line: &mut LineBuf,
     f: impl FnOnce(&mut LineBuf) -> core::fmt::Result,
@@ -142,7 +142,7 @@ fn emit_with<B: Board>(
 
 /// One measured call: markers and counter around `call`, and nothing else.
 #[inline(never)]
-fn measured<B: Board, R>(board: &mut B, call: impl FnOnce() -> R) -> (u64, R) {
+pub(crate) fn measured<B: Board, R>(board: &mut B, call: impl FnOnce() -> R) -> (u64, R) {
     let c0 = board.counter();
     pstk_measure_start();
     let result = call();

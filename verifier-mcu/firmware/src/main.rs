@@ -9,13 +9,21 @@
 //!   rejected) and the marker functions the QEMU instruction-count plugin counts between;
 //! - [`verifiers`]: dispatch on the proof file's backend id to the enabled backends;
 //! - [`heap`]: the allocator chosen at build time behind a tracking wrapper;
-//! - [`stack`]: stack painting for the stack peak.
+//! - [`stack`]: stack painting for the stack peak;
+//! - `field_bench` (feature `field-bench`): the field micro-benchmark instead of a verify.
 #![no_std]
 #![no_main]
+// The field micro-benchmark replaces the verify loop: that path is compiled but not run.
+#![cfg_attr(
+    feature = "field-bench",
+    allow(dead_code, unused_imports, unused_variables)
+)]
 
 extern crate alloc;
 
 mod bench;
+#[cfg(feature = "field-bench")]
+mod field_bench;
 mod hash_engine;
 mod heap;
 // Faster memcpy/memset/memmove on RV32 (issue 14); the published-window build keeps the
@@ -61,9 +69,13 @@ mod qemu_slot;
     feature = "bringup-verifier",
     feature = "stock-wf",
     feature = "stock-p3",
-    feature = "hash-cal"
+    feature = "hash-cal",
+    feature = "field-bench"
 )))]
 compile_error!("enable at least one backend feature (p3-babybear, p3-goldilocks, p3-m31, wf-goldilocks, wf-babybear)");
+
+#[cfg(all(feature = "field-bench", not(feature = "qemu")))]
+compile_error!("field-bench runs on the QEMU boards only (mcu-run field-bench)");
 
 #[panic_handler]
 fn panic(info: &core::panic::PanicInfo<'_>) -> ! {

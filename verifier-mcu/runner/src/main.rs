@@ -23,6 +23,7 @@
 //! mcu-run profile-parts PROFILE --record RECORD.json --trees BYTES@DEPTH,.. --queries Q
 //!             [--unique-leaves] [--compressions N --compressions-source TEXT] [--level TEXT]
 //!             [--command TEXT] [--committed-record RECORD.json] [--out FILE.json]
+//! mcu-run field-bench --core m33|rv32 [--isa rp2350|rv32imac] [--placement sram|xip] [--out DIR] [--elf ELF] [--timeout S]
 //! ```
 //!
 //! `run` builds the firmware once for the core (QEMU board, proof slot, the backends the
@@ -84,6 +85,7 @@ mod board;
 mod capture;
 mod dwarf;
 mod elf;
+mod field_bench;
 mod hot_list;
 mod hot_set;
 mod image_check;
@@ -126,7 +128,8 @@ fn usage() -> &'static str {
   mcu-run capture --port DEV [--out FILE] [--baud N] [--timeout S] [--runs N]
   mcu-run profile-parts PROFILE --record RECORD.json --trees BYTES@DEPTH,.. --queries Q
               [--unique-leaves] [--compressions N --compressions-source TEXT] [--level TEXT]
-              [--command TEXT] [--committed-record RECORD.json] [--out FILE.json]"
+              [--command TEXT] [--committed-record RECORD.json] [--out FILE.json]
+  mcu-run field-bench --core m33|rv32 [--isa rp2350|rv32imac] [--placement sram|xip] [--out DIR] [--elf ELF] [--timeout S]"
 }
 
 struct Flags {
@@ -202,6 +205,7 @@ fn main() -> ExitCode {
         Some("bringup-proof") => cmd_bringup(&args[1..]),
         Some("capture") => cmd_capture(&args[1..]),
         Some("profile-parts") => cmd_profile_parts(&args[1..]),
+        Some("field-bench") => field_bench::command(&args[1..]),
         _ => Err(usage().to_string()),
     };
     match result {

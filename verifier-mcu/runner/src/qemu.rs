@@ -68,6 +68,18 @@ impl Core {
         (bin, args)
     }
 
+    /// The emulator's version line (`QEMU emulator version 7.2.x ...`), for records.
+    pub fn qemu_version(self) -> Result<String, String> {
+        let (bin, _) = self.qemu_args(Isa::Rp2350, Path::new(""));
+        let out = Command::new(bin)
+            .arg("--version")
+            .output()
+            .map_err(|e| format!("{bin}: cannot start: {e}"))?;
+        let text = String::from_utf8_lossy(&out.stdout);
+        let line = text.lines().next().unwrap_or("").trim();
+        Ok(format!("{bin}: {line}"))
+    }
+
     fn isa(self) -> &'static str {
         match self {
             Core::M33 => "arm",

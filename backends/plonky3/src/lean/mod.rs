@@ -8,7 +8,6 @@
 
 pub mod bounds;
 mod ext;
-pub mod goldilocks;
 pub mod math;
 pub mod merkle;
 pub mod patterns;

@@ -20,9 +20,9 @@ use p3_field::{
 };
 use p3_goldilocks::Goldilocks;
 
-use super::goldilocks::{self as gl, Cols};
 use p3_mersenne_31::Mersenne31;
 use picostark_core::{Check, VerifyError};
+use picostark_field::goldilocks::{self as gl, Cols};
 
 use super::ext::{ours, upstream};
 
@@ -58,7 +58,7 @@ pub trait WireField: PrimeField64 + crate::membership::MembershipField {
     fn dot_finish(acc: Self::DotAcc) -> Self;
 
     /// `a * b` in the challenge field `EF`: upstream's product unless this base field has a
-    /// faster one of ours with the same value (Goldilocks^3: [`super::goldilocks`]).
+    /// faster one of ours with the same value (Goldilocks^3: [`picostark_field::goldilocks`]).
     #[inline(always)]
     fn ext_mul<EF: ExtensionField<Self>>(a: EF, b: EF) -> EF {
         a * b

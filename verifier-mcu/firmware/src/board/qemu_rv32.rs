@@ -83,8 +83,10 @@ fn main() -> ! {
     #[cfg(not(feature = "stock-wf-window"))]
     crate::mem_rv32::self_check();
     heap::init();
-    let proof = qemu_slot::proof(SLOT_ADDR);
-    let outcome = bench::run(&mut QemuRv32, proof);
+    #[cfg(feature = "field-bench")]
+    let outcome = crate::field_bench::run(&mut QemuRv32);
+    #[cfg(not(feature = "field-bench"))]
+    let outcome = bench::run(&mut QemuRv32, qemu_slot::proof(SLOT_ADDR));
     finish(outcome.code())
 }
 

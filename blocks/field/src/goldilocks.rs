@@ -1,4 +1,6 @@
-//! Goldilocks products in 32-bit limbs, for the lean verifier's hot paths on 32-bit cores.
+//! Goldilocks (`p = 2^64 - 2^32 + 1`) products in 32-bit limbs, and its cubic extension
+//! Goldilocks\[x\] / (x^3 - x - 1), for 32-bit cores (issue 28; moved here from the lean
+//! Plonky3 verifier in issue 44).
 //!
 //! Upstream's Goldilocks product forms a `u128` and reduces it; on a 32-bit core a
 //! `u64 x u64 -> u128` product is a long generic expansion, and its cubic extension's product
@@ -149,8 +151,8 @@ mod tests {
     const P: u64 = Goldilocks::ORDER_U64;
 
     /// Words near every edge: 0, 1, around 2^32, around p, up to 2^64 - 1 (non-canonical).
-    fn words() -> alloc::vec::Vec<u64> {
-        let mut v = alloc::vec![0, 1, 2, LOW, LOW + 1, LOW + 2, P - 2, P - 1, P, P + 1];
+    fn words() -> std::vec::Vec<u64> {
+        let mut v = std::vec![0, 1, 2, LOW, LOW + 1, LOW + 2, P - 2, P - 1, P, P + 1];
         v.extend([
             u64::MAX,
             u64::MAX - 1,
