@@ -351,7 +351,7 @@ pub fn run(a: &AllArgs, invocation: &str) -> Result<(), String> {
     // hardware-hash configurations, the membership workload, the WideCirclePcs rows and the
     // board images by code placement (each folder's README says how).
     println!("[4/4] writing the report");
-    let tracks = "proven/records hash/best membership/records membership/records-128 membership/engine baseline/wide-circle placement/one placement/all placement/qemu-image";
+    let tracks = "proven/records hash/best membership/records membership/records-128 membership/engine baseline/wide-circle placement/one placement/all placement/qemu-image circle/blake3 circle/engine";
     let mut inputs = vec![raw.clone()];
     let tracks = tracks.split(' ').map(|t| out.join(t));
     inputs.extend(tracks.filter(|d| d.is_dir()));

@@ -163,3 +163,46 @@ pub fn first_screen(rows: &[Row], min_security: u32) -> Option<Table> {
     }
     (!t.rows.is_empty()).then_some(t)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::table::build_rows;
+    use crate::table::tests::{emu, with_estimate, with_security};
+
+    /// An all-sram BLAKE3 row of `backend` with folding 2^4 and final 2^2 (or other params).
+    fn row(backend: &str, core: &str, cycles: u64, fold: u8) -> crate::input::Entry {
+        let mut e = with_security(
+            with_estimate(emu(backend, 4, 1024, core, cycles / 2), cycles),
+            102.0,
+            60.0,
+        );
+        e.record.placement = Some("all-sram".into());
+        let p = e.record.params.as_mut().unwrap();
+        (p.log_fold_arity, p.log_final_poly_len) = (fold, 2);
+        e
+    }
+
+    #[test]
+    fn the_circle_row_meets_the_fastest_two_adic_row_with_its_parameters() {
+        let rows = build_rows(&[
+            row("p3-m31", "m33", 3_000_000, 4),
+            row("p3-babybear", "m33", 2_000_000, 4),
+            row("p3-goldilocks", "m33", 2_500_000, 4),
+            // Faster, but other parameters: not the circle row's pair.
+            row("p3-babybear", "m33", 1_000_000, 3),
+        ]);
+        let t = first_screen(&rows, 95).expect("a pair on the M33");
+        assert_eq!(t.rows.len(), 1, "{:?}", t.rows);
+        let cells: Vec<&str> = t.rows[0].iter().map(String::as_str).collect();
+        assert_eq!(cells[0], "Cortex-M33");
+        assert!(cells.contains(&"p3-babybear"), "{cells:?}");
+        assert_eq!(*cells.last().unwrap(), "1.50x");
+        // No two-adic row with the circle row's parameters: no answer.
+        let alone = build_rows(&[
+            row("p3-m31", "m33", 3_000_000, 4),
+            row("p3-babybear", "m33", 1_000_000, 3),
+        ]);
+        assert!(first_screen(&alone, 95).is_none());
+    }
+}
