@@ -244,7 +244,7 @@ impl<H: ByteHash> CirclePcs<H> {
         r.expect_len(nh)?;
         let mut lambdas = [EF::ZERO; MAX_HEIGHTS];
         for l in &mut lambdas[..nh] {
-            *l = r.ext()?;
+            r.ext_into(l)?;
         }
         r.commit_phase::<F>(commits)?;
         r.expect_len(2)?;
@@ -426,7 +426,8 @@ impl<H: ByteHash> CirclePcs<H> {
             rc.expect_len(q)?;
             for k in 0..q {
                 rc.expect_len(1)?;
-                let sibling = rc.ext()?;
+                let mut sibling = EF::ZERO;
+                rc.ext_into(&mut sibling)?;
                 pairs[k] = if idx[k] & 1 == 0 {
                     [folded[k], sibling]
                 } else {

@@ -239,7 +239,8 @@ impl<EF: ExtensionField<F>, H: ByteHash> InputPass<'_, EF, H> {
             leaf_index[k] = self.indices[k] >> 1;
             for s in 0..nh {
                 let h = g.heights[s];
-                let sibling = r.ext()?;
+                let mut sibling = EF::ZERO;
+                r.ext_into(&mut sibling)?;
                 let b = reduced_idx[k][s] & 1;
                 let p = points[k][s];
                 let vanishing = F::ext_mul_base(lambdas[s], v_n(p.x, h - self.log_blowup));

@@ -504,6 +504,16 @@ impl<'a> Reader<'a> {
         }
     }
 
+    /// [`Self::ext`] written into `out`: a returned `Result<EF, _>` is moved by a library
+    /// `memcpy` call per element in the MCU build (opt-level `s`), a `Result<(), _>` is not.
+    #[inline]
+    pub fn ext_into<F: WireField, EF: BasedVectorSpace<F>>(
+        &mut self,
+        out: &mut EF,
+    ) -> Result<(), VerifyError> {
+        self.exts(core::slice::from_mut(out))
+    }
+
     /// A proof-of-work witness that must be zero (a step without grinding).
     pub fn zero_witness<F: WireField>(&mut self) -> Result<(), VerifyError> {
         if self.elem::<F>()? == F::ZERO {

@@ -258,7 +258,7 @@ impl<H: ByteHash> TwoAdicPcs<H> {
         }
         r.expect_len(final_poly.len())?;
         for v in final_poly.iter_mut() {
-            *v = r.ext::<F, EF>()?;
+            r.ext_into::<F, EF>(v)?;
         }
         let query_witness = r.elem::<F>()?;
         if self.pow_bits == 0 && query_witness != F::ZERO {

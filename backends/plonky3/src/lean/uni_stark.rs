@@ -92,14 +92,14 @@ where
     let (pcs_scratch, public_ef) = rest.split_at_mut(opened_len);
     r.expect_len(width)?;
     for v in trace_local.iter_mut() {
-        *v = r.ext::<F, EF>()?;
+        r.ext_into::<F, EF>(v)?;
     }
     if !r.option()? {
         return Err(Check::OpenedValuesShape.into());
     }
     r.expect_len(width)?;
     for v in trace_next.iter_mut() {
-        *v = r.ext::<F, EF>()?;
+        r.ext_into::<F, EF>(v)?;
     }
     if r.option()? || r.option()? {
         return Err(Check::OpenedValuesShape.into());
@@ -108,7 +108,7 @@ where
     for chunk in chunks.chunks_exact_mut(dim) {
         r.expect_len(dim)?;
         for v in chunk {
-            *v = r.ext::<F, EF>()?;
+            r.ext_into::<F, EF>(v)?;
         }
     }
     if r.option()? {

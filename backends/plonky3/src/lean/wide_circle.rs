@@ -213,7 +213,7 @@ impl<H: ByteHash> WideCircleLean<H> {
         r.expect_len(nh)?;
         let mut lambdas = [EF::ZERO; MAX_HEIGHTS];
         for l in &mut lambdas[..nh] {
-            *l = r.ext()?;
+            r.ext_into(l)?;
         }
         r.expect_len(commits.len())?;
         for d in commits.iter_mut() {
@@ -222,7 +222,7 @@ impl<H: ByteHash> WideCircleLean<H> {
         }
         r.expect_len(final_poly.len())?;
         for v in final_poly.iter_mut() {
-            *v = r.ext()?;
+            r.ext_into(v)?;
         }
         let pow_witness = r.elem::<F>()?;
         if self.pow_bits == 0 && pow_witness != F::ZERO {
@@ -333,9 +333,10 @@ impl<H: ByteHash> WideCircleLean<H> {
             for k in 0..q {
                 r.expect_len(leaf_len - 1)?;
                 let at = position[k] & (leaf_len - 1);
-                for (j, v) in leaf[..leaf_len].iter_mut().enumerate() {
-                    *v = if j == at { folded[k] } else { r.ext()? };
-                }
+                // The siblings around the running value, read in place.
+                r.exts(&mut leaf[..at])?;
+                leaf[at] = folded[k];
+                r.exts(&mut leaf[at + 1..leaf_len])?;
                 leaf_index[k] = position[k] >> a;
                 digests[k] = hash_row(&leaf[..leaf_len]);
                 leaf_twiddles(current, a, leaf_index[k], &mut twiddles)?;
