@@ -73,24 +73,24 @@ pub fn backend_of(bytes: &[u8]) -> Option<BackendId> {
 /// Plonky3's `CirclePcs` (byte-identical to upstream's proofs); every other pair is our
 /// `WideCirclePcs`, folding lines by up to 16 with a final polynomial (issue 25).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum CirclePcs {
+pub enum CirclePcsKind {
     /// Upstream Plonky3 0.8's `CirclePcs`: `log_fold_arity = 1`, `log_final_poly_len = 0`.
     Upstream,
     /// Our `WideCirclePcs`: any other folding arity and final polynomial length.
     Wide,
 }
 
-impl CirclePcs {
-    /// The `(log_fold_arity, log_final_poly_len)` that names [`CirclePcs::Upstream`].
+impl CirclePcsKind {
+    /// The `(log_fold_arity, log_final_poly_len)` that names [`CirclePcsKind::Upstream`].
     pub const UPSTREAM_FOLDING: (u8, u8) = (1, 0);
 
     /// The circle PCS these parameters name (the one place the choice is made).
-    pub const fn of(params: &ProofParams) -> CirclePcs {
+    pub const fn of(params: &ProofParams) -> CirclePcsKind {
         let (arity, final_len) = Self::UPSTREAM_FOLDING;
         if params.log_fold_arity == arity && params.log_final_poly_len == final_len {
-            CirclePcs::Upstream
+            CirclePcsKind::Upstream
         } else {
-            CirclePcs::Wide
+            CirclePcsKind::Wide
         }
     }
 }
@@ -147,9 +147,9 @@ impl ProofHeader {
     }
 
     /// The circle PCS this header names, for a circle-domain backend; `None` for the others.
-    pub const fn circle_pcs(&self) -> Option<CirclePcs> {
+    pub const fn circle_pcs(&self) -> Option<CirclePcsKind> {
         match self.backend.domain() {
-            Domain::Circle => Some(CirclePcs::of(&self.params)),
+            Domain::Circle => Some(CirclePcsKind::of(&self.params)),
             Domain::TwoAdic => None,
         }
     }
@@ -433,11 +433,11 @@ mod tests {
         let mut h = header();
         assert_eq!(h.circle_pcs(), None);
         h.backend = BackendId::P3M31;
-        assert_eq!(h.circle_pcs(), Some(CirclePcs::Upstream));
+        assert_eq!(h.circle_pcs(), Some(CirclePcsKind::Upstream));
         for (a, f) in [(1, 1), (2, 0), (4, 2)] {
             h.params.log_fold_arity = a;
             h.params.log_final_poly_len = f;
-            assert_eq!(h.circle_pcs(), Some(CirclePcs::Wide), "{a} {f}");
+            assert_eq!(h.circle_pcs(), Some(CirclePcsKind::Wide), "{a} {f}");
         }
     }
 
