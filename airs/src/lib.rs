@@ -22,7 +22,7 @@ use picostark_air::fibonacci::Fibonacci;
 use picostark_air::membership::Membership;
 use picostark_air::AirDef;
 use picostark_core::security::{AirShape, Figures, Regime, StatementHash};
-use picostark_core::{AirId, Domain, FieldId, ProofHeader};
+use picostark_core::{AirId, BackendId, Domain, FieldId, ProofHeader};
 use picostark_poseidon2::{BabyBear24, Goldilocks12, Mersenne31x24};
 
 /// Work to do on the AIR a proof names, written once for every AIR type.
@@ -34,6 +34,9 @@ pub trait AirVisitor {
 }
 
 /// Runs `visitor` on the AIR `air` over `field`: the one table from AIR ids to AIR types.
+/// Inlined, so a caller that passes a constant field (a backend's own) links only that
+/// field's instances.
+#[inline]
 pub fn with_air<V: AirVisitor>(air: AirId, field: FieldId, visitor: V) -> V::Output {
     match air {
         AirId::Fibonacci => visitor.visit(&Fibonacci),
@@ -83,8 +86,16 @@ impl AirVisitor for ShapeOver {
 }
 
 /// The shape of the AIR `air` over `field` and `domain`.
+#[inline]
 pub fn shape_by_id(air: AirId, field: FieldId, domain: Domain) -> AirShape {
     with_air(air, field, ShapeOver(domain))
+}
+
+/// The shape of the AIR `air` as `backend` proves it (over its field and domain). A
+/// verifier passes its own backend, a constant: the other fields' AIRs are not linked.
+#[inline]
+pub fn shape_for(backend: BackendId, air: AirId) -> AirShape {
+    shape_by_id(air, backend.field(), backend.domain())
 }
 
 /// The shape of a header's own AIR, over its backend's field and domain.

@@ -19,7 +19,7 @@ use std::time::Instant;
 
 use clap::Args;
 use picostark_core::prove::ProveRequest;
-use picostark_core::{security, AirId, BackendId, Policy, ProofParams, Regime};
+use picostark_core::{AirId, BackendId, Policy, ProofParams, Regime};
 
 use crate::{prove_one, registry, usage, UsageError};
 
@@ -230,7 +230,7 @@ fn candidates(
                     };
                     let best = found
                         .into_iter()
-                        .find(|p| security::bits(&header(*p), regime) >= min);
+                        .find(|p| picostark_airs::bits(&header(*p), regime) >= min);
                     if let Some(p) = best {
                         if verifier.check_supported(&header(p)).is_ok() {
                             out.push(p);
@@ -312,7 +312,7 @@ fn search(args: &TuneArgs) -> Result<ExitCode, UsageError> {
         crate::write_file(&file, &bytes)?;
         points.push(Point {
             params,
-            security: security::bits(&req.header(backend), args.regime),
+            security: picostark_airs::bits(&req.header(backend), args.regime),
             proof_bytes: bytes.len(),
             prove_ms,
             instructions: None,
@@ -653,13 +653,16 @@ mod tests {
         assert_eq!(found.len(), 4, "{found:?}");
         for p in found {
             let h = header(BackendId::P3BabyBear, 5, p);
-            assert!(security::bits(&h, Regime::Strictest) >= 127, "{p:?}");
+            assert!(picostark_airs::bits(&h, Regime::Strictest) >= 127, "{p:?}");
             let fewer = ProofParams {
                 num_queries: p.num_queries - 1,
                 ..p
             };
             let h = header(BackendId::P3BabyBear, 5, fewer);
-            assert!(security::bits(&h, Regime::Strictest) < 127, "{fewer:?}");
+            assert!(
+                picostark_airs::bits(&h, Regime::Strictest) < 127,
+                "{fewer:?}"
+            );
         }
     }
 

@@ -183,7 +183,12 @@ macro_rules! verifier {
                 check_common(self.backend(), header, Self::EXTENSION_DEGREES)
             }
             fn air_shape(&self, header: &ProofHeader) -> Result<AirShape, VerifyError> {
-                Ok(picostark_airs::shape_of(header))
+                // A `lean-only` build without the AIR in its lean verifier refuses its proofs
+                // (as `verify_payload` would) and so never links its definition.
+                if cfg!(feature = "lean-only") && !crate::lean::air_in_build(header.air) {
+                    return Err(VerifyError::Unsupported(OUTSIDE_LEAN_BOUNDS));
+                }
+                Ok(picostark_airs::shape_for($backend, header.air))
             }
             fn verify_payload(&self, file: &ProofFile<'_>) -> Result<(), VerifyError> {
                 self.check_supported(&file.header)?;

@@ -177,8 +177,8 @@ fn conjectured_security_matches_plonky3_on_a_grid() {
             for log_n in [3u8, 6, 10, 13, 16, 20] {
                 for log_blowup in 1..=12u8 {
                     // Plonky3 needs the quotient to fit the LDE (degree <= blowup + 1).
-                    let degree = shape_by_id(air, backend.field(), backend.domain())
-                        .max_constraint_degree;
+                    let degree =
+                        shape_by_id(air, backend.field(), backend.domain()).max_constraint_degree;
                     if log_n + log_blowup > 27 || degree > (1 << log_blowup) + 1 {
                         continue;
                     }

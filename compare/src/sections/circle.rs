@@ -2,6 +2,8 @@
 //! final polynomial) beside upstream's `CirclePcs` (fold 2^1, final 2^0), on both cores, from
 //! the records of one folder (one firmware image for both).
 
+use picostark_core::{BackendId, CirclePcsKind, Domain};
+
 use crate::doc::{grouped, ms, pow2, Section, Table};
 use crate::sections::answer::{cells, chart, head, CORES};
 use crate::table::{fastest, first_per, Row, BLAKE3, XIP};
@@ -34,10 +36,11 @@ fn answer(rows: &[Row], n: u64, core: &str, hash: &str, place: &str) -> Option<S
 const INTRO: &str = "`backends/plonky3/src/circle_pcs/` is a Plonky3 0.8 `Pcs` of our own for Mersenne-31: the first layer folds circle to line as upstream's `CirclePcs` does, then each line layer folds by up to 2^4 down to a final polynomial sent in clear; its lean verifier is `backends/plonky3/src/lean/wide_circle.rs`. A p3-m31 header with folding 2^1 and final length 2^0 means upstream's `CirclePcs`, any other pair `WideCirclePcs`. Emulator runs of Fibonacci (BLAKE3, code in flash, TLSF heap) under the default policy, both proofs verified by one p3-m31-only firmware image per core, each tampered copy rejected; records and commands in `results/baseline/wide-circle/` (README.md). `results/baseline/wide-circle.md` gives the host-counted BLAKE3 compressions per parameter pair and the prover's time and memory.";
 
 fn pcs(r: &Row) -> &'static str {
-    let fold_final: Vec<&str> = r.params.split(" / ").skip(2).take(2).collect();
-    match (r.backend.as_str(), &fold_final[..]) {
-        ("p3-m31", ["2^1", "2^0"]) => "CirclePcs (upstream)",
-        ("p3-m31", _) => "WideCirclePcs (ours)",
+    let backend = BackendId::from_name(&r.backend);
+    let circle = backend.is_some_and(|b| b.domain() == Domain::Circle);
+    match (circle, r.rec.params.as_ref().map(CirclePcsKind::of)) {
+        (true, Some(CirclePcsKind::Upstream)) => "CirclePcs (upstream)",
+        (true, _) => "WideCirclePcs (ours)",
         _ => "two-adic FRI (reference)",
     }
 }

@@ -163,7 +163,7 @@ impl Verifier for WfGoldilocksVerifier {
     }
 
     fn air_shape(&self, header: &ProofHeader) -> Result<AirShape, VerifyError> {
-        Ok(picostark_airs::shape_of(header))
+        Ok(picostark_airs::shape_for(self.backend(), header.air))
     }
 
     fn verify_payload(&self, proof: &ProofFile<'_>) -> Result<(), VerifyError> {
@@ -194,7 +194,7 @@ impl Verifier for WfBabyBearVerifier {
     }
 
     fn air_shape(&self, header: &ProofHeader) -> Result<AirShape, VerifyError> {
-        Ok(picostark_airs::shape_of(header))
+        Ok(picostark_airs::shape_for(self.backend(), header.air))
     }
 
     fn verify_payload(&self, proof: &ProofFile<'_>) -> Result<(), VerifyError> {
