@@ -22,7 +22,7 @@
 //! table and worst errors in `results/memory/README.md`).
 
 use picostark_core::prove::ProveRequest;
-use picostark_core::{BackendId, FieldId};
+use picostark_core::{BackendId, Domain, FieldId};
 
 /// `[BASE, ALPHA, BETA, GAMMA]` of `backend` (see the module doc).
 pub fn coefficients(backend: BackendId) -> [f64; 4] {
@@ -53,7 +53,7 @@ pub fn field_bytes(field: FieldId) -> f64 {
 /// The circle PCS's quotient factor `q` for an AIR whose largest transition degree is
 /// `max_degree` (see the module doc).
 pub fn quotient_factor(backend: BackendId, max_degree: usize) -> f64 {
-    if backend == BackendId::P3M31 && max_degree <= 1 {
+    if backend.domain() == Domain::Circle && max_degree <= 1 {
         2.0
     } else {
         1.0

@@ -169,10 +169,11 @@ impl Grid {
     /// The folding arities and final lengths searched for `backend`: the lists given, else
     /// the backend's.
     fn folding(&self, backend: BackendId) -> (Vec<u8>, Vec<u8>) {
-        let (arities, finals): (&[u8], &[u8]) = match backend {
-            // (1, 0) is upstream's CirclePcs; every other pair our WideCirclePcs (issue 25).
-            BackendId::P3M31 => (&[1, 2, 3, 4], &[0, 2, 3, 5]),
-            BackendId::WfGoldilocks | BackendId::WfBabyBear => (&[2, 3, 4], &[3, 5]),
+        // Plonky3 folds by 2 to 16 (on the circle, `CirclePcsKind::UPSTREAM_FOLDING` is
+        // upstream's CirclePcs, every other pair our WideCirclePcs, issue 25); winterfell by
+        // 4 to 16 down to a remainder.
+        let (arities, finals): (&[u8], &[u8]) = match backend.protocol() {
+            "winterfell" => (&[2, 3, 4], &[3, 5]),
             _ => (&[1, 2, 3, 4], &[0, 2, 3, 5]),
         };
         (
