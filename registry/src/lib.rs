@@ -2,13 +2,13 @@
 //!
 //! A backend's facts (on-disk byte, name, field, protocol, domain) are declared once in
 //! `picostark_core::ids`; the AIRs once in `picostark-airs`. This crate binds each backend id
-//! to the types that verify and prove it, in the one [`backends!`] list below, each entry
+//! to the types that verify and prove it, in the one `backends!` list below, each entry
 //! behind a cargo feature named as the backend. Every consumer dispatches through it:
 //!
-//! - the firmware (`no_std`): [`verify`], static dispatch on the header's backend byte over
-//!   the backends its features enable;
-//! - hosts (`std`): [`verifier`], [`verifier_for`], [`prover`] (`prover` feature) and
-//!   [`available`], boxed: `prover-host`, the fuzz targets and the tests.
+//! - the firmware (`no_std`): `verify`, static dispatch on the header's backend byte over
+//!   the backends its features enable, and `air_shape` for its run line;
+//! - hosts (`std`): `verifier`, `verifier_for`, `prover` (`prover` feature) and
+//!   `available`, boxed: `prover-host`, the fuzz targets and the tests.
 //!
 //! Adding a backend: its crate, one entry here (with its feature and optional dependency in
 //! `Cargo.toml`), its id line in `picostark_core::ids`, and a firmware feature that turns
