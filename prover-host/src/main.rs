@@ -174,28 +174,32 @@ pub(crate) fn parse_regime(name: &str) -> Result<Regime, String> {
 /// wf-babybear: our own BabyBear^5 (`picostark_winterfell::field::Quintic`; the quartic
 /// reaches 100 only by unique decoding, at 77 queries), blowup 64 and 27 queries, the
 /// cheapest of blowup 8/16/32/64 on the M33 emulator.
+/// A backend without a line has no preset (`None`).
 pub(crate) fn preset(name: &str, backend: BackendId) -> Option<(u8, ProofParams)> {
+    // (backend, extension degree, (log blowup, queries, PoW bits, log folding, log final)).
+    const PROVEN100: [(BackendId, u8, (u8, u16, u8, u8, u8)); 5] = [
+        // List decoding: 100 bits (unique decoding 42).
+        (BackendId::WfGoldilocks, 3, (7, 23, 20, 3, 5)),
+        // List decoding: 100 bits (unique decoding 50).
+        (BackendId::WfBabyBear, 5, (6, 27, 24, 3, 5)),
+        // List decoding: 100, 103 and 103 bits.
+        (BackendId::P3BabyBear, 8, (7, 22, 24, 4, 2)),
+        (BackendId::P3Goldilocks, 3, (8, 20, 24, 4, 2)),
+        (BackendId::P3M31, 6, (8, 20, 24, 1, 0)),
+    ];
     if name != "proven100" {
         return None;
     }
-    let params =
-        |log_blowup, num_queries, pow_bits, log_fold_arity, log_final_poly_len| ProofParams {
-            log_blowup,
-            num_queries,
-            pow_bits,
-            log_fold_arity,
-            log_final_poly_len,
-        };
-    Some(match backend {
-        // List decoding: 100 bits (unique decoding 42).
-        BackendId::WfGoldilocks => (3, params(7, 23, 20, 3, 5)),
-        // List decoding: 100 bits (unique decoding 50).
-        BackendId::WfBabyBear => (5, params(6, 27, 24, 3, 5)),
-        // List decoding: 100, 103 and 103 bits.
-        BackendId::P3BabyBear => (8, params(7, 22, 24, 4, 2)),
-        BackendId::P3Goldilocks => (3, params(8, 20, 24, 4, 2)),
-        BackendId::P3M31 => (6, params(8, 20, 24, 1, 0)),
-    })
+    let &(_, ext, (log_blowup, num_queries, pow_bits, log_fold_arity, log_final_poly_len)) =
+        PROVEN100.iter().find(|(b, _, _)| *b == backend)?;
+    let params = ProofParams {
+        log_blowup,
+        num_queries,
+        pow_bits,
+        log_fold_arity,
+        log_final_poly_len,
+    };
+    Some((ext, params))
 }
 
 /// The policy a preset is meant to meet.
