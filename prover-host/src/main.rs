@@ -176,29 +176,31 @@ pub(crate) fn parse_regime(name: &str) -> Result<Regime, String> {
 /// cheapest of blowup 8/16/32/64 on the M33 emulator.
 /// A backend without a line has no preset (`None`).
 pub(crate) fn preset(name: &str, backend: BackendId) -> Option<(u8, ProofParams)> {
-    // (backend, extension degree, (log blowup, queries, PoW bits, log folding, log final)).
-    const PROVEN100: [(BackendId, u8, (u8, u16, u8, u8, u8)); 5] = [
+    /// Log blowup, queries, PoW bits, log folding arity, log final polynomial length.
+    const fn p(b: u8, q: u16, g: u8, a: u8, f: u8) -> ProofParams {
+        ProofParams {
+            log_blowup: b,
+            num_queries: q,
+            pow_bits: g,
+            log_fold_arity: a,
+            log_final_poly_len: f,
+        }
+    }
+    // (backend, extension degree, parameters).
+    const PROVEN100: [(BackendId, u8, ProofParams); 5] = [
         // List decoding: 100 bits (unique decoding 42).
-        (BackendId::WfGoldilocks, 3, (7, 23, 20, 3, 5)),
+        (BackendId::WfGoldilocks, 3, p(7, 23, 20, 3, 5)),
         // List decoding: 100 bits (unique decoding 50).
-        (BackendId::WfBabyBear, 5, (6, 27, 24, 3, 5)),
+        (BackendId::WfBabyBear, 5, p(6, 27, 24, 3, 5)),
         // List decoding: 100, 103 and 103 bits.
-        (BackendId::P3BabyBear, 8, (7, 22, 24, 4, 2)),
-        (BackendId::P3Goldilocks, 3, (8, 20, 24, 4, 2)),
-        (BackendId::P3M31, 6, (8, 20, 24, 1, 0)),
+        (BackendId::P3BabyBear, 8, p(7, 22, 24, 4, 2)),
+        (BackendId::P3Goldilocks, 3, p(8, 20, 24, 4, 2)),
+        (BackendId::P3M31, 6, p(8, 20, 24, 1, 0)),
     ];
     if name != "proven100" {
         return None;
     }
-    let &(_, ext, (log_blowup, num_queries, pow_bits, log_fold_arity, log_final_poly_len)) =
-        PROVEN100.iter().find(|(b, _, _)| *b == backend)?;
-    let params = ProofParams {
-        log_blowup,
-        num_queries,
-        pow_bits,
-        log_fold_arity,
-        log_final_poly_len,
-    };
+    let &(_, ext, params) = PROVEN100.iter().find(|(b, _, _)| *b == backend)?;
     Some((ext, params))
 }
 
