@@ -20,7 +20,9 @@
 extern crate std;
 
 #[cfg(feature = "std")]
-use std::{boxed::Box, vec::Vec};
+use std::boxed::Box;
+#[cfg(feature = "prover")]
+use std::vec::Vec;
 
 #[allow(unused_imports)]
 use picostark_core::security::AirShape;
