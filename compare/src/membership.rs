@@ -10,6 +10,7 @@
 
 use std::path::{Path, PathBuf};
 
+use picostark_airs::{figures, shape_of};
 use picostark_core::record::RunRecord;
 use picostark_core::security::AirShape;
 use picostark_core::{AirId, BackendId, Figures, HashId, ProofHeader, Regime};
@@ -34,8 +35,8 @@ pub fn bits(r: &RunRecord) -> Result<(u32, Option<u32>, u32), String> {
         log_n: r.n.trailing_zeros() as u8,
         params,
     };
-    let capped = Figures::of(&header);
-    let shape = AirShape::of(air, backend.field(), backend == BackendId::P3M31);
+    let capped = figures(&header);
+    let shape = shape_of(&header);
     let cap = shape.statement_hash.map(|h| h.bits);
     let fri = Figures::with_shape(
         &header,

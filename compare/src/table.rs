@@ -385,7 +385,7 @@ pub(crate) mod tests {
         // Each backend's default folding and final length (the rest is the fixture's).
         let p = r.params.as_mut().expect("the fixture names its parameters");
         (p.log_fold_arity, p.log_final_poly_len) = match backend {
-            "p3-m31" => (1, 0),
+            "p3-m31" => picostark_core::CirclePcsKind::UPSTREAM_FOLDING,
             b if b.starts_with("wf-") => (3, 5),
             _ => (4, 2),
         };

@@ -4,7 +4,7 @@
 use crate::error::VerifyError;
 use crate::ids::{AirId, BackendId};
 use crate::proof_file::{ProofFile, ProofHeader};
-use crate::security::Policy;
+use crate::security::{AirShape, Policy};
 
 /// A backend's verifier. Implementations are `no_std` and must return an error, never
 /// panic, on any payload.
@@ -15,6 +15,11 @@ pub trait Verifier {
     /// Cheap check that this verifier supports the header's extension degree, AIR and
     /// parameters. Called before [`Verifier::verify_payload`].
     fn check_supported(&self, header: &ProofHeader) -> Result<(), VerifyError>;
+
+    /// The shape of the header's AIR, which the security policy counts with (derived from the
+    /// AIR's definition: `picostark_airs::shape_of`). Called after
+    /// [`Verifier::check_supported`], before any heavy work.
+    fn air_shape(&self, header: &ProofHeader) -> Result<AirShape, VerifyError>;
 
     /// The heavy work: decode the payload and verify it against the header's statement.
     fn verify_payload(&self, proof: &ProofFile<'_>) -> Result<(), VerifyError>;
@@ -70,7 +75,8 @@ pub fn verify<V: Verifier + ?Sized>(
         }
     }
     verifier.check_supported(&header)?;
-    let security_bits = policy.check(&header)?;
+    let shape = verifier.air_shape(&header)?;
+    let security_bits = policy.check(&header, shape)?;
     verifier.verify_payload(&file)?;
     Ok(Verified {
         header,
@@ -99,6 +105,16 @@ mod tests {
                 return Err(VerifyError::Unsupported("extension degree"));
             }
             Ok(())
+        }
+        fn air_shape(&self, _: &ProofHeader) -> Result<AirShape, VerifyError> {
+            // The Fibonacci AIR's, as `picostark-airs` derives it.
+            Ok(AirShape {
+                width: 2,
+                num_constraints: 5,
+                max_constraint_degree: 2,
+                num_quotient_chunks: 1,
+                statement_hash: None,
+            })
         }
         fn verify_payload(&self, p: &ProofFile<'_>) -> Result<(), VerifyError> {
             self.heavy_calls.set(self.heavy_calls.get() + 1);

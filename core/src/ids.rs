@@ -40,20 +40,55 @@ macro_rules! byte_enum {
     };
 }
 
-byte_enum! {
-    /// A proof system implementation (protocol library plus field configuration).
-    BackendId {
-        /// Plonky3 uni-stark, BabyBear, two-adic FRI.
-        P3BabyBear = 1, "p3-babybear";
-        /// Plonky3 uni-stark, Goldilocks, two-adic FRI.
-        P3Goldilocks = 2, "p3-goldilocks";
-        /// Plonky3 uni-stark, Mersenne-31, circle STARK.
-        P3M31 = 3, "p3-m31";
-        /// Winterfell 0.13 proof, Goldilocks.
-        WfGoldilocks = 4, "wf-goldilocks";
-        /// Winterfell 0.13 proof, BabyBear.
-        WfBabyBear = 5, "wf-babybear";
-    }
+/// Declares the backends: each one's on-disk byte, name, base field, protocol library and
+/// evaluation domain, in one line. Everything else a backend is (its verifier and prover) is
+/// bound to its id once, in the `picostark-registry` crate.
+macro_rules! backends {
+    ($($(#[$vm:meta])* $var:ident = $val:literal, $text:literal, $field:ident, $protocol:literal, $domain:ident;)*) => {
+        byte_enum! {
+            /// A proof system implementation (protocol library plus field configuration).
+            BackendId { $($(#[$vm])* $var = $val, $text;)* }
+        }
+
+        impl BackendId {
+            /// The base field this backend's proofs are over.
+            pub const fn field(self) -> FieldId {
+                match self { $(BackendId::$var => FieldId::$field,)* }
+            }
+
+            /// The protocol library: `"plonky3"` or `"winterfell"`.
+            pub const fn protocol(self) -> &'static str {
+                match self { $(BackendId::$var => $protocol,)* }
+            }
+
+            /// The domain the trace is evaluated over (and so which PCS family proves it).
+            pub const fn domain(self) -> Domain {
+                match self { $(BackendId::$var => Domain::$domain,)* }
+            }
+        }
+    };
+}
+
+/// The domain a backend evaluates its trace over.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Domain {
+    /// A multiplicative subgroup of order 2^k (two-adic FRI).
+    TwoAdic,
+    /// The circle group of a Mersenne-31 field (circle STARK, circle FRI).
+    Circle,
+}
+
+backends! {
+    /// Plonky3 uni-stark, BabyBear, two-adic FRI.
+    P3BabyBear = 1, "p3-babybear", BabyBear, "plonky3", TwoAdic;
+    /// Plonky3 uni-stark, Goldilocks, two-adic FRI.
+    P3Goldilocks = 2, "p3-goldilocks", Goldilocks, "plonky3", TwoAdic;
+    /// Plonky3 uni-stark, Mersenne-31, circle STARK.
+    P3M31 = 3, "p3-m31", Mersenne31, "plonky3", Circle;
+    /// Winterfell 0.13 proof, Goldilocks.
+    WfGoldilocks = 4, "wf-goldilocks", Goldilocks, "winterfell", TwoAdic;
+    /// Winterfell 0.13 proof, BabyBear.
+    WfBabyBear = 5, "wf-babybear", BabyBear, "winterfell", TwoAdic;
 }
 
 byte_enum! {
@@ -91,25 +126,6 @@ byte_enum! {
         Blake3_256 = 1, "blake3-256";
         /// SHA-256 (FIPS 180-4); the RP2350 has an engine for its compression function.
         Sha256 = 2, "sha256";
-    }
-}
-
-impl BackendId {
-    /// The base field this backend's proofs are over.
-    pub fn field(self) -> FieldId {
-        match self {
-            BackendId::P3BabyBear | BackendId::WfBabyBear => FieldId::BabyBear,
-            BackendId::P3Goldilocks | BackendId::WfGoldilocks => FieldId::Goldilocks,
-            BackendId::P3M31 => FieldId::Mersenne31,
-        }
-    }
-
-    /// The protocol library: `"plonky3"` or `"winterfell"`.
-    pub fn protocol(self) -> &'static str {
-        match self {
-            BackendId::P3BabyBear | BackendId::P3Goldilocks | BackendId::P3M31 => "plonky3",
-            BackendId::WfGoldilocks | BackendId::WfBabyBear => "winterfell",
-        }
     }
 }
 

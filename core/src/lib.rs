@@ -28,8 +28,8 @@ pub mod security;
 
 pub use backend::{verify, Statement, Verified, Verifier};
 pub use error::{Check, FormatError, Tree, VerifyError};
-pub use ids::{AirId, BackendId, FieldId, HashId};
-pub use proof_file::{ProofFile, ProofHeader, ProofParams, PublicInputs};
+pub use ids::{AirId, BackendId, Domain, FieldId, HashId};
+pub use proof_file::{CirclePcsKind, ProofFile, ProofHeader, ProofParams, PublicInputs};
 pub use security::{conjectured_security_bits, ethstark_bits, Figures, Policy, Regime};
 
 #[cfg(feature = "std")]

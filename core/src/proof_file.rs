@@ -45,7 +45,7 @@
 //!   value our provers write.
 
 use crate::error::FormatError;
-use crate::ids::{AirId, BackendId, FieldId, HashId};
+use crate::ids::{AirId, BackendId, Domain, FieldId, HashId};
 
 /// The four magic bytes that open every proof file.
 pub const MAGIC: [u8; 4] = *b"PSTK";
@@ -55,6 +55,45 @@ pub const FORMAT_VERSION: u16 = 1;
 pub const FIXED_HEADER_LEN: usize = 20;
 /// Upper bound on the number of public inputs.
 pub const MAX_PUBLIC_INPUTS: usize = 64;
+/// Offset of the backend id byte (after the magic and the format version).
+pub const BACKEND_OFFSET: usize = 6;
+
+/// The backend id a proof file's header names, read from its one byte without parsing the
+/// rest (for dispatch; [`ProofFile::parse`] checks the whole envelope). `None` when the file
+/// is too short or the byte names no backend.
+pub fn backend_of(bytes: &[u8]) -> Option<BackendId> {
+    bytes
+        .get(BACKEND_OFFSET)
+        .copied()
+        .and_then(BackendId::from_byte)
+}
+
+/// Which circle FRI a circle-domain proof ([`Domain::Circle`]) is made and verified with,
+/// named by its header's folding parameters: folding 2 down to a constant is upstream
+/// Plonky3's `CirclePcs` (byte-identical to upstream's proofs); every other pair is our
+/// `WideCirclePcs`, folding lines by up to 16 with a final polynomial (issue 25).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CirclePcsKind {
+    /// Upstream Plonky3 0.8's `CirclePcs`: `log_fold_arity = 1`, `log_final_poly_len = 0`.
+    Upstream,
+    /// Our `WideCirclePcs`: any other folding arity and final polynomial length.
+    Wide,
+}
+
+impl CirclePcsKind {
+    /// The `(log_fold_arity, log_final_poly_len)` that names [`CirclePcsKind::Upstream`].
+    pub const UPSTREAM_FOLDING: (u8, u8) = (1, 0);
+
+    /// The circle PCS these parameters name (the one place the choice is made).
+    pub const fn of(params: &ProofParams) -> CirclePcsKind {
+        let (arity, final_len) = Self::UPSTREAM_FOLDING;
+        if params.log_fold_arity == arity && params.log_final_poly_len == final_len {
+            CirclePcsKind::Upstream
+        } else {
+            CirclePcsKind::Wide
+        }
+    }
+}
 
 /// Protocol parameters that set soundness and proof size. The verifier trusts these only
 /// after the security policy has checked them, and backends whose payload repeats them
@@ -105,6 +144,14 @@ impl ProofHeader {
     /// The trace length n.
     pub fn n(&self) -> u64 {
         1u64 << self.log_n
+    }
+
+    /// The circle PCS this header names, for a circle-domain backend; `None` for the others.
+    pub const fn circle_pcs(&self) -> Option<CirclePcsKind> {
+        match self.backend.domain() {
+            Domain::Circle => Some(CirclePcsKind::of(&self.params)),
+            Domain::TwoAdic => None,
+        }
     }
 }
 
@@ -365,6 +412,33 @@ mod tests {
             f.statement_bytes,
             statement_bytes(&header(), &[1_369_371_767])
         );
+    }
+
+    #[test]
+    fn backend_of_reads_the_header_byte() {
+        let mut h = header();
+        for &b in BackendId::ALL {
+            h.backend = b;
+            h.field = b.field();
+            assert_eq!(backend_of(&encode(&h, &[], &[])), Some(b));
+        }
+        assert_eq!(backend_of(&sample()[..BACKEND_OFFSET]), None);
+        let mut bad = sample();
+        bad[BACKEND_OFFSET] = 0;
+        assert_eq!(backend_of(&bad), None);
+    }
+
+    #[test]
+    fn circle_pcs_is_named_by_the_folding_parameters() {
+        let mut h = header();
+        assert_eq!(h.circle_pcs(), None);
+        h.backend = BackendId::P3M31;
+        assert_eq!(h.circle_pcs(), Some(CirclePcsKind::Upstream));
+        for (a, f) in [(1, 1), (2, 0), (4, 2)] {
+            h.params.log_fold_arity = a;
+            h.params.log_final_poly_len = f;
+            assert_eq!(h.circle_pcs(), Some(CirclePcsKind::Wide), "{a} {f}");
+        }
     }
 
     #[test]

@@ -54,7 +54,7 @@
 //! `2^a - 1` times a line's error: hence the commit-phase term `(2^a - 1)(N + 1) / |F|` of (c)
 //! and (d), and the `2^a`-fold's share of (e). The circle's first, circle-to-line layer is one
 //! binary fold (`a = 1`), whose term is below any wider layer's; circle proofs are counted
-//! with Plonky3's circle opening shape ([`AirShape::of`]). `backends/plonky3/tests/security.rs`
+//! with Plonky3's circle opening shape ([`AirShape`], derived by `picostark-airs`). `backends/plonky3/tests/security.rs`
 //! checks (c) against Plonky3's estimator for both PCS families at every arity 2..=16.
 //!
 //! Everything here is integer arithmetic: logarithms are computed in fixed point with 40
@@ -64,7 +64,7 @@
 //! `backends/plonky3/tests/security.rs`). A verifier computes only the regime its policy names.
 
 use crate::error::VerifyError;
-use crate::ids::{AirId, BackendId, FieldId};
+use crate::ids::{Domain, FieldId};
 use crate::proof_file::{ProofHeader, ProofParams};
 
 /// Collision resistance of BLAKE3-256, in bits.
@@ -143,8 +143,9 @@ pub struct StatementHash {
 }
 
 /// Plonky3's view of an AIR's shape: what its conjectured and proven figures depend on.
-/// Checked against `p3_uni_stark::StarkSecurityParams::from_air` in the Plonky3 tests, and
-/// against the AIRs' own definitions in `picostark-poseidon2`'s tests.
+/// Never written by hand for our AIRs: `picostark-airs` derives it from each `AirDef`
+/// (`picostark_airs::shape`), and a verifier hands it over with [`crate::Verifier::air_shape`].
+/// Checked against `p3_uni_stark::StarkSecurityParams::from_air` in the Plonky3 tests.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct AirShape {
     /// Trace columns.
@@ -160,69 +161,6 @@ pub struct AirShape {
 }
 
 impl AirShape {
-    /// The shape of a picostark AIR over `field` (the membership AIR's Poseidon2 instance
-    /// depends on it), over a two-adic domain or the circle domain (whose transition
-    /// selector Plonky3 counts as one degree higher).
-    pub const fn of(air: AirId, field: FieldId, circle: bool) -> AirShape {
-        match air {
-            // 2 transitions of degree 1 and 3 boundaries under degree-1 selectors.
-            AirId::Fibonacci => AirShape {
-                width: 2,
-                num_constraints: 5,
-                max_constraint_degree: 2,
-                num_quotient_chunks: 1,
-                statement_hash: None,
-            },
-            // 16 transitions of degree 3 and 20 boundaries; the prover's degree hint (4)
-            // sets the quotient chunks.
-            AirId::CubicChain16 => AirShape {
-                width: 16,
-                num_constraints: 36,
-                max_constraint_degree: if circle { 4 } else { 3 },
-                num_quotient_chunks: 4,
-                statement_hash: None,
-            },
-            // `picostark_air::membership`: the permutation input's rate (two digests), the
-            // permutation's cells, 6 control columns, 6 boundaries; transitions of the S-box's degree (x^7; x^5 on Mersenne-31), the
-            // prover's degree hint (S-box degree + 1) sets 8 quotient chunks. BabyBear-24: 21
-            // partial rounds, 9-word digests; Mersenne-31-24: 22 partial rounds; Goldilocks-12:
-            // 22 partial rounds, 4-word digests. The statement hash: `min(digest words *
-            // log2 p / 2, 128)`, 128 being the permutations' design level.
-            AirId::Membership => match field {
-                FieldId::BabyBear => AirShape {
-                    width: 237,
-                    num_constraints: 309 + 6,
-                    max_constraint_degree: 7,
-                    num_quotient_chunks: 8,
-                    statement_hash: Some(StatementHash {
-                        bits: 128,
-                        name: "Poseidon2 BabyBear-24, 9-word digests",
-                    }),
-                },
-                FieldId::Mersenne31 => AirShape {
-                    width: 238,
-                    num_constraints: 310 + 6,
-                    max_constraint_degree: if circle { 6 } else { 5 },
-                    num_quotient_chunks: 8,
-                    statement_hash: Some(StatementHash {
-                        bits: 128,
-                        name: "Poseidon2 Mersenne-31-24, 9-word digests",
-                    }),
-                },
-                FieldId::Goldilocks => AirShape {
-                    width: 132,
-                    num_constraints: 169 + 6,
-                    max_constraint_degree: 7,
-                    num_quotient_chunks: 8,
-                    statement_hash: Some(StatementHash {
-                        bits: 127,
-                        name: "Poseidon2 Goldilocks-12, 4-word digests",
-                    }),
-                },
-            },
-        }
-    }
-
     /// Functions batched into the one FRI instance (Plonky3's `num_batched_openings`): every
     /// trace column at two points and every quotient chunk (`d` base columns) at one; the
     /// circle PCS consumes two batching powers per opening.
@@ -254,15 +192,11 @@ pub struct Figures {
 }
 
 impl Figures {
-    /// All five figures for a header (the list-decoding search makes this the costly one;
-    /// a verifier uses [`bits`] for its one regime instead).
-    pub fn of(header: &ProofHeader) -> Figures {
-        Figures::with_shape(header, Setting::shape_of(header))
-    }
-
-    /// All five figures for a header's parameters over an AIR of another shape than the
-    /// header's own: a statement proved elsewhere (another project's AIR) counted under the
-    /// same formulas, its shape and statement hash as that project states them.
+    /// All five figures for a header's parameters over an AIR of `shape` (the header's own
+    /// AIR's, `picostark_airs::figures`, or a statement proved elsewhere counted under the
+    /// same formulas, its shape and statement hash as that project states them). The
+    /// list-decoding search makes this the costly one; a verifier uses [`bits`] for its one
+    /// regime instead.
     pub fn with_shape(header: &ProofHeader, shape: AirShape) -> Figures {
         let s = Setting::with_shape(header, shape);
         let cap = |bits: u32| s.cap(bits);
@@ -313,9 +247,9 @@ impl Figures {
     }
 }
 
-/// Security of a header's parameters in one regime, in bits.
-pub fn bits(header: &ProofHeader, regime: Regime) -> u32 {
-    let s = Setting::of(header);
+/// Security of a header's parameters over an AIR of `shape` in one regime, in bits.
+pub fn bits(header: &ProofHeader, shape: AirShape, regime: Regime) -> u32 {
+    let s = Setting::with_shape(header, shape);
     let eth = || {
         ethstark_bits(
             header.field,
@@ -417,19 +351,10 @@ struct Setting {
 }
 
 impl Setting {
-    fn of(h: &ProofHeader) -> Setting {
-        Setting::with_shape(h, Setting::shape_of(h))
-    }
-
-    /// The header's own AIR's shape.
-    fn shape_of(h: &ProofHeader) -> AirShape {
-        AirShape::of(h.air, h.field, h.backend == BackendId::P3M31)
-    }
-
     fn with_shape(h: &ProofHeader, shape: AirShape) -> Setting {
         let p = &h.params;
         let base_bits = 64 - h.field.modulus().leading_zeros();
-        let circle = h.backend == BackendId::P3M31;
+        let circle = h.backend.domain() == Domain::Circle;
         let plonky3 = h.backend.protocol() == "plonky3";
         Setting {
             m_bits: base_bits * u32::from(h.extension_degree),
@@ -625,14 +550,15 @@ impl Policy {
     /// The default regime.
     pub const DEFAULT_REGIME: Regime = Regime::Strictest;
 
-    /// Checks a header against the policy and returns its security in the policy's regime.
-    pub fn check(&self, header: &ProofHeader) -> Result<u32, VerifyError> {
+    /// Checks a header, its AIR of `shape`, against the policy and returns its security in
+    /// the policy's regime.
+    pub fn check(&self, header: &ProofHeader, shape: AirShape) -> Result<u32, VerifyError> {
         if header.log_n > self.max_log_n {
             return Err(VerifyError::Unsupported(
                 "trace length above the policy's maximum",
             ));
         }
-        let bits = bits(header, self.regime);
+        let bits = bits(header, shape, self.regime);
         if bits < self.min_security_bits {
             return Err(VerifyError::InsufficientSecurity {
                 bits,
@@ -656,6 +582,17 @@ impl Default for Policy {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ids::{AirId, BackendId};
+
+    /// The Fibonacci AIR's shape as `picostark-airs` derives it from its `AirDef` (and tests
+    /// there): 2 columns, 2 transitions and 3 boundaries, degree 2, one quotient chunk.
+    const FIB: AirShape = AirShape {
+        width: 2,
+        num_constraints: 5,
+        max_constraint_degree: 2,
+        num_quotient_chunks: 1,
+        statement_hash: None,
+    };
     use crate::ids::HashId;
 
     fn params(log_blowup: u8, num_queries: u16, pow_bits: u8) -> ProofParams {
@@ -751,29 +688,29 @@ mod tests {
     fn winterfell_counts_grinding_only_from_80_query_bits() {
         // The examples: 13 queries at blowup 64 (78 bits) and 32 at blowup 4 (64).
         let h = header(BackendId::WfGoldilocks, 2, 10, params(6, 13, 20));
-        assert_eq!(bits(&h, Regime::EthStark), 97);
-        assert_eq!(bits(&h, Regime::Winterfell), 77);
+        assert_eq!(bits(&h, FIB, Regime::EthStark), 97);
+        assert_eq!(bits(&h, FIB, Regime::Winterfell), 77);
         let h = header(BackendId::WfGoldilocks, 2, 10, params(2, 32, 32));
-        assert_eq!(bits(&h, Regime::Winterfell), 63);
+        assert_eq!(bits(&h, FIB, Regime::Winterfell), 63);
         // From 80 query bits on, grinding counts: 14 * 6 + 20 - 1.
         let h = header(BackendId::WfGoldilocks, 2, 10, params(6, 14, 20));
-        assert_eq!(bits(&h, Regime::Winterfell), 103);
+        assert_eq!(bits(&h, FIB, Regime::Winterfell), 103);
         // The field caps it: BabyBear alone is 31 bits.
         let h = header(BackendId::WfBabyBear, 1, 10, params(6, 14, 20));
-        assert_eq!(bits(&h, Regime::Winterfell), 30);
+        assert_eq!(bits(&h, FIB, Regime::Winterfell), 30);
     }
 
     #[test]
     fn strictest_is_the_minimum_of_the_conjectures() {
         let h = header(BackendId::P3BabyBear, 4, 10, params(6, 13, 20));
-        let f = Figures::of(&h);
+        let f = Figures::with_shape(&h, FIB);
         assert_eq!(
             f.get(Regime::Strictest),
             f.ethstark.min(f.winterfell).min(f.plonky3)
         );
         assert_eq!(f.get(Regime::Strictest), 77);
         for &r in Regime::ALL {
-            assert_eq!(f.get(r), bits(&h, r), "{r}");
+            assert_eq!(f.get(r), bits(&h, FIB, r), "{r}");
         }
     }
 
@@ -782,7 +719,7 @@ mod tests {
         for b in 1..=12 {
             for q in [10u16, 30, 80] {
                 let h = header(BackendId::WfGoldilocks, 3, 12, params(b, q, 16));
-                let f = Figures::of(&h);
+                let f = Figures::with_shape(&h, FIB);
                 assert!(f.proven_unique <= f.ethstark + 1, "{b} {q} {f:?}");
                 assert!(f.proven_list <= f.ethstark + 1, "{b} {q} {f:?}");
             }
@@ -796,9 +733,9 @@ mod tests {
             regime: Regime::EthStark,
             ..Policy::default()
         };
-        assert_eq!(eth.check(&h), Ok(97));
+        assert_eq!(eth.check(&h, FIB), Ok(97));
         assert_eq!(
-            Policy::default().check(&h),
+            Policy::default().check(&h, FIB),
             Err(VerifyError::InsufficientSecurity {
                 bits: 77,
                 required: 95

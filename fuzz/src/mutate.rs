@@ -10,10 +10,8 @@
 //! its payload length matches and the verifier gets past the header (issue 29).
 
 use picostark_core::proof_file::encode;
-use picostark_core::{verify, BackendId, FieldId, Policy, ProofFile, Verifier};
+use picostark_core::{verify, FieldId, Policy, ProofFile};
 use picostark_plonky3::{lean, verify_stock};
-use picostark_plonky3::{P3BabyBearVerifier, P3GoldilocksVerifier, P3M31Verifier};
-use picostark_winterfell::{WfBabyBearVerifier, WfGoldilocksVerifier};
 
 /// Verifies `data` on every path that applies; panics where two paths disagree. Returns
 /// whether the registry verifier accepted.
@@ -21,25 +19,15 @@ pub fn check(data: &[u8]) -> bool {
     let Ok(file) = ProofFile::parse(data) else {
         return false;
     };
-    let verifier: &dyn Verifier = match file.header.backend {
-        BackendId::P3BabyBear => &P3BabyBearVerifier,
-        BackendId::P3Goldilocks => &P3GoldilocksVerifier,
-        BackendId::P3M31 => &P3M31Verifier,
-        BackendId::WfGoldilocks => &WfGoldilocksVerifier::default(),
-        BackendId::WfBabyBear => &WfBabyBearVerifier::default(),
-    };
-    let accepted = verify(verifier, data, None, &Policy::default()).is_ok();
+    let verifier = picostark_registry::verifier(file.header.backend)
+        .expect("every backend is registered in the fuzz build");
+    let accepted = verify(&*verifier, data, None, &Policy::default()).is_ok();
     if file.header.backend.protocol() != "plonky3"
         || verifier.check_supported(&file.header).is_err()
     {
         return accepted;
     }
-    let lean = match file.header.backend {
-        BackendId::P3BabyBear => lean::verify_babybear_file(&file),
-        BackendId::P3Goldilocks => lean::verify_goldilocks_file(&file),
-        _ => lean::verify_m31_file(&file),
-    };
-    if let Some(lean) = lean {
+    if let Some(lean) = lean::verify(&file) {
         let stock = verify_stock(&file);
         assert_eq!(
             lean.is_ok(),
@@ -65,14 +53,6 @@ impl Rng {
     }
 }
 
-fn modulus(field: FieldId) -> u64 {
-    match field {
-        FieldId::BabyBear => 0x7800_0001,
-        FieldId::Mersenne31 => 0x7fff_ffff,
-        FieldId::Goldilocks => 0xffff_ffff_0000_0001,
-    }
-}
-
 /// One format-aware mutation of a parsed proof file, re-encoded; `None` to leave the input
 /// to libFuzzer's own mutations.
 pub fn structured(data: &[u8], rng: &mut Rng) -> Option<Vec<u8>> {
@@ -81,7 +61,7 @@ pub fn structured(data: &[u8], rng: &mut Rng) -> Option<Vec<u8>> {
     let mut public: Vec<u64> = file.public_inputs.iter().collect();
     let mut payload = file.payload.to_vec();
     let plonky3 = header.backend.protocol() == "plonky3";
-    let p = modulus(header.field);
+    let p = header.field.modulus();
     let elem = if header.field == FieldId::Goldilocks {
         8
     } else {

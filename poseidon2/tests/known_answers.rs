@@ -8,9 +8,7 @@ use p3_mersenne_31::{default_mersenne31_poseidon2_24, Mersenne31};
 use p3_symmetric::Permutation;
 use picostark_air::membership::Membership;
 use picostark_air::poseidon2::Poseidon2Instance;
-use picostark_air::{check_trace, AirDef, AirId};
-use picostark_core::security::AirShape;
-use picostark_core::FieldId;
+use picostark_air::{check_trace, AirDef};
 use picostark_poseidon2::{BabyBear24, Goldilocks12, Mersenne31x24};
 
 /// splitmix64: reproducible words without a dependency.
@@ -123,34 +121,6 @@ fn statement_hash_bits() {
     assert_eq!(Goldilocks12::collision_bits(), 127); // 4 * 63.99.. / 2
     let air = Membership::<BabyBear24>::default();
     assert_eq!(air.statement_hash(), Some((128, BabyBear24::NAME)));
-}
-
-/// `core::security`'s view of each membership instance (`AirShape::of`) is the AIR's own:
-/// width, constraints (transitions and boundaries), largest degree and statement hash.
-#[test]
-fn security_shapes_are_the_airs() {
-    fn check<I: Poseidon2Instance>(field: FieldId) {
-        let air = Membership::<I>::default();
-        // Only Mersenne-31 proves over the circle.
-        let circles: &[bool] = if field == FieldId::Mersenne31 {
-            &[false, true]
-        } else {
-            &[false]
-        };
-        for &circle in circles {
-            let shape = AirShape::of(AirId::Membership, field, circle);
-            assert_eq!(shape.width as usize, air.width(), "{field:?}");
-            let constraints = air.transition_degrees().len() + air.boundaries().len();
-            assert_eq!(shape.num_constraints as usize, constraints, "{field:?}");
-            let degree = *air.transition_degrees().iter().max().unwrap() + usize::from(circle);
-            assert_eq!(shape.max_constraint_degree as usize, degree, "{field:?}");
-            let hash = shape.statement_hash.map(|h| (h.bits, h.name));
-            assert_eq!(hash, air.statement_hash(), "{field:?}");
-        }
-    }
-    check::<BabyBear24>(FieldId::BabyBear);
-    check::<Mersenne31x24>(FieldId::Mersenne31);
-    check::<Goldilocks12>(FieldId::Goldilocks);
 }
 
 /// The statement recomputed independently of the AIR's Poseidon2: root, nullifier, signal

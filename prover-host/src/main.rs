@@ -4,7 +4,6 @@
 
 mod bench;
 mod memory;
-mod registry;
 mod spans;
 mod tune;
 
@@ -15,8 +14,8 @@ use std::time::Instant;
 use clap::{Args, Parser, Subcommand};
 use picostark_core::prove::ProveRequest;
 use picostark_core::record::{RunRecord, RUN_RECORD_SCHEMA};
-use picostark_core::security::{self, Figures};
-use picostark_core::{AirId, BackendId, FieldId, HashId, Policy, ProofFile, ProofParams, Regime};
+use picostark_core::{AirId, BackendId, HashId, Policy, ProofFile, ProofParams, Regime};
+use picostark_registry as registry;
 
 #[derive(Parser)]
 #[command(
@@ -107,24 +106,16 @@ struct ProveArgs {
 
 /// Columns of an AIR's trace over `backend`'s field and its largest transition degree.
 pub(crate) fn air_shape(backend: BackendId, air: AirId) -> (usize, usize) {
-    use picostark_air::membership::Membership;
     use picostark_air::AirDef;
-    use picostark_poseidon2 as p2;
-    fn shape(a: impl AirDef) -> (usize, usize) {
-        let degree = a.transition_degrees().iter().copied().max().unwrap_or(1);
-        (a.width(), degree)
-    }
-    match (air, backend.field()) {
-        (AirId::Fibonacci, _) => shape(picostark_air::fibonacci::Fibonacci),
-        (AirId::CubicChain16, _) => shape(picostark_air::chain16::CubicChain16),
-        (AirId::Membership, FieldId::BabyBear) => shape(Membership::<p2::BabyBear24>::default()),
-        (AirId::Membership, FieldId::Mersenne31) => {
-            shape(Membership::<p2::Mersenne31x24>::default())
-        }
-        (AirId::Membership, FieldId::Goldilocks) => {
-            shape(Membership::<p2::Goldilocks12>::default())
+    struct WidthAndDegree;
+    impl picostark_airs::AirVisitor for WidthAndDegree {
+        type Output = (usize, usize);
+        fn visit<A: AirDef>(self, a: &A) -> (usize, usize) {
+            let degree = a.transition_degrees().iter().copied().max().unwrap_or(1);
+            (a.width(), degree)
         }
     }
+    picostark_airs::with_air(air, backend.field(), WidthAndDegree)
 }
 
 /// The verifier policy on the command line.
@@ -183,28 +174,34 @@ pub(crate) fn parse_regime(name: &str) -> Result<Regime, String> {
 /// wf-babybear: our own BabyBear^5 (`picostark_winterfell::field::Quintic`; the quartic
 /// reaches 100 only by unique decoding, at 77 queries), blowup 64 and 27 queries, the
 /// cheapest of blowup 8/16/32/64 on the M33 emulator.
+/// A backend without a line has no preset (`None`).
 pub(crate) fn preset(name: &str, backend: BackendId) -> Option<(u8, ProofParams)> {
+    /// Log blowup, queries, PoW bits, log folding arity, log final polynomial length.
+    const fn p(b: u8, q: u16, g: u8, a: u8, f: u8) -> ProofParams {
+        ProofParams {
+            log_blowup: b,
+            num_queries: q,
+            pow_bits: g,
+            log_fold_arity: a,
+            log_final_poly_len: f,
+        }
+    }
+    // (backend, extension degree, parameters).
+    const PROVEN100: [(BackendId, u8, ProofParams); 5] = [
+        // List decoding: 100 bits (unique decoding 42).
+        (BackendId::WfGoldilocks, 3, p(7, 23, 20, 3, 5)),
+        // List decoding: 100 bits (unique decoding 50).
+        (BackendId::WfBabyBear, 5, p(6, 27, 24, 3, 5)),
+        // List decoding: 100, 103 and 103 bits.
+        (BackendId::P3BabyBear, 8, p(7, 22, 24, 4, 2)),
+        (BackendId::P3Goldilocks, 3, p(8, 20, 24, 4, 2)),
+        (BackendId::P3M31, 6, p(8, 20, 24, 1, 0)),
+    ];
     if name != "proven100" {
         return None;
     }
-    let params =
-        |log_blowup, num_queries, pow_bits, log_fold_arity, log_final_poly_len| ProofParams {
-            log_blowup,
-            num_queries,
-            pow_bits,
-            log_fold_arity,
-            log_final_poly_len,
-        };
-    Some(match backend {
-        // List decoding: 100 bits (unique decoding 42).
-        BackendId::WfGoldilocks => (3, params(7, 23, 20, 3, 5)),
-        // List decoding: 100 bits (unique decoding 50).
-        BackendId::WfBabyBear => (5, params(6, 27, 24, 3, 5)),
-        // List decoding: 100, 103 and 103 bits.
-        BackendId::P3BabyBear => (8, params(7, 22, 24, 4, 2)),
-        BackendId::P3Goldilocks => (3, params(8, 20, 24, 4, 2)),
-        BackendId::P3M31 => (6, params(8, 20, 24, 1, 0)),
-    })
+    let &(_, ext, params) = PROVEN100.iter().find(|(b, _, _)| *b == backend)?;
+    Some((ext, params))
 }
 
 /// The policy a preset is meant to meet.
@@ -335,7 +332,8 @@ fn request(args: &ProveArgs, backend: BackendId) -> Result<ProveRequest, UsageEr
     let verifier = registry::verifier(backend).expect("available backend has a verifier");
     verifier
         .check_supported(&header)
-        .and_then(|()| policy.check(&header))
+        .and_then(|()| verifier.air_shape(&header))
+        .and_then(|shape| policy.check(&header, shape))
         .map_err(|e| UsageError(e.to_string()))?;
     // The backend's own limits (queries against the domain, folding against n, ...): what
     // its library would otherwise assert while proving.
@@ -432,7 +430,7 @@ fn prove_cmd(args: &ProveArgs) -> Result<ExitCode, UsageError> {
     })?;
     write_file(&out, &bytes)?;
     let header = req.header(backend);
-    let security = security::bits(&header, policy.regime);
+    let security = picostark_airs::bits(&header, policy.regime);
     println!("backend:    {backend}");
     println!(
         "field:      {} x degree {}",
@@ -447,7 +445,7 @@ fn prove_cmd(args: &ProveArgs) -> Result<ExitCode, UsageError> {
     );
     println!("verify:     {:.2} ms (host)", verify_ms);
     println!("security:   {security} bits ({})", policy.regime);
-    if let Some(c) = Figures::of(&header).statement_hash {
+    if let Some(c) = picostark_airs::figures(&header).statement_hash {
         println!(
             "            at most {} by the statement's hash: {}",
             c.bits, c.name
@@ -471,7 +469,7 @@ pub(crate) fn host_record(
     policy: &Policy,
 ) -> RunRecord {
     let h = &file.header;
-    let figures = Figures::of(h);
+    let figures = picostark_airs::figures(h);
     RunRecord {
         schema: RUN_RECORD_SCHEMA,
         source: "host".into(),
@@ -546,7 +544,7 @@ fn verify_cmd(path: &Path, policy: &Policy) -> Result<ExitCode, UsageError> {
                 h.backend,
                 h.air,
                 h.n(),
-                security::bits(&h, policy.regime),
+                picostark_airs::bits(&h, policy.regime),
                 policy.regime,
                 ms
             );
@@ -565,7 +563,7 @@ fn inspect_cmd(path: &Path, json: bool) -> Result<ExitCode, UsageError> {
         ProofFile::parse(&bytes).map_err(|e| UsageError(format!("{}: {e}", path.display())))?;
     let h = &file.header;
     let p = &h.params;
-    let f = Figures::of(h);
+    let f = picostark_airs::figures(h);
     let security = f.get(Policy::DEFAULT_REGIME);
     let public: Vec<u64> = file.public_inputs.iter().collect();
     if json {
@@ -680,7 +678,7 @@ mod tests {
         for &backend in BackendId::ALL {
             let (ext, params) = preset("proven100", backend).expect("a preset per backend");
             let h = fib_1024(ext, params).header(backend);
-            let f = picostark_core::Figures::of(&h);
+            let f = picostark_airs::figures(&h);
             assert!(f.get(Regime::Proven) >= 100, "{backend}: {f:?}");
             assert!(f.proven_list >= 100, "{backend}: {f:?}");
             if let Some(v) = registry::verifier(backend) {

@@ -19,7 +19,7 @@ use std::time::Instant;
 
 use clap::Args;
 use picostark_core::prove::ProveRequest;
-use picostark_core::{security, AirId, BackendId, Policy, ProofParams, Regime};
+use picostark_core::{AirId, BackendId, Policy, ProofParams, Regime};
 
 use crate::{prove_one, registry, usage, UsageError};
 
@@ -169,10 +169,11 @@ impl Grid {
     /// The folding arities and final lengths searched for `backend`: the lists given, else
     /// the backend's.
     fn folding(&self, backend: BackendId) -> (Vec<u8>, Vec<u8>) {
-        let (arities, finals): (&[u8], &[u8]) = match backend {
-            // (1, 0) is upstream's CirclePcs; every other pair our WideCirclePcs (issue 25).
-            BackendId::P3M31 => (&[1, 2, 3, 4], &[0, 2, 3, 5]),
-            BackendId::WfGoldilocks | BackendId::WfBabyBear => (&[2, 3, 4], &[3, 5]),
+        // Plonky3 folds by 2 to 16 (on the circle, `CirclePcsKind::UPSTREAM_FOLDING` is
+        // upstream's CirclePcs, every other pair our WideCirclePcs, issue 25); winterfell by
+        // 4 to 16 down to a remainder.
+        let (arities, finals): (&[u8], &[u8]) = match backend.protocol() {
+            "winterfell" => (&[2, 3, 4], &[3, 5]),
             _ => (&[1, 2, 3, 4], &[0, 2, 3, 5]),
         };
         (
@@ -230,7 +231,7 @@ fn candidates(
                     };
                     let best = found
                         .into_iter()
-                        .find(|p| security::bits(&header(*p), regime) >= min);
+                        .find(|p| picostark_airs::bits(&header(*p), regime) >= min);
                     if let Some(p) = best {
                         if verifier.check_supported(&header(p)).is_ok() {
                             out.push(p);
@@ -312,7 +313,7 @@ fn search(args: &TuneArgs) -> Result<ExitCode, UsageError> {
         crate::write_file(&file, &bytes)?;
         points.push(Point {
             params,
-            security: security::bits(&req.header(backend), args.regime),
+            security: picostark_airs::bits(&req.header(backend), args.regime),
             proof_bytes: bytes.len(),
             prove_ms,
             instructions: None,
@@ -653,13 +654,16 @@ mod tests {
         assert_eq!(found.len(), 4, "{found:?}");
         for p in found {
             let h = header(BackendId::P3BabyBear, 5, p);
-            assert!(security::bits(&h, Regime::Strictest) >= 127, "{p:?}");
+            assert!(picostark_airs::bits(&h, Regime::Strictest) >= 127, "{p:?}");
             let fewer = ProofParams {
                 num_queries: p.num_queries - 1,
                 ..p
             };
             let h = header(BackendId::P3BabyBear, 5, fewer);
-            assert!(security::bits(&h, Regime::Strictest) < 127, "{fewer:?}");
+            assert!(
+                picostark_airs::bits(&h, Regime::Strictest) < 127,
+                "{fewer:?}"
+            );
         }
     }
 

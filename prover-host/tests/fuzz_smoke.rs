@@ -9,10 +9,8 @@
 #[path = "../../fuzz/src/mutate.rs"]
 mod mutate;
 
-use picostark_core::prove::{ProveRequest, Prover};
-use picostark_core::{AirId, HashId};
-use picostark_plonky3 as p3;
-use picostark_winterfell as wf;
+use picostark_core::prove::ProveRequest;
+use picostark_core::{AirId, BackendId, HashId};
 
 /// Inputs per seed proof.
 const RUNS_PER_SEED: usize = 400;
@@ -21,13 +19,10 @@ const CHAIN: usize = 4;
 
 #[test]
 fn structured_mutations_never_panic_and_never_verify() {
-    let provers: [&dyn Prover; 5] = [
-        &p3::P3BabyBearProver,
-        &p3::P3GoldilocksProver,
-        &p3::P3M31Prover,
-        &wf::WfGoldilocksProver,
-        &wf::WfBabyBearProver,
-    ];
+    // Every backend the registry declares.
+    let provers = BackendId::ALL
+        .iter()
+        .map(|&b| picostark_registry::prover(b).expect("a registered prover"));
     let mut rng = mutate::Rng(0x2545_f491);
     let mut runs = 0;
     for prover in provers {

@@ -44,35 +44,30 @@ mod hot_list;
 const DEFAULT_HEAP: usize = 256 * 1024;
 const MAX_HEAP_RP2350: usize = 384 * 1024;
 
-/// The largest stack peak measured for backend `b`'s verifiers (bytes, by painting: QEMU
-/// emulator records, release profile, the maximum over both cores and every record under
-/// `results/`, stock upstream verifiers included), and the record it came from. Re-measure
-/// and update when a verifier changes: a stack smaller than the verifier's peak overflows
-/// into `.bss` and the heap on a board, silently. The Plonky3 figures are the largest of
-/// results/memory/stack/ (lean and stock paths, both cores), measured after the lean
-/// verifier moved its per-query state to the heap (issue 28).
-fn stack_peak(b: BackendId) -> (u32, &'static str) {
-    match b {
-        BackendId::P3Goldilocks => (
-            9_272,
-            "results/memory/stack/p3-goldilocks-fib-65536-ext5.proof.m33.tlsf.json (lean path, per-query state on the heap); 35,792 before, at 491b546",
+/// The measured stack peaks, one line per backend: `backend bytes record` (`#` comments).
+const STACK_PEAKS: &str = "stack-peaks.txt";
+
+/// The largest stack peak measured for backend `b`'s verifiers (bytes) and the record it
+/// came from, read from [`STACK_PEAKS`] (its header says how they were measured).
+fn stack_peak(b: BackendId) -> (u32, String) {
+    println!("cargo:rerun-if-changed={STACK_PEAKS}");
+    let text =
+        fs::read_to_string(STACK_PEAKS).unwrap_or_else(|e| fail(&format!("{STACK_PEAKS}: {e}")));
+    let line = text
+        .lines()
+        .map(|l| l.split('#').next().unwrap_or("").split_whitespace())
+        .map(|mut w| (w.next(), w.next(), w.next()))
+        .find(|(name, _, _)| *name == Some(b.name()));
+    match line {
+        Some((_, Some(bytes), Some(record))) => (
+            bytes
+                .parse()
+                .unwrap_or_else(|_| fail(&format!("{STACK_PEAKS}: {b}: {bytes:?}"))),
+            record.to_string(),
         ),
-        BackendId::P3BabyBear => (
-            11_600,
-            "results/memory/stack/p3-babybear-fib-65536-ext8.proof.m33.tlsf.json (lean path, per-query state on the heap); 21,904 before",
-        ),
-        BackendId::P3M31 => (
-            10_660,
-            "results/memory/stack/p3-m31-membership-128-b8-q13-w24-f4-l3.proof.m33.tlsf.json (lean path, per-query state on the heap); 24,280 before",
-        ),
-        BackendId::WfGoldilocks => (
-            6_600,
-            "results/baseline/timing/stock-window/wf-goldilocks-ref-zkmcu.proof.m33.llff.json",
-        ),
-        BackendId::WfBabyBear => (
-            5_968,
-            "results/baseline/timing/field-order/no-layout/wf-babybear-ref-zkmcu.proof.m33.tlsf.json",
-        ),
+        _ => fail(&format!(
+            "{STACK_PEAKS} has no measured stack peak for {b}: measure it (verifier-mcu/README.md) and add a line"
+        )),
     }
 }
 /// The least stack of any image (what the link scripts asserted before the table).
@@ -465,10 +460,7 @@ fn min_stack() -> (u32, String) {
 /// Whether a path in this build verifies `b` proofs: its backend feature, or a reference
 /// path that takes them (`src/stock.rs`), or the bring-up verifier.
 fn backend_enabled(b: BackendId) -> bool {
-    let stock = match b {
-        BackendId::WfGoldilocks => feature("stock-wf"),
-        BackendId::P3BabyBear | BackendId::P3Goldilocks | BackendId::P3M31 => feature("stock-p3"),
-        BackendId::WfBabyBear => false,
-    };
+    let stock = (b == BackendId::WfGoldilocks && feature("stock-wf"))
+        || (b.protocol() == "plonky3" && feature("stock-p3"));
     feature("bringup-verifier") || feature("hash-cal") || stock || feature(b.name())
 }

@@ -23,7 +23,7 @@ use p3_symmetric::{
     SerializingHasher,
 };
 use p3_uni_stark::StarkConfig;
-use picostark_core::{BackendId, ProofHeader, ProofParams, VerifyError};
+use picostark_core::{BackendId, CirclePcsKind, ProofHeader, ProofParams, VerifyError};
 
 /// The byte hasher behind every Merkle tree and the transcript: BLAKE3-256 or SHA-256 (the
 /// header's hash) in all three configurations. For BLAKE3 the implementation is a type
@@ -174,21 +174,18 @@ pub type M31Config<EF, H = VerifierHash> = StarkConfig<
 
 /// Mersenne-31 circle STARK over our [`WideCirclePcs`] (line folds by up to 16, a final
 /// polynomial): the `p3-m31` configuration of every header whose `log_fold_arity` and
-/// `log_final_poly_len` are not `(1, 0)` ([`uses_wide_circle_pcs`]).
+/// `log_final_poly_len` name it ([`CirclePcsKind::Wide`]).
 pub type M31WideConfig<EF, H = VerifierHash> = StarkConfig<
     WideCirclePcs<Mersenne31, ValMmcs<Mersenne31, H>, ChallengeMmcs<Mersenne31, EF, H>>,
     EF,
     SerializingChallenger32<Mersenne31, Transcript<H>>,
 >;
 
-/// Which PCS made (or verifies) a `p3-m31` proof, read from the header: folding by two down
-/// to a constant (`log_fold_arity` 1, `log_final_poly_len` 0) is Plonky3 0.8's own
-/// `CirclePcs`, so every proof and record made before issue 25 keeps its meaning; any other
-/// pair is [`WideCirclePcs`]. The header is absorbed into the transcript, so a proof cannot
-/// be moved from one PCS to the other by editing it.
-pub fn uses_wide_circle_pcs(p: &ProofParams) -> bool {
-    (p.log_fold_arity, p.log_final_poly_len) != (1, 0)
-}
+// Which PCS made (or verifies) a `p3-m31` proof is read from the header by
+// `picostark_core::CirclePcsKind::of`: folding by two down to a constant is Plonky3 0.8's own
+// `CirclePcs`, so every proof and record made before issue 25 keeps its meaning; any other
+// pair is [`WideCirclePcs`]. The header is absorbed into the transcript, so a proof cannot be
+// moved from one PCS to the other by editing it.
 
 /// Upstream's least constraint degree (p3-uni-stark sizes every quotient for at least 2).
 pub const UPSTREAM_MIN_CONSTRAINT_DEGREE: usize = 2;
@@ -208,7 +205,7 @@ pub const WIDE_CIRCLE_MIN_CONSTRAINT_DEGREE: usize = 3;
 /// 440 MiB before, 1.4 s and 257 MiB after). Upstream's `CirclePcs` proofs keep 2, so they stay
 /// byte-identical to upstream's.
 pub fn min_constraint_degree(header: &ProofHeader) -> usize {
-    if header.backend == BackendId::P3M31 && uses_wide_circle_pcs(&header.params) {
+    if header.circle_pcs() == Some(CirclePcsKind::Wide) {
         WIDE_CIRCLE_MIN_CONSTRAINT_DEGREE
     } else {
         UPSTREAM_MIN_CONSTRAINT_DEGREE
@@ -345,9 +342,9 @@ pub fn fri_params_supported(header: &ProofHeader) -> Result<(), VerifyError> {
     if backend.protocol() != "plonky3" {
         return Err(VerifyError::Unsupported("not a Plonky3 backend"));
     }
-    if backend == BackendId::P3M31 {
-        // (1, 0) is upstream's CirclePcs; anything else is our WideCirclePcs, which folds
-        // lines by 2..=16 and ends in up to 2^10 coefficients.
+    if header.circle_pcs().is_some() {
+        // Upstream's CirclePcs or our WideCirclePcs, which folds lines by 2..=16 and ends in
+        // up to 2^10 coefficients.
         if p.log_fold_arity == 0 || usize::from(p.log_fold_arity) > MAX_LOG_FOLD_ARITY {
             return Err(out_of_range(
                 "log2 folding arity (circle FRI)",

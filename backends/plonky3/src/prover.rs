@@ -11,7 +11,7 @@ use p3_uni_stark::{Proof, StarkGenericConfig, Val};
 use picostark_air::AirDef;
 use picostark_core::proof_file::{encode, statement_bytes};
 use picostark_core::prove::{ProveError, ProveRequest, Prover};
-use picostark_core::{BackendId, HashId, ProofHeader, ProofParams};
+use picostark_core::{BackendId, CirclePcsKind, HashId, ProofHeader, ProofParams};
 use serde::Serialize;
 
 use crate::air::{on_air, AnyAir, HeaderAir};
@@ -33,8 +33,7 @@ fn check_request(header: &ProofHeader, degrees: &[u8]) -> Result<(), ProveError>
     // whose decoded size exceeds the verifier's decode budget (found by the CLI argument grid
     // at n = 8, 255 queries); such a request adds nothing and is refused.
     let p = &header.params;
-    let wide =
-        header.backend == BackendId::P3M31 && (p.log_fold_arity, p.log_final_poly_len) != (1, 0);
+    let wide = header.circle_pcs() == Some(CirclePcsKind::Wide);
     let lde_points = 1u64 << (u32::from(header.log_n) + u32::from(p.log_blowup)).min(63);
     if wide && u64::from(p.num_queries) > lde_points {
         return Err(ProveError(std::format!(
@@ -170,13 +169,14 @@ p3_prover!(
     DEFAULT_PARAMS_CIRCLE,
     |req, h, progress| {
         let p = &req.params;
-        match (config::uses_wide_circle_pcs(p), req.extension_degree) {
-            (false, 4) => prove(|s, hash| config::m31::<QM31, _>(p, s, hash), &h, progress),
-            (false, 6) => prove(|s, hash| config::m31::<M31Sextic, _>(p, s, hash), &h, progress),
-            (false, _) => prove(|s, hash| config::m31::<M31Cubic, _>(p, s, hash), &h, progress),
-            (true, 4) => prove(|s, hash| config::m31_wide::<QM31, _>(p, s, hash), &h, progress),
-            (true, 6) => prove(|s, hash| config::m31_wide::<M31Sextic, _>(p, s, hash), &h, progress),
-            (true, _) => prove(|s, hash| config::m31_wide::<M31Cubic, _>(p, s, hash), &h, progress),
+        use CirclePcsKind::{Upstream, Wide};
+        match (CirclePcsKind::of(p), req.extension_degree) {
+            (Upstream, 4) => prove(|s, hash| config::m31::<QM31, _>(p, s, hash), &h, progress),
+            (Upstream, 6) => prove(|s, hash| config::m31::<M31Sextic, _>(p, s, hash), &h, progress),
+            (Upstream, _) => prove(|s, hash| config::m31::<M31Cubic, _>(p, s, hash), &h, progress),
+            (Wide, 4) => prove(|s, hash| config::m31_wide::<QM31, _>(p, s, hash), &h, progress),
+            (Wide, 6) => prove(|s, hash| config::m31_wide::<M31Sextic, _>(p, s, hash), &h, progress),
+            (Wide, _) => prove(|s, hash| config::m31_wide::<M31Cubic, _>(p, s, hash), &h, progress),
         }
     }
 );

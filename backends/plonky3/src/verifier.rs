@@ -12,7 +12,10 @@ use p3_field::{PrimeCharacteristicRing, PrimeField64};
 use p3_mersenne_31::QM31;
 use p3_uni_stark::{Proof, StarkGenericConfig, Val};
 use picostark_air::AirDef;
-use picostark_core::{BackendId, HashId, ProofFile, ProofHeader, Verifier, VerifyError};
+use picostark_core::security::AirShape;
+use picostark_core::{
+    BackendId, CirclePcsKind, HashId, ProofFile, ProofHeader, Verifier, VerifyError,
+};
 use serde::de::DeserializeOwned;
 
 use crate::decode::decode;
@@ -117,7 +120,7 @@ fn verify_goldilocks<H: config::ByteHash>(
 /// The `p3-m31` verification with hasher `hash`, for either challenge field.
 fn verify_m31<H: config::ByteHash>(file: &ProofFile<'_>, hash: H) -> Result<(), VerifyError> {
     let (p, s) = (&file.header.params, file.statement_bytes);
-    if config::uses_wide_circle_pcs(p) {
+    if CirclePcsKind::of(p) == CirclePcsKind::Wide {
         return match file.header.extension_degree {
             4 => verify_with(&config::m31_wide::<QM31, _>(p, s, hash), file),
             3 => verify_with(&config::m31_wide::<config::M31Cubic, _>(p, s, hash), file),
@@ -178,6 +181,14 @@ macro_rules! verifier {
             }
             fn check_supported(&self, header: &ProofHeader) -> Result<(), VerifyError> {
                 check_common(self.backend(), header, Self::EXTENSION_DEGREES)
+            }
+            fn air_shape(&self, header: &ProofHeader) -> Result<AirShape, VerifyError> {
+                // A `lean-only` build without the AIR in its lean verifier refuses its proofs
+                // (as `verify_payload` would) and so never links its definition.
+                if cfg!(feature = "lean-only") && !crate::lean::air_in_build(header.air) {
+                    return Err(VerifyError::Unsupported(OUTSIDE_LEAN_BOUNDS));
+                }
+                Ok(picostark_airs::shape_for($backend, header.air))
             }
             fn verify_payload(&self, file: &ProofFile<'_>) -> Result<(), VerifyError> {
                 self.check_supported(&file.header)?;

@@ -117,7 +117,7 @@ fn moved_headers_get_the_same_verdict() {
     for k in 1..=4u8 {
         for f in 0..=4u8 {
             for b in [1u8, 2, 3] {
-                if (k, f) == (1, 0) {
+                if (k, f) == picostark_core::CirclePcsKind::UPSTREAM_FOLDING {
                     continue; // upstream's CirclePcs, another verifier
                 }
                 let mut header = file.header;
@@ -155,7 +155,8 @@ fn membership_proofs_take_the_lean_path_and_agree() {
 #[cfg(feature = "hash-count")]
 #[test]
 fn count_compressions_at_fib_1024() {
-    use picostark_core::security::{bits, Regime};
+    use picostark_airs::bits;
+    use picostark_core::security::Regime;
     use picostark_plonky3::{hash_count, lean, P3BabyBearProver, DEFAULT_PARAMS_TWO_ADIC};
     let count = |bytes: &[u8], babybear: bool| {
         let file = ProofFile::parse(bytes).unwrap();

@@ -19,7 +19,8 @@ use p3_uni_stark::{
 use picostark_air::chain16::CubicChain16;
 use picostark_air::fibonacci::Fibonacci;
 use picostark_air::AirDef;
-use picostark_core::security::{bits, AirShape, Regime};
+use picostark_airs::{bits, shape_by_id};
+use picostark_core::security::Regime;
 use picostark_core::{AirId, BackendId, HashId, ProofHeader, ProofParams};
 use picostark_plonky3::config::{
     BabyBear4, BabyBear5, BabyBear8, Goldilocks2, Goldilocks3, Goldilocks5,
@@ -148,7 +149,7 @@ fn air_shapes_are_plonky3s() {
     for (backend, ext) in BACKENDS {
         for air in [AirId::Fibonacci, AirId::CubicChain16, AirId::Membership] {
             let lib = library(backend, ext, air, 10, &p);
-            let shape = AirShape::of(air, backend.field(), backend == BackendId::P3M31);
+            let shape = shape_by_id(air, backend.field(), backend.domain());
             assert_eq!(lib.num_constraints, shape.num_constraints as usize, "{air}");
             assert_eq!(
                 lib.air_max_constraint_degree, shape.max_constraint_degree as usize,
@@ -176,8 +177,8 @@ fn conjectured_security_matches_plonky3_on_a_grid() {
             for log_n in [3u8, 6, 10, 13, 16, 20] {
                 for log_blowup in 1..=12u8 {
                     // Plonky3 needs the quotient to fit the LDE (degree <= blowup + 1).
-                    let degree = AirShape::of(air, backend.field(), backend == BackendId::P3M31)
-                        .max_constraint_degree;
+                    let degree =
+                        shape_by_id(air, backend.field(), backend.domain()).max_constraint_degree;
                     if log_n + log_blowup > 27 || degree > (1 << log_blowup) + 1 {
                         continue;
                     }
@@ -231,7 +232,7 @@ fn conjectured_security_matches_plonky3_for_membership() {
                 let want = ConjecturedSecurity::compute_from_params(&lib, log_n.into())
                     .security_bits as u32;
                 // Ours is the library's figure capped by the statement's Poseidon2.
-                let cap = AirShape::of(air, backend.field(), circle).statement_hash;
+                let cap = shape_by_id(air, backend.field(), backend.domain()).statement_hash;
                 let want = want.min(cap.expect("membership hashes").bits);
                 let got = bits(&header(backend, ext, air, log_n, p), Regime::Plonky3);
                 assert_eq!(got, want, "{backend} x{ext} n=2^{log_n} {p}");

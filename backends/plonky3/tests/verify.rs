@@ -302,7 +302,9 @@ fn valid_proofs_decode_well_within_budget() {
                 let ratios = [
                     charged_per_byte::<BabyBearConfig>(&bb),
                     charged_per_byte::<GoldilocksConfig>(&gl),
-                    if config::uses_wide_circle_pcs(&circle) {
+                    if picostark_core::CirclePcsKind::of(&circle)
+                        == picostark_core::CirclePcsKind::Wide
+                    {
                         charged_per_byte::<config::M31WideConfig<p3_mersenne_31::QM31>>(&m31)
                     } else {
                         charged_per_byte::<M31Config<p3_mersenne_31::QM31>>(&m31)

@@ -4,8 +4,9 @@
 //! (`winter-air`, `src/proof/security.rs`), for linear batching (winterfell proofs) and for
 //! algebraic batching (how Plonky3 proofs batch).
 
-use picostark_core::security::{bits, AirShape, Regime};
-use picostark_core::{AirId, BackendId, FieldId, HashId, ProofHeader, ProofParams};
+use picostark_airs::{bits, shape_by_id};
+use picostark_core::security::Regime;
+use picostark_core::{AirId, BackendId, Domain, FieldId, HashId, ProofHeader, ProofParams};
 use picostark_winterfell::field::BabyBear;
 use winter_air::proof::{Context, Proof};
 use winter_air::{BatchingMethod, FieldExtension, ProofOptions, TraceInfo};
@@ -129,7 +130,7 @@ fn algebraic_batching_matches_winterfell_where_it_can_be_expressed() {
     // agree, which is possible for small blowups.
     let mut points = 0;
     for air in [AirId::Fibonacci, AirId::CubicChain16] {
-        let shape = AirShape::of(air, FieldId::Goldilocks, false);
+        let shape = shape_by_id(air, FieldId::Goldilocks, Domain::TwoAdic);
         let batched = shape.num_batched_functions(2, false) as usize;
         for (log_n, p) in grid() {
             let blowup = 1usize << p.log_blowup;

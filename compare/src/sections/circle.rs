@@ -4,6 +4,8 @@
 
 use std::path::Path;
 
+use picostark_core::{BackendId, CirclePcsKind, Domain};
+
 use crate::doc::{grouped, ms, pow2, Section, Table};
 use crate::sections::answer::{cells, chart, head, CORES};
 use crate::table::{fastest, first_per, Row, BLAKE3, XIP};
@@ -35,11 +37,16 @@ fn answer(rows: &[Row], n: u64, core: &str, hash: &str, place: &str) -> Option<S
 
 const INTRO: &str = "`backends/plonky3/src/circle_pcs/` is a Plonky3 0.8 `Pcs` of our own for Mersenne-31: the first layer folds circle to line as upstream's `CirclePcs` does, then each line layer folds by up to 2^4 down to a final polynomial sent in clear; its lean verifier is `backends/plonky3/src/lean/wide_circle.rs`. A p3-m31 header with folding 2^1 and final length 2^0 means upstream's `CirclePcs`, any other pair `WideCirclePcs`. Emulator runs of Fibonacci (BLAKE3, code in flash, TLSF heap) under the default policy, both proofs verified by one p3-m31-only firmware image per core, each tampered copy rejected; records and commands in `results/baseline/wide-circle/` (README.md). `results/baseline/wide-circle.md` gives the host-counted BLAKE3 compressions per parameter pair and the prover's time and memory.";
 
+/// Whether `r`'s backend proves over a circle domain (from the backend's declaration).
+fn is_circle(r: &Row) -> bool {
+    BackendId::from_name(&r.backend).is_some_and(|b| b.domain() == Domain::Circle)
+}
+
 fn pcs(r: &Row) -> &'static str {
-    let fold_final: Vec<&str> = r.params.split(" / ").skip(2).take(2).collect();
-    match (r.backend.as_str(), &fold_final[..]) {
-        ("p3-m31", ["2^1", "2^0"]) => "CirclePcs (upstream)",
-        ("p3-m31", _) => "WideCirclePcs (ours)",
+    let circle = is_circle(r);
+    match (circle, r.rec.params.as_ref().map(CirclePcsKind::of)) {
+        (true, Some(CirclePcsKind::Upstream)) => "CirclePcs (upstream)",
+        (true, _) => "WideCirclePcs (ours)",
         _ => "two-adic FRI (reference)",
     }
 }
@@ -115,24 +122,17 @@ pub fn first_screen(rows: &[Row], min_security: u32) -> Option<Table> {
     let ok = |r: &&Row| r.source == "emulator" && r.air == "fib" && r.ranked(min_security);
     let ok = |r: &&Row| ok(r) && r.est_ms().is_some() && !r.placement.starts_with(XIP);
     let pool: Vec<&Row> = rows.iter().filter(ok).collect();
-    let n = pool
-        .iter()
-        .filter(|r| r.backend == "p3-m31")
-        .map(|r| r.n)
-        .min()?;
-    let caption = format!("4. The circle question: p3-m31 (circle FRI, QM31) against the fastest two-adic row with the same FRI parameters, hash and placement, Fibonacci n = {}", pow2(n));
-    let head = "core | hash | placement | PARAMS | bits | circle: est. ms | circle: instructions | circle: hashing | two-adic | two-adic: est. ms | two-adic: instructions | two-adic: hashing | circle / two-adic";
+    let n = pool.iter().filter(|r| is_circle(r)).map(|r| r.n).min()?;
+    let caption = format!("4. The circle question: the fastest circle-FRI row (QM31) against the fastest two-adic row with the same FRI parameters, hash and placement, Fibonacci n = {}", pow2(n));
+    let head = "core | hash | placement | PARAMS | bits | circle | circle: est. ms | circle: instructions | circle: hashing | two-adic | two-adic: est. ms | two-adic: instructions | two-adic: hashing | circle / two-adic";
     let mut t = Table::new(&caption, &head.replace("PARAMS", crate::doc::PARAMS_HEAD));
     for (core, name) in CORES {
         for hash in [BLAKE3, "sha256-engine"] {
             let here = |r: &&&Row| r.n == n && r.core == core && r.hash == hash;
-            let circles = pool.iter().filter(here).filter(|r| r.backend == "p3-m31");
+            let circles = pool.iter().filter(here).filter(|r| is_circle(r));
             let paired = circles.filter_map(|c| {
                 let same = |o: &&&Row| {
-                    here(o)
-                        && o.backend != "p3-m31"
-                        && o.params == c.params
-                        && o.placement == c.placement
+                    here(o) && !is_circle(o) && o.params == c.params && o.placement == c.placement
                 };
                 Some((*c, fastest(pool.iter().filter(same).copied())?))
             });
@@ -147,11 +147,12 @@ pub fn first_screen(rows: &[Row], min_security: u32) -> Option<Table> {
                 o.est_ms().unwrap_or_default(),
             );
             t.row(&format!(
-                "{name} | {hash} | {} | {} | {} / {} | {} | {} | {} | {} | {} | {:.2}x",
+                "{name} | {hash} | {} | {} | {} | {} / {} | {} | {} | {} | {} | {} | {:.2}x",
                 c.placement,
                 c.params,
                 c.security_bits,
                 o.security_bits,
+                c.backend,
                 ms(cm),
                 work(c),
                 o.backend,

@@ -253,7 +253,7 @@ pub fn run<B: Board>(board: &mut B, proof: impl Into<ProofBytes>) -> Outcome {
         }
     };
     let header = file.header;
-    let security = policy.check(&header).unwrap_or(0);
+    let security = crate::verifiers::security(&header, &policy);
     emit_with(board, &mut line, |l| {
         write_run_line(
             l,

@@ -28,7 +28,7 @@ pub fn verify(
     expected: Option<&Statement<'_>>,
     policy: &Policy,
 ) -> Option<Result<Verified, VerifyError>> {
-    let backend = bytes.get(6).copied().and_then(BackendId::from_byte)?;
+    let backend = picostark_core::proof_file::backend_of(bytes)?;
     #[cfg(feature = "hash-cal")]
     {
         return Some(core_verify(&HashCal(backend), bytes, expected, policy));
@@ -59,6 +59,12 @@ impl Verifier for HashCal {
     }
     fn check_supported(&self, _header: &picostark_core::ProofHeader) -> Result<(), VerifyError> {
         Ok(())
+    }
+    fn air_shape(
+        &self,
+        h: &picostark_core::ProofHeader,
+    ) -> Result<picostark_core::security::AirShape, VerifyError> {
+        Ok(picostark_airs::shape_of(h))
     }
     fn verify_payload(&self, file: &picostark_core::ProofFile<'_>) -> Result<(), VerifyError> {
         let p = file.payload;
@@ -177,6 +183,12 @@ mod wf {
                 ))
             }
         }
+        fn air_shape(
+            &self,
+            h: &ProofHeader,
+        ) -> Result<picostark_core::security::AirShape, VerifyError> {
+            Ok(picostark_airs::shape_of(h))
+        }
         fn verify_payload(&self, file: &ProofFile<'_>) -> Result<(), VerifyError> {
             let d = decode(file)?;
             // The header's options are the only acceptable ones, as in our verifier.
@@ -231,6 +243,12 @@ pub mod window {
         }
         fn check_supported(&self, h: &ProofHeader) -> Result<(), VerifyError> {
             wf::StockWinterfell.check_supported(h)
+        }
+        fn air_shape(
+            &self,
+            h: &ProofHeader,
+        ) -> Result<picostark_core::security::AirShape, VerifyError> {
+            Ok(picostark_airs::shape_of(h))
         }
         fn verify_payload(&self, file: &ProofFile<'_>) -> Result<(), VerifyError> {
             *self.0.borrow_mut() = Some(wf::decode(file)?);
@@ -353,6 +371,12 @@ mod p3 {
         }
         fn check_supported(&self, h: &ProofHeader) -> Result<(), VerifyError> {
             config::fri_params_supported(h)
+        }
+        fn air_shape(
+            &self,
+            h: &ProofHeader,
+        ) -> Result<picostark_core::security::AirShape, VerifyError> {
+            Ok(picostark_airs::shape_of(h))
         }
         fn verify_payload(&self, file: &ProofFile<'_>) -> Result<(), VerifyError> {
             let (p, s) = (&file.header.params, file.statement_bytes);

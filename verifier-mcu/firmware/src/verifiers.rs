@@ -1,4 +1,6 @@
-//! Dispatch on the proof file's backend id to the backends enabled at build time.
+//! Dispatch on the proof file's backend id to the backends enabled at build time: the
+//! reference paths (src/stock.rs) first, then `picostark-registry`'s table (its features
+//! follow this crate's backend features), then the bring-up verifier.
 //!
 //! The dispatch reads one byte, so nearly all of a measured call is the backend's own
 //! `picostark_core::verify` (envelope parse, cheap checks, heavy verification).
@@ -6,12 +8,11 @@
 // A build with only reference paths (src/stock.rs) uses none of the backends.
 #[allow(unused_imports)]
 use picostark_core::{
-    verify as core_verify, BackendId, Policy, ProofFile, Statement, Verified, VerifyError,
+    verify as core_verify, BackendId, Policy, ProofFile, ProofHeader, Statement, Verified,
+    VerifyError,
 };
 
 /// Parses and verifies `bytes` with the enabled backend its header names.
-// `::default()` on every verifier: some are unit structs today, others carry settings.
-#[allow(clippy::default_constructed_unit_structs)]
 #[inline(never)]
 pub fn verify(
     bytes: &[u8],
@@ -22,53 +23,33 @@ pub fn verify(
     if let Some(r) = crate::stock::verify(bytes, expected, policy) {
         return r;
     }
-    let backend = bytes.get(6).copied().and_then(BackendId::from_byte);
-    match backend {
-        #[cfg(feature = "p3-babybear")]
-        Some(BackendId::P3BabyBear) => core_verify(
-            &picostark_plonky3::P3BabyBearVerifier::default(),
-            bytes,
-            expected,
-            policy,
-        ),
-        #[cfg(feature = "p3-goldilocks")]
-        Some(BackendId::P3Goldilocks) => core_verify(
-            &picostark_plonky3::P3GoldilocksVerifier::default(),
-            bytes,
-            expected,
-            policy,
-        ),
-        #[cfg(feature = "p3-m31")]
-        Some(BackendId::P3M31) => core_verify(
-            &picostark_plonky3::P3M31Verifier::default(),
-            bytes,
-            expected,
-            policy,
-        ),
-        #[cfg(feature = "wf-goldilocks")]
-        Some(BackendId::WfGoldilocks) => core_verify(
-            &picostark_winterfell::WfGoldilocksVerifier::default(),
-            bytes,
-            expected,
-            policy,
-        ),
-        #[cfg(feature = "wf-babybear")]
-        Some(BackendId::WfBabyBear) => core_verify(
-            &picostark_winterfell::WfBabyBearVerifier::default(),
-            bytes,
-            expected,
-            policy,
-        ),
-        #[cfg(feature = "bringup-verifier")]
-        Some(b) => core_verify(&bringup::BringUp(b), bytes, expected, policy),
-        _ => {
-            // A bad envelope is reported as such; a good one names a backend not built in.
-            ProofFile::parse(bytes)?;
-            Err(VerifyError::Unsupported(
-                "backend not enabled in this firmware",
-            ))
-        }
+    if let Some(r) = picostark_registry::verify(bytes, expected, policy) {
+        return r;
     }
+    #[cfg(feature = "bringup-verifier")]
+    if let Some(b) = picostark_core::proof_file::backend_of(bytes) {
+        return core_verify(&bringup::BringUp(b), bytes, expected, policy);
+    }
+    // A bad envelope is reported as such; a good one names a backend not built in.
+    ProofFile::parse(bytes)?;
+    Err(VerifyError::Unsupported(
+        "backend not enabled in this firmware",
+    ))
+}
+
+/// The header's security under `policy` for the run line (0 when the policy refuses it or
+/// no verifier in this build takes the backend), counted with the AIR shape its verifier
+/// gives; the reference and bring-up paths take the header's own AIR's.
+pub fn security(header: &ProofHeader, policy: &Policy) -> u32 {
+    let shape = picostark_registry::air_shape(header).and_then(Result::ok);
+    #[cfg(any(
+        feature = "stock-wf",
+        feature = "stock-p3",
+        feature = "hash-cal",
+        feature = "bringup-verifier"
+    ))]
+    let shape = shape.or_else(|| Some(picostark_airs::shape_of(header)));
+    shape.map_or(0, |s| policy.check(header, s).unwrap_or(0))
 }
 
 /// Bring-up only (feature `bringup-verifier`), never a measurement of a proof system: accepts
@@ -77,6 +58,7 @@ pub fn verify(
 /// exist. `mcu-run bringup-proof` writes such files.
 #[cfg(feature = "bringup-verifier")]
 mod bringup {
+    use picostark_core::security::AirShape;
     use picostark_core::{BackendId, ProofFile, ProofHeader, Verifier, VerifyError};
 
     pub struct BringUp(pub BackendId);
@@ -88,6 +70,10 @@ mod bringup {
 
         fn check_supported(&self, _header: &ProofHeader) -> Result<(), VerifyError> {
             Ok(())
+        }
+
+        fn air_shape(&self, header: &ProofHeader) -> Result<AirShape, VerifyError> {
+            Ok(picostark_airs::shape_of(header))
         }
 
         fn verify_payload(&self, proof: &ProofFile<'_>) -> Result<(), VerifyError> {

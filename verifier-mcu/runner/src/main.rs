@@ -1522,7 +1522,9 @@ mod tests {
         }
         let low = tamper(&bytes, "low-security").unwrap();
         let h = ProofFile::parse(&low).unwrap().header;
-        assert!(picostark_core::Policy::default().check(&h).is_err());
+        assert!(picostark_core::Policy::default()
+            .check(&h, picostark_airs::shape_of(&h))
+            .is_err());
         let wrong = tamper(&bytes, "wrong-backend").unwrap();
         assert_eq!(
             ProofFile::parse(&wrong).unwrap().header.backend,

@@ -112,7 +112,7 @@ fn median(mut v: Vec<u64>) -> Option<u64> {
 /// firmware was built with (`PSTK_SECURITY_REGIME` / `PSTK_MIN_SECURITY`, as `build.rs` reads
 /// them from this process's environment).
 pub fn with_security(mut rec: RunRecord, proof: &[u8]) -> RunRecord {
-    use picostark_core::{Figures, Policy, ProofFile, Regime};
+    use picostark_core::{Policy, ProofFile, Regime};
     let env = |k: &str| std::env::var(k).ok();
     let policy = Policy {
         regime: env("PSTK_SECURITY_REGIME")
@@ -124,7 +124,7 @@ pub fn with_security(mut rec: RunRecord, proof: &[u8]) -> RunRecord {
         ..Policy::default()
     };
     let header = ProofFile::parse(proof).ok().map(|f| f.header);
-    let figures = header.as_ref().map(Figures::of);
+    let figures = header.as_ref().map(picostark_airs::figures);
     rec.security = figures.as_ref().map(|f| f.record(&policy));
     // An accepted run that states no bits (a board image prints no run line: `mcu-run board`
     // reads a verdict register): the policy regime's figure, as the firmware computes it.

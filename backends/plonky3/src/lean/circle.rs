@@ -637,7 +637,7 @@ fn verify_ext<EF: ExtensionField<F>>(file: &ProofFile<'_>) -> Option<Result<(), 
 /// backend's checks, or `None` when its shape or challenge field is outside what this path
 /// takes (a `WideCirclePcs` proof among them: `super::verify_m31_file` dispatches both).
 pub fn verify_m31(file: &ProofFile<'_>) -> Option<Result<(), VerifyError>> {
-    if crate::config::uses_wide_circle_pcs(&file.header.params) {
+    if file.header.circle_pcs() == Some(picostark_core::CirclePcsKind::Wide) {
         return None;
     }
     match file.header.extension_degree {

@@ -351,7 +351,7 @@ pub fn verify_goldilocks_file(file: &ProofFile<'_>) -> Option<Result<(), VerifyE
 /// [`verify_babybear_file`] for `p3-m31`: upstream's `CirclePcs` (`circle`) or our
 /// `WideCirclePcs` (`wide_circle`, issue 25), as the header's FRI parameters say.
 pub fn verify_m31_file(file: &ProofFile<'_>) -> Option<Result<(), VerifyError>> {
-    if crate::config::uses_wide_circle_pcs(&file.header.params) {
+    if file.header.circle_pcs() == Some(picostark_core::CirclePcsKind::Wide) {
         wide_circle::verify_m31(file)
     } else {
         circle::verify_m31(file)

@@ -34,6 +34,7 @@ use alloc::vec::Vec;
 use picostark_air::chain16::CubicChain16;
 use picostark_air::fibonacci::Fibonacci;
 use picostark_air::AirDef;
+use picostark_core::security::AirShape;
 use picostark_core::{
     conjectured_security_bits, AirId, BackendId, FieldId, HashId, Policy, ProofFile, ProofHeader,
     Verifier, VerifyError,
@@ -161,6 +162,10 @@ impl Verifier for WfGoldilocksVerifier {
         check_common(self.backend(), header, &[2, 3], Goldilocks::TWO_ADICITY)
     }
 
+    fn air_shape(&self, header: &ProofHeader) -> Result<AirShape, VerifyError> {
+        Ok(picostark_airs::shape_for(self.backend(), header.air))
+    }
+
     fn verify_payload(&self, proof: &ProofFile<'_>) -> Result<(), VerifyError> {
         self.check_supported(&proof.header)?;
         match proof.header.extension_degree {
@@ -186,6 +191,10 @@ impl Verifier for WfBabyBearVerifier {
 
     fn check_supported(&self, header: &ProofHeader) -> Result<(), VerifyError> {
         check_common(self.backend(), header, &[4, 5], BabyBear::TWO_ADICITY)
+    }
+
+    fn air_shape(&self, header: &ProofHeader) -> Result<AirShape, VerifyError> {
+        Ok(picostark_airs::shape_for(self.backend(), header.air))
     }
 
     fn verify_payload(&self, proof: &ProofFile<'_>) -> Result<(), VerifyError> {
