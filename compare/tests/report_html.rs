@@ -98,17 +98,40 @@ fn check(html: &str) {
         }
     }
     // The first screen: the three answers (default policy, equal parameters, per hash), each
-    // row with both cores, its hash, parameters and placement; a chart per answer.
+    // row with both cores, its hash, parameters and placement; a chart per answer; then the
+    // circle question (issue 44), a row per core and hash with both sides' figures.
     let first = sections[0].value().id();
     assert_eq!(first, Some("answer"), "the answer comes first");
     let answer = by_id("answer");
     let captions = texts(answer, "caption");
-    let starts = ["1. Default policy", "2. Equal parameters", "3. Per hash"];
+    let starts = [
+        "1. Default policy",
+        "2. Equal parameters",
+        "3. Per hash",
+        "4. The circle question",
+    ];
     for (c, start) in captions.iter().zip(starts) {
         assert!(c.starts_with(start), "{captions:?}");
     }
-    assert_eq!(captions.len(), 3, "{captions:?}");
-    let tables = all(answer, "table");
+    assert_eq!(captions.len(), 4, "{captions:?}");
+    let mut tables = all(answer, "table");
+    let circle = tables.pop().expect("the circle question's table");
+    let ratio = col(circle, "circle / two-adic");
+    let cores: BTreeSet<String> = rows(circle).iter().map(|r| r[0].clone()).collect();
+    assert_eq!(cores.len(), 2, "both cores: {cores:?}");
+    for r in rows(circle) {
+        let x: f64 = r[ratio].trim_end_matches('x').parse().expect("a ratio");
+        assert!(x > 0.0, "{r:?}");
+        for c in [
+            "circle: est. ms",
+            "two-adic: est. ms",
+            "hash",
+            "placement",
+            PARAMS,
+        ] {
+            assert!(!r[col(circle, c)].is_empty(), "{c} in {r:?}");
+        }
+    }
     for t in &tables {
         let ms = col(*t, "M33 est. ms");
         let v: Vec<f64> = rows(*t).iter().filter_map(|r| r[ms].parse().ok()).collect();

@@ -147,7 +147,7 @@ pub fn first_screen(rows: &[Row], min_security: u32) -> Option<Table> {
                 o.est_ms().unwrap_or_default(),
             );
             t.row(&format!(
-                "{name} | {hash} | {} | {} | {} | {} / {} | {} | {} | {} | {} | {} | {:.2}x",
+                "{name} | {hash} | {} | {} | {} / {} | {} | {} | {} | {} | {} | {} | {:.2}x",
                 c.placement,
                 c.params,
                 c.security_bits,
@@ -197,6 +197,7 @@ mod tests {
         assert_eq!(t.rows.len(), 1, "{:?}", t.rows);
         let cells: Vec<&str> = t.rows[0].iter().map(String::as_str).collect();
         assert_eq!(cells[0], "Cortex-M33");
+        assert_eq!((cells[4], cells[5]), ("102 / 102", "p3-m31"), "{cells:?}");
         assert!(cells.contains(&"p3-babybear"), "{cells:?}");
         assert_eq!(*cells.last().unwrap(), "1.50x");
         // No two-adic row with the circle row's parameters: no answer.
