@@ -19,14 +19,7 @@ use p3_circle::Point;
 use p3_field::extension::ComplexExtendable;
 use p3_field::{batch_multiplicative_inverse, ExtensionField, Field};
 
-/// `x`'s low `bits` bits in reverse order.
-pub(crate) fn reverse_bits(x: usize, bits: usize) -> usize {
-    if bits == 0 {
-        0
-    } else {
-        x.reverse_bits() >> (usize::BITS as usize - bits)
-    }
-}
+use crate::lean::math::reverse_bits;
 
 /// The natural index of the point a CFFT-order row of a `2^log_n` domain holds.
 pub(crate) fn cfft_index(row: usize, log_n: usize) -> usize {

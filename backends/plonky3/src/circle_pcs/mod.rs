@@ -39,7 +39,7 @@
 //! log_blowup, num_queries, query_pow_bits]` as base-field elements, so the same claims
 //! proved under another folding never share a transcript.
 
-mod geometry;
+pub(crate) mod geometry;
 mod prover;
 mod verifier;
 

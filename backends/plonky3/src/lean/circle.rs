@@ -651,7 +651,7 @@ pub fn verify_m31(file: &ProofFile<'_>) -> Option<Result<(), VerifyError>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::lean::circle_domain::cfft_permute_index;
+    use crate::circle_pcs::geometry::cfft_index;
     use crate::lean::patterns::{CIRCLE_PATTERNS, STARK};
     use crate::membership::MembershipOf;
     use alloc::vec::Vec;
@@ -687,9 +687,7 @@ mod tests {
                 );
                 assert_eq!(p.x.square() + p.y.square(), F::ONE);
             }
-            let mut seen: Vec<usize> = (0..1 << log_n)
-                .map(|i| cfft_permute_index(i, log_n))
-                .collect();
+            let mut seen: Vec<usize> = (0..1 << log_n).map(|i| cfft_index(i, log_n)).collect();
             seen.sort_unstable();
             assert_eq!(seen, (0..1 << log_n).collect::<Vec<_>>());
         }

@@ -1,8 +1,8 @@
 //! The circle domain's primitives both circle PCSs and their shared passes use
 //! ([`super::circle`], [`super::wide_circle`], [`super::circle_inputs`]): the bounds on claims
-//! and heights, the geometry every check derives from the claims, upstream's index permutation
-//! and domain points, the vanishing polynomial, one binary fold, points from the projective
-//! line, and leaf bytes of extension values. A leaf of the circle modules: it imports none of
+//! and heights, the geometry every check derives from the claims, the domain points, the
+//! vanishing polynomial, one binary fold, points from the projective line, and leaf bytes of
+//! extension values. A leaf of the circle modules: it imports none of
 //! them.
 
 use p3_circle::Point;
@@ -12,7 +12,6 @@ use picostark_core::{Check, VerifyError};
 use picostark_field::CM31;
 
 use super::bounds::MAX_CHUNKS;
-use super::math::reverse_bits;
 use super::reader::WireField;
 
 type F = Mersenne31;
@@ -50,18 +49,6 @@ impl Geometry {
             1
         }
     }
-}
-
-/// Upstream's `cfft_permute_index`: where the `index`-th committed row sits in the circle
-/// domain's natural order.
-pub(crate) fn cfft_permute_index(index: usize, log_n: usize) -> usize {
-    let (half, lsb) = (index >> 1, index & 1);
-    let i = if lsb == 0 {
-        half
-    } else {
-        (1 << log_n) - half - 1
-    };
-    reverse_bits(i, log_n)
 }
 
 /// The `idx`-th point of the standard twin coset of size `2^log_n` (upstream's

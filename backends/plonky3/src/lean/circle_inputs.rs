@@ -10,12 +10,13 @@ use picostark_core::{Tree, VerifyError};
 
 use super::bounds::{MAX_CHUNKS, MAX_DEGREE, MAX_QUERIES};
 use super::circle_domain::{
-    cfft_permute_index, ext_bytes, fold, nth_point, v_n, Geometry, F_LEN, MAX_CLAIMS, MAX_HEIGHTS,
+    ext_bytes, fold, nth_point, v_n, Geometry, F_LEN, MAX_CLAIMS, MAX_HEIGHTS,
 };
 use super::math::{batch_invert, batch_invert_ext};
 use super::merkle::{self, Digest};
 use super::reader::{Reader, WireField};
 use super::OpeningClaims;
+use crate::circle_pcs::geometry::cfft_index;
 use crate::config::ByteHash;
 
 type F = Mersenne31;
@@ -130,7 +131,7 @@ impl<EF: ExtensionField<F>, H: ByteHash> InputPass<'_, EF, H> {
                 let h = g.heights[s];
                 let reduced = self.indices[k] >> (g.max_h - h);
                 reduced_idx[k][s] = reduced;
-                points[k][s] = nth_point(h, cfft_permute_index(reduced, h));
+                points[k][s] = nth_point(h, cfft_index(reduced, h));
             }
         }
         let mut leaf_index = [0usize; MAX_QUERIES];
