@@ -1,5 +1,5 @@
 //! Our own challenge-field arithmetic (`picostark-field`) behind [`super::reader::WireField`]'s
-//! hooks: QM31 for Mersenne-31 and BabyBear^4 for BabyBear.
+//! hooks: QM31 for Mersenne-31, BabyBear^4 for BabyBear, and Goldilocks^3 in 32-bit limbs.
 //!
 //! Why: upstream's extensions are generic towers that reduce after every base product and,
 //! as called in the verifier, stay out of line (one QM31 product: 337 instructions on the
@@ -12,18 +12,18 @@
 use core::any::TypeId;
 use core::mem::{size_of, transmute_copy};
 
-use p3_baby_bear::BabyBear;
-use p3_field::extension::BinomialExtensionField;
 use p3_mersenne_31::QM31 as UpstreamQm31;
 use picostark_field::{BabyBear4, QM31};
 
-/// Upstream's BabyBear^4 (`W = 11`), the two-adic challenge field of the default rows.
-pub(crate) type UpstreamBb4 = BinomialExtensionField<BabyBear, 4>;
+// Upstream's BabyBear^4 (`W = 11`) and Goldilocks^3 (`x^3 - x - 1`, whose products
+// `picostark_field::goldilocks` forms in 32-bit limbs on the coefficients' words).
+use crate::config::{BabyBear4 as UpstreamBb4, Goldilocks3 as UpstreamGoldilocks3};
 
 // The reinterpretations below rely on equal sizes (and on `#[repr(transparent)]` word arrays
 // on both sides, which the types document).
 const _: () = assert!(size_of::<UpstreamQm31>() == size_of::<QM31>());
 const _: () = assert!(size_of::<UpstreamBb4>() == size_of::<BabyBear4>());
+const _: () = assert!(size_of::<UpstreamGoldilocks3>() == size_of::<[u64; 3]>());
 
 /// A type of ours with the same words as the upstream type `Upstream`.
 pub(crate) trait Ours: Copy + 'static {
@@ -39,16 +39,22 @@ impl Ours for BabyBear4 {
     type Upstream = UpstreamBb4;
 }
 
+/// The limb arithmetic works on the coefficients' words, any `u64` each (Goldilocks words need
+/// not be canonical).
+impl Ours for [u64; 3] {
+    type Upstream = UpstreamGoldilocks3;
+}
+
 /// `a` as `T` when `EF` is `T`'s upstream twin, else `None` (decided at compile time).
 #[inline(always)]
 pub(crate) fn ours<T: Ours, EF: 'static>(a: &EF) -> Option<T> {
     (TypeId::of::<EF>() == TypeId::of::<T::Upstream>()).then(|| {
         // SAFETY: `EF` is `T::Upstream` (tested above), which has `T`'s size (asserted at
-        // compile time for both pairs) and stores the same `u32` words in the same basis:
-        // `ExtField` and `Mersenne31`/`MontyField31` are `#[repr(transparent)]` over their
+        // compile time for every pair) and stores the same words in the same basis: `ExtField`
+        // and `Mersenne31`/`MontyField31`/`Goldilocks` are `#[repr(transparent)]` over their
         // word arrays, as are `QM31([M31; 4])` and `BabyBear4([BabyBear; 4])` over `u32`s.
         // Every upstream word is one of ours (Mersenne-31: below `2^31`; BabyBear: a
-        // Montgomery word below `p`).
+        // Montgomery word below `p`; Goldilocks: any `u64`).
         unsafe { transmute_copy::<EF, T>(a) }
     })
 }
@@ -65,7 +71,10 @@ pub(crate) fn upstream<T: Ours, EF: 'static>(t: T) -> EF {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use p3_baby_bear::BabyBear;
+    use p3_field::extension::BinomialExtensionField;
     use p3_field::{BasedVectorSpace, PrimeCharacteristicRing};
+    use p3_goldilocks::Goldilocks;
     use p3_mersenne_31::Mersenne31;
 
     #[test]
@@ -81,5 +90,13 @@ mod tests {
         assert!(ours::<BabyBear4, _>(&BinomialExtensionField::<BabyBear, 5>::ONE).is_none());
         assert!(ours::<QM31, _>(&BinomialExtensionField::<Mersenne31, 3>::ONE).is_none());
         assert!(ours::<QM31, _>(&b).is_none());
+        // Goldilocks^3: the words themselves, any `u64` (not reduced on the way).
+        let g = UpstreamGoldilocks3::from_basis_coefficients_fn(|i| {
+            Goldilocks::new(u64::MAX - i as u64)
+        });
+        let w = ours::<[u64; 3], _>(&g).unwrap();
+        assert_eq!(w, [u64::MAX, u64::MAX - 1, u64::MAX - 2]);
+        assert_eq!(upstream::<[u64; 3], UpstreamGoldilocks3>(w), g);
+        assert!(ours::<[u64; 3], _>(&BinomialExtensionField::<Goldilocks, 2>::ONE).is_none());
     }
 }

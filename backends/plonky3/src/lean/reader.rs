@@ -11,10 +11,8 @@
 //! compared with the value the header implies ([`Reader::expect_len`]) before anything is read
 //! under it, and nothing is ever allocated: slices borrow the payload.
 
-use core::any::TypeId;
 use p3_baby_bear::BabyBear;
 
-use p3_field::extension::CubicTrinomialExtensionField;
 use p3_field::{
     BasedVectorSpace, ExtensionField, PrimeCharacteristicRing, PrimeField32, PrimeField64,
 };
@@ -227,67 +225,42 @@ impl WireField for Goldilocks {
 
     #[inline(always)]
     fn ext_mul<EF: ExtensionField<Self>>(a: EF, b: EF) -> EF {
-        match (cubic_words(&a), cubic_words(&b)) {
-            (Some(x), Some(y)) => from_cubic_words(gl::cubic_mul(x, y)),
+        match (ours::<[u64; 3], _>(&a), ours::<[u64; 3], _>(&b)) {
+            (Some(x), Some(y)) => upstream(gl::cubic_mul(&x, &y)),
             _ => a * b,
         }
     }
 
     #[inline(always)]
     fn ext_mul_base<EF: ExtensionField<Self>>(a: EF, b: Self) -> EF {
-        match cubic_words(&a) {
-            Some(x) => from_cubic_words(gl::cubic_mul_base(x, word_of(b))),
+        match ours::<[u64; 3], _>(&a) {
+            Some(x) => upstream(gl::cubic_mul_base(&x, word_of(b))),
             None => a * b,
         }
     }
 
     #[inline(always)]
     fn ext_add<EF: ExtensionField<Self>>(a: EF, b: EF) -> EF {
-        match (cubic_words(&a), cubic_words(&b)) {
-            (Some(x), Some(y)) => from_cubic_words(gl::cubic_add(x, y)),
+        match (ours::<[u64; 3], _>(&a), ours::<[u64; 3], _>(&b)) {
+            (Some(x), Some(y)) => upstream(gl::cubic_add(&x, &y)),
             _ => a + b,
         }
     }
 
     #[inline(always)]
     fn ext_sub<EF: ExtensionField<Self>>(a: EF, b: EF) -> EF {
-        match (cubic_words(&a), cubic_words(&b)) {
-            (Some(x), Some(y)) => from_cubic_words(gl::cubic_sub(x, y)),
+        match (ours::<[u64; 3], _>(&a), ours::<[u64; 3], _>(&b)) {
+            (Some(x), Some(y)) => upstream(gl::cubic_sub(&x, &y)),
             _ => a - b,
         }
     }
 }
-
-/// Goldilocks^3 as upstream names it: the challenge field whose products
-/// [`WireField::ext_mul`] computes in 32-bit limbs.
-type Goldilocks3 = CubicTrinomialExtensionField<Goldilocks>;
 
 /// A Goldilocks element's word (not necessarily canonical: any word is an element).
 #[inline(always)]
 fn word_of(g: Goldilocks) -> u64 {
     // SAFETY: `Goldilocks` is `#[repr(transparent)]` over its `u64` word.
     unsafe { core::mem::transmute::<Goldilocks, u64>(g) }
-}
-
-/// The coefficients' words of `a` when `EF` is [`Goldilocks3`] (a compile-time test).
-#[inline(always)]
-fn cubic_words<EF: 'static>(a: &EF) -> Option<&[u64; 3]> {
-    (TypeId::of::<EF>() == TypeId::of::<Goldilocks3>()).then(|| {
-        // SAFETY: `EF` is `Goldilocks3` = `ExtField<Goldilocks, 3, _>`, `#[repr(transparent)]`
-        // over `[Goldilocks; 3]` (its other field is a `PhantomData`), each `#[repr(transparent)]`
-        // over a `u64`: the same layout as `[u64; 3]`.
-        unsafe { &*(a as *const EF).cast::<[u64; 3]>() }
-    })
-}
-
-/// The [`Goldilocks3`] element with coefficient words `w`, as an `EF` that is
-/// [`Goldilocks3`] (only called after [`cubic_words`] said so).
-#[inline(always)]
-fn from_cubic_words<EF: 'static>(w: [u64; 3]) -> EF {
-    assert!(TypeId::of::<EF>() == TypeId::of::<Goldilocks3>());
-    let e = Goldilocks3::new(w.map(Goldilocks::new));
-    // SAFETY: `EF` is `Goldilocks3` (asserted above, a compile-time test).
-    unsafe { core::mem::transmute_copy::<Goldilocks3, EF>(&e) }
 }
 
 impl WireField for Mersenne31 {
