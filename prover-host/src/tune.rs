@@ -510,7 +510,7 @@ fn count_hashes(files: &[PathBuf], out: &Path) -> Result<ExitCode, UsageError> {
                 r.map_err(|e| UsageError(format!("{}: {e}", path.display())))?;
                 (
                     picostark_plonky3::hash_count::compressions(),
-                    "host: our verifier with picostark-plonky3/hash-count (counting BLAKE3)",
+                    "host: our verifier on the firmware's BLAKE3 (picostark-blake3), compressions counted in it",
                 )
             }
             _ => return usage(format!("{}: no hash count for {backend}", path.display())),

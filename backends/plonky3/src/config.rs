@@ -89,33 +89,13 @@ impl ByteHash for ProverHash {
     }
 }
 
-#[cfg(feature = "hash-count")]
-impl ByteHash for crate::hash_count::CountingBlake3 {
-    type Compress = CompressionFunctionFromHasher<Self, 2, 32>;
-    fn compression(self) -> Self::Compress {
-        CompressionFunctionFromHasher::new(self)
-    }
-}
-
-/// The verifiers' BLAKE3 (see [`crate::hash`]); the `hash-count` build counts its
-/// compressions (same digests, see `hash_count`, feature `hash-count`).
-#[cfg(not(feature = "hash-count"))]
+/// The verifiers' BLAKE3 (see [`crate::hash`]), on the host as in the firmware; the
+/// `hash-count` build counts its compressions inside it (see `hash_count`).
 pub type VerifierHash = crate::hash::Blake3Lean;
-#[cfg(feature = "hash-count")]
-pub type VerifierHash = crate::hash_count::CountingBlake3;
 #[cfg(feature = "prover")]
 pub use crate::hash::ProverHash;
 /// The verifiers' hasher value.
-pub const VERIFIER_HASH: VerifierHash = {
-    #[cfg(not(feature = "hash-count"))]
-    {
-        crate::hash::Blake3Lean
-    }
-    #[cfg(feature = "hash-count")]
-    {
-        crate::hash_count::CountingBlake3
-    }
-};
+pub const VERIFIER_HASH: VerifierHash = crate::hash::Blake3Lean;
 
 type FieldHash<H> = SerializingHasher<H>;
 type ValMmcs<F, H> = MerkleTreeMmcs<F, u8, FieldHash<H>, <H as ByteHash>::Compress, 2, 32>;

@@ -152,18 +152,21 @@ impl PseudoCompressionFunction<[u8; 32], 2> for Sha256LeanCompress {
 fn stream_iter(head: &[u8], next: u8, rest: impl Iterator<Item = u8>) -> [u8; 32] {
     let mut h = blake3::Hasher::new();
     h.update(head);
+    let mut total = head.len();
     let mut chunk = [0u8; BUFFER];
     chunk[0] = next;
     let mut len = 1;
     for b in rest {
         if len == BUFFER {
             h.update(&chunk);
+            total += BUFFER;
             len = 0;
         }
         chunk[len] = b;
         len += 1;
     }
     h.update(&chunk[..len]);
+    count_streamed(total + len);
     h.finalize().into()
 }
 
@@ -199,10 +202,21 @@ fn stream_slices<'a>(
     let mut h = blake3::Hasher::new();
     h.update(head);
     h.update(current);
+    let mut total = head.len() + current.len();
     for s in rest {
         h.update(s);
+        total += s.len();
     }
+    count_streamed(total);
     h.finalize().into()
+}
+
+/// The streaming fallback's compressions, for the `hash-count` build (the one-shot paths
+/// count inside `picostark_blake3::compress`).
+#[inline(always)]
+fn count_streamed(_len: usize) {
+    #[cfg(feature = "hash-count")]
+    picostark_blake3::count::add(picostark_blake3::count::compressions_for(_len));
 }
 
 /// The provers' byte hasher: the header's hash chosen at run time. One prover type for both

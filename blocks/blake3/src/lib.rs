@@ -22,6 +22,9 @@
 #[cfg(test)]
 extern crate std;
 
+#[cfg(feature = "count")]
+pub mod count;
+
 #[cfg(test)]
 mod tests;
 
@@ -84,6 +87,8 @@ fn round(s: &mut [u32; 16], m: &[u32; 16], order: &[usize; 16]) {
 /// words: all a 32-byte hash needs), written over `cv`.
 #[inline(never)]
 pub fn compress(cv: &mut [u32; 8], block: &[u32; 16], counter: u64, block_len: u32, flags: u32) {
+    #[cfg(feature = "count")]
+    count::add(1);
     let mut s = [
         cv[0],
         cv[1],

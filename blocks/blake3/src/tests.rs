@@ -94,3 +94,27 @@ fn a_changed_byte_changes_the_digest() {
         assert_ne!(hash(&t), base, "byte {i}");
     }
 }
+
+/// The counter sees every compression `hash` performs: the BLAKE3 tree's count for each
+/// length (single block, chunk edges, parents). Other tests may hash on other threads while
+/// counting is on, so a length is retried until a window holds only its own compressions.
+#[cfg(feature = "count")]
+#[test]
+fn the_counter_counts_the_tree_compressions() {
+    use crate::count;
+    for len in [0, 1, 64, 65, 1024, 1025, 2048, 4097] {
+        let data = input(len, 9);
+        let want = count::compressions_for(len);
+        let counted = (0..100).map(|_| {
+            count::reset();
+            crate::hash(&data);
+            count::compressions()
+        });
+        assert!(
+            counted.clone().any(|c| c == want),
+            "length {len}: want {want}"
+        );
+    }
+    count::stop();
+    assert_eq!(count::compressions_for(1025), 18);
+}
