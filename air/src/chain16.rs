@@ -29,7 +29,11 @@ pub struct CubicChain16;
 const DEGREES: [usize; WIDTH] = [3; WIDTH];
 
 impl AirDef for CubicChain16 {
-    const ID: AirId = AirId::CubicChain16;
+    const NAME: &'static str = "chain16";
+
+    fn id(&self) -> AirId {
+        AirId::CubicChain16
+    }
 
     fn width(&self) -> usize {
         WIDTH

@@ -15,7 +15,11 @@ use crate::{AirDef, AirId, Algebra, Boundary, BoundaryValue, Frame, Row, Trace};
 pub struct Fibonacci;
 
 impl AirDef for Fibonacci {
-    const ID: AirId = AirId::Fibonacci;
+    const NAME: &'static str = "fib";
+
+    fn id(&self) -> AirId {
+        AirId::Fibonacci
+    }
 
     fn width(&self) -> usize {
         2

@@ -19,6 +19,9 @@ pub mod fibonacci;
 pub mod membership;
 pub mod poseidon2;
 
+mod fingerprint;
+pub use fingerprint::fingerprint;
+
 #[cfg(test)]
 mod test_field;
 
@@ -83,10 +86,20 @@ impl<F> Trace<F> {
     }
 }
 
-/// An AIR, written once for every backend.
-pub trait AirDef: Sync {
-    /// The id stored in proof files.
-    const ID: AirId;
+/// An AIR, written once for every backend. A value of it holds no per-proof state (n and
+/// the public inputs come from the proof), hence `Default`; backends build it where they need
+/// it.
+pub trait AirDef: Default + Clone + Send + Sync + 'static {
+    /// A short name: what the AIR is called in logs, and part of a custom AIR's
+    /// [`fingerprint`].
+    const NAME: &'static str;
+
+    /// The id stored in proof files: a built-in AIR returns its own; every other AIR is
+    /// [`AirId::Custom`] with its [`fingerprint`], so that proofs of two different AIRs never
+    /// pass for each other.
+    fn id(&self) -> AirId {
+        AirId::Custom(fingerprint(self))
+    }
 
     /// Number of trace columns.
     fn width(&self) -> usize;

@@ -269,7 +269,11 @@ impl<P: Poseidon2Instance> Membership<P> {
 }
 
 impl<P: Poseidon2Instance> AirDef for Membership<P> {
-    const ID: AirId = AirId::Membership;
+    const NAME: &'static str = "membership";
+
+    fn id(&self) -> AirId {
+        AirId::Membership
+    }
 
     fn width(&self) -> usize {
         self.cols().width

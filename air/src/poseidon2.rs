@@ -41,7 +41,7 @@ pub struct Poseidon2Params {
 
 /// A source of one Poseidon2 instance and the digest width used with it; the backend that
 /// owns the field implements it (see `picostark-plonky3`'s `membership` module).
-pub trait Poseidon2Instance {
+pub trait Poseidon2Instance: 'static {
     /// What the instance is, for records and reports (e.g. `Poseidon2 BabyBear-24`).
     const NAME: &'static str;
     /// Digest width in field elements.

@@ -1,6 +1,6 @@
 //! picostark-airs: the one declaration of the AIRs every backend proves and verifies.
 //!
-//! [`with_air`] binds each [`AirId`] (the byte a proof file names its statement by) to the
+//! [`Builtins`] ([`AirSet`], [`with_air`]) binds each built-in [`AirId`] (the byte a proof file names its statement by) to the
 //! [`AirDef`] it stands for over each base field (the membership AIR takes the field's
 //! Poseidon2 instance from `picostark-poseidon2`), and hands it to an [`AirVisitor`]: the AIR
 //! is a type, and a caller writes its work once, generic over `A: AirDef`. Adding an AIR is
@@ -17,9 +17,14 @@
 #![no_std]
 #![forbid(unsafe_code)]
 
+#[cfg(test)]
+extern crate alloc;
+
 use picostark_air::chain16::CubicChain16;
 use picostark_air::fibonacci::Fibonacci;
 use picostark_air::membership::Membership;
+use core::marker::PhantomData;
+
 use picostark_air::AirDef;
 use picostark_core::security::{AirShape, Figures, Regime, StatementHash};
 use picostark_core::{AirId, BackendId, Domain, FieldId, ProofHeader};
@@ -33,20 +38,66 @@ pub trait AirVisitor {
     fn visit<A: AirDef>(self, air: &A) -> Self::Output;
 }
 
-/// Runs `visitor` on the AIR `air` over `field`: the one table from AIR ids to AIR types.
-/// Inlined, so a caller that passes a constant field (a backend's own) links only that
-/// field's instances.
-#[inline]
-pub fn with_air<V: AirVisitor>(air: AirId, field: FieldId, visitor: V) -> V::Output {
-    match air {
-        AirId::Fibonacci => visitor.visit(&Fibonacci),
-        AirId::CubicChain16 => visitor.visit(&CubicChain16),
-        AirId::Membership => match field {
-            FieldId::BabyBear => visitor.visit(&Membership::<BabyBear24>::default()),
-            FieldId::Mersenne31 => visitor.visit(&Membership::<Mersenne31x24>::default()),
-            FieldId::Goldilocks => visitor.visit(&Membership::<Goldilocks12>::default()),
-        },
+/// The AIRs a build proves and verifies: the built-ins and at most one AIR of the user's
+/// ([`With`]). A type, so that a backend's code is generic over it and a user's AIR joins
+/// without an edit here.
+pub trait AirSet: 'static {
+    /// The user's AIR ([`Builtins`]: none, and this is a stand-in never visited).
+    type Extra: AirDef;
+    /// Whether [`AirSet::Extra`] is in the set.
+    const HAS_EXTRA: bool;
+
+    /// The user's AIR, if the set has one and `air` names it.
+    fn extra(air: AirId) -> Option<Self::Extra> {
+        if !Self::HAS_EXTRA || !matches!(air, AirId::Custom(_)) {
+            return None;
+        }
+        let own = Self::Extra::default();
+        (own.id() == air).then_some(own)
     }
+
+    /// Runs `visitor` on the AIR `air` names over `field`; `None` when the set has no such
+    /// AIR (a custom AIR this build was not made with).
+    #[inline]
+    fn with<V: AirVisitor>(air: AirId, field: FieldId, visitor: V) -> Option<V::Output> {
+        if let Some(own) = Self::extra(air) {
+            return Some(visitor.visit(&own));
+        }
+        Some(match air {
+            AirId::Fibonacci => visitor.visit(&Fibonacci),
+            AirId::CubicChain16 => visitor.visit(&CubicChain16),
+            AirId::Membership => match field {
+                FieldId::BabyBear => visitor.visit(&Membership::<BabyBear24>::default()),
+                FieldId::Mersenne31 => visitor.visit(&Membership::<Mersenne31x24>::default()),
+                FieldId::Goldilocks => visitor.visit(&Membership::<Goldilocks12>::default()),
+            },
+            AirId::Custom(_) => return None,
+        })
+    }
+}
+
+/// The built-in AIRs: the one table from AIR ids to AIR types ([`AirSet::with`]).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Builtins;
+
+impl AirSet for Builtins {
+    type Extra = Fibonacci;
+    const HAS_EXTRA: bool = false;
+}
+
+/// The built-ins and the user's AIR `A`, named in proof files by its fingerprint
+/// ([`AirDef::id`]): how a user's build adds its own AIR, e.g. `With<VdfAir>`.
+pub struct With<A>(PhantomData<fn() -> A>);
+
+impl<A: AirDef> AirSet for With<A> {
+    type Extra = A;
+    const HAS_EXTRA: bool = true;
+}
+
+/// Runs `visitor` on the built-in AIR `air` over `field` ([`Builtins`]).
+#[inline]
+pub fn with_air<V: AirVisitor>(air: AirId, field: FieldId, visitor: V) -> Option<V::Output> {
+    Builtins::with(air, field, visitor)
 }
 
 /// Plonky3's view of `air`'s shape over `domain`, the one the security estimate counts
@@ -85,33 +136,56 @@ impl AirVisitor for ShapeOver {
     }
 }
 
-/// The shape of the AIR `air` over `field` and `domain`.
+/// The shape of the AIR `air` over `field` and `domain`, if the set `S` has it.
 #[inline]
-pub fn shape_by_id(air: AirId, field: FieldId, domain: Domain) -> AirShape {
-    with_air(air, field, ShapeOver(domain))
+pub fn shape_in<S: AirSet>(air: AirId, field: FieldId, domain: Domain) -> Option<AirShape> {
+    S::with(air, field, ShapeOver(domain))
 }
 
-/// The shape of the AIR `air` as `backend` proves it (over its field and domain). A
-/// verifier passes its own backend, a constant: the other fields' AIRs are not linked.
+/// The shape of the built-in AIR `air` over `field` and `domain`.
 #[inline]
-pub fn shape_for(backend: BackendId, air: AirId) -> AirShape {
-    shape_by_id(air, backend.field(), backend.domain())
+pub fn shape_by_id(air: AirId, field: FieldId, domain: Domain) -> Option<AirShape> {
+    shape_in::<Builtins>(air, field, domain)
 }
 
-/// The shape of a header's own AIR, over its backend's field and domain.
-pub fn shape_of(header: &ProofHeader) -> AirShape {
-    shape_by_id(header.air, header.field, header.backend.domain())
+/// The shape of the AIR `air` as `backend` proves it (over its field and domain), if the set
+/// `S` has it. A verifier passes its own backend, a constant: the other fields' AIRs are
+/// not linked.
+#[inline]
+pub fn shape_for<S: AirSet>(backend: BackendId, air: AirId) -> Option<AirShape> {
+    shape_in::<S>(air, backend.field(), backend.domain())
+}
+
+/// The shape of a header's own AIR, over its backend's field and domain, if the set `S`
+/// has it.
+pub fn shape_of_in<S: AirSet>(header: &ProofHeader) -> Option<AirShape> {
+    shape_in::<S>(header.air, header.field, header.backend.domain())
+}
+
+/// [`shape_of_in`] over the built-in AIRs.
+pub fn shape_of(header: &ProofHeader) -> Option<AirShape> {
+    shape_of_in::<Builtins>(header)
 }
 
 /// All five security figures of a header (`picostark_core::security::Figures`), over its
-/// own AIR.
-pub fn figures(header: &ProofHeader) -> Figures {
-    Figures::with_shape(header, shape_of(header))
+/// own AIR, if the set `S` has it.
+pub fn figures_in<S: AirSet>(header: &ProofHeader) -> Option<Figures> {
+    Some(Figures::with_shape(header, shape_of_in::<S>(header)?))
 }
 
-/// A header's security in one regime, over its own AIR.
-pub fn bits(header: &ProofHeader, regime: Regime) -> u32 {
-    picostark_core::security::bits(header, shape_of(header), regime)
+/// [`figures_in`] over the built-in AIRs.
+pub fn figures(header: &ProofHeader) -> Option<Figures> {
+    figures_in::<Builtins>(header)
+}
+
+/// A header's security in one regime, over its own AIR, if the set `S` has it.
+pub fn bits_in<S: AirSet>(header: &ProofHeader, regime: Regime) -> Option<u32> {
+    Some(picostark_core::security::bits(header, shape_of_in::<S>(header)?, regime))
+}
+
+/// [`bits_in`] over the built-in AIRs.
+pub fn bits(header: &ProofHeader, regime: Regime) -> Option<u32> {
+    bits_in::<Builtins>(header, regime)
 }
 
 #[cfg(test)]
@@ -141,16 +215,16 @@ mod tests {
             for domain in [TwoAdic, Circle] {
                 let c = u32::from(domain == Circle);
                 assert_eq!(
-                    shape_by_id(AirId::Fibonacci, field, domain),
+                    shape_by_id(AirId::Fibonacci, field, domain).unwrap(),
                     expect(2, 5, 2, 1, None)
                 );
                 assert_eq!(
-                    shape_by_id(AirId::CubicChain16, field, domain),
+                    shape_by_id(AirId::CubicChain16, field, domain).unwrap(),
                     expect(16, 36, 3 + c, 4, None)
                 );
             }
         }
-        let m = |f, d| shape_by_id(AirId::Membership, f, d);
+        let m = |f, d| shape_by_id(AirId::Membership, f, d).unwrap();
         assert_eq!(m(BabyBear, TwoAdic), expect(237, 315, 7, 8, bb));
         assert_eq!(m(Goldilocks, TwoAdic), expect(132, 175, 7, 8, gl));
         assert_eq!(m(Mersenne31, TwoAdic), expect(238, 316, 5, 8, m31));
@@ -163,14 +237,77 @@ mod tests {
         struct Id;
         impl AirVisitor for Id {
             type Output = AirId;
-            fn visit<A: AirDef>(self, _: &A) -> AirId {
-                A::ID
+            fn visit<A: AirDef>(self, air: &A) -> AirId {
+                air.id()
             }
         }
         for &air in AirId::ALL {
             for &field in FieldId::ALL {
-                assert_eq!(with_air(air, field, Id), air);
+                assert_eq!(with_air(air, field, Id), Some(air));
             }
         }
+    }
+
+    /// A user's AIR joins the built-ins by its fingerprint; another fingerprint is no AIR of
+    /// the set, and the built-ins stay as they were.
+    #[test]
+    fn a_users_air_joins_the_set_by_its_fingerprint() {
+        #[derive(Clone, Copy, Debug, Default)]
+        struct Renamed;
+        impl AirDef for Renamed {
+            const NAME: &'static str = "renamed-fib";
+            fn width(&self) -> usize {
+                Fibonacci.width()
+            }
+            fn num_public_inputs(&self) -> usize {
+                Fibonacci.num_public_inputs()
+            }
+            fn transition_degrees(&self) -> &[usize] {
+                Fibonacci.transition_degrees()
+            }
+            fn eval_transition<E: picostark_air::Algebra>(
+                &self,
+                frame: &picostark_air::Frame<'_, E>,
+                emit: &mut dyn FnMut(E),
+            ) {
+                Fibonacci.eval_transition(frame, emit)
+            }
+            fn boundaries(&self) -> alloc::vec::Vec<picostark_air::Boundary> {
+                Fibonacci.boundaries()
+            }
+            fn generate_trace<F>(
+                &self,
+                n: usize,
+                from_u64: impl Fn(u64) -> F,
+            ) -> picostark_air::Trace<F>
+            where
+                F: Copy
+                    + core::ops::Add<Output = F>
+                    + core::ops::Sub<Output = F>
+                    + core::ops::Mul<Output = F>,
+            {
+                Fibonacci.generate_trace(n, from_u64)
+            }
+        }
+        struct Id;
+        impl AirVisitor for Id {
+            type Output = AirId;
+            fn visit<A: AirDef>(self, air: &A) -> AirId {
+                air.id()
+            }
+        }
+        type Set = With<Renamed>;
+        let own = Renamed.id();
+        assert!(matches!(own, AirId::Custom(_)));
+        let field = FieldId::BabyBear;
+        assert_eq!(Set::with(own, field, Id), Some(own));
+        assert_eq!(Builtins::with(own, field, Id), None);
+        let other = AirId::Custom(own.fingerprint().unwrap() ^ 1);
+        assert_eq!(Set::with(other, field, Id), None);
+        assert_eq!(Set::with(AirId::Fibonacci, field, Id), Some(AirId::Fibonacci));
+        assert_eq!(
+            shape_in::<Set>(own, field, Domain::TwoAdic),
+            shape_by_id(AirId::Fibonacci, field, Domain::TwoAdic)
+        );
     }
 }

@@ -35,8 +35,9 @@ pub fn bits(r: &RunRecord) -> Result<(u32, Option<u32>, u32), String> {
         log_n: r.n.trailing_zeros() as u8,
         params,
     };
-    let capped = figures(&header);
-    let shape = shape_of(&header);
+    // `from_name` above gives built-in AIRs only, whose definitions are known.
+    let capped = figures(&header).ok_or(format!("AIR {}", r.air))?;
+    let shape = shape_of(&header).ok_or(format!("AIR {}", r.air))?;
     let cap = shape.statement_hash.map(|h| h.bits);
     let fri = Figures::with_shape(
         &header,

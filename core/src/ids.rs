@@ -103,19 +103,78 @@ byte_enum! {
     }
 }
 
-byte_enum! {
-    /// The statement being proved.
-    AirId {
-        /// Two-column Fibonacci: `s0' = s0 + s1`, `s1' = s1 + s0'`, `s0[0] = s1[0] = 1`,
-        /// public input `s1[n-1]`.
-        Fibonacci = 1, "fib";
-        /// Sixteen columns, one degree-3 mixing round per row; public inputs are four
-        /// input words (first row) and four output words (last row).
-        CubicChain16 = 2, "chain16";
-        /// Merkle membership with a nullifier (`picostark_air::membership`): one Poseidon2
-        /// permutation per row over the backend's field; public inputs are the root, the
-        /// nullifier, the signal hash and the scope hash.
-        Membership = 3, "membership";
+/// The statement being proved: one of the built-in AIRs (one header byte each), or an AIR
+/// defined outside this workspace, named by its fingerprint (`picostark_air::fingerprint`: a
+/// hash of its name and shape, written after the fixed header), so that no two AIRs pass for
+/// each other.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum AirId {
+    /// Two-column Fibonacci: `s0' = s0 + s1`, `s1' = s1 + s0'`, `s0[0] = s1[0] = 1`,
+    /// public input `s1[n-1]`.
+    Fibonacci,
+    /// Sixteen columns, one degree-3 mixing round per row; public inputs are four input
+    /// words (first row) and four output words (last row).
+    CubicChain16,
+    /// Merkle membership with a nullifier (`picostark_air::membership`): one Poseidon2
+    /// permutation per row over the backend's field; public inputs are the root, the
+    /// nullifier, the signal hash and the scope hash.
+    Membership,
+    /// An AIR from outside the workspace, by its 64-bit fingerprint.
+    Custom(u64),
+}
+
+impl AirId {
+    /// The built-in AIRs.
+    pub const ALL: &'static [AirId] = &[AirId::Fibonacci, AirId::CubicChain16, AirId::Membership];
+    /// The header byte of [`AirId::Custom`] (its fingerprint follows the fixed header).
+    pub const CUSTOM_BYTE: u8 = 0x80;
+
+    /// The header byte.
+    pub const fn byte(self) -> u8 {
+        match self {
+            AirId::Fibonacci => 1,
+            AirId::CubicChain16 => 2,
+            AirId::Membership => 3,
+            AirId::Custom(_) => Self::CUSTOM_BYTE,
+        }
+    }
+
+    /// A built-in AIR by its header byte (a custom AIR needs its fingerprint too).
+    pub fn from_byte(b: u8) -> Option<Self> {
+        Self::ALL.iter().copied().find(|a| a.byte() == b)
+    }
+
+    /// The text name: `custom` for every user AIR (its [`fmt::Display`] adds the
+    /// fingerprint).
+    pub fn name(self) -> &'static str {
+        match self {
+            AirId::Fibonacci => "fib",
+            AirId::CubicChain16 => "chain16",
+            AirId::Membership => "membership",
+            AirId::Custom(_) => "custom",
+        }
+    }
+
+    /// A built-in AIR by its text name.
+    pub fn from_name(s: &str) -> Option<Self> {
+        Self::ALL.iter().copied().find(|a| a.name() == s)
+    }
+
+    /// A custom AIR's fingerprint.
+    pub const fn fingerprint(self) -> Option<u64> {
+        match self {
+            AirId::Custom(f) => Some(f),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for AirId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            AirId::Custom(fp) => write!(f, "custom-{fp:016x}"),
+            _ => f.write_str(self.name()),
+        }
     }
 }
 

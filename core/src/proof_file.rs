@@ -19,9 +19,10 @@
 //! | 17 | 1 | log2 of the FRI final polynomial length (0..=16) |
 //! | 18 | 1 | number k of public inputs (0..=64) |
 //! | 19 | 1 | reserved, 0 |
-//! | 20 | 8k | public inputs, canonical field elements as u64 |
-//! | 20+8k | 4 | payload length L |
-//! | 24+8k | L | payload: the backend's own proof encoding |
+//! | 20 | f = 0 or 8 | the AIR's fingerprint, only when the AIR id byte is `custom` (0x80) |
+//! | 20+f | 8k | public inputs, canonical field elements as u64 |
+//! | 20+f+8k | 4 | payload length L |
+//! | 24+f+8k | L | payload: the backend's own proof encoding |
 //!
 //! Parsing borrows from the input (the firmware parses straight from flash), allocates
 //! nothing, checks every length against the bytes that remain and rejects trailing bytes.
@@ -260,7 +261,11 @@ impl<'a> ProofFile<'a> {
         let b = r.u8()?;
         let hash = HashId::from_byte(b).ok_or(FormatError::UnknownHash(b))?;
         let b = r.u8()?;
-        let air = AirId::from_byte(b).ok_or(FormatError::UnknownAir(b))?;
+        // A custom AIR's fingerprint follows the fixed header (read below, in file order).
+        let builtin_air = match b {
+            AirId::CUSTOM_BYTE => None,
+            _ => Some(AirId::from_byte(b).ok_or(FormatError::UnknownAir(b))?),
+        };
         let log_n = r.u8()?;
         in_range(log_n.into(), 3, 32, "log2 trace length")?;
         let log_blowup = r.u8()?;
@@ -285,6 +290,15 @@ impl<'a> ProofFile<'a> {
         if r.u8()? != 0 {
             return Err(FormatError::InvalidValue("reserved byte is not zero"));
         }
+        let air = match builtin_air {
+            Some(air) => air,
+            None => {
+                let b = r.take(8)?;
+                AirId::Custom(u64::from_le_bytes([
+                    b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7],
+                ]))
+            }
+        };
         let public_inputs = PublicInputs(r.take(num_public * 8)?);
         let modulus = field.modulus();
         if public_inputs.iter().any(|v| v >= modulus) {
@@ -342,7 +356,7 @@ pub fn encode(header: &ProofHeader, public_inputs: &[u64], payload: &[u8]) -> al
         header.field as u8,
         header.extension_degree,
         header.hash as u8,
-        header.air as u8,
+        header.air.byte(),
         header.log_n,
         p.log_blowup,
         p.pow_bits,
@@ -354,6 +368,9 @@ pub fn encode(header: &ProofHeader, public_inputs: &[u64], payload: &[u8]) -> al
         public_inputs.len() as u8,
         0,
     ]);
+    if let Some(fingerprint) = header.air.fingerprint() {
+        out.extend_from_slice(&fingerprint.to_le_bytes());
+    }
     for v in public_inputs {
         out.extend_from_slice(&v.to_le_bytes());
     }
@@ -396,6 +413,37 @@ mod tests {
 
     fn sample() -> Vec<u8> {
         encode(&header(), &[1_369_371_767], &[9, 8, 7, 6, 5])
+    }
+
+    /// A custom AIR's fingerprint travels after the fixed header, inside the statement
+    /// bytes (so a Plonky3 transcript absorbs it), and any change of it is another AIR.
+    #[test]
+    fn a_custom_air_round_trips_with_its_fingerprint() {
+        let h = ProofHeader {
+            air: AirId::Custom(0x0123_4567_89ab_cdef),
+            ..header()
+        };
+        let bytes = encode(&h, &[5, 6], &[1, 2, 3]);
+        assert_eq!(bytes.len(), FIXED_HEADER_LEN + 8 + 16 + 4 + 3);
+        let file = ProofFile::parse(&bytes).unwrap();
+        assert_eq!(file.header, h);
+        assert_eq!(file.public_inputs.iter().collect::<Vec<_>>(), [5, 6]);
+        assert_eq!(file.statement_bytes.len(), FIXED_HEADER_LEN + 8 + 16);
+        assert_eq!(
+            alloc::format!("{}", file.header.air),
+            "custom-0123456789abcdef"
+        );
+        let mut other = bytes.clone();
+        other[FIXED_HEADER_LEN] ^= 1;
+        assert_eq!(
+            ProofFile::parse(&other).unwrap().header.air,
+            AirId::Custom(0x0123_4567_89ab_cdee)
+        );
+        for len in 0..bytes.len() {
+            assert!(ProofFile::parse(&bytes[..len]).is_err());
+        }
+        assert_eq!(AirId::from_byte(AirId::CUSTOM_BYTE), None);
+        assert_eq!(AirId::from_name("custom"), None);
     }
 
     #[test]

@@ -115,7 +115,20 @@ pub(crate) fn air_shape(backend: BackendId, air: AirId) -> (usize, usize) {
             (a.width(), degree)
         }
     }
-    picostark_airs::with_air(air, backend.field(), WidthAndDegree)
+    // The CLI names built-in AIRs only (`AirId::from_name`); a custom one is a stand-in.
+    picostark_airs::with_air(air, backend.field(), WidthAndDegree).unwrap_or((1, 1))
+}
+
+/// The five security figures of a header whose AIR is a built-in: every header this CLI makes
+/// and every file its verifier accepts. A custom AIR's figures are its own program's to
+/// compute (`picostark_airs::figures_in`), so a file of one gets a clear error here.
+pub(crate) fn figures(h: &picostark_core::ProofHeader) -> Result<picostark_core::security::Figures, UsageError> {
+    picostark_airs::figures(h).ok_or_else(|| {
+        UsageError(format!(
+            "{}: a custom AIR; its security figures need its definition (see examples/)",
+            h.air
+        ))
+    })
 }
 
 /// The verifier policy on the command line.
@@ -430,7 +443,8 @@ fn prove_cmd(args: &ProveArgs) -> Result<ExitCode, UsageError> {
     })?;
     write_file(&out, &bytes)?;
     let header = req.header(backend);
-    let security = picostark_airs::bits(&header, policy.regime);
+    let figures = figures(&header)?;
+    let security = figures.get(policy.regime);
     println!("backend:    {backend}");
     println!(
         "field:      {} x degree {}",
@@ -445,7 +459,7 @@ fn prove_cmd(args: &ProveArgs) -> Result<ExitCode, UsageError> {
     );
     println!("verify:     {:.2} ms (host)", verify_ms);
     println!("security:   {security} bits ({})", policy.regime);
-    if let Some(c) = picostark_airs::figures(&header).statement_hash {
+    if let Some(c) = figures.statement_hash {
         println!(
             "            at most {} by the statement's hash: {}",
             c.bits, c.name
@@ -453,7 +467,7 @@ fn prove_cmd(args: &ProveArgs) -> Result<ExitCode, UsageError> {
     }
     if let Some(path) = &args.record {
         let file = ProofFile::parse(&bytes).expect("just written");
-        let mut rec = host_record(&file, bytes.len(), prove_ms, verify_ms, &policy);
+        let mut rec = host_record(&file, bytes.len(), prove_ms, verify_ms, &policy)?;
         rec.host_peak_rss = bench::peak_rss_bytes();
         let json = serde_json::to_string_pretty(&rec).expect("record serializes");
         write_file(path, json.as_bytes())?;
@@ -467,10 +481,10 @@ pub(crate) fn host_record(
     prove_ms: f64,
     verify_ms: f64,
     policy: &Policy,
-) -> RunRecord {
+) -> Result<RunRecord, UsageError> {
     let h = &file.header;
-    let figures = picostark_airs::figures(h);
-    RunRecord {
+    let figures = figures(h)?;
+    Ok(RunRecord {
         schema: RUN_RECORD_SCHEMA,
         source: "host".into(),
         backend: h.backend.name().into(),
@@ -494,7 +508,7 @@ pub(crate) fn host_record(
         profile: env!("PICOSTARK_PROFILE").into(),
         git_commit: git_commit(),
         ..RunRecord::default()
-    }
+    })
 }
 
 fn host_cpu() -> String {
@@ -539,12 +553,13 @@ fn verify_cmd(path: &Path, policy: &Policy) -> Result<ExitCode, UsageError> {
     match verify_timed(&bytes, policy) {
         Ok(ms) => {
             let h = ProofFile::parse(&bytes).expect("verified").header;
+            let bits = figures(&h)?.get(policy.regime);
             println!(
                 "accepted: {} {} n={} ({} bits {}, {:.2} ms on the host)",
                 h.backend,
                 h.air,
                 h.n(),
-                picostark_airs::bits(&h, policy.regime),
+                bits,
                 policy.regime,
                 ms
             );
@@ -563,7 +578,7 @@ fn inspect_cmd(path: &Path, json: bool) -> Result<ExitCode, UsageError> {
         ProofFile::parse(&bytes).map_err(|e| UsageError(format!("{}: {e}", path.display())))?;
     let h = &file.header;
     let p = &h.params;
-    let f = picostark_airs::figures(h);
+    let f = figures(h)?;
     let security = f.get(Policy::DEFAULT_REGIME);
     let public: Vec<u64> = file.public_inputs.iter().collect();
     if json {
@@ -650,6 +665,7 @@ fn list_cmd() {
             AirId::Membership => {
                 "Poseidon2 Merkle membership, depth 10, nullifier; n = 16 (Plonky3 backends)"
             }
+            AirId::Custom(_) => "an AIR defined outside the workspace (examples/)",
         };
         println!("  {:<14} {what}", air.name());
     }
@@ -678,7 +694,7 @@ mod tests {
         for &backend in BackendId::ALL {
             let (ext, params) = preset("proven100", backend).expect("a preset per backend");
             let h = fib_1024(ext, params).header(backend);
-            let f = picostark_airs::figures(&h);
+            let f = picostark_airs::figures(&h).unwrap();
             assert!(f.get(Regime::Proven) >= 100, "{backend}: {f:?}");
             assert!(f.proven_list >= 100, "{backend}: {f:?}");
             if let Some(v) = registry::verifier(backend) {
@@ -695,7 +711,7 @@ mod tests {
         let h = fib_1024(ext, params).header(BackendId::P3M31);
         let bytes = picostark_core::proof_file::encode(&h, &[1], &[2]);
         let file = ProofFile::parse(&bytes).expect("parses");
-        let rec = host_record(&file, bytes.len(), 1.0, 2.0, &Policy::default());
+        let rec = host_record(&file, bytes.len(), 1.0, 2.0, &Policy::default()).ok().unwrap();
         assert_eq!(
             (rec.params, rec.n, rec.extension),
             (Some(params), 1024, ext)

@@ -231,7 +231,7 @@ fn candidates(
                     };
                     let best = found
                         .into_iter()
-                        .find(|p| picostark_airs::bits(&header(*p), regime) >= min);
+                        .find(|p| crate::figures(&header(*p)).is_ok_and(|f| f.get(regime) >= min));
                     if let Some(p) = best {
                         if verifier.check_supported(&header(p)).is_ok() {
                             out.push(p);
@@ -313,7 +313,7 @@ fn search(args: &TuneArgs) -> Result<ExitCode, UsageError> {
         crate::write_file(&file, &bytes)?;
         points.push(Point {
             params,
-            security: picostark_airs::bits(&req.header(backend), args.regime),
+            security: crate::figures(&req.header(backend))?.get(args.regime),
             proof_bytes: bytes.len(),
             prove_ms,
             instructions: None,
@@ -654,14 +654,14 @@ mod tests {
         assert_eq!(found.len(), 4, "{found:?}");
         for p in found {
             let h = header(BackendId::P3BabyBear, 5, p);
-            assert!(picostark_airs::bits(&h, Regime::Strictest) >= 127, "{p:?}");
+            assert!(picostark_airs::bits(&h, Regime::Strictest).unwrap() >= 127, "{p:?}");
             let fewer = ProofParams {
                 num_queries: p.num_queries - 1,
                 ..p
             };
             let h = header(BackendId::P3BabyBear, 5, fewer);
             assert!(
-                picostark_airs::bits(&h, Regime::Strictest) < 127,
+                picostark_airs::bits(&h, Regime::Strictest).unwrap() < 127,
                 "{fewer:?}"
             );
         }

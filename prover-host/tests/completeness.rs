@@ -82,9 +82,9 @@ fn verdicts(verifier: &dyn Verifier, bytes: &[u8]) -> Result<(), String> {
     let backend = file.header.backend;
     if backend.protocol() == "plonky3" {
         let lean = match backend {
-            BackendId::P3BabyBear => p3::lean::verify_babybear_file(&file),
-            BackendId::P3Goldilocks => p3::lean::verify_goldilocks_file(&file),
-            _ => p3::lean::verify_m31_file(&file),
+            BackendId::P3BabyBear => p3::lean::verify_babybear_file::<picostark_airs::Builtins>(&file),
+            BackendId::P3Goldilocks => p3::lean::verify_goldilocks_file::<picostark_airs::Builtins>(&file),
+            _ => p3::lean::verify_m31_file::<picostark_airs::Builtins>(&file),
         };
         if let Some(v) = lean {
             v.map_err(|e| format!("lean: {e}"))?;
@@ -135,7 +135,7 @@ fn upstream_winterfell(file: &ProofFile<'_>) -> Option<bool> {
             MerkleTree<H>,
         >(proof, public, &acceptable)
         .is_ok(),
-        AirId::Membership => return None,
+        AirId::Membership | AirId::Custom(_) => return None,
     })
 }
 
@@ -246,16 +246,12 @@ fn p3_m31_grid() {
 #[test]
 fn wf_goldilocks_grid() {
     // The verifier's own floor on the payload's parameters is the policy's business here.
-    let verifier = wf::WfGoldilocksVerifier {
-        min_security_bits: 0,
-    };
+    let verifier = wf::WfGoldilocksVerifier::with_min_security(0);
     check(&wf::WfGoldilocksProver, &verifier, &[]);
 }
 
 #[test]
 fn wf_babybear_grid() {
-    let verifier = wf::WfBabyBearVerifier {
-        min_security_bits: 0,
-    };
+    let verifier = wf::WfBabyBearVerifier::with_min_security(0);
     check(&wf::WfBabyBearProver, &verifier, &[]);
 }

@@ -66,9 +66,9 @@ fn accepted_anywhere(verifier: &dyn Verifier, bytes: &[u8]) -> Option<&'static s
         return None;
     }
     let lean = match file.header.backend {
-        BackendId::P3BabyBear => p3::lean::verify_babybear_file(&file),
-        BackendId::P3Goldilocks => p3::lean::verify_goldilocks_file(&file),
-        _ => p3::lean::verify_m31_file(&file),
+        BackendId::P3BabyBear => p3::lean::verify_babybear_file::<picostark_airs::Builtins>(&file),
+        BackendId::P3Goldilocks => p3::lean::verify_goldilocks_file::<picostark_airs::Builtins>(&file),
+        _ => p3::lean::verify_m31_file::<picostark_airs::Builtins>(&file),
     };
     if lean.is_some_and(|v| v.is_ok()) {
         return Some("lean verifier");

@@ -24,6 +24,7 @@ use std::boxed::Box;
 #[cfg(feature = "prover")]
 use std::vec::Vec;
 
+pub use picostark_airs::{AirSet, Builtins, With};
 #[allow(unused_imports)]
 use picostark_core::security::AirShape;
 #[allow(unused_imports)]
@@ -32,14 +33,15 @@ use picostark_core::{
     VerifyError,
 };
 
-/// Declares the table. Each entry: the backend id, its feature, its verifier type (the
-/// firmware's, built with `Default`), its verifier under a policy, its prover.
+/// Declares the table. Each entry: the backend id, its feature, its verifier type and its
+/// prover type, each generic over the AIR set (`picostark_airs::AirSet`), and whether its
+/// verifier keeps its own floor on the payload's parameters (the winterfell verifiers).
 macro_rules! backends {
     ($(
         $id:ident: $feature:literal {
-            verifier: $verifier:ty,
-            with_policy: |$policy:ident| $with_policy:expr,
-            prover: $prover:expr $(,)?
+            verifier: $($verifier:ident)::+,
+            prover: $($prover:ident)::+,
+            floor: $floor:tt $(,)?
         }
     )*) => {
         /// The backends this build has, in id order.
@@ -47,11 +49,22 @@ macro_rules! backends {
 
         /// Parses and verifies `bytes` with the backend its header names, if this build has
         /// it (`None` otherwise: the caller reports a bad envelope or a backend not built
-        /// in). The verifier is the backend's default one, as the firmware has always run.
-        // `::default()` on every verifier: some are unit structs today, others carry settings.
-        #[allow(clippy::default_constructed_unit_structs, unreachable_code, unused_variables)]
+        /// in), for the built-in AIRs. The verifier is the backend's default one, as the
+        /// firmware has always run.
         #[inline(always)]
         pub fn verify(
+            bytes: &[u8],
+            expected: Option<&Statement<'_>>,
+            policy: &Policy,
+        ) -> Option<Result<Verified, VerifyError>> {
+            verify_in::<Builtins>(bytes, expected, policy)
+        }
+
+        /// [`verify`] for the AIRs of the set `S` (`picostark_airs::With<A>`: the built-ins
+        /// and the user's AIR `A`): how a firmware built with a user's AIR verifies.
+        #[allow(unreachable_code, unused_variables)]
+        #[inline(always)]
+        pub fn verify_in<S: AirSet>(
             bytes: &[u8],
             expected: Option<&Statement<'_>>,
             policy: &Policy,
@@ -60,7 +73,8 @@ macro_rules! backends {
                 $(
                     #[cfg(feature = $feature)]
                     BackendId::$id => {
-                        Some(core_verify(&<$verifier>::default(), bytes, expected, policy))
+                        let verifier = $($verifier)::+::<S>::default();
+                        Some(core_verify(&verifier, bytes, expected, policy))
                     }
                 )*
                 #[allow(unreachable_patterns)]
@@ -69,103 +83,156 @@ macro_rules! backends {
         }
 
         /// The shape of the header's AIR as the verifier of its backend counts it (see
-        /// `Verifier::air_shape`), if this build has that backend.
-        #[allow(clippy::default_constructed_unit_structs, unreachable_code, unused_variables)]
-        pub fn air_shape(header: &ProofHeader) -> Option<Result<AirShape, VerifyError>> {
+        /// `Verifier::air_shape`), if this build has that backend, for the AIRs of `S`.
+        #[allow(unreachable_code, unused_variables)]
+        pub fn air_shape_in<S: AirSet>(
+            header: &ProofHeader,
+        ) -> Option<Result<AirShape, VerifyError>> {
             match header.backend {
                 $(
                     #[cfg(feature = $feature)]
-                    BackendId::$id => Some(
-                        picostark_core::Verifier::air_shape(&<$verifier>::default(), header),
-                    ),
+                    BackendId::$id => Some(picostark_core::Verifier::air_shape(
+                        &$($verifier)::+::<S>::default(),
+                        header,
+                    )),
                 )*
                 #[allow(unreachable_patterns)]
                 _ => None,
             }
         }
 
-        /// The verifier for `id` (its default settings), if this build has it.
-        #[cfg(feature = "std")]
-        #[allow(clippy::default_constructed_unit_structs, unreachable_code)]
-        pub fn verifier(id: BackendId) -> Option<Box<dyn picostark_core::Verifier>> {
-            match id {
-                $(
-                    #[cfg(feature = $feature)]
-                    BackendId::$id => Some(Box::new(<$verifier>::default())),
-                )*
-                #[allow(unreachable_patterns)]
-                _ => None,
-            }
-        }
-
-        /// The verifier for `id` under `policy`: the winterfell verifiers' own floor on the
-        /// payload's parameters (95 bits by default) follows the policy's minimum, so a proof
-        /// made with `--min-security 40` verifies under that same policy.
+        /// The verifier for `id` under `policy`, for the AIRs of `S`: the winterfell
+        /// verifiers' own floor on the payload's parameters (95 bits by default) follows the
+        /// policy's minimum, so a proof made with `--min-security 40` verifies under that
+        /// same policy.
         #[cfg(feature = "std")]
         #[allow(unreachable_code, unused_variables)]
-        pub fn verifier_for(
+        pub fn verifier_in<S: AirSet>(
             id: BackendId,
             policy: &Policy,
         ) -> Option<Box<dyn picostark_core::Verifier>> {
             match id {
                 $(
                     #[cfg(feature = $feature)]
-                    BackendId::$id => {
-                        let $policy = policy;
-                        Some(Box::new($with_policy))
-                    }
+                    BackendId::$id => Some(backends!(@verifier $floor, $($verifier)::+, S, policy)),
                 )*
                 #[allow(unreachable_patterns)]
                 _ => None,
             }
         }
 
-        /// The prover for `id`, if this build has it.
+        /// The prover for `id`, for the AIRs of `S`, if this build has it.
         #[cfg(feature = "prover")]
         #[allow(unreachable_code)]
-        pub fn prover(id: BackendId) -> Option<Box<dyn picostark_core::prove::Prover>> {
+        pub fn prover_in<S: AirSet>(
+            id: BackendId,
+        ) -> Option<Box<dyn picostark_core::prove::Prover>> {
             match id {
                 $(
                     #[cfg(feature = $feature)]
-                    BackendId::$id => Some(Box::new($prover)),
+                    BackendId::$id => Some(Box::new($($prover)::+::<S>::default())),
                 )*
                 #[allow(unreachable_patterns)]
                 _ => None,
             }
         }
     };
+    (@verifier true, $($verifier:ident)::+, $s:ident, $policy:ident) => {
+        Box::new($($verifier)::+::<$s>::with_min_security($policy.min_security_bits))
+    };
+    (@verifier false, $($verifier:ident)::+, $s:ident, $policy:ident) => {
+        Box::new($($verifier)::+::<$s>::default())
+    };
 }
 
 backends! {
     P3BabyBear: "p3-babybear" {
-        verifier: picostark_plonky3::P3BabyBearVerifier,
-        with_policy: |_p| picostark_plonky3::P3BabyBearVerifier,
-        prover: picostark_plonky3::P3BabyBearProver,
+        verifier: picostark_plonky3::P3BabyBearVerifierOf,
+        prover: picostark_plonky3::P3BabyBearProverOf,
+        floor: false,
     }
     P3Goldilocks: "p3-goldilocks" {
-        verifier: picostark_plonky3::P3GoldilocksVerifier,
-        with_policy: |_p| picostark_plonky3::P3GoldilocksVerifier,
-        prover: picostark_plonky3::P3GoldilocksProver,
+        verifier: picostark_plonky3::P3GoldilocksVerifierOf,
+        prover: picostark_plonky3::P3GoldilocksProverOf,
+        floor: false,
     }
     P3M31: "p3-m31" {
-        verifier: picostark_plonky3::P3M31Verifier,
-        with_policy: |_p| picostark_plonky3::P3M31Verifier,
-        prover: picostark_plonky3::P3M31Prover,
+        verifier: picostark_plonky3::P3M31VerifierOf,
+        prover: picostark_plonky3::P3M31ProverOf,
+        floor: false,
     }
     WfGoldilocks: "wf-goldilocks" {
-        verifier: picostark_winterfell::WfGoldilocksVerifier,
-        with_policy: |p| picostark_winterfell::WfGoldilocksVerifier {
-            min_security_bits: p.min_security_bits,
-        },
-        prover: picostark_winterfell::WfGoldilocksProver,
+        verifier: picostark_winterfell::WfGoldilocksVerifierOf,
+        prover: picostark_winterfell::WfGoldilocksProverOf,
+        floor: true,
     }
     WfBabyBear: "wf-babybear" {
-        verifier: picostark_winterfell::WfBabyBearVerifier,
-        with_policy: |p| picostark_winterfell::WfBabyBearVerifier {
-            min_security_bits: p.min_security_bits,
-        },
-        prover: picostark_winterfell::WfBabyBearProver,
+        verifier: picostark_winterfell::WfBabyBearVerifierOf,
+        prover: picostark_winterfell::WfBabyBearProverOf,
+        floor: true,
     }
+}
+
+/// The shape of the header's built-in AIR as the verifier of its backend counts it.
+pub fn air_shape(header: &ProofHeader) -> Option<Result<AirShape, VerifyError>> {
+    air_shape_in::<Builtins>(header)
+}
+
+/// The verifier for `id` (its default settings, the built-in AIRs), if this build has it.
+#[cfg(feature = "std")]
+pub fn verifier(id: BackendId) -> Option<Box<dyn picostark_core::Verifier>> {
+    verifier_in::<Builtins>(id, &Policy::default())
+}
+
+/// The verifier for `id` under `policy`, for the built-in AIRs ([`verifier_in`]).
+#[cfg(feature = "std")]
+pub fn verifier_for(id: BackendId, policy: &Policy) -> Option<Box<dyn picostark_core::Verifier>> {
+    verifier_in::<Builtins>(id, policy)
+}
+
+/// The prover for `id`, for the built-in AIRs, if this build has it.
+#[cfg(feature = "prover")]
+pub fn prover(id: BackendId) -> Option<Box<dyn picostark_core::prove::Prover>> {
+    prover_in::<Builtins>(id)
+}
+
+/// Proves the AIR `A` (a user's AIR, or a built-in) at n = 2^`log_n` with `backend`, its
+/// default challenge field and parameters (at least 95 bits, strictest regime) and BLAKE3:
+/// the whole proof file. The library entry point for an AIR defined outside this workspace
+/// (`examples/vdf`); [`prover_in`] takes any request.
+#[cfg(feature = "prover")]
+pub fn prove_air<A: picostark_air::AirDef>(
+    backend: BackendId,
+    log_n: u8,
+) -> Result<Vec<u8>, picostark_core::prove::ProveError> {
+    use picostark_core::prove::{ProveError, ProveRequest};
+    let prover = prover_in::<With<A>>(backend)
+        .ok_or_else(|| ProveError(std::format!("{backend} is not in this build")))?;
+    let request = ProveRequest {
+        air: A::default().id(),
+        log_n,
+        extension_degree: prover.extension_degrees()[0],
+        params: prover.default_params(),
+        hash: picostark_core::HashId::Blake3_256,
+    };
+    prover.prove(&request, &mut |_| {})
+}
+
+/// Verifies a proof file of the AIR `A` or of a built-in AIR on the host, under `policy`,
+/// with the backend its header names: the verifier the firmware runs, for the same AIR set.
+#[cfg(feature = "std")]
+pub fn verify_air<A: picostark_air::AirDef>(
+    bytes: &[u8],
+    expected: Option<&Statement<'_>>,
+    policy: &Policy,
+) -> Result<Verified, VerifyError> {
+    let backend = proof_file::backend_of(bytes)
+        .ok_or(VerifyError::Unsupported("no backend of this build"))?;
+    let verifier =
+        verifier_in::<With<A>>(backend, policy).ok_or(VerifyError::Unsupported(
+            "backend not in this build",
+        ))?;
+    core_verify(verifier.as_ref(), bytes, expected, policy)
 }
 
 /// Backend ids with both a prover and a verifier in this build.

@@ -209,8 +209,9 @@ fn main() {
             let publics: Vec<String> = file.public_inputs.iter().map(|v| v.to_string()).collect();
             writeln!(
                 cfg,
-                "pub const EXPECTED: Option<(u8, u8, &[u64])> = Some(({}, {}, &[{}]));",
-                file.header.air as u8,
+                "pub const EXPECTED: Option<(picostark_core::AirId, u8, &[u64])> = \
+                 Some((picostark_core::AirId::{:?}, {}, &[{}]));",
+                file.header.air,
                 file.header.log_n,
                 publics.join(", ")
             )
@@ -221,7 +222,7 @@ fn main() {
                 fail("the rp2350 board has no proof slot: set PSTK_PROOF=FILE to embed a proof");
             }
             cfg.push_str("pub static EMBEDDED_PROOF: &[u8] = &[];\n");
-            cfg.push_str("pub const EXPECTED: Option<(u8, u8, &[u64])> = None;\n");
+            cfg.push_str("pub const EXPECTED: Option<(picostark_core::AirId, u8, &[u64])> = None;\n");
         }
     }
     fs::write(out.join("config.rs"), cfg).unwrap();

@@ -11,6 +11,7 @@ use p3_field::PrimeCharacteristicRing;
 use picostark_air::chain16::CubicChain16;
 use picostark_air::fibonacci::Fibonacci;
 use picostark_air::{AirDef, AirId, BoundaryValue, Frame, Row};
+use picostark_airs::AirSet;
 use picostark_core::ProofHeader;
 
 use crate::membership::{MembershipField, MembershipOf};
@@ -85,10 +86,12 @@ pub(crate) fn eval<AB: AirBuilder, A: AirDef>(air: &A, builder: &mut AB) {
 // One value per prove or verify call, held where the AIR itself was held before: the
 // membership variant's size is that AIR's own.
 #[allow(clippy::large_enum_variant)]
-pub(crate) enum AnyAir<F: MembershipField> {
+pub(crate) enum AnyAir<F: MembershipField, X = Fibonacci> {
     Fibonacci(Fibonacci),
     CubicChain16(CubicChain16),
     Membership(MembershipOf<F>),
+    /// The user's AIR of the build's set (`picostark_airs::AirSet::Extra`).
+    Extra(X),
 }
 
 /// `$e` with `$a` bound to the AIR inside `$air` (an [`AnyAir`] or a reference to one).
@@ -98,40 +101,43 @@ macro_rules! on_air {
             $crate::air::AnyAir::Fibonacci($a) => $e,
             $crate::air::AnyAir::CubicChain16($a) => $e,
             $crate::air::AnyAir::Membership($a) => $e,
+            $crate::air::AnyAir::Extra($a) => $e,
         }
     };
 }
 pub(crate) use on_air;
 
-impl<F: MembershipField> AnyAir<F> {
-    /// The AIR a proof file names, over `F`.
-    pub(crate) fn of(id: AirId) -> Self {
-        match id {
+impl<F: MembershipField, X: AirDef> AnyAir<F, X> {
+    /// The AIR a proof file names, over `F`, if the set `S` has it.
+    pub(crate) fn of<S: AirSet<Extra = X>>(id: AirId) -> Option<Self> {
+        Some(match id {
             AirId::Fibonacci => Self::Fibonacci(Fibonacci),
             AirId::CubicChain16 => Self::CubicChain16(CubicChain16),
             AirId::Membership => Self::Membership(MembershipOf::<F>::default()),
-        }
+            AirId::Custom(_) => Self::Extra(S::extra(id)?),
+        })
     }
 }
 
 /// The AIR a proof file's header names, with the least constraint degree its quotient is
 /// sized by ([`crate::config::min_constraint_degree`]): what `p3_uni_stark::prove` and
 /// `verify` are handed.
-pub(crate) struct HeaderAir<F: MembershipField> {
-    pub(crate) air: AnyAir<F>,
+pub(crate) struct HeaderAir<F: MembershipField, X = Fibonacci> {
+    pub(crate) air: AnyAir<F, X>,
     min_degree: usize,
 }
 
-impl<F: MembershipField> HeaderAir<F> {
-    pub(crate) fn of(header: &ProofHeader) -> Self {
-        Self {
-            air: AnyAir::of(header.air),
+impl<F: MembershipField, X: AirDef> HeaderAir<F, X> {
+    /// The header's AIR, if the set `S` has it.
+    pub(crate) fn of<S: AirSet<Extra = X>>(header: &ProofHeader) -> Option<Self> {
+        Some(Self {
+            air: AnyAir::of::<S>(header.air)?,
             min_degree: crate::config::min_constraint_degree(header),
-        }
+        })
     }
 }
 
-impl<F: MembershipField, V> BaseAir<V> for HeaderAir<F> {
+impl<F: MembershipField, X: AirDef, V> BaseAir<V> for HeaderAir<F, X> {
     fn width(&self) -> usize {
         on_air!(&self.air, |a| a.width())
     }
@@ -145,7 +151,7 @@ impl<F: MembershipField, V> BaseAir<V> for HeaderAir<F> {
     }
 }
 
-impl<F: MembershipField, AB: AirBuilder> Air<AB> for HeaderAir<F> {
+impl<F: MembershipField, X: AirDef, AB: AirBuilder> Air<AB> for HeaderAir<F, X> {
     fn eval(&self, builder: &mut AB) {
         on_air!(&self.air, |a| eval(a, builder))
     }

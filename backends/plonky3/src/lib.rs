@@ -39,7 +39,8 @@ pub use config::{
     DEFAULT_PARAMS_TWO_ADIC, FOUNDATION_PARAMS, UPSTREAM_CIRCLE_PARAMS,
 };
 pub use verifier::{
-    verify_stock, P3BabyBearVerifier, P3GoldilocksVerifier, P3M31Verifier, OUTSIDE_LEAN_BOUNDS,
+    verify_stock, P3BabyBearVerifier, P3BabyBearVerifierOf, P3GoldilocksVerifier,
+    P3GoldilocksVerifierOf, P3M31Verifier, P3M31VerifierOf, OUTSIDE_LEAN_BOUNDS,
 };
 
 /// The decode budget, for the test that valid proofs stay well within it (`tests/verify.rs`).
@@ -49,4 +50,7 @@ pub use verifier::{
 #[doc(hidden)]
 pub use decode::{decode_charged, BUDGET_FIXED, BUDGET_PER_PAYLOAD_BYTE};
 #[cfg(feature = "prover")]
-pub use prover::{P3BabyBearProver, P3GoldilocksProver, P3M31Prover};
+pub use prover::{
+    P3BabyBearProver, P3BabyBearProverOf, P3GoldilocksProver, P3GoldilocksProverOf, P3M31Prover,
+    P3M31ProverOf,
+};

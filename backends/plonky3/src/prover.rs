@@ -15,6 +15,8 @@ use picostark_core::{BackendId, CirclePcsKind, HashId, ProofHeader, ProofParams}
 use serde::Serialize;
 
 use crate::air::{on_air, AnyAir, HeaderAir};
+use core::marker::PhantomData;
+use picostark_airs::{AirSet, Builtins};
 use crate::config::{
     self, BabyBear4, BabyBear5, BabyBear8, Goldilocks2, Goldilocks3, Goldilocks5, M31Cubic,
     M31Sextic, ProverHash, DEFAULT_PARAMS_CIRCLE, DEFAULT_PARAMS_TWO_ADIC,
@@ -50,7 +52,7 @@ fn format_degree_error(backend: BackendId, degrees: &[u8]) -> std::string::Strin
 
 /// Proves the header's statement with the configuration `make_config(statement bytes,
 /// hash)` makes: trace, public inputs (canonical u64) and proof payload, as a proof file.
-fn prove<SC>(
+fn prove<S: AirSet, SC>(
     make_config: impl FnOnce(&[u8], ProverHash) -> SC,
     header: &ProofHeader,
     progress: &mut dyn FnMut(&str),
@@ -61,7 +63,13 @@ where
     SC::Challenger: p3_challenger::GrindingChallenger<Witness = Val<SC>>,
     Proof<SC>: Serialize,
 {
-    let air = HeaderAir::<Val<SC>>::of(header);
+    let air = HeaderAir::<Val<SC>, S::Extra>::of::<S>(header).ok_or_else(|| {
+        ProveError(std::format!(
+            "{}: {}",
+            header.air,
+            crate::lean::AIR_NOT_IN_BUILD
+        ))
+    })?;
     let n = 1usize << header.log_n;
     if let AnyAir::Membership(m) = &air.air {
         if n < m.min_rows() {
@@ -97,13 +105,38 @@ where
 /// One Plonky3 prover: a unit struct whose `prove` checks the request against the
 /// backend, then runs `$prove` with the request `$req`, its header `$h` and `$progress`.
 macro_rules! p3_prover {
-    ($(#[$m:meta])* $name:ident, $verifier:ident, $backend:expr, $defaults:expr,
+    ($(#[$m:meta])* $name:ident, $of:ident, $verifier:ident, $backend:expr, $defaults:expr,
      |$req:ident, $h:ident, $progress:ident| $prove:expr) => {
         $(#[$m])*
-        #[derive(Clone, Copy, Debug, Default)]
-        pub struct $name;
+        ///
+        /// Generic over the AIRs it proves (`picostark_airs::AirSet`).
+        pub struct $of<S = Builtins>(PhantomData<fn() -> S>);
 
-        impl Prover for $name {
+        $(#[$m])*
+        pub type $name = $of<Builtins>;
+
+        /// The prover of the built-in AIRs, as a value.
+        #[allow(non_upper_case_globals)]
+        pub const $name: $name = $of(PhantomData);
+
+        impl<S> Clone for $of<S> {
+            fn clone(&self) -> Self {
+                *self
+            }
+        }
+        impl<S> Copy for $of<S> {}
+        impl<S> Default for $of<S> {
+            fn default() -> Self {
+                Self(PhantomData)
+            }
+        }
+        impl<S> core::fmt::Debug for $of<S> {
+            fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                f.write_str(stringify!($name))
+            }
+        }
+
+        impl<S: AirSet> Prover for $of<S> {
             fn backend(&self) -> BackendId {
                 $backend
             }
@@ -132,15 +165,16 @@ macro_rules! p3_prover {
 p3_prover!(
     /// Proves `p3-babybear` proof files (challenge field BabyBear^4, ^5 or ^8).
     P3BabyBearProver,
+    P3BabyBearProverOf,
     P3BabyBearVerifier,
     BackendId::P3BabyBear,
     DEFAULT_PARAMS_TWO_ADIC,
     |req, h, progress| {
         let p = &req.params;
         match req.extension_degree {
-            4 => prove(|s, hash| config::babybear_ext::<BabyBear4, _>(p, s, hash), &h, progress),
-            5 => prove(|s, hash| config::babybear_ext::<BabyBear5, _>(p, s, hash), &h, progress),
-            _ => prove(|s, hash| config::babybear_ext::<BabyBear8, _>(p, s, hash), &h, progress),
+            4 => prove::<S, _>(|s, hash| config::babybear_ext::<BabyBear4, _>(p, s, hash), &h, progress),
+            5 => prove::<S, _>(|s, hash| config::babybear_ext::<BabyBear5, _>(p, s, hash), &h, progress),
+            _ => prove::<S, _>(|s, hash| config::babybear_ext::<BabyBear8, _>(p, s, hash), &h, progress),
         }
     }
 );
@@ -148,15 +182,16 @@ p3_prover!(
 p3_prover!(
     /// Proves `p3-goldilocks` proof files (challenge field Goldilocks^2, ^3 or ^5).
     P3GoldilocksProver,
+    P3GoldilocksProverOf,
     P3GoldilocksVerifier,
     BackendId::P3Goldilocks,
     DEFAULT_PARAMS_TWO_ADIC,
     |req, h, progress| {
         let p = &req.params;
         match req.extension_degree {
-            2 => prove(|s, hash| config::goldilocks_ext::<Goldilocks2, _>(p, s, hash), &h, progress),
-            3 => prove(|s, hash| config::goldilocks_ext::<Goldilocks3, _>(p, s, hash), &h, progress),
-            _ => prove(|s, hash| config::goldilocks_ext::<Goldilocks5, _>(p, s, hash), &h, progress),
+            2 => prove::<S, _>(|s, hash| config::goldilocks_ext::<Goldilocks2, _>(p, s, hash), &h, progress),
+            3 => prove::<S, _>(|s, hash| config::goldilocks_ext::<Goldilocks3, _>(p, s, hash), &h, progress),
+            _ => prove::<S, _>(|s, hash| config::goldilocks_ext::<Goldilocks5, _>(p, s, hash), &h, progress),
         }
     }
 );
@@ -164,6 +199,7 @@ p3_prover!(
 p3_prover!(
     /// Proves `p3-m31` proof files (QM31 challenges, the cubic extension or the sextic).
     P3M31Prover,
+    P3M31ProverOf,
     P3M31Verifier,
     BackendId::P3M31,
     DEFAULT_PARAMS_CIRCLE,
@@ -171,12 +207,12 @@ p3_prover!(
         let p = &req.params;
         use CirclePcsKind::{Upstream, Wide};
         match (CirclePcsKind::of(p), req.extension_degree) {
-            (Upstream, 4) => prove(|s, hash| config::m31::<QM31, _>(p, s, hash), &h, progress),
-            (Upstream, 6) => prove(|s, hash| config::m31::<M31Sextic, _>(p, s, hash), &h, progress),
-            (Upstream, _) => prove(|s, hash| config::m31::<M31Cubic, _>(p, s, hash), &h, progress),
-            (Wide, 4) => prove(|s, hash| config::m31_wide::<QM31, _>(p, s, hash), &h, progress),
-            (Wide, 6) => prove(|s, hash| config::m31_wide::<M31Sextic, _>(p, s, hash), &h, progress),
-            (Wide, _) => prove(|s, hash| config::m31_wide::<M31Cubic, _>(p, s, hash), &h, progress),
+            (Upstream, 4) => prove::<S, _>(|s, hash| config::m31::<QM31, _>(p, s, hash), &h, progress),
+            (Upstream, 6) => prove::<S, _>(|s, hash| config::m31::<M31Sextic, _>(p, s, hash), &h, progress),
+            (Upstream, _) => prove::<S, _>(|s, hash| config::m31::<M31Cubic, _>(p, s, hash), &h, progress),
+            (Wide, 4) => prove::<S, _>(|s, hash| config::m31_wide::<QM31, _>(p, s, hash), &h, progress),
+            (Wide, 6) => prove::<S, _>(|s, hash| config::m31_wide::<M31Sextic, _>(p, s, hash), &h, progress),
+            (Wide, _) => prove::<S, _>(|s, hash| config::m31_wide::<M31Cubic, _>(p, s, hash), &h, progress),
         }
     }
 );

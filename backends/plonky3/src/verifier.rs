@@ -21,17 +21,21 @@ use serde::de::DeserializeOwned;
 use crate::decode::decode;
 
 use crate::air::{on_air, HeaderAir};
+use crate::lean::AIR_NOT_IN_BUILD;
+use core::marker::PhantomData;
+use picostark_airs::{AirSet, Builtins};
 use crate::config;
 use crate::membership::MembershipField;
 
-fn verify_with<SC>(config: &SC, file: &ProofFile<'_>) -> Result<(), VerifyError>
+fn verify_with<S: AirSet, SC>(config: &SC, file: &ProofFile<'_>) -> Result<(), VerifyError>
 where
     SC: StarkGenericConfig,
     Val<SC>: PrimeField64 + MembershipField,
     SC::Challenger: p3_challenger::GrindingChallenger<Witness = Val<SC>>,
     Proof<SC>: DeserializeOwned,
 {
-    let air = HeaderAir::<Val<SC>>::of(&file.header);
+    let air = HeaderAir::<Val<SC>, S::Extra>::of::<S>(&file.header)
+        .ok_or(VerifyError::Unsupported(AIR_NOT_IN_BUILD))?;
     if file.public_inputs.len() != on_air!(&air.air, |a| a.num_public_inputs()) {
         return Err(VerifyError::StatementMismatch(
             "number of public inputs for the AIR",
@@ -71,18 +75,18 @@ fn check_common(
 }
 
 /// The `p3-babybear` verification with hasher `hash`, challenge field by extension degree.
-fn verify_babybear<H: config::ByteHash>(file: &ProofFile<'_>, hash: H) -> Result<(), VerifyError> {
+fn verify_babybear<S: AirSet, H: config::ByteHash>(file: &ProofFile<'_>, hash: H) -> Result<(), VerifyError> {
     let (p, s) = (&file.header.params, file.statement_bytes);
     match file.header.extension_degree {
-        4 => verify_with(
+        4 => verify_with::<S, _>(
             &config::babybear_ext::<config::BabyBear4, _>(p, s, hash),
             file,
         ),
-        5 => verify_with(
+        5 => verify_with::<S, _>(
             &config::babybear_ext::<config::BabyBear5, _>(p, s, hash),
             file,
         ),
-        8 => verify_with(
+        8 => verify_with::<S, _>(
             &config::babybear_ext::<config::BabyBear8, _>(p, s, hash),
             file,
         ),
@@ -93,21 +97,21 @@ fn verify_babybear<H: config::ByteHash>(file: &ProofFile<'_>, hash: H) -> Result
 }
 
 /// The `p3-goldilocks` verification with hasher `hash`, challenge field by extension degree.
-fn verify_goldilocks<H: config::ByteHash>(
+fn verify_goldilocks<S: AirSet, H: config::ByteHash>(
     file: &ProofFile<'_>,
     hash: H,
 ) -> Result<(), VerifyError> {
     let (p, s) = (&file.header.params, file.statement_bytes);
     match file.header.extension_degree {
-        2 => verify_with(
+        2 => verify_with::<S, _>(
             &config::goldilocks_ext::<config::Goldilocks2, _>(p, s, hash),
             file,
         ),
-        3 => verify_with(
+        3 => verify_with::<S, _>(
             &config::goldilocks_ext::<config::Goldilocks3, _>(p, s, hash),
             file,
         ),
-        5 => verify_with(
+        5 => verify_with::<S, _>(
             &config::goldilocks_ext::<config::Goldilocks5, _>(p, s, hash),
             file,
         ),
@@ -118,22 +122,22 @@ fn verify_goldilocks<H: config::ByteHash>(
 }
 
 /// The `p3-m31` verification with hasher `hash`, for either challenge field.
-fn verify_m31<H: config::ByteHash>(file: &ProofFile<'_>, hash: H) -> Result<(), VerifyError> {
+fn verify_m31<S: AirSet, H: config::ByteHash>(file: &ProofFile<'_>, hash: H) -> Result<(), VerifyError> {
     let (p, s) = (&file.header.params, file.statement_bytes);
     if CirclePcsKind::of(p) == CirclePcsKind::Wide {
         return match file.header.extension_degree {
-            4 => verify_with(&config::m31_wide::<QM31, _>(p, s, hash), file),
-            3 => verify_with(&config::m31_wide::<config::M31Cubic, _>(p, s, hash), file),
-            6 => verify_with(&config::m31_wide::<config::M31Sextic, _>(p, s, hash), file),
+            4 => verify_with::<S, _>(&config::m31_wide::<QM31, _>(p, s, hash), file),
+            3 => verify_with::<S, _>(&config::m31_wide::<config::M31Cubic, _>(p, s, hash), file),
+            6 => verify_with::<S, _>(&config::m31_wide::<config::M31Sextic, _>(p, s, hash), file),
             _ => Err(VerifyError::Unsupported(
                 "extension degree for this backend",
             )),
         };
     }
     match file.header.extension_degree {
-        4 => verify_with(&config::m31::<QM31, _>(p, s, hash), file),
-        3 => verify_with(&config::m31::<config::M31Cubic, _>(p, s, hash), file),
-        6 => verify_with(&config::m31::<config::M31Sextic, _>(p, s, hash), file),
+        4 => verify_with::<S, _>(&config::m31::<QM31, _>(p, s, hash), file),
+        3 => verify_with::<S, _>(&config::m31::<config::M31Cubic, _>(p, s, hash), file),
+        6 => verify_with::<S, _>(&config::m31::<config::M31Sextic, _>(p, s, hash), file),
         _ => Err(VerifyError::Unsupported(
             "extension degree for this backend",
         )),
@@ -141,12 +145,38 @@ fn verify_m31<H: config::ByteHash>(file: &ProofFile<'_>, hash: H) -> Result<(), 
 }
 
 macro_rules! verifier {
-    ($(#[$m:meta])* $name:ident, $backend:expr, $degrees:expr, $stock:ident, $lean:path) => {
+    ($(#[$m:meta])* $name:ident, $of:ident, $backend:expr, $degrees:expr, $stock:ident, $lean:ident) => {
         $(#[$m])*
-        #[derive(Clone, Copy, Debug, Default)]
-        pub struct $name;
+        ///
+        /// Generic over the AIRs it verifies (`picostark_airs::AirSet`: the built-ins, or
+        /// the built-ins and a user's AIR with `picostark_airs::With`).
+        pub struct $of<S = Builtins>(PhantomData<fn() -> S>);
 
-        impl $name {
+        $(#[$m])*
+        pub type $name = $of<Builtins>;
+
+        /// The verifier of the built-in AIRs, as a value.
+        #[allow(non_upper_case_globals)]
+        pub const $name: $name = $of(PhantomData);
+
+        impl<S> Clone for $of<S> {
+            fn clone(&self) -> Self {
+                *self
+            }
+        }
+        impl<S> Copy for $of<S> {}
+        impl<S> Default for $of<S> {
+            fn default() -> Self {
+                Self(PhantomData)
+            }
+        }
+        impl<S> core::fmt::Debug for $of<S> {
+            fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                f.write_str(stringify!($name))
+            }
+        }
+
+        impl<S: AirSet> $of<S> {
             /// The challenge-field degrees this backend verifies.
             pub const EXTENSION_DEGREES: &'static [u8] = $degrees;
 
@@ -155,8 +185,8 @@ macro_rules! verifier {
             pub fn verify_payload_stock(&self, file: &ProofFile<'_>) -> Result<(), VerifyError> {
                 self.check_supported(&file.header)?;
                 match file.header.hash {
-                    HashId::Sha256 => $stock(file, Sha256),
-                    HashId::Blake3_256 => $stock(file, config::VERIFIER_HASH),
+                    HashId::Sha256 => $stock::<S, _>(file, Sha256),
+                    HashId::Blake3_256 => $stock::<S, _>(file, config::VERIFIER_HASH),
                 }
             }
 
@@ -175,7 +205,7 @@ macro_rules! verifier {
             }
         }
 
-        impl Verifier for $name {
+        impl<S: AirSet> Verifier for $of<S> {
             fn backend(&self) -> BackendId {
                 $backend
             }
@@ -188,13 +218,14 @@ macro_rules! verifier {
                 if cfg!(feature = "lean-only") && !crate::lean::air_in_build(header.air) {
                     return Err(VerifyError::Unsupported(OUTSIDE_LEAN_BOUNDS));
                 }
-                Ok(picostark_airs::shape_for($backend, header.air))
+                picostark_airs::shape_for::<S>($backend, header.air)
+                    .ok_or(VerifyError::Unsupported(AIR_NOT_IN_BUILD))
             }
             fn verify_payload(&self, file: &ProofFile<'_>) -> Result<(), VerifyError> {
                 self.check_supported(&file.header)?;
                 // The `p3-stock` reference row never takes the lean path.
                 if !cfg!(feature = "p3-stock") {
-                    if let Some(verdict) = $lean(file) {
+                    if let Some(verdict) = crate::lean::$lean::<S>(file) {
                         return verdict;
                     }
                 }
@@ -207,27 +238,30 @@ macro_rules! verifier {
 verifier!(
     /// Verifies `p3-babybear` proofs (BabyBear x degree 4, 5 or 8, two-adic FRI).
     P3BabyBearVerifier,
+    P3BabyBearVerifierOf,
     BackendId::P3BabyBear,
     &[4, 5, 8],
     verify_babybear,
-    crate::lean::verify_babybear_file
+    verify_babybear_file
 );
 verifier!(
     /// Verifies `p3-goldilocks` proofs (Goldilocks x degree 2, 3 or 5, two-adic FRI).
     P3GoldilocksVerifier,
+    P3GoldilocksVerifierOf,
     BackendId::P3Goldilocks,
     &[2, 3, 5],
     verify_goldilocks,
-    crate::lean::verify_goldilocks_file
+    verify_goldilocks_file
 );
 verifier!(
     /// Verifies `p3-m31` proofs (Mersenne-31 circle STARK over `CirclePcs`; QM31, cubic or
     /// sextic challenges).
     P3M31Verifier,
+    P3M31VerifierOf,
     BackendId::P3M31,
     &[4, 3, 6],
     verify_m31,
-    crate::lean::verify_m31_file
+    verify_m31_file
 );
 
 /// What a `lean-only` build answers for a proof the lean verifier does not take (its shape

@@ -359,7 +359,7 @@ mod m31_sextic {
             return (false, false, false);
         };
         let took = P3M31Verifier.check_supported(&file.header).is_ok()
-            && circle::within_bounds::<M31Sextic>(&file);
+            && circle::within_bounds::<M31Sextic, picostark_airs::Builtins>(&file);
         let lean = P3M31Verifier.verify_payload(&file).is_ok();
         let stock = P3M31Verifier.verify_payload_stock(&file).is_ok();
         (took, lean, stock)

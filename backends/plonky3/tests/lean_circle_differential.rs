@@ -9,6 +9,7 @@
 
 mod common;
 
+use picostark_airs::Builtins;
 use std::sync::{Arc, Mutex};
 
 use common::payload_at;
@@ -82,6 +83,7 @@ fn stock_ext<EF: ExtensionField<F>, H: ByteHash>(file: &ProofFile<'_>, hash: H) 
         AirId::Fibonacci => stock_air::<EF, H, _>(file, hash, Fibonacci),
         AirId::CubicChain16 => stock_air::<EF, H, _>(file, hash, CubicChain16),
         AirId::Membership => stock_air::<EF, H, _>(file, hash, MembershipOf::<F>::default()),
+        AirId::Custom(_) => false,
     }
 }
 
@@ -104,7 +106,7 @@ fn verdicts(bytes: &[u8]) -> (bool, bool, bool) {
         return (false, false, true);
     }
     let want = stock(&file);
-    match circle::verify_m31(&file) {
+    match circle::verify_m31::<Builtins>(&file) {
         Some(got) => (got.is_ok(), want, true),
         None => (want, want, false),
     }
@@ -274,7 +276,7 @@ fn transcripts<EF: ExtensionField<F>>(bytes: &[u8]) -> (Vec<Vec<u8>>, Vec<Vec<u8
             (up, ok, lean_log)
         }
         // Beyond the lean verifier's bounds; not among this test's proofs.
-        AirId::Membership => unreachable!("membership proofs are not traced here"),
+        AirId::Membership | AirId::Custom(_) => unreachable!("only built-in AIRs are traced here"),
     };
     let up = up_log.lock().unwrap().clone();
     let lean = lean_log.lock().unwrap().clone();
@@ -323,7 +325,7 @@ fn count_compressions_of_the_default_proof() {
     let bytes = prove(AirId::Fibonacci, 10, 4, HashId::Blake3_256);
     let file = ProofFile::parse(&bytes).unwrap();
     hash_count::reset();
-    assert!(circle::verify_m31(&file).unwrap().is_ok());
+    assert!(circle::verify_m31::<Builtins>(&file).unwrap().is_ok());
     let lean = hash_count::compressions();
     hash_count::reset();
     assert!(stock(&file));

@@ -7,6 +7,7 @@
 
 mod common;
 
+use picostark_airs::Builtins;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use common::payload_at;
@@ -42,7 +43,7 @@ fn params(k: u8, f: u8, log_blowup: u8, num_queries: u16, pow_bits: u8) -> Proof
 /// must not panic.
 fn verdicts(bytes: &[u8]) -> Option<(bool, bool)> {
     let file = ProofFile::parse(bytes).ok()?;
-    let lean = wide_circle::verify_m31(&file).expect("within the lean verifier's bounds");
+    let lean = wide_circle::verify_m31::<Builtins>(&file).expect("within the lean verifier's bounds");
     let stock = catch_unwind(AssertUnwindSafe(|| {
         P3M31Verifier.verify_payload_stock(&file)
     }))
@@ -162,16 +163,16 @@ fn count_compressions_at_fib_1024() {
         let file = ProofFile::parse(bytes).unwrap();
         hash_count::reset();
         let ok = if babybear {
-            lean::verify_babybear_file(&file).unwrap().is_ok()
+            lean::verify_babybear_file::<Builtins>(&file).unwrap().is_ok()
         } else {
-            picostark_plonky3::lean::verify_m31_file(&file)
+            picostark_plonky3::lean::verify_m31_file::<Builtins>(&file)
                 .unwrap()
                 .is_ok()
         };
         let n = hash_count::compressions();
         hash_count::stop();
         assert!(ok);
-        (n, bits(&file.header, Regime::Strictest), bytes.len())
+        (n, bits(&file.header, Regime::Strictest).unwrap(), bytes.len())
     };
     let req = |p| ProveRequest {
         air: AirId::Fibonacci,

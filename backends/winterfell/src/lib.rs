@@ -24,7 +24,9 @@ pub mod verifier;
 #[cfg(feature = "prover")]
 pub mod prover;
 
-pub use verifier::{WfBabyBearVerifier, WfGoldilocksVerifier};
+pub use verifier::{
+    WfBabyBearVerifier, WfBabyBearVerifierOf, WfGoldilocksVerifier, WfGoldilocksVerifierOf,
+};
 
 use picostark_core::ProofParams;
 
@@ -40,4 +42,6 @@ pub const INTEROP_PARAMS: ProofParams = ProofParams {
 };
 
 #[cfg(feature = "prover")]
-pub use prover::{WfBabyBearProver, WfGoldilocksProver};
+pub use prover::{
+    WfBabyBearProver, WfBabyBearProverOf, WfGoldilocksProver, WfGoldilocksProverOf,
+};

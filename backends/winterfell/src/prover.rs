@@ -13,6 +13,9 @@ use std::format;
 use std::string::ToString;
 use std::vec::Vec;
 
+use core::marker::PhantomData;
+use picostark_airs::{AirSet, Builtins};
+
 use picostark_air::chain16::CubicChain16;
 use picostark_air::fibonacci::Fibonacci;
 use picostark_air::AirDef;
@@ -238,7 +241,7 @@ pub fn fri_shape_supported(log_n: u8, params: &ProofParams) -> Result<(), ProveE
 }
 
 /// Proves the request's AIR with `E` as the challenge field.
-fn prove_file<B, E>(
+fn prove_file<S: AirSet, B, E>(
     backend: BackendId,
     request: &ProveRequest,
     options: ProofOptions,
@@ -283,6 +286,23 @@ where
         (AirId::Membership, HashId::Sha256) => {
             prove_air::<MembershipOf<B>, B, E, Sha256<B>>(backend, request, options, n, progress)
         }
+        (AirId::Custom(_), hash) => {
+            if S::extra(request.air).is_none() {
+                return Err(ProveError(format!(
+                    "{}: {}",
+                    request.air,
+                    crate::verifier::AIR_NOT_IN_BUILD
+                )));
+            }
+            match hash {
+                HashId::Blake3_256 => prove_air::<S::Extra, B, E, Blake3_256<B>>(
+                    backend, request, options, n, progress,
+                ),
+                HashId::Sha256 => {
+                    prove_air::<S::Extra, B, E, Sha256<B>>(backend, request, options, n, progress)
+                }
+            }
+        }
     }
 }
 
@@ -306,7 +326,7 @@ where
     if options.blowup_factor() < need {
         return Err(ProveError(format!(
             "the {} AIR needs a blowup factor of at least {need}",
-            A::ID
+            A::NAME
         )));
     }
     progress("trace");
@@ -322,25 +342,62 @@ where
         field: backend.field(),
         extension_degree: request.extension_degree,
         hash: request.hash,
-        air: A::ID,
+        air: def.id(),
         log_n: request.log_n,
         params: request.params,
     };
     Ok(encode(&header, &public_u64, &proof.to_bytes()))
 }
 
-/// `wf-goldilocks`: Goldilocks with winter-math's quadratic extension, or its cubic one (the
-/// proven-security track: a 192-bit challenge field).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct WfGoldilocksProver;
+macro_rules! wf_prover {
+    ($(#[$m:meta])* $name:ident, $of:ident) => {
+        $(#[$m])*
+        ///
+        /// Generic over the AIRs it proves (`picostark_airs::AirSet`).
+        pub struct $of<S = Builtins>(PhantomData<fn() -> S>);
 
-/// `wf-babybear`: BabyBear with the project's quartic extension `x^4 - 11`, or its quintic
-/// one `x^5 - 2` (the proven-security track). The proof's options byte says "none" (upstream
-/// has no tag for either); the verifier takes the degree from the header.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct WfBabyBearProver;
+        $(#[$m])*
+        pub type $name = $of<Builtins>;
 
-impl Prover for WfGoldilocksProver {
+        /// The prover of the built-in AIRs, as a value.
+        #[allow(non_upper_case_globals)]
+        pub const $name: $name = $of(PhantomData);
+
+        impl<S> Clone for $of<S> {
+            fn clone(&self) -> Self {
+                *self
+            }
+        }
+        impl<S> Copy for $of<S> {}
+        impl<S> Default for $of<S> {
+            fn default() -> Self {
+                Self(PhantomData)
+            }
+        }
+        impl<S> core::fmt::Debug for $of<S> {
+            fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                f.write_str(stringify!($name))
+            }
+        }
+    };
+}
+
+wf_prover!(
+    /// `wf-goldilocks`: Goldilocks with winter-math's quadratic extension, or its cubic one
+    /// (the proven-security track: a 192-bit challenge field).
+    WfGoldilocksProver,
+    WfGoldilocksProverOf
+);
+wf_prover!(
+    /// `wf-babybear`: BabyBear with the project's quartic extension `x^4 - 11`, or its
+    /// quintic one `x^5 - 2` (the proven-security track). The proof's options byte says
+    /// "none" (upstream has no tag for either); the verifier takes the degree from the
+    /// header.
+    WfBabyBearProver,
+    WfBabyBearProverOf
+);
+
+impl<S: AirSet> Prover for WfGoldilocksProverOf<S> {
     fn backend(&self) -> BackendId {
         BackendId::WfGoldilocks
     }
@@ -365,7 +422,7 @@ impl Prover for WfGoldilocksProver {
         let n = check_request(request, self.backend(), self.extension_degrees())?;
         if request.extension_degree == 3 {
             let options = proof_options(&request.params, FieldExtension::Cubic)?;
-            return prove_file::<Goldilocks, CubeExtension<Goldilocks>>(
+            return prove_file::<S, Goldilocks, CubeExtension<Goldilocks>>(
                 self.backend(),
                 request,
                 options,
@@ -374,7 +431,7 @@ impl Prover for WfGoldilocksProver {
             );
         }
         let options = proof_options(&request.params, FieldExtension::Quadratic)?;
-        prove_file::<Goldilocks, QuadExtension<Goldilocks>>(
+        prove_file::<S, Goldilocks, QuadExtension<Goldilocks>>(
             self.backend(),
             request,
             options,
@@ -384,7 +441,7 @@ impl Prover for WfGoldilocksProver {
     }
 }
 
-impl Prover for WfBabyBearProver {
+impl<S: AirSet> Prover for WfBabyBearProverOf<S> {
     fn backend(&self) -> BackendId {
         BackendId::WfBabyBear
     }
@@ -409,8 +466,8 @@ impl Prover for WfBabyBearProver {
         let n = check_request(request, self.backend(), self.extension_degrees())?;
         let options = proof_options(&request.params, FieldExtension::None)?;
         if request.extension_degree == 5 {
-            return prove_file::<BabyBear, Quintic>(self.backend(), request, options, n, progress);
+            return prove_file::<S, BabyBear, Quintic>(self.backend(), request, options, n, progress);
         }
-        prove_file::<BabyBear, Quartic>(self.backend(), request, options, n, progress)
+        prove_file::<S, BabyBear, Quartic>(self.backend(), request, options, n, progress)
     }
 }

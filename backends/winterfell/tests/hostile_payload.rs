@@ -49,9 +49,7 @@ fn any_security() -> Policy {
 }
 
 fn ours(file: &[u8]) -> Result<(), VerifyError> {
-    let v = WfGoldilocksVerifier {
-        min_security_bits: 0,
-    };
+    let v = WfGoldilocksVerifier::with_min_security(0);
     verify(&v, file, None, &any_security())?;
     // The same verdict when `verify_payload` is called without the entry point.
     v.verify_payload(&ProofFile::parse(file)?)

@@ -227,15 +227,11 @@ fn other_sizes_and_parameters() {
     ];
     for (log_n, params) in cases {
         let gl = prove(&WfGoldilocksProver, log_n, params);
-        let gv = WfGoldilocksVerifier {
-            min_security_bits: 8,
-        };
+        let gv = WfGoldilocksVerifier::with_min_security(8);
         verify(&gv, &gl, None, &lax)
             .unwrap_or_else(|e| panic!("goldilocks n=2^{log_n} {params:?}: {e}"));
         let bb = prove(&WfBabyBearProver, log_n, params);
-        let bv = WfBabyBearVerifier {
-            min_security_bits: 8,
-        };
+        let bv = WfBabyBearVerifier::with_min_security(8);
         verify(&bv, &bb, None, &lax)
             .unwrap_or_else(|e| panic!("babybear n=2^{log_n} {params:?}: {e}"));
         // And the default floor refuses them.

@@ -294,9 +294,7 @@ fn verifier_security_floor_uses_the_true_degree() {
     let (bb, _) = babybear_reference();
     // The payload's own estimate with degree 4 is 95 bits: a floor of 96 rejects it even when
     // the caller's policy would not.
-    let strict = WfBabyBearVerifier {
-        min_security_bits: 96,
-    };
+    let strict = WfBabyBearVerifier::with_min_security(96);
     let lax = Policy {
         min_security_bits: 80,
         ..Policy::default()

@@ -64,9 +64,9 @@ fn ours(
         params,
     };
     (
-        bits(&h, Regime::Winterfell),
-        bits(&h, Regime::ProvenUnique),
-        bits(&h, Regime::ProvenList),
+        bits(&h, Regime::Winterfell).unwrap(),
+        bits(&h, Regime::ProvenUnique).unwrap(),
+        bits(&h, Regime::ProvenList).unwrap(),
     )
 }
 
@@ -130,7 +130,7 @@ fn algebraic_batching_matches_winterfell_where_it_can_be_expressed() {
     // agree, which is possible for small blowups.
     let mut points = 0;
     for air in [AirId::Fibonacci, AirId::CubicChain16] {
-        let shape = shape_by_id(air, FieldId::Goldilocks, Domain::TwoAdic);
+        let shape = shape_by_id(air, FieldId::Goldilocks, Domain::TwoAdic).unwrap();
         let batched = shape.num_batched_functions(2, false) as usize;
         for (log_n, p) in grid() {
             let blowup = 1usize << p.log_blowup;

@@ -21,6 +21,7 @@
 
 extern crate alloc;
 
+mod airs;
 mod bench;
 #[cfg(feature = "field-bench")]
 mod field_bench;

@@ -64,7 +64,7 @@ impl Verifier for HashCal {
         &self,
         h: &picostark_core::ProofHeader,
     ) -> Result<picostark_core::security::AirShape, VerifyError> {
-        Ok(picostark_airs::shape_of(h))
+        picostark_airs::shape_of(h).ok_or(VerifyError::Unsupported("a custom AIR"))
     }
     fn verify_payload(&self, file: &picostark_core::ProofFile<'_>) -> Result<(), VerifyError> {
         let p = file.payload;
@@ -187,7 +187,7 @@ mod wf {
             &self,
             h: &ProofHeader,
         ) -> Result<picostark_core::security::AirShape, VerifyError> {
-            Ok(picostark_airs::shape_of(h))
+            picostark_airs::shape_of(h).ok_or(VerifyError::Unsupported("a custom AIR"))
         }
         fn verify_payload(&self, file: &ProofFile<'_>) -> Result<(), VerifyError> {
             let d = decode(file)?;
@@ -248,7 +248,7 @@ pub mod window {
             &self,
             h: &ProofHeader,
         ) -> Result<picostark_core::security::AirShape, VerifyError> {
-            Ok(picostark_airs::shape_of(h))
+            picostark_airs::shape_of(h).ok_or(VerifyError::Unsupported("a custom AIR"))
         }
         fn verify_payload(&self, file: &ProofFile<'_>) -> Result<(), VerifyError> {
             *self.0.borrow_mut() = Some(wf::decode(file)?);
@@ -376,7 +376,7 @@ mod p3 {
             &self,
             h: &ProofHeader,
         ) -> Result<picostark_core::security::AirShape, VerifyError> {
-            Ok(picostark_airs::shape_of(h))
+            picostark_airs::shape_of(h).ok_or(VerifyError::Unsupported("a custom AIR"))
         }
         fn verify_payload(&self, file: &ProofFile<'_>) -> Result<(), VerifyError> {
             let (p, s) = (&file.header.params, file.statement_bytes);

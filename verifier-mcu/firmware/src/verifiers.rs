@@ -23,7 +23,7 @@ pub fn verify(
     if let Some(r) = crate::stock::verify(bytes, expected, policy) {
         return r;
     }
-    if let Some(r) = picostark_registry::verify(bytes, expected, policy) {
+    if let Some(r) = picostark_registry::verify_in::<crate::airs::Airs>(bytes, expected, policy) {
         return r;
     }
     #[cfg(feature = "bringup-verifier")]
@@ -41,14 +41,14 @@ pub fn verify(
 /// no verifier in this build takes the backend), counted with the AIR shape its verifier
 /// gives; the reference and bring-up paths take the header's own AIR's.
 pub fn security(header: &ProofHeader, policy: &Policy) -> u32 {
-    let shape = picostark_registry::air_shape(header).and_then(Result::ok);
+    let shape = picostark_registry::air_shape_in::<crate::airs::Airs>(header).and_then(Result::ok);
     #[cfg(any(
         feature = "stock-wf",
         feature = "stock-p3",
         feature = "hash-cal",
         feature = "bringup-verifier"
     ))]
-    let shape = shape.or_else(|| Some(picostark_airs::shape_of(header)));
+    let shape = shape.or_else(|| picostark_airs::shape_of(header));
     shape.map_or(0, |s| policy.check(header, s).unwrap_or(0))
 }
 
@@ -73,7 +73,7 @@ mod bringup {
         }
 
         fn air_shape(&self, header: &ProofHeader) -> Result<AirShape, VerifyError> {
-            Ok(picostark_airs::shape_of(header))
+            picostark_airs::shape_of(header).ok_or(VerifyError::Unsupported("a custom AIR"))
         }
 
         fn verify_payload(&self, proof: &ProofFile<'_>) -> Result<(), VerifyError> {

@@ -1523,7 +1523,7 @@ mod tests {
         let low = tamper(&bytes, "low-security").unwrap();
         let h = ProofFile::parse(&low).unwrap().header;
         assert!(picostark_core::Policy::default()
-            .check(&h, picostark_airs::shape_of(&h))
+            .check(&h, picostark_airs::shape_of(&h).unwrap())
             .is_err());
         let wrong = tamper(&bytes, "wrong-backend").unwrap();
         assert_eq!(

@@ -124,7 +124,8 @@ pub fn with_security(mut rec: RunRecord, proof: &[u8]) -> RunRecord {
         ..Policy::default()
     };
     let header = ProofFile::parse(proof).ok().map(|f| f.header);
-    let figures = header.as_ref().map(picostark_airs::figures);
+    // A custom AIR's figures are the firmware's to state (its run line): none here.
+    let figures = header.as_ref().and_then(picostark_airs::figures);
     rec.security = figures.as_ref().map(|f| f.record(&policy));
     // An accepted run that states no bits (a board image prints no run line: `mcu-run board`
     // reads a verdict register): the policy regime's figure, as the firmware computes it.

@@ -29,6 +29,7 @@
 //! (generated from upstream, checked by `circle_pattern_table_is_current`), computed by
 //! upstream only for a shape outside it.
 
+use picostark_airs::AirSet;
 use alloc::vec;
 use alloc::vec::Vec;
 
@@ -602,8 +603,10 @@ pub fn circle_pcs<H>(file: &ProofFile<'_>, hash: H) -> CirclePcs<H> {
 
 /// Whether the lean verifier takes this `p3-m31` proof's shape: the header's parameters and
 /// the AIR within the fixed bounds (else the caller runs the stock verifier).
-pub fn within_bounds<EF: ExtensionField<F>>(file: &ProofFile<'_>) -> bool {
-    let (width, log_chunks) = super::air_shape::<F>(&file.header);
+pub fn within_bounds<EF: ExtensionField<F>, S: AirSet>(file: &ProofFile<'_>) -> bool {
+    let Some((width, log_chunks)) = super::air_shape::<F, S>(&file.header) else {
+        return false;
+    };
     circle_pcs(file, ()).within_bounds(usize::from(file.header.log_n), 1 << log_chunks)
         && super::air_in_build(file.header.air)
         && width <= MAX_WIDTH
@@ -612,38 +615,42 @@ pub fn within_bounds<EF: ExtensionField<F>>(file: &ProofFile<'_>) -> bool {
 }
 
 /// Verifies a `p3-m31` proof with challenge field `EF` and hash `hash` (header checked).
-pub fn verify_with<EF: ExtensionField<F>, H: ByteHash>(
+pub fn verify_with<EF: ExtensionField<F>, H: ByteHash, S: AirSet>(
     file: &ProofFile<'_>,
     hash: H,
 ) -> Result<(), VerifyError> {
+    let shape = super::air_shape::<F, S>(&file.header)
+        .ok_or(VerifyError::Unsupported(super::AIR_NOT_IN_BUILD))?;
     let challenger = SerializingChallenger32::<F, _>::new(HashChallenger::<u8, H, 32>::new(
-        super::transcript_buffer::<F>(file, super::air_shape::<F>(&file.header)),
+        super::transcript_buffer::<F>(file, shape),
         hash,
     ));
-    super::verify_air::<F, EF, _, _>(file, &circle_pcs(file, hash), challenger)
+    super::verify_air::<F, EF, _, _, S>(file, &circle_pcs(file, hash), challenger)
 }
 
-fn verify_ext<EF: ExtensionField<F>>(file: &ProofFile<'_>) -> Option<Result<(), VerifyError>> {
-    if !within_bounds::<EF>(file) {
+fn verify_ext<EF: ExtensionField<F>, S: AirSet>(
+    file: &ProofFile<'_>,
+) -> Option<Result<(), VerifyError>> {
+    if !within_bounds::<EF, S>(file) {
         return None;
     }
     Some(match file.header.hash {
-        HashId::Blake3_256 => verify_with::<EF, _>(file, VERIFIER_HASH),
-        HashId::Sha256 => verify_with::<EF, _>(file, crate::hash::Sha256Lean),
+        HashId::Blake3_256 => verify_with::<EF, _, S>(file, VERIFIER_HASH),
+        HashId::Sha256 => verify_with::<EF, _, S>(file, crate::hash::Sha256Lean),
     })
 }
 
 /// The lean verdict for a `p3-m31` proof of upstream's `CirclePcs` whose header passed the
 /// backend's checks, or `None` when its shape or challenge field is outside what this path
 /// takes (a `WideCirclePcs` proof among them: `super::verify_m31_file` dispatches both).
-pub fn verify_m31(file: &ProofFile<'_>) -> Option<Result<(), VerifyError>> {
+pub fn verify_m31<S: AirSet>(file: &ProofFile<'_>) -> Option<Result<(), VerifyError>> {
     if file.header.circle_pcs() == Some(picostark_core::CirclePcsKind::Wide) {
         return None;
     }
     match file.header.extension_degree {
-        4 => verify_ext::<QM31>(file),
-        3 => verify_ext::<BinomialExtensionField<F, 3>>(file),
-        6 => verify_ext::<crate::config::M31Sextic>(file),
+        4 => verify_ext::<QM31, S>(file),
+        3 => verify_ext::<BinomialExtensionField<F, 3>, S>(file),
+        6 => verify_ext::<crate::config::M31Sextic, S>(file),
         _ => None,
     }
 }

@@ -110,6 +110,7 @@ use p3_goldilocks::Goldilocks;
 use picostark_air::chain16::CubicChain16;
 use picostark_air::fibonacci::Fibonacci;
 use picostark_air::{AirDef, AirId};
+use picostark_airs::{AirSet, Builtins};
 use picostark_core::{BackendId, HashId, ProofFile, ProofHeader};
 
 use crate::config::{ByteHash, VERIFIER_HASH};
@@ -129,10 +130,11 @@ pub fn two_adic_pcs<H>(file: &ProofFile<'_>, hash: H) -> TwoAdicPcs<H> {
     }
 }
 
-/// The header's AIR: its trace width and log2 of its quotient chunk count.
-pub fn air_shape<F: MembershipField>(header: &ProofHeader) -> (usize, usize) {
+/// The header's AIR: its trace width and log2 of its quotient chunk count; `None` for a
+/// custom AIR the set `S` does not have.
+pub fn air_shape<F: MembershipField, S: AirSet>(header: &ProofHeader) -> Option<(usize, usize)> {
     let min = crate::config::min_constraint_degree(header);
-    match header.air {
+    Some(match header.air {
         AirId::Fibonacci => (
             Fibonacci.width(),
             uni_stark::log_quotient_chunks(&Fibonacci, min),
@@ -145,7 +147,11 @@ pub fn air_shape<F: MembershipField>(header: &ProofHeader) -> (usize, usize) {
             let air = MembershipOf::<F>::default();
             (air.width(), uni_stark::log_quotient_chunks(&air, min))
         }
-    }
+        AirId::Custom(_) => {
+            let air = S::extra(header.air)?;
+            (air.width(), uni_stark::log_quotient_chunks(&air, min))
+        }
+    })
 }
 
 /// Whether the lean verifier takes this two-adic proof's shape (else the caller runs the
@@ -153,17 +159,17 @@ pub fn air_shape<F: MembershipField>(header: &ProofHeader) -> (usize, usize) {
 pub fn two_adic_within_bounds<F: PrimeField64 + MembershipField, EF: ExtensionField<F>>(
     file: &ProofFile<'_>,
 ) -> bool {
-    two_adic_shape::<F, EF>(file).is_some()
+    two_adic_shape::<F, EF, Builtins>(file).is_some()
 }
 
 /// The header's AIR shape ([`air_shape`]) when [`two_adic_within_bounds`] holds: computed
 /// once per verification (the membership AIR's shape builds the AIR and measures its degrees)
 /// and handed to the transcript buffer.
-fn two_adic_shape<F: PrimeField64 + MembershipField, EF: ExtensionField<F>>(
+fn two_adic_shape<F: PrimeField64 + MembershipField, EF: ExtensionField<F>, S: AirSet>(
     file: &ProofFile<'_>,
 ) -> Option<(usize, usize)> {
     let log_n = usize::from(file.header.log_n);
-    let (width, log_chunks) = air_shape::<F>(&file.header);
+    let (width, log_chunks) = air_shape::<F, S>(&file.header)?;
     (two_adic_pcs(file, ()).within_bounds(log_n)
         && air_in_build(file.header.air)
         && width <= bounds::MAX_WIDTH
@@ -175,7 +181,7 @@ fn two_adic_shape<F: PrimeField64 + MembershipField, EF: ExtensionField<F>>(
 
 /// Verifies a two-adic proof with challenge field `EF`, challenger `challenger` (holding the
 /// statement bytes) and hash `hash`, the header already checked.
-pub fn verify_two_adic<F, EF, C, H>(
+pub fn verify_two_adic<F, EF, C, H, S>(
     file: &ProofFile<'_>,
     challenger: C,
     hash: H,
@@ -185,13 +191,14 @@ where
     EF: ExtensionField<F>,
     C: LeanChallenger<F>,
     H: ByteHash,
+    S: AirSet,
 {
-    verify_air::<F, EF, C, _>(file, &two_adic_pcs(file, hash), challenger)
+    verify_air::<F, EF, C, _, S>(file, &two_adic_pcs(file, hash), challenger)
 }
 
 /// Verifies the header's AIR over `pcs` (either PCS), the statement's public inputs copied
 /// to the stack.
-pub fn verify_air<F, EF, C, P>(
+pub fn verify_air<F, EF, C, P, S>(
     file: &ProofFile<'_>,
     pcs: &P,
     challenger: C,
@@ -201,6 +208,7 @@ where
     EF: ExtensionField<F>,
     C: LeanChallenger<F>,
     P: LeanPcs<F, EF>,
+    S: AirSet,
 {
     let log_n = usize::from(file.header.log_n);
     let mut public = [0u64; bounds::MAX_PUBLIC];
@@ -249,8 +257,19 @@ where
         AirId::Membership => Err(VerifyError::Unsupported(
             "the membership AIR is not in this build's lean verifier (feature lean-no-membership)",
         )),
+        // A user's AIR (`picostark_airs::With`); the built-ins' set has none, and this arm
+        // then links nothing.
+        AirId::Custom(_) => match S::extra(file.header.air) {
+            Some(air) => {
+                uni_stark::verify::<F, EF, C, _, _>(pcs, &air, challenger, log_n, public, file.payload)
+            }
+            None => Err(VerifyError::Unsupported(AIR_NOT_IN_BUILD)),
+        },
     }
 }
+
+/// What a verifier answers for a proof of a custom AIR it was not built with.
+pub const AIR_NOT_IN_BUILD: &str = "a custom AIR this build was not made with";
 
 /// Whether this build's lean verifier takes the header's AIR at all (the feature
 /// `lean-no-membership` leaves the membership AIR out); the `*_within_bounds` checks include it, so a proof
@@ -281,7 +300,7 @@ pub(crate) fn transcript_buffer<F: WireField>(
     v
 }
 
-fn verify_babybear<EF: ExtensionField<BabyBear>, H: ByteHash>(
+fn verify_babybear<EF: ExtensionField<BabyBear>, H: ByteHash, S: AirSet>(
     file: &ProofFile<'_>,
     shape: (usize, usize),
     hash: H,
@@ -290,10 +309,10 @@ fn verify_babybear<EF: ExtensionField<BabyBear>, H: ByteHash>(
         transcript_buffer::<BabyBear>(file, shape),
         hash,
     ));
-    verify_two_adic::<BabyBear, EF, _, H>(file, ch, hash)
+    verify_two_adic::<BabyBear, EF, _, H, S>(file, ch, hash)
 }
 
-fn verify_goldilocks<EF: ExtensionField<Goldilocks>, H: ByteHash>(
+fn verify_goldilocks<EF: ExtensionField<Goldilocks>, H: ByteHash, S: AirSet>(
     file: &ProofFile<'_>,
     shape: (usize, usize),
     hash: H,
@@ -302,26 +321,28 @@ fn verify_goldilocks<EF: ExtensionField<Goldilocks>, H: ByteHash>(
         transcript_buffer::<Goldilocks>(file, shape),
         hash,
     ));
-    verify_two_adic::<Goldilocks, EF, _, H>(file, ch, hash)
+    verify_two_adic::<Goldilocks, EF, _, H, S>(file, ch, hash)
 }
 
 /// A `p3-babybear` proof with challenge field `EF`, by the header's hash.
-fn babybear<EF: ExtensionField<BabyBear>>(file: &ProofFile<'_>) -> Option<Result<(), VerifyError>> {
-    let shape = two_adic_shape::<BabyBear, EF>(file)?;
+fn babybear<EF: ExtensionField<BabyBear>, S: AirSet>(
+    file: &ProofFile<'_>,
+) -> Option<Result<(), VerifyError>> {
+    let shape = two_adic_shape::<BabyBear, EF, S>(file)?;
     Some(match file.header.hash {
-        HashId::Blake3_256 => verify_babybear::<EF, _>(file, shape, VERIFIER_HASH),
-        HashId::Sha256 => verify_babybear::<EF, _>(file, shape, crate::hash::Sha256Lean),
+        HashId::Blake3_256 => verify_babybear::<EF, _, S>(file, shape, VERIFIER_HASH),
+        HashId::Sha256 => verify_babybear::<EF, _, S>(file, shape, crate::hash::Sha256Lean),
     })
 }
 
 /// A `p3-goldilocks` proof with challenge field `EF`, by the header's hash.
-fn goldilocks<EF: ExtensionField<Goldilocks>>(
+fn goldilocks<EF: ExtensionField<Goldilocks>, S: AirSet>(
     file: &ProofFile<'_>,
 ) -> Option<Result<(), VerifyError>> {
-    let shape = two_adic_shape::<Goldilocks, EF>(file)?;
+    let shape = two_adic_shape::<Goldilocks, EF, S>(file)?;
     Some(match file.header.hash {
-        HashId::Blake3_256 => verify_goldilocks::<EF, _>(file, shape, VERIFIER_HASH),
-        HashId::Sha256 => verify_goldilocks::<EF, _>(file, shape, crate::hash::Sha256Lean),
+        HashId::Blake3_256 => verify_goldilocks::<EF, _, S>(file, shape, VERIFIER_HASH),
+        HashId::Sha256 => verify_goldilocks::<EF, _, S>(file, shape, crate::hash::Sha256Lean),
     })
 }
 
@@ -329,32 +350,32 @@ fn goldilocks<EF: ExtensionField<Goldilocks>>(
 /// `None` when its shape is outside the lean verifier's bounds or its challenge field is not
 /// one the lean path dispatches (degree 4, 5 or 8). One function per backend, so that an
 /// image with one backend links only that backend's lean verifier.
-pub fn verify_babybear_file(file: &ProofFile<'_>) -> Option<Result<(), VerifyError>> {
+pub fn verify_babybear_file<S: AirSet>(file: &ProofFile<'_>) -> Option<Result<(), VerifyError>> {
     match file.header.extension_degree {
-        4 => babybear::<BinomialExtensionField<BabyBear, 4>>(file),
-        5 => babybear::<BinomialExtensionField<BabyBear, 5>>(file),
-        8 => babybear::<BinomialExtensionField<BabyBear, 8>>(file),
+        4 => babybear::<BinomialExtensionField<BabyBear, 4>, S>(file),
+        5 => babybear::<BinomialExtensionField<BabyBear, 5>, S>(file),
+        8 => babybear::<BinomialExtensionField<BabyBear, 8>, S>(file),
         _ => None,
     }
 }
 
 /// [`verify_babybear_file`] for `p3-goldilocks` (challenge field of degree 2, 3 or 5).
-pub fn verify_goldilocks_file(file: &ProofFile<'_>) -> Option<Result<(), VerifyError>> {
+pub fn verify_goldilocks_file<S: AirSet>(file: &ProofFile<'_>) -> Option<Result<(), VerifyError>> {
     match file.header.extension_degree {
-        2 => goldilocks::<BinomialExtensionField<Goldilocks, 2>>(file),
-        3 => goldilocks::<CubicTrinomialExtensionField<Goldilocks>>(file),
-        5 => goldilocks::<BinomialExtensionField<Goldilocks, 5>>(file),
+        2 => goldilocks::<BinomialExtensionField<Goldilocks, 2>, S>(file),
+        3 => goldilocks::<CubicTrinomialExtensionField<Goldilocks>, S>(file),
+        5 => goldilocks::<BinomialExtensionField<Goldilocks, 5>, S>(file),
         _ => None,
     }
 }
 
 /// [`verify_babybear_file`] for `p3-m31`: upstream's `CirclePcs` (`circle`) or our
 /// `WideCirclePcs` (`wide_circle`, issue 25), as the header's FRI parameters say.
-pub fn verify_m31_file(file: &ProofFile<'_>) -> Option<Result<(), VerifyError>> {
+pub fn verify_m31_file<S: AirSet>(file: &ProofFile<'_>) -> Option<Result<(), VerifyError>> {
     if file.header.circle_pcs() == Some(picostark_core::CirclePcsKind::Wide) {
-        wide_circle::verify_m31(file)
+        wide_circle::verify_m31::<S>(file)
     } else {
-        circle::verify_m31(file)
+        circle::verify_m31::<S>(file)
     }
 }
 
@@ -366,9 +387,9 @@ pub fn verify_m31_file(file: &ProofFile<'_>) -> Option<Result<(), VerifyError>> 
 /// coefficient tuple).
 pub fn verify(file: &ProofFile<'_>) -> Option<Result<(), VerifyError>> {
     match file.header.backend {
-        BackendId::P3BabyBear => verify_babybear_file(file),
-        BackendId::P3Goldilocks => verify_goldilocks_file(file),
-        BackendId::P3M31 => verify_m31_file(file),
+        BackendId::P3BabyBear => verify_babybear_file::<Builtins>(file),
+        BackendId::P3Goldilocks => verify_goldilocks_file::<Builtins>(file),
+        BackendId::P3M31 => verify_m31_file::<Builtins>(file),
         _ => None,
     }
 }

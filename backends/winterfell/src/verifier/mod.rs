@@ -30,10 +30,12 @@ pub mod merkle;
 pub mod parse;
 
 use alloc::vec::Vec;
+use core::marker::PhantomData;
 
 use picostark_air::chain16::CubicChain16;
 use picostark_air::fibonacci::Fibonacci;
 use picostark_air::AirDef;
+use picostark_airs::{AirSet, Builtins};
 use picostark_core::security::AirShape;
 use picostark_core::{
     conjectured_security_bits, AirId, BackendId, FieldId, HashId, Policy, ProofFile, ProofHeader,
@@ -63,36 +65,68 @@ pub const EXTENSION_TAG_NONE: u8 = 1;
 /// The zkmcu fork's `FieldExtension::Quartic` byte.
 pub const EXTENSION_TAG_QUARTIC: u8 = 4;
 
-/// Verifier for `wf-goldilocks` proof files (quadratic or cubic extension).
-#[derive(Clone, Copy, Debug)]
-pub struct WfGoldilocksVerifier {
-    /// Minimum conjectured security of the payload's own parameters on the true extension
-    /// degree (checked in addition to the caller's [`Policy`] on the header).
-    pub min_security_bits: u32,
-}
-
-/// Verifier for `wf-babybear` proof files (quartic extension `x^4 - 11` or quintic `x^5 - 2`).
-#[derive(Clone, Copy, Debug)]
-pub struct WfBabyBearVerifier {
-    /// As for [`WfGoldilocksVerifier::min_security_bits`].
-    pub min_security_bits: u32,
-}
-
-impl Default for WfGoldilocksVerifier {
-    fn default() -> Self {
-        WfGoldilocksVerifier {
-            min_security_bits: Policy::DEFAULT_MIN_SECURITY_BITS,
+macro_rules! wf_verifier {
+    ($(#[$m:meta])* $name:ident, $of:ident) => {
+        $(#[$m])*
+        ///
+        /// Generic over the AIRs it verifies (`picostark_airs::AirSet`: the built-ins, or the
+        /// built-ins and a user's AIR with `picostark_airs::With`).
+        pub struct $of<S = Builtins> {
+            /// Minimum conjectured security of the payload's own parameters on the true
+            /// extension degree (checked in addition to the caller's [`Policy`] on the
+            /// header).
+            pub min_security_bits: u32,
+            airs: PhantomData<fn() -> S>,
         }
-    }
+
+        $(#[$m])*
+        pub type $name = $of<Builtins>;
+
+        impl<S> $of<S> {
+            /// The verifier with its own floor on the payload's parameters.
+            pub const fn with_min_security(min_security_bits: u32) -> Self {
+                Self {
+                    min_security_bits,
+                    airs: PhantomData,
+                }
+            }
+        }
+
+        impl<S> Default for $of<S> {
+            fn default() -> Self {
+                Self::with_min_security(Policy::DEFAULT_MIN_SECURITY_BITS)
+            }
+        }
+        impl<S> Clone for $of<S> {
+            fn clone(&self) -> Self {
+                *self
+            }
+        }
+        impl<S> Copy for $of<S> {}
+        impl<S> core::fmt::Debug for $of<S> {
+            fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                f.debug_struct(stringify!($name))
+                    .field("min_security_bits", &self.min_security_bits)
+                    .finish()
+            }
+        }
+    };
 }
 
-impl Default for WfBabyBearVerifier {
-    fn default() -> Self {
-        WfBabyBearVerifier {
-            min_security_bits: Policy::DEFAULT_MIN_SECURITY_BITS,
-        }
-    }
-}
+wf_verifier!(
+    /// Verifier for `wf-goldilocks` proof files (quadratic or cubic extension).
+    WfGoldilocksVerifier,
+    WfGoldilocksVerifierOf
+);
+wf_verifier!(
+    /// Verifier for `wf-babybear` proof files (quartic extension `x^4 - 11` or quintic
+    /// `x^5 - 2`).
+    WfBabyBearVerifier,
+    WfBabyBearVerifierOf
+);
+
+/// What the verifier answers for a proof of a custom AIR it was not built with.
+pub const AIR_NOT_IN_BUILD: &str = "a custom AIR this build was not made with";
 
 fn out_of_range(what: &'static str, value: impl Into<u32>, max: u32) -> VerifyError {
     VerifyError::ParameterOutOfRange {
@@ -153,7 +187,7 @@ fn check_common(
     Ok(())
 }
 
-impl Verifier for WfGoldilocksVerifier {
+impl<S: AirSet> Verifier for WfGoldilocksVerifierOf<S> {
     fn backend(&self) -> BackendId {
         BackendId::WfGoldilocks
     }
@@ -163,18 +197,19 @@ impl Verifier for WfGoldilocksVerifier {
     }
 
     fn air_shape(&self, header: &ProofHeader) -> Result<AirShape, VerifyError> {
-        Ok(picostark_airs::shape_for(self.backend(), header.air))
+        picostark_airs::shape_for::<S>(self.backend(), header.air)
+            .ok_or(VerifyError::Unsupported(AIR_NOT_IN_BUILD))
     }
 
     fn verify_payload(&self, proof: &ProofFile<'_>) -> Result<(), VerifyError> {
         self.check_supported(&proof.header)?;
         match proof.header.extension_degree {
-            2 => verify_hashed::<Goldilocks, QuadExtension<Goldilocks>>(
+            2 => verify_hashed::<S, Goldilocks, QuadExtension<Goldilocks>>(
                 proof,
                 &[2],
                 self.min_security_bits,
             ),
-            3 => verify_hashed::<Goldilocks, CubeExtension<Goldilocks>>(
+            3 => verify_hashed::<S, Goldilocks, CubeExtension<Goldilocks>>(
                 proof,
                 &[3],
                 self.min_security_bits,
@@ -184,7 +219,7 @@ impl Verifier for WfGoldilocksVerifier {
     }
 }
 
-impl Verifier for WfBabyBearVerifier {
+impl<S: AirSet> Verifier for WfBabyBearVerifierOf<S> {
     fn backend(&self) -> BackendId {
         BackendId::WfBabyBear
     }
@@ -194,19 +229,20 @@ impl Verifier for WfBabyBearVerifier {
     }
 
     fn air_shape(&self, header: &ProofHeader) -> Result<AirShape, VerifyError> {
-        Ok(picostark_airs::shape_for(self.backend(), header.air))
+        picostark_airs::shape_for::<S>(self.backend(), header.air)
+            .ok_or(VerifyError::Unsupported(AIR_NOT_IN_BUILD))
     }
 
     fn verify_payload(&self, proof: &ProofFile<'_>) -> Result<(), VerifyError> {
         self.check_supported(&proof.header)?;
         match proof.header.extension_degree {
-            4 => verify_hashed::<BabyBear, Quartic>(
+            4 => verify_hashed::<S, BabyBear, Quartic>(
                 proof,
                 &[EXTENSION_TAG_NONE, EXTENSION_TAG_QUARTIC],
                 self.min_security_bits,
             ),
             // Our own field (no fork wrote it): only the tag the upstream prover writes.
-            5 => verify_hashed::<BabyBear, Quintic>(
+            5 => verify_hashed::<S, BabyBear, Quintic>(
                 proof,
                 &[EXTENSION_TAG_NONE],
                 self.min_security_bits,
@@ -218,7 +254,7 @@ impl Verifier for WfBabyBearVerifier {
 
 /// Verifies with the header's hash: winter-crypto's BLAKE3 (recomputed) or our SHA-256
 /// ([`crate::hash`]).
-fn verify_hashed<B, E>(
+fn verify_hashed<S: AirSet, B, E>(
     file: &ProofFile<'_>,
     accepted_tags: &[u8],
     min_security_bits: u32,
@@ -228,8 +264,10 @@ where
     E: FieldElement<BaseField = B>,
 {
     match file.header.hash {
-        HashId::Blake3_256 => verify_air::<B, E, Blake3<B>>(file, accepted_tags, min_security_bits),
-        HashId::Sha256 => verify_air::<B, E, Sha256<B>>(file, accepted_tags, min_security_bits),
+        HashId::Blake3_256 => {
+            verify_air::<S, B, E, Blake3<B>>(file, accepted_tags, min_security_bits)
+        }
+        HashId::Sha256 => verify_air::<S, B, E, Sha256<B>>(file, accepted_tags, min_security_bits),
     }
 }
 
@@ -399,7 +437,7 @@ fn row_leaves<F: FieldElement, H: NodeHash>(
 }
 
 /// Verifies a proof of the header's AIR over base field `B` with challenge field `E`, hash `H`.
-fn verify_air<B, E, H>(
+fn verify_air<S: AirSet, B, E, H>(
     file: &ProofFile<'_>,
     accepted_tags: &[u8],
     min_security_bits: u32,
@@ -419,6 +457,11 @@ where
         AirId::Membership => {
             verify_proof::<MembershipOf<B>, B, E, H>(file, accepted_tags, min_security_bits)
         }
+        // A user's AIR (`picostark_airs::With`); the built-ins' set has none.
+        AirId::Custom(_) => match S::extra(file.header.air) {
+            Some(_) => verify_proof::<S::Extra, B, E, H>(file, accepted_tags, min_security_bits),
+            None => Err(VerifyError::Unsupported(AIR_NOT_IN_BUILD)),
+        },
     }
 }
 
