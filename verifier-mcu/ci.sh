@@ -52,11 +52,11 @@ ALL5=p3-babybear,p3-goldilocks,p3-m31,wf-goldilocks,wf-babybear
 prebuild() {
   local core=$1
   say "prebuild $core: all backends"
-  "$MCU" run --build-only --core "$core" --features "$ALL5"
+  "$MCU" run --build-only --core "$core" --features "$ALL5,user-air"
   "$MCU" run --build-only --core "$core" --features wf-goldilocks,code-in-ram --heap 131072
   "$MCU" run --build-only --core "$core" --window stock-wf --iterations 1
   if [ "$core" = rv32 ]; then
-    "$MCU" run --build-only --core rv32 --isa rv32imac --features "$ALL5"
+    "$MCU" run --build-only --core rv32 --isa rv32imac --features "$ALL5,user-air"
   fi
   say "prebuild $core: done"
 }
@@ -160,7 +160,9 @@ for t in "$PROOFS"/*.tampered; do
   fi
 done
 say "ok: the host rejects all $(ls "$PROOFS"/*.tampered | wc -l) hostile files"
-FEATURES=$(IFS=,; echo "${BACKENDS[*]}")
+# The images also take the example's AIR (examples/vdf, feature user-air): the same images
+# verify its proofs in the last step, and every built-in proof with a user's AIR linked in.
+FEATURES=$(IFS=,; echo "${BACKENDS[*]}"),user-air
 RAM_CODE_HEAP=131072
 has() { [[ " ${BACKENDS[*]} " == *" $1 "* ]]; }
 
@@ -307,5 +309,13 @@ for core in m33 rv32; do
 done
 if [ ${#failed[@]} -gt 0 ]; then
   echo "FAIL: verifier-mcu checks failed on: ${failed[*]}"; exit 1
+fi
+
+# A user's own AIR (README "Verify your own statement on a Pico 2"): the README's steps, on
+# the QEMU images built above (all five backends: only when this build proves them all).
+if [ "${#BACKENDS[@]}" -eq 5 ]; then
+  say "verifier-mcu: the example AIR (examples/vdf/run.sh)"
+  VDF=${HOST_BIN_DIR:+$HOST_BIN_DIR/vdf}
+  MCU=$MCU VDF=$VDF OUT="$OUT/vdf" bash examples/vdf/run.sh
 fi
 say "verifier-mcu: all checks passed"

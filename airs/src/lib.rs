@@ -20,10 +20,10 @@
 #[cfg(test)]
 extern crate alloc;
 
+use core::marker::PhantomData;
 use picostark_air::chain16::CubicChain16;
 use picostark_air::fibonacci::Fibonacci;
 use picostark_air::membership::Membership;
-use core::marker::PhantomData;
 
 use picostark_air::AirDef;
 use picostark_core::security::{AirShape, Figures, Regime, StatementHash};
@@ -180,7 +180,11 @@ pub fn figures(header: &ProofHeader) -> Option<Figures> {
 
 /// A header's security in one regime, over its own AIR, if the set `S` has it.
 pub fn bits_in<S: AirSet>(header: &ProofHeader, regime: Regime) -> Option<u32> {
-    Some(picostark_core::security::bits(header, shape_of_in::<S>(header)?, regime))
+    Some(picostark_core::security::bits(
+        header,
+        shape_of_in::<S>(header)?,
+        regime,
+    ))
 }
 
 /// [`bits_in`] over the built-in AIRs.
@@ -304,7 +308,10 @@ mod tests {
         assert_eq!(Builtins::with(own, field, Id), None);
         let other = AirId::Custom(own.fingerprint().unwrap() ^ 1);
         assert_eq!(Set::with(other, field, Id), None);
-        assert_eq!(Set::with(AirId::Fibonacci, field, Id), Some(AirId::Fibonacci));
+        assert_eq!(
+            Set::with(AirId::Fibonacci, field, Id),
+            Some(AirId::Fibonacci)
+        );
         assert_eq!(
             shape_in::<Set>(own, field, Domain::TwoAdic),
             shape_by_id(AirId::Fibonacci, field, Domain::TwoAdic)

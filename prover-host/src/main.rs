@@ -122,7 +122,9 @@ pub(crate) fn air_shape(backend: BackendId, air: AirId) -> (usize, usize) {
 /// The five security figures of a header whose AIR is a built-in: every header this CLI makes
 /// and every file its verifier accepts. A custom AIR's figures are its own program's to
 /// compute (`picostark_airs::figures_in`), so a file of one gets a clear error here.
-pub(crate) fn figures(h: &picostark_core::ProofHeader) -> Result<picostark_core::security::Figures, UsageError> {
+pub(crate) fn figures(
+    h: &picostark_core::ProofHeader,
+) -> Result<picostark_core::security::Figures, UsageError> {
     picostark_airs::figures(h).ok_or_else(|| {
         UsageError(format!(
             "{}: a custom AIR; its security figures need its definition (see examples/)",
@@ -711,7 +713,9 @@ mod tests {
         let h = fib_1024(ext, params).header(BackendId::P3M31);
         let bytes = picostark_core::proof_file::encode(&h, &[1], &[2]);
         let file = ProofFile::parse(&bytes).expect("parses");
-        let rec = host_record(&file, bytes.len(), 1.0, 2.0, &Policy::default()).ok().unwrap();
+        let rec = host_record(&file, bytes.len(), 1.0, 2.0, &Policy::default())
+            .ok()
+            .unwrap();
         assert_eq!(
             (rec.params, rec.n, rec.extension),
             (Some(params), 1024, ext)

@@ -654,7 +654,10 @@ mod tests {
         assert_eq!(found.len(), 4, "{found:?}");
         for p in found {
             let h = header(BackendId::P3BabyBear, 5, p);
-            assert!(picostark_airs::bits(&h, Regime::Strictest).unwrap() >= 127, "{p:?}");
+            assert!(
+                picostark_airs::bits(&h, Regime::Strictest).unwrap() >= 127,
+                "{p:?}"
+            );
             let fewer = ProofParams {
                 num_queries: p.num_queries - 1,
                 ..p

@@ -82,8 +82,12 @@ fn verdicts(verifier: &dyn Verifier, bytes: &[u8]) -> Result<(), String> {
     let backend = file.header.backend;
     if backend.protocol() == "plonky3" {
         let lean = match backend {
-            BackendId::P3BabyBear => p3::lean::verify_babybear_file::<picostark_airs::Builtins>(&file),
-            BackendId::P3Goldilocks => p3::lean::verify_goldilocks_file::<picostark_airs::Builtins>(&file),
+            BackendId::P3BabyBear => {
+                p3::lean::verify_babybear_file::<picostark_airs::Builtins>(&file)
+            }
+            BackendId::P3Goldilocks => {
+                p3::lean::verify_goldilocks_file::<picostark_airs::Builtins>(&file)
+            }
             _ => p3::lean::verify_m31_file::<picostark_airs::Builtins>(&file),
         };
         if let Some(v) = lean {

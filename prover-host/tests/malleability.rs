@@ -67,7 +67,9 @@ fn accepted_anywhere(verifier: &dyn Verifier, bytes: &[u8]) -> Option<&'static s
     }
     let lean = match file.header.backend {
         BackendId::P3BabyBear => p3::lean::verify_babybear_file::<picostark_airs::Builtins>(&file),
-        BackendId::P3Goldilocks => p3::lean::verify_goldilocks_file::<picostark_airs::Builtins>(&file),
+        BackendId::P3Goldilocks => {
+            p3::lean::verify_goldilocks_file::<picostark_airs::Builtins>(&file)
+        }
         _ => p3::lean::verify_m31_file::<picostark_airs::Builtins>(&file),
     };
     if lean.is_some_and(|v| v.is_ok()) {

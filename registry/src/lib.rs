@@ -226,12 +226,9 @@ pub fn verify_air<A: picostark_air::AirDef>(
     expected: Option<&Statement<'_>>,
     policy: &Policy,
 ) -> Result<Verified, VerifyError> {
-    let backend = proof_file::backend_of(bytes)
-        .ok_or(VerifyError::Unsupported("no backend of this build"))?;
-    let verifier =
-        verifier_in::<With<A>>(backend, policy).ok_or(VerifyError::Unsupported(
-            "backend not in this build",
-        ))?;
+    let backend = picostark_core::ProofFile::parse(bytes)?.header.backend;
+    let verifier = verifier_in::<With<A>>(backend, policy)
+        .ok_or(VerifyError::Unsupported("backend not in this build"))?;
     core_verify(verifier.as_ref(), bytes, expected, policy)
 }
 

@@ -15,13 +15,13 @@ use picostark_core::{BackendId, CirclePcsKind, HashId, ProofHeader, ProofParams}
 use serde::Serialize;
 
 use crate::air::{on_air, AnyAir, HeaderAir};
-use core::marker::PhantomData;
-use picostark_airs::{AirSet, Builtins};
 use crate::config::{
     self, BabyBear4, BabyBear5, BabyBear8, Goldilocks2, Goldilocks3, Goldilocks5, M31Cubic,
     M31Sextic, ProverHash, DEFAULT_PARAMS_CIRCLE, DEFAULT_PARAMS_TWO_ADIC,
 };
 use crate::membership::MembershipField;
+use core::marker::PhantomData;
+use picostark_airs::{AirSet, Builtins};
 
 fn check_request(header: &ProofHeader, degrees: &[u8]) -> Result<(), ProveError> {
     if !degrees.contains(&header.extension_degree) {

@@ -21,11 +21,11 @@ use serde::de::DeserializeOwned;
 use crate::decode::decode;
 
 use crate::air::{on_air, HeaderAir};
+use crate::config;
 use crate::lean::AIR_NOT_IN_BUILD;
+use crate::membership::MembershipField;
 use core::marker::PhantomData;
 use picostark_airs::{AirSet, Builtins};
-use crate::config;
-use crate::membership::MembershipField;
 
 fn verify_with<S: AirSet, SC>(config: &SC, file: &ProofFile<'_>) -> Result<(), VerifyError>
 where
@@ -75,7 +75,10 @@ fn check_common(
 }
 
 /// The `p3-babybear` verification with hasher `hash`, challenge field by extension degree.
-fn verify_babybear<S: AirSet, H: config::ByteHash>(file: &ProofFile<'_>, hash: H) -> Result<(), VerifyError> {
+fn verify_babybear<S: AirSet, H: config::ByteHash>(
+    file: &ProofFile<'_>,
+    hash: H,
+) -> Result<(), VerifyError> {
     let (p, s) = (&file.header.params, file.statement_bytes);
     match file.header.extension_degree {
         4 => verify_with::<S, _>(
@@ -122,7 +125,10 @@ fn verify_goldilocks<S: AirSet, H: config::ByteHash>(
 }
 
 /// The `p3-m31` verification with hasher `hash`, for either challenge field.
-fn verify_m31<S: AirSet, H: config::ByteHash>(file: &ProofFile<'_>, hash: H) -> Result<(), VerifyError> {
+fn verify_m31<S: AirSet, H: config::ByteHash>(
+    file: &ProofFile<'_>,
+    hash: H,
+) -> Result<(), VerifyError> {
     let (p, s) = (&file.header.params, file.statement_bytes);
     if CirclePcsKind::of(p) == CirclePcsKind::Wide {
         return match file.header.extension_degree {

@@ -330,7 +330,10 @@ fn upstream_draws(bytes: &[u8]) -> (Vec<u64>, bool) {
 fn lean_draws(bytes: &[u8]) -> (Vec<u64>, bool) {
     let file = ProofFile::parse(bytes).unwrap();
     let (ch, log) = recording(file.statement_bytes);
-    let ok = lean::verify_two_adic::<BabyBear, Ef, _, _, picostark_airs::Builtins>(&file, ch, Blake3Lean).is_ok();
+    let ok = lean::verify_two_adic::<BabyBear, Ef, _, _, picostark_airs::Builtins>(
+        &file, ch, Blake3Lean,
+    )
+    .is_ok();
     let draws = log.lock().unwrap().clone();
     (draws, ok)
 }

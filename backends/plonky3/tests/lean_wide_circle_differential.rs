@@ -43,7 +43,8 @@ fn params(k: u8, f: u8, log_blowup: u8, num_queries: u16, pow_bits: u8) -> Proof
 /// must not panic.
 fn verdicts(bytes: &[u8]) -> Option<(bool, bool)> {
     let file = ProofFile::parse(bytes).ok()?;
-    let lean = wide_circle::verify_m31::<Builtins>(&file).expect("within the lean verifier's bounds");
+    let lean =
+        wide_circle::verify_m31::<Builtins>(&file).expect("within the lean verifier's bounds");
     let stock = catch_unwind(AssertUnwindSafe(|| {
         P3M31Verifier.verify_payload_stock(&file)
     }))
@@ -163,7 +164,9 @@ fn count_compressions_at_fib_1024() {
         let file = ProofFile::parse(bytes).unwrap();
         hash_count::reset();
         let ok = if babybear {
-            lean::verify_babybear_file::<Builtins>(&file).unwrap().is_ok()
+            lean::verify_babybear_file::<Builtins>(&file)
+                .unwrap()
+                .is_ok()
         } else {
             picostark_plonky3::lean::verify_m31_file::<Builtins>(&file)
                 .unwrap()
@@ -172,7 +175,11 @@ fn count_compressions_at_fib_1024() {
         let n = hash_count::compressions();
         hash_count::stop();
         assert!(ok);
-        (n, bits(&file.header, Regime::Strictest).unwrap(), bytes.len())
+        (
+            n,
+            bits(&file.header, Regime::Strictest).unwrap(),
+            bytes.len(),
+        )
     };
     let req = |p| ProveRequest {
         air: AirId::Fibonacci,

@@ -42,6 +42,4 @@ pub const INTEROP_PARAMS: ProofParams = ProofParams {
 };
 
 #[cfg(feature = "prover")]
-pub use prover::{
-    WfBabyBearProver, WfBabyBearProverOf, WfGoldilocksProver, WfGoldilocksProverOf,
-};
+pub use prover::{WfBabyBearProver, WfBabyBearProverOf, WfGoldilocksProver, WfGoldilocksProverOf};

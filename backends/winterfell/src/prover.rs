@@ -466,7 +466,13 @@ impl<S: AirSet> Prover for WfBabyBearProverOf<S> {
         let n = check_request(request, self.backend(), self.extension_degrees())?;
         let options = proof_options(&request.params, FieldExtension::None)?;
         if request.extension_degree == 5 {
-            return prove_file::<S, BabyBear, Quintic>(self.backend(), request, options, n, progress);
+            return prove_file::<S, BabyBear, Quintic>(
+                self.backend(),
+                request,
+                options,
+                n,
+                progress,
+            );
         }
         prove_file::<S, BabyBear, Quartic>(self.backend(), request, options, n, progress)
     }

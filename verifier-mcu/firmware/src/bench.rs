@@ -19,7 +19,7 @@ use picostark_core::record::{
     write_done_line, write_iter_line, write_mem_line, write_not_applicable_line, write_run_line,
     MemoryFigures, LINE_PREFIX,
 };
-use picostark_core::{AirId, Policy, ProofFile, Statement, VerifyError};
+use picostark_core::{Policy, ProofFile, Statement, VerifyError};
 
 #[cfg(not(feature = "stock-wf-window"))]
 use crate::verifiers;

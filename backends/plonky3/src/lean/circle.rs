@@ -29,9 +29,9 @@
 //! (generated from upstream, checked by `circle_pattern_table_is_current`), computed by
 //! upstream only for a shape outside it.
 
-use picostark_airs::AirSet;
 use alloc::vec;
 use alloc::vec::Vec;
+use picostark_airs::AirSet;
 
 use p3_circle::{CircleDomain, CirclePcsShape, Point};
 use p3_commit::PolynomialSpace;

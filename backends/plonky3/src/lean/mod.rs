@@ -260,9 +260,14 @@ where
         // A user's AIR (`picostark_airs::With`); the built-ins' set has none, and this arm
         // then links nothing.
         AirId::Custom(_) => match S::extra(file.header.air) {
-            Some(air) => {
-                uni_stark::verify::<F, EF, C, _, _>(pcs, &air, challenger, log_n, public, file.payload)
-            }
+            Some(air) => uni_stark::verify::<F, EF, C, _, _>(
+                pcs,
+                &air,
+                challenger,
+                log_n,
+                public,
+                file.payload,
+            ),
             None => Err(VerifyError::Unsupported(AIR_NOT_IN_BUILD)),
         },
     }

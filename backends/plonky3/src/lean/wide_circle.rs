@@ -19,8 +19,8 @@
 //! trace's LDE height instead of upstream's one chunk at twice that height, so every input
 //! matrix of a wide proof has one height.
 
-use picostark_airs::AirSet;
 use alloc::vec;
+use picostark_airs::AirSet;
 
 use p3_circle::{CircleDomain, Point};
 use p3_commit::PolynomialSpace;
