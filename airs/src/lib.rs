@@ -1,10 +1,13 @@
 //! picostark-airs: the one declaration of the AIRs every backend proves and verifies.
 //!
-//! [`Builtins`] ([`AirSet`], [`with_air`]) binds each built-in [`AirId`] (the byte a proof file names its statement by) to the
+//! An [`AirSet`] is the set of AIRs a build proves and verifies, as a type: [`Builtins`]
+//! binds each built-in [`AirId`] (the byte a proof file names its statement by) to the
 //! [`AirDef`] it stands for over each base field (the membership AIR takes the field's
-//! Poseidon2 instance from `picostark-poseidon2`), and hands it to an [`AirVisitor`]: the AIR
-//! is a type, and a caller writes its work once, generic over `A: AirDef`. Adding an AIR is
-//! one arm here.
+//! Poseidon2 instance from `picostark-poseidon2`) and hands it to an [`AirVisitor`], so a
+//! caller writes its work once, generic over `A: AirDef`; [`With<A>`](With) adds a user's AIR
+//! from outside the workspace, named in proof files by its fingerprint. Backends are generic
+//! over the set. Adding a built-in AIR is one arm here; adding one of your own is no edit
+//! here at all (`examples/vdf`).
 //!
 //! Facts about an AIR are derived from that definition, never copied: [`shape`] computes the
 //! [`AirShape`] the security estimate (`picostark_core::security`) counts with from the
