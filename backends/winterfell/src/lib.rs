@@ -7,7 +7,7 @@
 //! - [`hash`]: SHA-256 as a winter-crypto hasher (the other hash is winter-crypto's BLAKE3).
 //! - [`verifier`]: the project's own `no_std` verifier ([`WfGoldilocksVerifier`],
 //!   [`WfBabyBearVerifier`]), which accepts upstream-made proofs and the zkmcu fork's.
-//! - `prover` (feature `prover`, std): [`WfGoldilocksProver`] and [`WfBabyBearProver`] on the
+//! - `prover` (feature `prover`, std): [`WfGoldilocksProverOf`] and [`WfBabyBearProverOf`] on the
 //!   upstream winterfell prover.
 #![no_std]
 
