@@ -78,6 +78,9 @@ impl ByteHash for crate::hash::Sha256Lean {
     fn compression(self) -> Self::Compress {
         crate::hash::Sha256LeanCompress
     }
+    fn compress_pair(_: &Self::Compress, pair: &[[u8; 32]; 2]) -> [u8; 32] {
+        crate::hash::Sha256LeanCompress::compress_in_place(pair)
+    }
 }
 
 /// The provers' hash, BLAKE3 or SHA-256 by the header (see [`ProverHash`]).

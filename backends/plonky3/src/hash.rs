@@ -119,16 +119,26 @@ impl CryptographicHasher<u8, [u8; 32]> for Sha256Lean {
     where
         I: IntoIterator<Item = &'a [u8]>,
     {
-        let mut h = picostark_sha256::Sha256::new();
-        input.into_iter().for_each(|s| h.update(s));
-        h.finalize()
+        let mut slices = input.into_iter();
+        let first = slices.next().unwrap_or_default();
+        match slices.next() {
+            // One slice (a circle PCS's trace row): the one-shot hash, as `hash_slice`.
+            None => picostark_sha256::sha256(first),
+            Some(second) => {
+                let mut h = picostark_sha256::Sha256::new();
+                h.update(first);
+                h.update(second);
+                slices.for_each(|s| h.update(s));
+                h.finalize()
+            }
+        }
     }
 
     fn hash_slice(&self, input: &[u8]) -> [u8; 32] {
-        // The trait's default feeds `hash_iter` byte by byte.
-        let mut h = picostark_sha256::Sha256::new();
-        h.update(input);
-        h.finalize()
+        // The trait's default feeds `hash_iter` byte by byte; the one-shot hash reads the
+        // full blocks where they lie and copies only the tail (a `Stream` zeroes, copies
+        // and pads its own buffer, and moves its sink by value).
+        picostark_sha256::sha256(input)
     }
 }
 
@@ -136,6 +146,19 @@ impl CryptographicHasher<u8, [u8; 32]> for Sha256Lean {
 /// `left || right` from the initial state, no padding (one block, one engine call).
 #[derive(Copy, Clone, Debug, Default)]
 pub struct Sha256LeanCompress;
+
+impl Sha256LeanCompress {
+    /// One compression of a borrowed pair, read where it lies: the by-value `compress`
+    /// copies the pair in and again into its block (`memcpy` calls on the MCU when the
+    /// caller is not inlined into, as p3-m31's Merkle walk is not).
+    pub fn compress_in_place(pair: &[[u8; 32]; 2]) -> [u8; 32] {
+        let block: &[u8; 64] = pair
+            .as_flattened()
+            .try_into()
+            .expect("two digests are one block");
+        picostark_sha256::compress_from_iv(block)
+    }
+}
 
 impl PseudoCompressionFunction<[u8; 32], 2> for Sha256LeanCompress {
     fn compress(&self, input: [[u8; 32]; 2]) -> [u8; 32] {
