@@ -158,6 +158,22 @@ impl Sha256LeanCompress {
             .expect("two digests are one block");
         picostark_sha256::compress_from_iv(block)
     }
+
+    /// [`Self::compress_in_place`] written into `out` as eight word moves (the state's words
+    /// are the digest's bytes in memory order).
+    #[inline(always)]
+    pub fn compress_into(pair: &[[u8; 32]; 2], out: &mut [u8; 32]) {
+        let block: &[u8; 64] = pair
+            .as_flattened()
+            .try_into()
+            .expect("two digests are one block");
+        let mut words = [0u32; 8];
+        picostark_sha256::compress_from_iv_into(block, &mut words);
+        let (dst, _) = out.as_chunks_mut::<4>();
+        for (d, w) in dst.iter_mut().zip(words) {
+            *d = w.to_ne_bytes();
+        }
+    }
 }
 
 impl PseudoCompressionFunction<[u8; 32], 2> for Sha256LeanCompress {
@@ -363,7 +379,22 @@ mod tests {
             );
             let (a, b) = msg.split_at(len / 3);
             assert_eq!(Sha256Lean.hash_iter_slices([a, b]), want, "slices {len}");
+            assert_eq!(
+                Sha256Lean.hash_iter_slices([&msg[..]]),
+                want,
+                "one slice {len}"
+            );
+            let (b, c) = b.split_at(b.len() / 2);
+            assert_eq!(
+                Sha256Lean.hash_iter_slices([a, b, c]),
+                want,
+                "3 slices {len}"
+            );
         }
+        assert_eq!(
+            Sha256Lean.hash_iter_slices(core::iter::empty()),
+            Sha256.hash_slice(&[])
+        );
         assert_ne!(Sha256Lean.hash_slice(b"a"), Sha256.hash_slice(b"b"));
         let (l, r) = ([3u8; 32], [4u8; 32]);
         assert_eq!(
@@ -374,6 +405,20 @@ mod tests {
             Sha256LeanCompress.compress([l, r]),
             Sha256Compress.compress([r, l])
         );
+        // The in-place paths the Merkle walk takes.
+        use crate::config::ByteHash;
+        let want = Sha256Compress.compress([l, r]);
+        assert_eq!(
+            Sha256Lean::compress_pair(&Sha256LeanCompress, &[l, r]),
+            want
+        );
+        let mut out = [0u8; 32];
+        Sha256Lean::compress_pair_into(&Sha256LeanCompress, &[l, r], &mut out);
+        assert_eq!(out, want);
+        Sha256Lean::compress_pair_into(&Sha256LeanCompress, &[r, l], &mut out);
+        assert_eq!(out, Sha256Compress.compress([r, l]));
+        Blake3Lean::compress_pair_into(&Blake3LeanCompress, &[l, r], &mut out);
+        assert_eq!(out, Blake3LeanCompress.compress([l, r]));
     }
     #[cfg(feature = "prover")]
     #[test]

@@ -21,6 +21,7 @@ pub(crate) const fn fold(t: u32) -> u32 {
 /// `s = s0 + s1 + s2 (mod p)`; `s0 + s1 <= 2^32 - 2` folds to `<= p`, adding `s2 <= 3`
 /// keeps it below `2^31 + 3`, and a last fold brings it to `<= p`.
 #[inline(always)]
+#[cfg_attr(all(target_arch = "arm", target_os = "none"), allow(dead_code))]
 pub(crate) const fn reduce64(s: u64) -> u32 {
     let t = fold((s as u32 & P) + ((s >> 31) as u32 & P));
     fold(t + (s >> 62) as u32)
