@@ -16,7 +16,7 @@ SYMS=(pf_qm31_mul pf_p3_qm31_mul pf_bb4_mul pf_p3_bb4_mul)
 
 # name target rustflags objdump-mattr
 VARIANTS=(
-    "m33|thumbv8m.main-none-eabihf||"
+    "m33|thumbv8m.main-none-eabihf||--mattr=+dsp"
     "rv32imac|riscv32imac-unknown-none-elf|-C llvm-args=-disable-constant-hoisting|"
     "rv32imac+zb|riscv32imac-unknown-none-elf|-C target-feature=+zba,+zbb,+zbs,+zbkb -C llvm-args=-disable-constant-hoisting|--mattr=+zba,+zbb,+zbs,+zbkb"
 )

@@ -42,6 +42,13 @@ pub trait ByteHash: CryptographicHasher<u8, [u8; 32]> + Copy + Send + Sync + 'st
     fn compress_pair(compress: &Self::Compress, pair: &[[u8; 32]; 2]) -> [u8; 32] {
         compress.compress(*pair)
     }
+    /// [`Self::compress_pair`] written into `out`: a digest returned by value is a library
+    /// `memcpy` call on the M33 where the caller is not inlined into; hashers that can write
+    /// in place override this.
+    #[inline(always)]
+    fn compress_pair_into(compress: &Self::Compress, pair: &[[u8; 32]; 2], out: &mut [u8; 32]) {
+        *out = Self::compress_pair(compress, pair);
+    }
 }
 
 impl ByteHash for p3_blake3::Blake3 {
@@ -77,6 +84,13 @@ impl ByteHash for crate::hash::Sha256Lean {
     type Compress = crate::hash::Sha256LeanCompress;
     fn compression(self) -> Self::Compress {
         crate::hash::Sha256LeanCompress
+    }
+    fn compress_pair(_: &Self::Compress, pair: &[[u8; 32]; 2]) -> [u8; 32] {
+        crate::hash::Sha256LeanCompress::compress_in_place(pair)
+    }
+    #[inline(always)]
+    fn compress_pair_into(_: &Self::Compress, pair: &[[u8; 32]; 2], out: &mut [u8; 32]) {
+        crate::hash::Sha256LeanCompress::compress_into(pair, out)
     }
 }
 

@@ -119,16 +119,26 @@ impl CryptographicHasher<u8, [u8; 32]> for Sha256Lean {
     where
         I: IntoIterator<Item = &'a [u8]>,
     {
-        let mut h = picostark_sha256::Sha256::new();
-        input.into_iter().for_each(|s| h.update(s));
-        h.finalize()
+        let mut slices = input.into_iter();
+        let first = slices.next().unwrap_or_default();
+        match slices.next() {
+            // One slice (a circle PCS's trace row): the one-shot hash, as `hash_slice`.
+            None => picostark_sha256::sha256(first),
+            Some(second) => {
+                let mut h = picostark_sha256::Sha256::new();
+                h.update(first);
+                h.update(second);
+                slices.for_each(|s| h.update(s));
+                h.finalize()
+            }
+        }
     }
 
     fn hash_slice(&self, input: &[u8]) -> [u8; 32] {
-        // The trait's default feeds `hash_iter` byte by byte.
-        let mut h = picostark_sha256::Sha256::new();
-        h.update(input);
-        h.finalize()
+        // The trait's default feeds `hash_iter` byte by byte; the one-shot hash reads the
+        // full blocks where they lie and copies only the tail (a `Stream` zeroes, copies
+        // and pads its own buffer, and moves its sink by value).
+        picostark_sha256::sha256(input)
     }
 }
 
@@ -136,6 +146,41 @@ impl CryptographicHasher<u8, [u8; 32]> for Sha256Lean {
 /// `left || right` from the initial state, no padding (one block, one engine call).
 #[derive(Copy, Clone, Debug, Default)]
 pub struct Sha256LeanCompress;
+
+impl Sha256LeanCompress {
+    /// One compression of a borrowed pair, read where it lies: the by-value `compress`
+    /// copies the pair in and again into its block (`memcpy` calls on the MCU when the
+    /// caller is not inlined into, as p3-m31's Merkle walk is not).
+    pub fn compress_in_place(pair: &[[u8; 32]; 2]) -> [u8; 32] {
+        let block: &[u8; 64] = pair
+            .as_flattened()
+            .try_into()
+            .expect("two digests are one block");
+        picostark_sha256::compress_from_iv(block)
+    }
+
+    /// [`Self::compress_in_place`] written into `out` as eight word moves (the state's words
+    /// are the digest's bytes in memory order).
+    #[inline(always)]
+    pub fn compress_into(pair: &[[u8; 32]; 2], out: &mut [u8; 32]) {
+        let block: &[u8; 64] = pair
+            .as_flattened()
+            .try_into()
+            .expect("two digests are one block");
+        let mut w = [0u32; 8];
+        picostark_sha256::compress_from_iv_into(block, &mut w);
+        // Written out: at opt-level s a loop over the eight words stays a loop.
+        let (d, _) = out.as_chunks_mut::<4>();
+        d[0] = w[0].to_ne_bytes();
+        d[1] = w[1].to_ne_bytes();
+        d[2] = w[2].to_ne_bytes();
+        d[3] = w[3].to_ne_bytes();
+        d[4] = w[4].to_ne_bytes();
+        d[5] = w[5].to_ne_bytes();
+        d[6] = w[6].to_ne_bytes();
+        d[7] = w[7].to_ne_bytes();
+    }
+}
 
 impl PseudoCompressionFunction<[u8; 32], 2> for Sha256LeanCompress {
     fn compress(&self, input: [[u8; 32]; 2]) -> [u8; 32] {
@@ -354,7 +399,22 @@ mod tests {
             );
             let (a, b) = msg.split_at(len / 3);
             assert_eq!(Sha256Lean.hash_iter_slices([a, b]), want, "slices {len}");
+            assert_eq!(
+                Sha256Lean.hash_iter_slices([&msg[..]]),
+                want,
+                "one slice {len}"
+            );
+            let (b, c) = b.split_at(b.len() / 2);
+            assert_eq!(
+                Sha256Lean.hash_iter_slices([a, b, c]),
+                want,
+                "3 slices {len}"
+            );
         }
+        assert_eq!(
+            Sha256Lean.hash_iter_slices(core::iter::empty()),
+            Sha256.hash_slice(&[])
+        );
         assert_ne!(Sha256Lean.hash_slice(b"a"), Sha256.hash_slice(b"b"));
         let (l, r) = ([3u8; 32], [4u8; 32]);
         assert_eq!(
@@ -365,6 +425,20 @@ mod tests {
             Sha256LeanCompress.compress([l, r]),
             Sha256Compress.compress([r, l])
         );
+        // The in-place paths the Merkle walk takes.
+        use crate::config::ByteHash;
+        let want = Sha256Compress.compress([l, r]);
+        assert_eq!(
+            Sha256Lean::compress_pair(&Sha256LeanCompress, &[l, r]),
+            want
+        );
+        let mut out = [0u8; 32];
+        Sha256Lean::compress_pair_into(&Sha256LeanCompress, &[l, r], &mut out);
+        assert_eq!(out, want);
+        Sha256Lean::compress_pair_into(&Sha256LeanCompress, &[r, l], &mut out);
+        assert_eq!(out, Sha256Compress.compress([r, l]));
+        Blake3Lean::compress_pair_into(&Blake3LeanCompress, &[l, r], &mut out);
+        assert_eq!(out, Blake3LeanCompress.compress([l, r]));
     }
     #[cfg(feature = "prover")]
     #[test]

@@ -6,7 +6,7 @@
 //! product forms each coefficient as a sum of two 32x32->64-bit products in `u64` (the
 //! subtracted one with its factor negated, `p - w`), reduced once.
 
-use crate::m31::{fold, reduce64, P};
+use crate::m31::{fold, reduce_wide, P};
 use crate::{Field, M31};
 
 /// An element `re + im * i` of CM31, stored `[re, im]` like Plonky3's `Complex<Mersenne31>`.
@@ -74,13 +74,13 @@ impl CM31 {
     /// summed in `u64` and reduced once.
     #[inline(always)]
     #[allow(clippy::should_implement_trait)]
-    pub const fn mul(self, rhs: Self) -> Self {
+    pub fn mul(self, rhs: Self) -> Self {
         let (a0, a1) = (self.re.raw() as u64, self.im.raw() as u64);
         let (b0, b1) = (rhs.re.raw() as u64, rhs.im.raw() as u64);
         let na1 = (P - self.im.raw()) as u64;
         Self::new(
-            M31::from_raw(reduce64(a0 * b0 + na1 * b1)),
-            M31::from_raw(reduce64(a0 * b1 + a1 * b0)),
+            M31::from_raw(reduce_wide(a0 * b0 + na1 * b1)),
+            M31::from_raw(reduce_wide(a0 * b1 + a1 * b0)),
         )
     }
 
@@ -103,9 +103,9 @@ impl CM31 {
 
     /// The norm `re^2 + im^2`, in M31.
     #[inline]
-    pub const fn norm(self) -> M31 {
+    pub fn norm(self) -> M31 {
         let (a0, a1) = (self.re.raw() as u64, self.im.raw() as u64);
-        M31::from_raw(reduce64(a0 * a0 + a1 * a1))
+        M31::from_raw(reduce_wide(a0 * a0 + a1 * a1))
     }
 
     /// `self^-1 = conj / norm`, zero mapped to zero.

@@ -13,7 +13,7 @@
 //! products. Subtracted products take their `x` factor negated (`p - w`, one instruction),
 //! so all sums are of non-negative terms, at most `4 p^2 < 2^64`.
 
-use crate::m31::{reduce64, P};
+use crate::m31::{reduce_wide, P};
 use crate::{Field, CM31, M31};
 
 /// An element `c0 + c1 i + (c2 + c3 i) u` of QM31, stored `[c0, c1, c2, c3]` like Plonky3's
@@ -131,15 +131,17 @@ impl QM31 {
     #[inline(always)]
     #[allow(clippy::should_implement_trait)]
     pub fn mul(self, rhs: Self) -> Self {
-        let [s0, s1, s2, s3] = mul_sums(&self.raw(), &rhs.raw());
-        // Measured (measure.sh): `reduce_sum4` is 2 instructions shorter per product on the
-        // M33 (shifted operands), `reduce64` 6-8 shorter on Hazard3. Both are correct for
-        // these sums; the host tests run `reduce64` here and test `reduce_sum4` directly.
-        #[cfg(target_arch = "arm")]
-        let r = crate::m31::reduce_sum4;
-        #[cfg(not(target_arch = "arm"))]
-        let r = reduce64;
-        Self::from_raw([r(s0), r(s1), r(s2), r(s3)])
+        // Each coefficient summed and reduced before the next one (`reduce_wide`: one UMAAL
+        // and 5 ALU instructions on the M33, `reduce64` elsewhere): fewer values live at
+        // once than with all four sums first.
+        let [x0, x1, x2, x3] = self.raw();
+        let [y0, y1, y2, y3] = rhs.raw();
+        let [w0, w1] = CM31::from_raw([x2, x3]).mul_by_w().raw();
+        let c0 = reduce_wide(wide(x0, y0) + wide(P - x1, y1) + wide(w0, y2) + wide(P - w1, y3));
+        let c1 = reduce_wide(wide(x0, y1) + wide(x1, y0) + wide(w0, y3) + wide(w1, y2));
+        let c2 = reduce_wide(wide(x0, y2) + wide(P - x1, y3) + wide(x2, y0) + wide(P - x3, y1));
+        let c3 = reduce_wide(wide(x0, y3) + wide(x1, y2) + wide(x2, y1) + wide(x3, y0));
+        Self::from_raw([c0, c1, c2, c3])
     }
 
     /// `self * s` for `s` in M31: four base products.
@@ -209,7 +211,7 @@ pub fn qm31_dot(xs: &[QM31], ys: &[QM31]) -> QM31 {
     let mut out = [0u32; 4];
     for j in 0..4 {
         // carries * 4 < 2^34: one more 64-bit reduction.
-        out[j] = reduce64(reduce64(acc[j]) as u64 + ((carries[j] as u64) << 2));
+        out[j] = reduce_wide(reduce_wide(acc[j]) as u64 + ((carries[j] as u64) << 2));
     }
     QM31::from_raw(out)
 }
@@ -218,8 +220,9 @@ pub fn qm31_dot(xs: &[QM31], ys: &[QM31]) -> QM31 {
 mod tests {
     use super::*;
 
-    /// The M33's reduction (`reduce_sum4`) on the product's own sums, beside the host's
-    /// (`reduce64`, checked against Plonky3 in tests/p3.rs): largest words, `p`, random.
+    /// The M33's reduction (`reduce_wide`'s UMAAL path, as its Rust model) on the product's
+    /// own sums, beside the host's (`reduce64`, checked against Plonky3 in tests/p3.rs):
+    /// largest words, `p`, random.
     #[test]
     fn both_reductions_agree_on_product_sums() {
         let mut x = 7u64;
@@ -239,7 +242,7 @@ mod tests {
                 .into_iter()
                 .chain(mul_sums(&[P; 4], &[P; 4]))
             {
-                let (r4, r64) = (crate::m31::reduce_sum4(s), reduce64(s));
+                let (r4, r64) = (crate::m31::reduce_umaal_model(s), crate::m31::reduce64(s));
                 assert!(r4 <= P && r64 <= P);
                 assert_eq!(M31::from_raw(r4), M31::from_raw(r64), "{a:?} {b:?}");
             }

@@ -462,6 +462,22 @@ where
 {
     type Domain = CircleDomain<F>;
 
+    fn vanishing_at(&self, domain: Self::Domain, zeta: EF) -> Result<EF, VerifyError> {
+        super::circle_domain::vanishing_at(domain, zeta)
+    }
+
+    fn next_point_at(&self, domain: Self::Domain, zeta: EF) -> Result<Option<EF>, VerifyError> {
+        super::circle_domain::next_point_at(domain, zeta)
+    }
+
+    fn selectors_at(
+        &self,
+        domain: Self::Domain,
+        zeta: EF,
+    ) -> Result<p3_commit::LagrangeSelectors<EF>, VerifyError> {
+        super::circle_domain::selectors_at(domain, zeta)
+    }
+
     fn trace_domain(&self, log_n: usize) -> Self::Domain {
         CircleDomain::standard(log_n)
     }

@@ -5,13 +5,15 @@
 //! extension values. A leaf of the circle modules: it imports none of
 //! them.
 
-use p3_circle::Point;
+use p3_circle::{CircleDomain, Point};
+use p3_commit::{LagrangeSelectors, PolynomialSpace};
 use p3_field::{ExtensionField, PrimeCharacteristicRing, PrimeField32};
 use p3_mersenne_31::Mersenne31;
 use picostark_core::{Check, VerifyError};
 use picostark_field::CM31;
 
 use super::bounds::MAX_CHUNKS;
+use super::math::batch_invert_ext;
 use super::reader::WireField;
 
 type F = Mersenne31;
@@ -111,6 +113,106 @@ pub(crate) fn point_from_line<EF: ExtensionField<F>>(t: EF) -> Result<(EF, EF), 
     ))
 }
 
+/// `v_n` of an extension-field x-coordinate (as [`v_n`]), through `F`'s hooks.
+fn ext_v_n<EF: ExtensionField<F>>(mut x: EF, log_n: usize) -> EF {
+    for _ in 0..log_n.saturating_sub(1) {
+        let s = F::ext_square(x);
+        x = F::ext_sub(F::ext_add(s, s), EF::ONE);
+    }
+    x
+}
+
+/// `at - p` on the circle for `p` over the base field (`at` times `p`'s conjugate).
+#[inline(always)]
+fn ext_sub_point<EF: ExtensionField<F>>((x, y): (EF, EF), p: Point<F>) -> (EF, EF) {
+    (
+        F::ext_add(F::ext_mul_base(x, p.x), F::ext_mul_base(y, p.y)),
+        F::ext_sub(F::ext_mul_base(y, p.x), F::ext_mul_base(x, p.y)),
+    )
+}
+
+/// A twin coset's size (log) and shift: the standard coset's shift is the generator of
+/// twice its size; any other's is recovered from its first point on the projective line.
+fn domain_parts(d: CircleDomain<F>) -> Result<(usize, Point<F>), VerifyError> {
+    let log_n = d.size().trailing_zeros() as usize;
+    let standard = Point::generator(log_n + 1);
+    if d == CircleDomain::new(log_n, standard) {
+        return Ok((log_n, standard));
+    }
+    let t = d.first_point();
+    let t2 = t.square();
+    let inv = (F::ONE + t2).base_inverse().ok_or(Check::DegeneratePoint)?;
+    Ok((log_n, Point::new((F::ONE - t2) * inv, t.double() * inv)))
+}
+
+/// `d.vanishing_poly_at_point(zeta)` (upstream's value) with our challenge-field arithmetic:
+/// `v_n(P) - v_n(shift)` for the point `P` that `zeta` names on the projective line.
+pub(crate) fn vanishing_at<EF: ExtensionField<F>>(
+    d: CircleDomain<F>,
+    zeta: EF,
+) -> Result<EF, VerifyError> {
+    let (log_n, shift) = domain_parts(d)?;
+    let (x, _) = point_from_line(zeta)?;
+    Ok(F::ext_sub(ext_v_n(x, log_n), EF::from(v_n(shift.x, log_n))))
+}
+
+/// `d.next_point(zeta)` (upstream's value) with our arithmetic: the point after `zeta`'s
+/// in the standard coset, on the projective line (`y / (x + 1)`); `None` where upstream's is
+/// (a coset not in standard position, or the point `(-1, 0)`).
+pub(crate) fn next_point_at<EF: ExtensionField<F>>(
+    d: CircleDomain<F>,
+    zeta: EF,
+) -> Result<Option<EF>, VerifyError> {
+    let log_n = d.size().trailing_zeros() as usize;
+    if d != CircleDomain::standard(log_n) {
+        return Ok(None);
+    }
+    let g = Point::<F>::generator(log_n);
+    let (x, y) = point_from_line(zeta)?;
+    // P + g = P - (g.x, -g.y).
+    let (nx, ny) = ext_sub_point((x, y), Point::new(g.x, -g.y));
+    Ok(F::ext_inverse(F::ext_add(nx, EF::ONE)).map(|inv| F::ext_mul(inv, ny)))
+}
+
+/// `d.selectors_at_point(zeta)` (upstream's values, its single-point formulas) with our
+/// arithmetic and one inversion for its three denominators. Upstream panics where a
+/// denominator is zero; we reject.
+pub(crate) fn selectors_at<EF: ExtensionField<F>>(
+    d: CircleDomain<F>,
+    zeta: EF,
+) -> Result<LagrangeSelectors<EF>, VerifyError> {
+    let (log_n, shift) = domain_parts(d)?;
+    let point = point_from_line(zeta)?;
+    let neg_shift = -shift;
+    // s_p at p for p = -shift: -v_n_prod(p) 2^(2 log_n - 1) p.y, in the base field.
+    let mut prod = F::ONE;
+    if log_n > 1 {
+        let mut x = neg_shift.x;
+        prod = x;
+        for _ in 0..log_n - 2 {
+            x = x.square().double() - F::ONE;
+            prod *= x;
+        }
+    }
+    let k = -(prod * F::from_u64(1 << (2 * log_n - 1))) * neg_shift.y;
+    let z = F::ext_sub(ext_v_n(point.0, log_n), EF::from(v_n(shift.x, log_n)));
+    let (dx, den_shift) = ext_sub_point(point, shift);
+    let num_shift = F::ext_add(dx, EF::ONE);
+    let (nx, den_neg) = ext_sub_point(point, neg_shift);
+    let num_neg = F::ext_add(nx, EF::ONE);
+    let den_neg_k = F::ext_mul_base(den_neg, k);
+    let mut inv = [den_shift, den_neg_k, z];
+    let mut scratch = [EF::ZERO; 3];
+    batch_invert_ext::<F, EF>(&mut inv, &mut scratch)?;
+    let z_inv_dk = F::ext_mul(F::ext_mul(z, num_neg), inv[1]);
+    Ok(LagrangeSelectors {
+        is_first_row: F::ext_mul(F::ext_mul(z, num_shift), inv[0]),
+        is_last_row: F::ext_mul_base(z_inv_dk, k),
+        is_transition: F::ext_sub(EF::ONE, z_inv_dk),
+        inv_vanishing: inv[2],
+    })
+}
+
 /// The leaf hash input of extension-field values: their base coefficients as bytes, in
 /// upstream's `flatten_to_base` order. Returns the number of bytes written.
 pub(crate) fn ext_bytes<EF: ExtensionField<F>>(values: &[EF], out: &mut [u8]) -> usize {
@@ -127,6 +229,43 @@ pub(crate) fn ext_bytes<EF: ExtensionField<F>>(values: &[EF], out: &mut [u8]) ->
 #[cfg(test)]
 mod tests {
     use super::*;
+    use p3_field::BasedVectorSpace;
+    use p3_mersenne_31::QM31;
+
+    #[test]
+    fn domain_values_at_a_point_are_upstreams() {
+        let mut seed = 0x1234_5678u32;
+        let mut word = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 17;
+            seed ^= seed << 5;
+            F::new(seed >> 1)
+        };
+        for log_n in [1usize, 2, 3, 5, 10, 16] {
+            // The standard coset, and chunk-like cosets shifted by another point.
+            let domains = [
+                CircleDomain::<F>::standard(log_n),
+                CircleDomain::new(log_n, nth_point(log_n + 2, 1)),
+                CircleDomain::new(log_n, nth_point(log_n + 3, 5)),
+            ];
+            for _ in 0..8 {
+                let zeta = QM31::from_basis_coefficients_fn(|_| word());
+                for d in domains {
+                    assert_eq!(
+                        vanishing_at(d, zeta).unwrap(),
+                        d.vanishing_poly_at_point(zeta)
+                    );
+                    assert_eq!(next_point_at(d, zeta).unwrap(), d.next_point(zeta));
+                    let (ours, theirs) =
+                        (selectors_at(d, zeta).unwrap(), d.selectors_at_point(zeta));
+                    assert_eq!(ours.is_first_row, theirs.is_first_row, "log_n {log_n}");
+                    assert_eq!(ours.is_last_row, theirs.is_last_row);
+                    assert_eq!(ours.is_transition, theirs.is_transition);
+                    assert_eq!(ours.inv_vanishing, theirs.inv_vanishing);
+                }
+            }
+        }
+    }
 
     #[test]
     fn shifted_multiple_is_upstreams_point_arithmetic() {

@@ -191,7 +191,7 @@ fn walk<H: ByteHash, const INJECT: bool>(
                 i += 1;
             }
             nodes[out].0 = idx >> 1;
-            nodes[out].1 = H::compress_pair(compress, &pair.0);
+            H::compress_pair_into(compress, &pair.0, &mut nodes[out].1);
             out += 1;
         }
         n = out;
@@ -199,7 +199,7 @@ fn walk<H: ByteHash, const INJECT: bool>(
             for (node, inj) in nodes[..n].iter_mut().zip(injected.iter()) {
                 pair.0[0] = node.1;
                 pair.0[1] = *inj;
-                node.1 = H::compress_pair(compress, &pair.0);
+                H::compress_pair_into(compress, &pair.0, &mut node.1);
             }
         }
     }

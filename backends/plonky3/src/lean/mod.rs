@@ -75,6 +75,26 @@ pub trait LeanPcs<F: WireField, EF: ExtensionField<F>> {
         i: usize,
     ) -> Self::Domain;
 
+    /// `domain.vanishing_poly_at_point(zeta)`: upstream's unless the PCS computes the same
+    /// value with our arithmetic (the circle PCSs).
+    fn vanishing_at(&self, domain: Self::Domain, zeta: EF) -> Result<EF, VerifyError> {
+        Ok(domain.vanishing_poly_at_point(zeta))
+    }
+
+    /// `domain.next_point(zeta)`, as [`Self::vanishing_at`].
+    fn next_point_at(&self, domain: Self::Domain, zeta: EF) -> Result<Option<EF>, VerifyError> {
+        Ok(domain.next_point(zeta))
+    }
+
+    /// `domain.selectors_at_point(zeta)`, as [`Self::vanishing_at`].
+    fn selectors_at(
+        &self,
+        domain: Self::Domain,
+        zeta: EF,
+    ) -> Result<p3_commit::LagrangeSelectors<EF>, VerifyError> {
+        Ok(domain.selectors_at_point(zeta))
+    }
+
     /// The least constraint degree the quotient is sized by
     /// ([`crate::config::min_constraint_degree`]): upstream's 2 unless the PCS says otherwise.
     fn min_constraint_degree(&self) -> usize {

@@ -135,11 +135,11 @@ where
     let zeta = t.sample_ext();
 
     let trace_domain = pcs.trace_domain(log_n);
-    if trace_domain.vanishing_poly_at_point(zeta).is_zero() {
+    if pcs.vanishing_at(trace_domain, zeta)?.is_zero() {
         return Err(Check::DegeneratePoint.into());
     }
-    let zeta_next = trace_domain
-        .next_point(zeta)
+    let zeta_next = pcs
+        .next_point_at(trace_domain, zeta)?
         .ok_or(Check::DegeneratePoint)?;
 
     // The constraints first: they need only the opened values and the STARK's challenges,
@@ -210,7 +210,7 @@ where
     A: AirDef,
 {
     let quotient = quotient_at_zeta::<F, EF, P>(pcs, trace_domain, log_chunks, z.zeta, z.chunks)?;
-    let sels = trace_domain.selectors_at_point(z.zeta);
+    let sels = pcs.selectors_at(trace_domain, z.zeta)?;
     let mut acc = fold_transitions::<F, EF, A>(
         air,
         z.trace_local,
@@ -369,7 +369,7 @@ where
     let domains = &domains[..num_chunks];
     let mut at_zeta = [EF::ZERO; MAX_CHUNKS];
     for (z, d) in at_zeta.iter_mut().zip(domains) {
-        *z = d.vanishing_poly_at_point(zeta);
+        *z = pcs.vanishing_at(*d, zeta)?;
     }
     let mut den = [F::ONE; MAX_CHUNKS];
     for (i, di) in domains.iter().enumerate() {

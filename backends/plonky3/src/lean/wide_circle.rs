@@ -372,6 +372,22 @@ where
 {
     type Domain = CircleDomain<F>;
 
+    fn vanishing_at(&self, domain: Self::Domain, zeta: EF) -> Result<EF, VerifyError> {
+        super::circle_domain::vanishing_at(domain, zeta)
+    }
+
+    fn next_point_at(&self, domain: Self::Domain, zeta: EF) -> Result<Option<EF>, VerifyError> {
+        super::circle_domain::next_point_at(domain, zeta)
+    }
+
+    fn selectors_at(
+        &self,
+        domain: Self::Domain,
+        zeta: EF,
+    ) -> Result<p3_commit::LagrangeSelectors<EF>, VerifyError> {
+        super::circle_domain::selectors_at(domain, zeta)
+    }
+
     fn min_constraint_degree(&self) -> usize {
         crate::config::WIDE_CIRCLE_MIN_CONSTRAINT_DEGREE
     }
