@@ -87,9 +87,10 @@ struct ProveArgs {
     /// security at n = 1024; see `preset`); explicit parameters override it.
     #[arg(long)]
     preset: Option<String>,
-    /// Hash of the commitments and the transcript: blake3 or sha256.
-    #[arg(long, default_value = "blake3", value_parser = parse_hash)]
-    hash: HashId,
+    /// Hash of the commitments and the transcript: blake3 or sha256 (stwo-m31: blake2s, its
+    /// own channel); default blake3, blake2s for stwo-m31.
+    #[arg(long, value_parser = parse_hash)]
+    hash: Option<HashId>,
     #[command(flatten)]
     policy: PolicyArgs,
     /// Output path (default: proofs/BACKEND-AIR-nN.proof, `-sha256` before `.proof` for
@@ -146,12 +147,24 @@ impl PolicyArgs {
     }
 }
 
-/// Parses `--hash`: `blake3` (or the id's name `blake3-256`) or `sha256`.
+/// Parses `--hash`: `blake3` (or the id's name `blake3-256`), `sha256` or `blake2s` (or
+/// `blake2s-256`).
 pub(crate) fn parse_hash(name: &str) -> Result<HashId, String> {
     match name {
         "blake3" => Ok(HashId::Blake3_256),
+        "blake2s" => Ok(HashId::Blake2s256),
         _ => HashId::from_name(name)
-            .ok_or_else(|| format!("unknown hash '{name}' (known: blake3, sha256)")),
+            .ok_or_else(|| format!("unknown hash '{name}' (known: blake3, sha256, blake2s)")),
+    }
+}
+
+/// The hash a backend proves with when `--hash` is not given: stwo's own Blake2s channel for
+/// stwo, BLAKE3 for the others.
+pub(crate) fn default_hash(backend: BackendId) -> HashId {
+    if backend.protocol() == "stwo" {
+        HashId::Blake2s256
+    } else {
+        HashId::Blake3_256
     }
 }
 
@@ -307,7 +320,7 @@ fn request(args: &ProveArgs, backend: BackendId) -> Result<ProveRequest, UsageEr
         log_final_poly_len: args.log_final_poly_len.unwrap_or(d.log_final_poly_len),
     };
     let extension_degree = args.ext.unwrap_or(default_ext);
-    let hash = args.hash;
+    let hash = args.hash.unwrap_or(default_hash(backend));
     if !prover.extension_degrees().contains(&extension_degree) {
         return usage(format!(
             "{backend} supports extension degrees {:?}",
@@ -411,7 +424,7 @@ fn prove_cmd(args: &ProveArgs) -> Result<ExitCode, UsageError> {
     let req = request(args, backend)?;
     let out = args.out.clone().unwrap_or_else(|| {
         let suffix = match req.hash {
-            HashId::Blake3_256 => "",
+            HashId::Blake3_256 | HashId::Blake2s256 => "",
             HashId::Sha256 => "-sha256",
         };
         PathBuf::from(format!(

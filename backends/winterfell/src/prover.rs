@@ -283,6 +283,9 @@ where
         (AirId::Membership, HashId::Sha256) => {
             prove_air::<MembershipOf<B>, B, E, Sha256<B>>(backend, request, options, n, progress)
         }
+        (_, HashId::Blake2s256) => Err(ProveError(
+            "hash blake2s-256 for a winterfell backend".to_string(),
+        )),
     }
 }
 

@@ -311,6 +311,7 @@ fn babybear<EF: ExtensionField<BabyBear>>(file: &ProofFile<'_>) -> Option<Result
     Some(match file.header.hash {
         HashId::Blake3_256 => verify_babybear::<EF, _>(file, shape, VERIFIER_HASH),
         HashId::Sha256 => verify_babybear::<EF, _>(file, shape, crate::hash::Sha256Lean),
+        HashId::Blake2s256 => return None,
     })
 }
 
@@ -322,6 +323,7 @@ fn goldilocks<EF: ExtensionField<Goldilocks>>(
     Some(match file.header.hash {
         HashId::Blake3_256 => verify_goldilocks::<EF, _>(file, shape, VERIFIER_HASH),
         HashId::Sha256 => verify_goldilocks::<EF, _>(file, shape, crate::hash::Sha256Lean),
+        HashId::Blake2s256 => return None,
     })
 }
 

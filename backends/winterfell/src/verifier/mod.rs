@@ -230,6 +230,10 @@ where
     match file.header.hash {
         HashId::Blake3_256 => verify_air::<B, E, Blake3<B>>(file, accepted_tags, min_security_bits),
         HashId::Sha256 => verify_air::<B, E, Sha256<B>>(file, accepted_tags, min_security_bits),
+        // BLAKE2s is stwo's hash; no winterfell proof uses it.
+        HashId::Blake2s256 => Err(VerifyError::Unsupported(
+            "hash blake2s-256 for a winterfell backend",
+        )),
     }
 }
 
