@@ -166,6 +166,11 @@ backends! {
         },
         prover: picostark_winterfell::WfBabyBearProver,
     }
+    StwoM31: "stwo-m31" {
+        verifier: picostark_stwo::StwoM31Verifier,
+        with_policy: |_p| picostark_stwo::StwoM31Verifier,
+        prover: picostark_stwo::prover_client::StwoM31Prover,
+    }
 }
 
 /// Backend ids with both a prover and a verifier in this build.
