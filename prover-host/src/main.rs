@@ -689,7 +689,11 @@ mod tests {
     #[test]
     fn proven100_presets_reach_100_bits_by_list_decoding_where_the_field_allows() {
         for &backend in BackendId::ALL {
-            let (ext, params) = preset("proven100", backend).expect("a preset per backend");
+            // stwo-m31 has no proven100 preset yet (its QM31 gives 124-bit challenges).
+            let Some((ext, params)) = preset("proven100", backend) else {
+                assert_eq!(backend, BackendId::StwoM31);
+                continue;
+            };
             let h = fib_1024(ext, params).header(backend);
             let f = picostark_airs::figures(&h);
             assert!(f.get(Regime::Proven) >= 100, "{backend}: {f:?}");
