@@ -166,6 +166,8 @@ if "$PH" list | grep -E "^  stwo-m31 " | grep -q "extension degrees" \
     "$MCU" tamper --kind "$kind" "$PROOFS/stwo/stwo-m31-fib-1024.proof" \
       "$PROOFS/stwo/stwo-m31-fib-1024.$kind.tampered"
   done
+  "$MCU" tamper --kind header-sweep "$PROOFS/stwo/stwo-m31-fib-1024.proof" \
+    "$PROOFS/stwo/stwo-m31-fib-1024"
 else
   echo "skipping stwo-m31: its nightly prover is not built (backends/stwo/prover)"
 fi
