@@ -56,7 +56,7 @@ macro_rules! backends {
                 match self { $(BackendId::$var => FieldId::$field,)* }
             }
 
-            /// The protocol library: `"plonky3"` or `"winterfell"`.
+            /// The protocol library: `"plonky3"`, `"winterfell"` or `"stwo"`.
             pub const fn protocol(self) -> &'static str {
                 match self { $(BackendId::$var => $protocol,)* }
             }
@@ -89,6 +89,8 @@ backends! {
     WfGoldilocks = 4, "wf-goldilocks", Goldilocks, "winterfell", TwoAdic;
     /// Winterfell 0.13 proof, BabyBear.
     WfBabyBear = 5, "wf-babybear", BabyBear, "winterfell", TwoAdic;
+    /// StarkWare's stwo 2.3 circle STARK, Mersenne-31 (QM31 challenges), its own FRI.
+    StwoM31 = 6, "stwo-m31", Mersenne31, "stwo", Circle;
 }
 
 byte_enum! {
@@ -185,6 +187,8 @@ byte_enum! {
         Blake3_256 = 1, "blake3-256";
         /// SHA-256 (FIPS 180-4); the RP2350 has an engine for its compression function.
         Sha256 = 2, "sha256";
+        /// BLAKE2s with 256-bit output (stwo's own Merkle channel).
+        Blake2s256 = 3, "blake2s-256";
     }
 }
 
@@ -229,6 +233,7 @@ mod tests {
         }
         assert_eq!(HashId::from_byte(2), Some(HashId::Sha256));
         assert_eq!(HashId::from_name("sha256"), Some(HashId::Sha256));
-        assert_eq!(HashId::from_byte(3), None);
+        assert_eq!(HashId::from_byte(3), Some(HashId::Blake2s256));
+        assert_eq!(HashId::from_byte(4), None);
     }
 }

@@ -355,7 +355,8 @@ impl Setting {
         let p = &h.params;
         let base_bits = 64 - h.field.modulus().leading_zeros();
         let circle = h.backend.domain() == Domain::Circle;
-        let plonky3 = h.backend.protocol() == "plonky3";
+        // Plonky3 and stwo both batch constraints and openings by powers of one challenge.
+        let algebraic = matches!(h.backend.protocol(), "plonky3" | "stwo");
         Setting {
             m_bits: base_bits * u32::from(h.extension_degree),
             log_n: u32::from(h.log_n),
@@ -366,7 +367,7 @@ impl Setting {
             log_final: u32::from(p.log_final_poly_len),
             shape,
             batched: shape.num_batched_functions(h.extension_degree, circle),
-            algebraic_batching: plonky3,
+            algebraic_batching: algebraic,
         }
     }
 

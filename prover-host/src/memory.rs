@@ -218,7 +218,9 @@ mod tests {
         let mut worst: f64 = 0.0;
         let mut stale = Vec::new();
         let mut errors = Vec::new();
-        for (i, &backend) in BackendId::ALL.iter().enumerate() {
+        // Backends past the fitted ones (stwo-m31) have no calibration records yet: their
+        // estimate takes the largest coefficients (`coefficients`).
+        for (i, &backend) in BackendId::ALL.iter().enumerate().take(FITTED.len()) {
             let mine: Vec<&Point> = points.iter().filter(|p| p.backend == backend).collect();
             let calibration: Vec<&Point> = mine.iter().copied().filter(|p| p.calibration).collect();
             assert!(calibration.len() >= 3, "{backend}: calibration points");

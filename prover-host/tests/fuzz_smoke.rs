@@ -26,13 +26,22 @@ fn structured_mutations_never_panic_and_never_verify() {
     let mut rng = mutate::Rng(0x2545_f491);
     let mut runs = 0;
     for prover in provers {
+        // stwo-m31 proves with its own Blake2s channel, and no AIR above degree 3 (chain16).
+        let stwo = prover.backend().protocol() == "stwo";
         for air in [AirId::Fibonacci, AirId::CubicChain16] {
+            if stwo && air == AirId::CubicChain16 {
+                continue;
+            }
             let req = ProveRequest {
                 air,
                 log_n: 3,
                 extension_degree: prover.extension_degrees()[0],
                 params: prover.default_params(),
-                hash: HashId::Blake3_256,
+                hash: if stwo {
+                    HashId::Blake2s256
+                } else {
+                    HashId::Blake3_256
+                },
             };
             let seed = prover.prove(&req, &mut |_| {}).unwrap();
             assert!(

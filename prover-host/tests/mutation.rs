@@ -150,6 +150,13 @@ fn backends() -> Vec<Row> {
 /// Rows of the larger challenge fields (`backends` appends them).
 const LARGER_FIELD_ROWS: usize = 4;
 
+/// Backends whose mutation suite is their own crate's: stwo-m31
+/// (`backends/stwo/tests/verify.rs`, on proofs of its nightly-built prover).
+const ELSEWHERE: usize = 1;
+
+/// The hashes the rows here prove with (BLAKE2s is stwo's only).
+const HASHES: usize = 2;
+
 /// One backend under test: its prover, its verifier and the hash its proofs use.
 type Backend = (Box<dyn Prover>, Box<dyn Verifier>, HashId);
 
@@ -303,7 +310,7 @@ fn every_mutation_of_every_backend_is_rejected_within_memory_bounds() {
     }
     assert_eq!(
         report.len(),
-        BackendId::ALL.len() * HashId::ALL.len() + LARGER_FIELD_ROWS
+        (BackendId::ALL.len() - ELSEWHERE) * HASHES + LARGER_FIELD_ROWS
     );
 }
 
@@ -471,5 +478,8 @@ fn every_header_value_of_every_backend_is_rejected_without_panic() {
         panics.len(),
         panics.join("\n")
     );
-    assert_eq!(report.len(), 3 * BackendId::ALL.len() + LARGER_FIELD_ROWS);
+    assert_eq!(
+        report.len(),
+        3 * (BackendId::ALL.len() - ELSEWHERE) + LARGER_FIELD_ROWS
+    );
 }

@@ -171,6 +171,11 @@ backends! {
         prover: picostark_winterfell::WfBabyBearProverOf,
         floor: true,
     }
+    StwoM31: "stwo-m31" {
+        verifier: picostark_stwo::StwoM31VerifierOf,
+        prover: picostark_stwo::prover_client::StwoM31ProverOf,
+        floor: false,
+    }
 }
 
 /// The shape of the header's built-in AIR as the verifier of its backend counts it.

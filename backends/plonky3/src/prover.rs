@@ -30,6 +30,9 @@ fn check_request(header: &ProofHeader, degrees: &[u8]) -> Result<(), ProveError>
     if header.log_n < 3 {
         return Err(ProveError("n must be at least 8".to_string()));
     }
+    if header.hash == HashId::Blake2s256 {
+        return Err(ProveError(crate::verifier::BLAKE2S_UNSUPPORTED.to_string()));
+    }
     config::fri_params_supported(header).map_err(|e| ProveError(e.to_string()))?;
     // WideCirclePcs with more queries than LDE points (every index repeats) writes a proof
     // whose decoded size exceeds the verifier's decode budget (found by the CLI argument grid
@@ -90,6 +93,9 @@ where
     let hash = match header.hash {
         HashId::Sha256 => ProverHash::Sha256,
         HashId::Blake3_256 => ProverHash::Blake3,
+        HashId::Blake2s256 => {
+            return Err(ProveError(crate::verifier::BLAKE2S_UNSUPPORTED.to_string()))
+        }
     };
     let config = make_config(&statement_bytes(header, &public_u64), hash);
     let matrix = RowMajorMatrix::new(trace.values, trace.width);

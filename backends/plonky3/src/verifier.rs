@@ -55,6 +55,9 @@ where
 /// Every check that needs only the header: the backend, the extension degree and the
 /// parameters ([`config::fri_params_supported`]). `verify_payload` repeats it, so a caller
 /// that skips [`picostark_core::verify`] still never hands Plonky3 a parameter it asserts on.
+/// Plonky3 proofs hash with BLAKE3 or SHA-256; BLAKE2s is stwo's.
+pub(crate) const BLAKE2S_UNSUPPORTED: &str = "hash blake2s-256 for a Plonky3 backend";
+
 fn check_common(
     backend: BackendId,
     header: &ProofHeader,
@@ -70,6 +73,9 @@ fn check_common(
         return Err(VerifyError::Unsupported(
             "extension degree for this backend",
         ));
+    }
+    if header.hash == HashId::Blake2s256 {
+        return Err(VerifyError::Unsupported(BLAKE2S_UNSUPPORTED));
     }
     config::fri_params_supported(header)
 }
@@ -193,6 +199,7 @@ macro_rules! verifier {
                 match file.header.hash {
                     HashId::Sha256 => $stock::<S, _>(file, Sha256),
                     HashId::Blake3_256 => $stock::<S, _>(file, config::VERIFIER_HASH),
+                    HashId::Blake2s256 => Err(VerifyError::Unsupported(BLAKE2S_UNSUPPORTED)),
                 }
             }
 

@@ -135,7 +135,7 @@ fn valid_proofs_accepted_by_both_and_relabelled_ones_by_neither() {
         let mut other = bytes.clone();
         other[9] = match hash {
             HashId::Blake3_256 => HashId::Sha256 as u8,
-            HashId::Sha256 => HashId::Blake3_256 as u8,
+            HashId::Sha256 | HashId::Blake2s256 => HashId::Blake3_256 as u8,
         };
         let (lean, stock, _) = verdicts(&other);
         assert!(

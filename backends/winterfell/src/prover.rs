@@ -286,6 +286,9 @@ where
         (AirId::Membership, HashId::Sha256) => {
             prove_air::<MembershipOf<B>, B, E, Sha256<B>>(backend, request, options, n, progress)
         }
+        (_, HashId::Blake2s256) => Err(ProveError(
+            "hash blake2s-256 for a winterfell backend".to_string(),
+        )),
         (AirId::Custom(_), hash) => {
             if S::extra(request.air).is_none() {
                 return Err(ProveError(format!(
@@ -294,13 +297,10 @@ where
                     crate::verifier::AIR_NOT_IN_BUILD
                 )));
             }
-            match hash {
-                HashId::Blake3_256 => prove_air::<S::Extra, B, E, Blake3_256<B>>(
-                    backend, request, options, n, progress,
-                ),
-                HashId::Sha256 => {
-                    prove_air::<S::Extra, B, E, Sha256<B>>(backend, request, options, n, progress)
-                }
+            if hash == HashId::Sha256 {
+                prove_air::<S::Extra, B, E, Sha256<B>>(backend, request, options, n, progress)
+            } else {
+                prove_air::<S::Extra, B, E, Blake3_256<B>>(backend, request, options, n, progress)
             }
         }
     }

@@ -19,6 +19,7 @@ pub fn implementation(hash: HashId) -> &'static str {
     match hash {
         HashId::Blake3_256 => "blake3-software",
         HashId::Sha256 => picostark_sha256::IMPLEMENTATION,
+        HashId::Blake2s256 => "blake2s-software",
     }
 }
 

@@ -67,13 +67,14 @@ mod qemu_slot;
     feature = "p3-m31",
     feature = "wf-goldilocks",
     feature = "wf-babybear",
+    feature = "stwo-m31",
     feature = "bringup-verifier",
     feature = "stock-wf",
     feature = "stock-p3",
     feature = "hash-cal",
     feature = "field-bench"
 )))]
-compile_error!("enable at least one backend feature (p3-babybear, p3-goldilocks, p3-m31, wf-goldilocks, wf-babybear)");
+compile_error!("enable at least one backend feature (p3-babybear, p3-goldilocks, p3-m31, wf-goldilocks, wf-babybear, stwo-m31)");
 
 #[cfg(all(feature = "field-bench", not(feature = "qemu")))]
 compile_error!("field-bench runs on the QEMU boards only (mcu-run field-bench)");

@@ -517,6 +517,7 @@ fn cmd_board(args: &[String]) -> Result<(), String> {
             match h.hash {
                 picostark_core::HashId::Blake3_256 => "blake3-software",
                 picostark_core::HashId::Sha256 => "sha256-software",
+                picostark_core::HashId::Blake2s256 => "blake2s-software",
             }
             .into(),
         );

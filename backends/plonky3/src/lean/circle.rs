@@ -653,6 +653,7 @@ fn verify_ext<EF: ExtensionField<F>, S: AirSet>(
     Some(match file.header.hash {
         HashId::Blake3_256 => verify_with::<EF, _, S>(file, VERIFIER_HASH),
         HashId::Sha256 => verify_with::<EF, _, S>(file, crate::hash::Sha256Lean),
+        HashId::Blake2s256 => return None,
     })
 }
 

@@ -357,6 +357,7 @@ fn babybear<EF: ExtensionField<BabyBear>, S: AirSet>(
     Some(match file.header.hash {
         HashId::Blake3_256 => verify_babybear::<EF, _, S>(file, shape, VERIFIER_HASH),
         HashId::Sha256 => verify_babybear::<EF, _, S>(file, shape, crate::hash::Sha256Lean),
+        HashId::Blake2s256 => return None,
     })
 }
 
@@ -368,6 +369,7 @@ fn goldilocks<EF: ExtensionField<Goldilocks>, S: AirSet>(
     Some(match file.header.hash {
         HashId::Blake3_256 => verify_goldilocks::<EF, _, S>(file, shape, VERIFIER_HASH),
         HashId::Sha256 => verify_goldilocks::<EF, _, S>(file, shape, crate::hash::Sha256Lean),
+        HashId::Blake2s256 => return None,
     })
 }
 

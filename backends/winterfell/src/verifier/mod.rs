@@ -268,6 +268,10 @@ where
             verify_air::<S, B, E, Blake3<B>>(file, accepted_tags, min_security_bits)
         }
         HashId::Sha256 => verify_air::<S, B, E, Sha256<B>>(file, accepted_tags, min_security_bits),
+        // BLAKE2s is stwo's hash; no winterfell proof uses it.
+        HashId::Blake2s256 => Err(VerifyError::Unsupported(
+            "hash blake2s-256 for a winterfell backend",
+        )),
     }
 }
 

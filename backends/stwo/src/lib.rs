@@ -1,0 +1,382 @@
+//! picostark-stwo: StarkWare's stwo 2.3 circle STARK as the `stwo-m31` backend.
+//!
+//! - [`air`]: the one adapter from our [`picostark_air::AirDef`]s to stwo's constraint
+//!   framework, shared by this verifier and the nightly prover (`backends/stwo/prover`).
+//! - [`payload`]: our encoding of stwo's proof inside the proof file, with the bounded parser
+//!   that stands between hostile bytes and stwo's panicking sites.
+//! - [`preprocessed`]: the commitments of the selector columns the verifier trusts.
+//! - [`StwoM31Verifier`]: our [`Verifier`]; after the header, statement and parser checks it
+//!   runs stwo's own `no_std` verifier (`stwo::core::verifier::verify`, the "stock" row) with
+//!   stwo's Blake2s Merkle channel.
+//! - `prover_client` (`std`): the registry's prover, which runs the nightly-built prover
+//!   binary, since stwo's prover needs nightly Rust and this workspace builds on stable.
+//!
+//! The transcript starts from the statement ([`bind_statement`]): backend, AIR, n, the
+//! configuration and the public inputs are mixed into the channel before any commitment, so a
+//! proof answers for exactly the header and public inputs it is filed under.
+#![no_std]
+#![forbid(unsafe_code)]
+
+extern crate alloc;
+#[cfg(feature = "std")]
+extern crate std;
+
+pub mod air;
+pub mod payload;
+pub mod preprocessed;
+#[cfg(feature = "std")]
+pub mod prover_client;
+
+use alloc::vec::Vec;
+
+use core::marker::PhantomData;
+use num_traits::Zero;
+use picostark_air::AirDef;
+use picostark_airs::{AirSet, AirVisitor, Builtins};
+use picostark_core::proof_file::ProofParams;
+use picostark_core::security::AirShape;
+use picostark_core::{
+    AirId, BackendId, Check, FieldId, HashId, ProofFile, ProofHeader, Verifier, VerifyError,
+};
+use stwo::core::channel::{Blake2sChannel, Channel};
+use stwo::core::fields::m31::{BaseField, M31, P};
+use stwo::core::fields::qm31::SecureField;
+use stwo::core::fri::{FriConfig, FriVerificationError};
+use stwo::core::pcs::{CommitmentSchemeVerifier, PcsConfig};
+use stwo::core::vcs_lifted::blake2_merkle::Blake2sMerkleChannel;
+use stwo::core::verifier::VerificationError;
+use stwo_constraint_framework::{FrameworkComponent, TraceLocationAllocator};
+
+use crate::air::AirEval;
+use crate::payload::{Shape, TREES};
+
+/// The backend this crate verifies.
+pub const BACKEND: BackendId = BackendId::StwoM31;
+
+/// The challenge field is QM31, degree 4 over M31.
+pub const EXTENSION_DEGREE: u8 = 4;
+
+/// Default parameters: blowup 2^3, 28 queries, 16 PoW bits, lines folded by 2 per layer,
+/// a constant last layer: 98 bits under the strictest regime of `core/src/security.rs`
+/// (stwo's own figure, `PcsConfig::security_bits`, is 3 * 28 + 16 = 100).
+pub const DEFAULT_PARAMS: ProofParams = ProofParams {
+    log_blowup: 3,
+    num_queries: 28,
+    pow_bits: 16,
+    log_fold_arity: 1,
+    log_final_poly_len: 0,
+};
+
+/// Largest trace this backend takes (log2 n), and smallest.
+pub const MAX_LOG_N: u8 = 18;
+pub const MIN_LOG_N: u8 = 3;
+/// The largest constraint degree (row selector included) stwo 2.3 can prove here. Its
+/// commitments are lifted: every column is read on the composition's evaluation domain,
+/// `2^(B - 1)` points for a composition degree bound `2^B`, so a trace of `n` rows is lifted
+/// `k = B - 1 - log2 n` levels and a degree-`d` constraint's quotient has degree
+/// `(d - 1) n 2^k`, which is below `2^B` only if `d <= 3`.
+pub const MAX_CONSTRAINT_DEGREE: u32 = 3;
+/// stwo's own ranges (`FriConfig::new`'s assertions), and ours for the rest.
+const MAX_LOG_BLOWUP: u8 = 16;
+const MAX_LOG_LAST_LAYER: u8 = 10;
+const MAX_FOLD_STEP: u8 = 4;
+const MAX_POW_BITS: u8 = 40;
+const MAX_QUERIES: u16 = 255;
+
+/// stwo's configuration for a header's parameters, every committed column lifted to the
+/// domain of `2^lifting_log_size` points ([`lifting_log_size`]).
+pub fn pcs_config(p: &ProofParams, lifting_log_size: u32) -> PcsConfig {
+    PcsConfig {
+        pow_bits: u32::from(p.pow_bits),
+        fri_config: FriConfig {
+            log_blowup_factor: u32::from(p.log_blowup),
+            log_last_layer_degree_bound: u32::from(p.log_final_poly_len),
+            n_queries: usize::from(p.num_queries),
+            fold_step: u32::from(p.log_fold_arity),
+        },
+        lifting_log_size: Some(lifting_log_size),
+    }
+}
+
+/// The domain every column is lifted to: the composition polynomial's halves' evaluation
+/// domain (`2^(composition log bound - 1 + log blowup)` points). stwo's lifted Merkle
+/// verifier takes the trace at that height too; without lifting, a trace of an AIR whose
+/// constraints exceed degree 2 would sit on a smaller domain than the composition, which
+/// stwo's prover cannot open (it indexes past the column).
+pub fn lifting_log_size(composition_log_bound: u32, log_blowup: u8) -> u32 {
+    composition_log_bound - stwo::core::verifier::COMPOSITION_LOG_SPLIT + u32::from(log_blowup)
+}
+
+/// The checks on a header this backend's verifier and prover share: backend, field,
+/// extension, hash, trace length and every parameter within stwo's and our ranges, for the
+/// built-in AIRs ([`check_header_in`]).
+pub fn check_header(header: &ProofHeader) -> Result<(), VerifyError> {
+    check_header_in::<Builtins>(header)
+}
+
+/// [`check_header`] for the AIRs of the set `S`.
+pub fn check_header_in<S: AirSet>(header: &ProofHeader) -> Result<(), VerifyError> {
+    if header.backend != BACKEND {
+        return Err(VerifyError::WrongBackend {
+            expected: BACKEND,
+            found: header.backend,
+        });
+    }
+    if header.field != FieldId::Mersenne31 || header.extension_degree != EXTENSION_DEGREE {
+        return Err(VerifyError::Unsupported(
+            "stwo-m31 is M31 with QM31 (degree 4) challenges",
+        ));
+    }
+    if header.hash != HashId::Blake2s256 {
+        return Err(VerifyError::Unsupported(
+            "stwo-m31 hashes with its own Blake2s channel only",
+        ));
+    }
+    let p = &header.params;
+    let range = |what, value: u32, min: u32, max: u32| {
+        if value < min || value > max {
+            Err(VerifyError::ParameterOutOfRange { what, value, max })
+        } else {
+            Ok(())
+        }
+    };
+    range(
+        "log2 n",
+        header.log_n.into(),
+        MIN_LOG_N.into(),
+        MAX_LOG_N.into(),
+    )?;
+    range("log blowup", p.log_blowup.into(), 1, MAX_LOG_BLOWUP.into())?;
+    range("queries", p.num_queries.into(), 1, MAX_QUERIES.into())?;
+    range("PoW bits", p.pow_bits.into(), 0, MAX_POW_BITS.into())?;
+    range(
+        "fold step",
+        p.log_fold_arity.into(),
+        1,
+        MAX_FOLD_STEP.into(),
+    )?;
+    range(
+        "last layer log degree",
+        p.log_final_poly_len.into(),
+        0,
+        MAX_LOG_LAST_LAYER.into(),
+    )?;
+    let degree = picostark_airs::shape_for::<S>(BACKEND, header.air)
+        .ok_or(VerifyError::Unsupported(AIR_NOT_IN_BUILD))?
+        .max_constraint_degree;
+    if degree > MAX_CONSTRAINT_DEGREE {
+        return Err(VerifyError::Unsupported(
+            "stwo-m31: constraint degree above 3 with the row selector (stwo 2.3 lifts the \
+             trace to the composition's domain, which holds degree 3 at most)",
+        ));
+    }
+    // FRI must fold at least once: the last layer is below the committed degree (n).
+    if p.log_final_poly_len >= header.log_n {
+        return Err(VerifyError::Unsupported(
+            "stwo-m31: last layer as large as the trace",
+        ));
+    }
+    Ok(())
+}
+
+/// Mixes the statement into a fresh channel: backend, AIR, n, the configuration and the
+/// public inputs (canonical M31 values, checked by the caller). The prover does the same.
+pub fn bind_statement(
+    channel: &mut Blake2sChannel,
+    header: &ProofHeader,
+    config: &PcsConfig,
+    public_inputs: &[BaseField],
+) {
+    channel.mix_u32s(&[
+        u32::from(header.backend as u8),
+        u32::from(header.air.byte()),
+        u32::from(header.log_n),
+        public_inputs.len() as u32,
+    ]);
+    // A custom AIR's fingerprint too (the built-ins' transcripts are as before).
+    if let Some(fingerprint) = header.air.fingerprint() {
+        channel.mix_u32s(&[fingerprint as u32, (fingerprint >> 32) as u32]);
+    }
+    config.mix_into(channel);
+    let words: Vec<u32> = public_inputs.iter().map(|v| v.0).collect();
+    channel.mix_u32s(&words);
+}
+
+/// The public inputs of a file as M31 elements, refused if not canonical or not the AIR's
+/// count.
+fn public_inputs(file: &ProofFile<'_>, expected: usize) -> Result<Vec<BaseField>, VerifyError> {
+    if file.public_inputs.len() != expected {
+        return Err(VerifyError::StatementMismatch("number of public inputs"));
+    }
+    (0..expected)
+        .map(|i| match file.public_inputs.get(i) {
+            Some(v) if v < u64::from(P) => Ok(M31::from_u32_unchecked(v as u32)),
+            _ => Err(VerifyError::StatementMismatch(
+                "public input not a canonical M31 value",
+            )),
+        })
+        .collect()
+}
+
+/// stwo's verdict as ours: a named check where one fits, else a short reason.
+fn verdict(e: VerificationError) -> VerifyError {
+    match e {
+        VerificationError::OodsNotMatching => Check::OodConstraints.into(),
+        VerificationError::ProofOfWork => Check::ProofOfWork.into(),
+        VerificationError::InvalidStructure(_) => {
+            VerifyError::MalformedProof("stwo: proof structure")
+        }
+        VerificationError::Merkle(_) => VerifyError::Rejected("stwo: trace Merkle decommitment"),
+        VerificationError::Fri(f) => VerifyError::Rejected(match f {
+            FriVerificationError::InvalidNumFriLayers => "stwo: FRI layer count",
+            FriVerificationError::FirstLayerEvaluationsInvalid => "stwo: FRI first layer values",
+            FriVerificationError::FirstLayerCommitmentInvalid { .. } => {
+                "stwo: FRI first layer Merkle decommitment"
+            }
+            FriVerificationError::InnerLayerCommitmentInvalid { .. } => {
+                "stwo: FRI inner layer Merkle decommitment"
+            }
+            FriVerificationError::InnerLayerEvaluationsInvalid { .. } => {
+                "stwo: FRI inner layer values"
+            }
+            FriVerificationError::LastLayerDegreeInvalid => "stwo: FRI last layer degree",
+            FriVerificationError::LastLayerEvaluationsInvalid => "stwo: FRI last layer values",
+        }),
+    }
+}
+
+/// The component an AIR makes: one stwo component with the two selectors preprocessed.
+pub fn component<A: AirDef>(eval: AirEval<'_, A>) -> FrameworkComponent<AirEval<'_, A>> {
+    FrameworkComponent::new(
+        &mut TraceLocationAllocator::default(),
+        eval,
+        SecureField::zero(),
+    )
+}
+
+/// The shape the parser holds a payload to, from the header and the AIR.
+pub fn shape<A: AirDef>(air: &A, header: &ProofHeader) -> Shape {
+    let width = air.width();
+    let eval = AirEval {
+        air,
+        log_n: header.log_n.into(),
+        public_inputs: Vec::new(),
+    };
+    let composition_log =
+        stwo_constraint_framework::FrameworkEval::max_constraint_log_degree_bound(&eval);
+    let blowup = u32::from(header.params.log_blowup);
+    // The selectors (one sample each), the trace (rows i and i + 1), the composition's
+    // 2 * 4 coordinate columns (one sample each).
+    let samples: [Vec<u8>; TREES] = [
+        alloc::vec![1; 2],
+        alloc::vec![2; width],
+        alloc::vec![1; 2 * stwo::core::fields::qm31::SECURE_EXTENSION_DEGREE],
+    ];
+    let lifting = lifting_log_size(composition_log, header.params.log_blowup);
+    Shape {
+        config: pcs_config(&header.params, lifting),
+        samples,
+        max_log_height: lifting.max(composition_log + blowup),
+    }
+}
+
+/// Verifies a stwo proof of `air` (header and public inputs already read).
+struct VerifyAir<'f, 'a> {
+    file: &'f ProofFile<'a>,
+}
+
+impl AirVisitor for VerifyAir<'_, '_> {
+    type Output = Result<(), VerifyError>;
+
+    fn visit<A: AirDef>(self, air: &A) -> Result<(), VerifyError> {
+        let header = &self.file.header;
+        let public = public_inputs(self.file, air.num_public_inputs())?;
+        let shape = shape(air, header);
+        let proof = payload::decode(self.file.payload, &shape)?;
+        let lifting = shape.config.lifting_log_size.unwrap_or(0);
+        let Some(selectors) = preprocessed::root(header.log_n, header.params.log_blowup, lifting)
+        else {
+            return Err(VerifyError::Unsupported(
+                "stwo-m31: no selector commitment for this n and blowup",
+            ));
+        };
+        if proof.commitments[0].0 != selectors {
+            return Err(VerifyError::Rejected(
+                "stwo: preprocessed selector commitment is not the known one",
+            ));
+        }
+        let component = component(AirEval {
+            air,
+            log_n: header.log_n.into(),
+            public_inputs: public.clone(),
+        });
+        let channel = &mut Blake2sChannel::default();
+        bind_statement(channel, header, &shape.config, &public);
+        let scheme = &mut CommitmentSchemeVerifier::<Blake2sMerkleChannel>::new(shape.config);
+        let sizes = stwo::core::air::Component::trace_log_degree_bounds(&component);
+        scheme.commit(proof.commitments[0], &sizes[0], channel);
+        scheme.commit(proof.commitments[1], &sizes[1], channel);
+        stwo::core::verifier::verify(&[&component], channel, scheme, proof).map_err(verdict)
+    }
+}
+
+/// The `stwo-m31` verifier: our bounded parser, then stwo's own verifier; generic over the
+/// AIRs it verifies (`picostark_airs::AirSet`).
+pub struct StwoM31VerifierOf<S = Builtins>(PhantomData<fn() -> S>);
+
+/// The `stwo-m31` verifier of the built-in AIRs.
+pub type StwoM31Verifier = StwoM31VerifierOf<Builtins>;
+
+/// The verifier of the built-in AIRs, as a value.
+#[allow(non_upper_case_globals)]
+pub const StwoM31Verifier: StwoM31Verifier = StwoM31VerifierOf(PhantomData);
+
+impl<S> Clone for StwoM31VerifierOf<S> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<S> Copy for StwoM31VerifierOf<S> {}
+impl<S> Default for StwoM31VerifierOf<S> {
+    fn default() -> Self {
+        Self(PhantomData)
+    }
+}
+impl<S> core::fmt::Debug for StwoM31VerifierOf<S> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str("StwoM31Verifier")
+    }
+}
+
+/// What the verifier answers for a proof of a custom AIR it was not built with.
+pub const AIR_NOT_IN_BUILD: &str = "a custom AIR this build was not made with";
+
+impl<S: AirSet> Verifier for StwoM31VerifierOf<S> {
+    fn backend(&self) -> BackendId {
+        BACKEND
+    }
+
+    fn check_supported(&self, header: &ProofHeader) -> Result<(), VerifyError> {
+        check_header_in::<S>(header)?;
+        if !preprocessed::has_key(header.log_n, header.params.log_blowup) {
+            return Err(VerifyError::Unsupported(
+                "stwo-m31: no selector commitment for this n and blowup",
+            ));
+        }
+        Ok(())
+    }
+
+    fn air_shape(&self, header: &ProofHeader) -> Result<AirShape, VerifyError> {
+        picostark_airs::shape_for::<S>(BACKEND, header.air)
+            .ok_or(VerifyError::Unsupported(AIR_NOT_IN_BUILD))
+    }
+
+    fn verify_payload(&self, file: &ProofFile<'_>) -> Result<(), VerifyError> {
+        self.check_supported(&file.header)?;
+        S::with(file.header.air, FieldId::Mersenne31, VerifyAir { file })
+            .unwrap_or(Err(VerifyError::Unsupported(AIR_NOT_IN_BUILD)))
+    }
+}
+
+/// The AIRs this backend proves (every AIR of `picostark-airs`).
+pub const AIRS: &[AirId] = &[AirId::Fibonacci, AirId::CubicChain16, AirId::Membership];

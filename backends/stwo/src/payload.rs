@@ -1,0 +1,382 @@
+//! Our encoding of a stwo proof (`StarkProof<Blake2sMerkleHasher>`) inside the proof file's
+//! payload, and its bounded parser.
+//!
+//! stwo's own verifier indexes, zips and unwraps the proof's vectors on the assumption that
+//! their shape is the one the components imply (about 31 `unwrap`/`assert`/panic sites); a
+//! hostile payload decoded by serde would reach them. So the payload is ours, and every count
+//! in it is read first and checked against a bound the header and the AIR fix ([`Shape`])
+//! before anything is allocated; the fixed counts (trees, columns, samples per column, FRI
+//! layers, last-layer coefficients) must equal theirs exactly. Field elements must be
+//! canonical (below `2^31 - 1`). A payload that passes holds no shape stwo could panic on.
+//!
+//! Layout, little-endian, in stwo's field order:
+//!
+//! | field | encoding |
+//! |---|---|
+//! | version | `u8` = 1 |
+//! | config | `pow_bits u8, log_blowup u8, log_last_layer u8, n_queries u16, fold_step u8, lifting_log_size u8` (must equal the header's) |
+//! | commitments | `u8` count (= 3), then 32 bytes each |
+//! | sampled values | per tree: `u16` columns; per column: `u8` samples, 16 bytes each (QM31) |
+//! | decommitments | per tree: `u16` hashes, 32 bytes each |
+//! | queried values | per tree: `u16` columns; per column: `u16` values, 4 bytes each (M31) |
+//! | proof of work | `u64` |
+//! | FRI first layer | a layer |
+//! | FRI inner layers | `u8` count, then each a layer |
+//! | FRI last layer | `u16` coefficients (= `2^log_last_layer`), 16 bytes each |
+//!
+//! A layer is `u16` witness values (16 bytes each), `u16` hashes (32 bytes each) and its
+//! 32-byte commitment.
+
+use alloc::vec::Vec;
+
+use picostark_core::VerifyError;
+use stwo::core::fields::m31::{BaseField, M31, P};
+use stwo::core::fields::qm31::SecureField;
+use stwo::core::fri::{FriConfig, FriLayerProof, FriProof};
+use stwo::core::pcs::quotients::CommitmentSchemeProof;
+use stwo::core::pcs::utils::TreeVec;
+use stwo::core::pcs::PcsConfig;
+use stwo::core::poly::line::LinePoly;
+use stwo::core::proof::StarkProof;
+use stwo::core::vcs::blake2_hash::Blake2sHash;
+use stwo::core::vcs_lifted::blake2_merkle::Blake2sMerkleHasher;
+use stwo::core::vcs_lifted::verifier::MerkleDecommitmentLifted;
+
+/// The proof type this backend carries.
+pub type Proof = StarkProof<Blake2sMerkleHasher>;
+
+/// The payload format version.
+pub const VERSION: u8 = 1;
+
+/// Trees in a proof of one component: preprocessed selectors, trace, composition.
+pub const TREES: usize = 3;
+
+/// FRI layers beyond any trace this backend takes (log sizes are below 32).
+pub const MAX_INNER_LAYERS: usize = 32;
+
+/// What the header and the AIR fix about a proof's shape: exact counts and upper bounds.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Shape {
+    /// The configuration the payload must repeat.
+    pub config: PcsConfig,
+    /// Per tree, the samples of each column (its length is the tree's column count).
+    pub samples: [Vec<u8>; TREES],
+    /// The largest committed domain's log size (bounds Merkle paths).
+    pub max_log_height: u32,
+}
+
+impl Shape {
+    /// Distinct query positions: at most the number of queries.
+    fn max_queried_values(&self) -> usize {
+        self.config.fri_config.n_queries
+    }
+
+    /// Merkle siblings a multi-opening can use: one per query and level.
+    fn max_hashes(&self) -> usize {
+        self.config.fri_config.n_queries * (self.max_log_height as usize + 1)
+    }
+
+    /// Values a FRI layer can supply beside the queried ones: the rest of each query's
+    /// folding coset.
+    fn max_witness(&self) -> usize {
+        self.config.fri_config.n_queries << self.config.fri_config.fold_step.min(16)
+    }
+}
+
+fn malformed(what: &'static str) -> VerifyError {
+    VerifyError::MalformedProof(what)
+}
+
+/// A cursor over the payload that never reads past its end.
+struct Reader<'a> {
+    bytes: &'a [u8],
+}
+
+impl<'a> Reader<'a> {
+    fn take(&mut self, n: usize) -> Result<&'a [u8], VerifyError> {
+        if self.bytes.len() < n {
+            return Err(malformed("stwo payload truncated"));
+        }
+        let (head, tail) = self.bytes.split_at(n);
+        self.bytes = tail;
+        Ok(head)
+    }
+
+    fn u8(&mut self) -> Result<u8, VerifyError> {
+        Ok(self.take(1)?[0])
+    }
+
+    fn u16(&mut self) -> Result<u16, VerifyError> {
+        let b = self.take(2)?;
+        Ok(u16::from_le_bytes([b[0], b[1]]))
+    }
+
+    fn u32(&mut self) -> Result<u32, VerifyError> {
+        let b = self.take(4)?;
+        Ok(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+    }
+
+    fn u64(&mut self) -> Result<u64, VerifyError> {
+        let b = self.take(8)?;
+        let mut w = [0u8; 8];
+        w.copy_from_slice(b);
+        Ok(u64::from_le_bytes(w))
+    }
+
+    /// A count, refused above `max` before anything is allocated for it.
+    fn count16(&mut self, max: usize, what: &'static str) -> Result<usize, VerifyError> {
+        let n = usize::from(self.u16()?);
+        if n > max {
+            return Err(malformed(what));
+        }
+        Ok(n)
+    }
+
+    fn m31(&mut self) -> Result<BaseField, VerifyError> {
+        let v = self.u32()?;
+        if v >= P {
+            return Err(malformed("stwo payload: field element not canonical"));
+        }
+        Ok(M31::from_u32_unchecked(v))
+    }
+
+    fn qm31(&mut self) -> Result<SecureField, VerifyError> {
+        Ok(SecureField::from_m31(
+            self.m31()?,
+            self.m31()?,
+            self.m31()?,
+            self.m31()?,
+        ))
+    }
+
+    fn hash(&mut self) -> Result<Blake2sHash, VerifyError> {
+        let mut h = [0u8; 32];
+        h.copy_from_slice(self.take(32)?);
+        Ok(Blake2sHash(h))
+    }
+
+    fn qm31s(&mut self, max: usize, what: &'static str) -> Result<Vec<SecureField>, VerifyError> {
+        let n = self.count16(max, what)?;
+        (0..n).map(|_| self.qm31()).collect()
+    }
+
+    fn hashes(&mut self, max: usize) -> Result<Vec<Blake2sHash>, VerifyError> {
+        let n = self.count16(max, "stwo payload: too many Merkle hashes")?;
+        (0..n).map(|_| self.hash()).collect()
+    }
+
+    fn layer(&mut self, shape: &Shape) -> Result<FriLayerProof<Blake2sMerkleHasher>, VerifyError> {
+        let fri_witness = self.qm31s(shape.max_witness(), "stwo payload: FRI witness too long")?;
+        let hash_witness = self.hashes(shape.max_hashes())?;
+        let commitment = self.hash()?;
+        Ok(FriLayerProof {
+            fri_witness,
+            decommitment: MerkleDecommitmentLifted { hash_witness },
+            commitment,
+        })
+    }
+}
+
+/// Decodes a payload of the given shape; every count is checked before it is used.
+pub fn decode(bytes: &[u8], shape: &Shape) -> Result<Proof, VerifyError> {
+    let mut r = Reader { bytes };
+    if r.u8()? != VERSION {
+        return Err(malformed("stwo payload: unknown version"));
+    }
+    let pow_bits = u32::from(r.u8()?);
+    let log_blowup_factor = u32::from(r.u8()?);
+    let log_last_layer_degree_bound = u32::from(r.u8()?);
+    let n_queries = usize::from(r.u16()?);
+    let fold_step = u32::from(r.u8()?);
+    let lifting_log_size = Some(u32::from(r.u8()?));
+    let config = PcsConfig {
+        pow_bits,
+        fri_config: FriConfig {
+            log_blowup_factor,
+            log_last_layer_degree_bound,
+            n_queries,
+            fold_step,
+        },
+        lifting_log_size,
+    };
+    if config != shape.config {
+        return Err(VerifyError::StatementMismatch(
+            "stwo payload parameters differ from the header's",
+        ));
+    }
+
+    if usize::from(r.u8()?) != TREES {
+        return Err(malformed("stwo payload: tree count"));
+    }
+    let commitments = (0..TREES)
+        .map(|_| r.hash())
+        .collect::<Result<Vec<_>, _>>()?;
+
+    let mut sampled_values = Vec::with_capacity(TREES);
+    for samples in &shape.samples {
+        if usize::from(r.u16()?) != samples.len() {
+            return Err(malformed("stwo payload: sampled column count"));
+        }
+        let mut tree = Vec::with_capacity(samples.len());
+        for &want in samples {
+            if r.u8()? != want {
+                return Err(malformed("stwo payload: samples per column"));
+            }
+            tree.push((0..want).map(|_| r.qm31()).collect::<Result<Vec<_>, _>>()?);
+        }
+        sampled_values.push(tree);
+    }
+
+    let mut decommitments = Vec::with_capacity(TREES);
+    for _ in 0..TREES {
+        let hash_witness = r.hashes(shape.max_hashes())?;
+        decommitments.push(MerkleDecommitmentLifted { hash_witness });
+    }
+
+    let mut queried_values = Vec::with_capacity(TREES);
+    for samples in &shape.samples {
+        if usize::from(r.u16()?) != samples.len() {
+            return Err(malformed("stwo payload: queried column count"));
+        }
+        let mut tree = Vec::with_capacity(samples.len());
+        for _ in samples {
+            let n = r.count16(
+                shape.max_queried_values(),
+                "stwo payload: more queried values than queries",
+            )?;
+            tree.push((0..n).map(|_| r.m31()).collect::<Result<Vec<_>, _>>()?);
+        }
+        queried_values.push(tree);
+    }
+
+    let proof_of_work = r.u64()?;
+    let first_layer = r.layer(shape)?;
+    let n_inner = usize::from(r.u8()?);
+    if n_inner > MAX_INNER_LAYERS {
+        return Err(malformed("stwo payload: too many FRI layers"));
+    }
+    let inner_layers = (0..n_inner)
+        .map(|_| r.layer(shape))
+        .collect::<Result<Vec<_>, _>>()?;
+    let last_len = 1usize << log_last_layer_degree_bound;
+    if usize::from(r.u16()?) != last_len {
+        return Err(malformed("stwo payload: last layer length"));
+    }
+    let last = (0..last_len)
+        .map(|_| r.qm31())
+        .collect::<Result<Vec<_>, _>>()?;
+    if !r.bytes.is_empty() {
+        return Err(malformed("stwo payload: trailing bytes"));
+    }
+    Ok(StarkProof(CommitmentSchemeProof {
+        config,
+        commitments: TreeVec(commitments),
+        sampled_values: TreeVec(sampled_values),
+        decommitments: TreeVec(decommitments),
+        queried_values: TreeVec(queried_values),
+        proof_of_work,
+        fri_proof: FriProof {
+            first_layer,
+            inner_layers,
+            // A power-of-two length, checked above: `LinePoly::new` asserts it.
+            last_layer_poly: LinePoly::new(last),
+        },
+    }))
+}
+
+/// Why a proof cannot be encoded (a count beyond the format's fields).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EncodeError(pub &'static str);
+
+struct Writer(Vec<u8>);
+
+impl Writer {
+    fn count16(&mut self, n: usize, what: &'static str) -> Result<(), EncodeError> {
+        let n = u16::try_from(n).map_err(|_| EncodeError(what))?;
+        self.0.extend_from_slice(&n.to_le_bytes());
+        Ok(())
+    }
+
+    fn u8(&mut self, v: u32, what: &'static str) -> Result<(), EncodeError> {
+        self.0.push(u8::try_from(v).map_err(|_| EncodeError(what))?);
+        Ok(())
+    }
+
+    fn qm31(&mut self, v: SecureField) {
+        for c in v.to_m31_array() {
+            self.0.extend_from_slice(&c.0.to_le_bytes());
+        }
+    }
+
+    fn layer(&mut self, layer: &FriLayerProof<Blake2sMerkleHasher>) -> Result<(), EncodeError> {
+        self.count16(layer.fri_witness.len(), "FRI witness")?;
+        for &v in &layer.fri_witness {
+            self.qm31(v);
+        }
+        self.count16(layer.decommitment.hash_witness.len(), "FRI hashes")?;
+        for h in &layer.decommitment.hash_witness {
+            self.0.extend_from_slice(&h.0);
+        }
+        self.0.extend_from_slice(&layer.commitment.0);
+        Ok(())
+    }
+}
+
+/// Encodes a proof in the layout above.
+pub fn encode(proof: &Proof) -> Result<Vec<u8>, EncodeError> {
+    let p = &proof.0;
+    let f = &p.config.fri_config;
+    let Some(lifting) = p.config.lifting_log_size else {
+        return Err(EncodeError(
+            "no lifting log size (this backend always sets one)",
+        ));
+    };
+    let mut w = Writer(Vec::new());
+    w.0.push(VERSION);
+    w.u8(p.config.pow_bits, "PoW bits")?;
+    w.u8(f.log_blowup_factor, "log blowup")?;
+    w.u8(f.log_last_layer_degree_bound, "last layer")?;
+    w.count16(f.n_queries, "queries")?;
+    w.u8(f.fold_step, "fold step")?;
+    w.u8(lifting, "lifting log size")?;
+    w.u8(p.commitments.len() as u32, "trees")?;
+    for h in p.commitments.iter() {
+        w.0.extend_from_slice(&h.0);
+    }
+    for tree in p.sampled_values.iter() {
+        w.count16(tree.len(), "sampled columns")?;
+        for col in tree {
+            w.u8(col.len() as u32, "samples")?;
+            for &v in col {
+                w.qm31(v);
+            }
+        }
+    }
+    for d in p.decommitments.iter() {
+        w.count16(d.hash_witness.len(), "hashes")?;
+        for h in &d.hash_witness {
+            w.0.extend_from_slice(&h.0);
+        }
+    }
+    for tree in p.queried_values.iter() {
+        w.count16(tree.len(), "queried columns")?;
+        for col in tree {
+            w.count16(col.len(), "queried values")?;
+            for v in col {
+                w.0.extend_from_slice(&v.0.to_le_bytes());
+            }
+        }
+    }
+    w.0.extend_from_slice(&p.proof_of_work.to_le_bytes());
+    w.layer(&p.fri_proof.first_layer)?;
+    w.u8(p.fri_proof.inner_layers.len() as u32, "FRI layers")?;
+    for layer in &p.fri_proof.inner_layers {
+        w.layer(layer)?;
+    }
+    let last: &[SecureField] = &p.fri_proof.last_layer_poly;
+    w.count16(last.len(), "last layer")?;
+    for &v in last {
+        w.qm31(v);
+    }
+    Ok(w.0)
+}

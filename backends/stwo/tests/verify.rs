@@ -1,0 +1,188 @@
+//! The `stwo-m31` verifier on proofs written by the nightly prover (`testdata/`, made by
+//! `picostark-stwo-prover prove`): honest proofs accepted, every kind of tampering rejected
+//! with its reason, hostile bytes never a panic.
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+use picostark_core::{
+    verify, AirId, BackendId, HashId, Policy, ProofFile, Statement, Verifier, VerifyError,
+};
+use picostark_stwo::StwoM31Verifier;
+
+fn testdata(name: &str) -> Vec<u8> {
+    let path = format!("{}/testdata/{name}", env!("CARGO_MANIFEST_DIR"));
+    std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+const HONEST: &[&str] = &[
+    "stwo-m31-fib-n1024.proof",
+    "stwo-m31-fib-n8.proof",
+    "stwo-m31-fib-n1024-fold4.proof",
+];
+
+fn check(bytes: &[u8]) -> Result<u32, VerifyError> {
+    verify(&StwoM31Verifier, bytes, None, &Policy::default()).map(|v| v.security_bits)
+}
+
+/// Where the payload starts (after the header and the public inputs).
+fn payload_start(bytes: &[u8]) -> usize {
+    24 + 8 * usize::from(bytes[18])
+}
+
+#[test]
+fn honest_proofs_are_accepted_at_95_bits_or_more() {
+    for name in HONEST {
+        let bytes = testdata(name);
+        let file = ProofFile::parse(&bytes).unwrap();
+        assert_eq!(file.header.backend, BackendId::StwoM31);
+        assert_eq!(file.header.hash, HashId::Blake2s256);
+        let bits = check(&bytes).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert!(bits >= 95, "{name}: {bits} bits");
+    }
+}
+
+#[test]
+fn the_expected_statement_is_checked() {
+    let bytes = testdata("stwo-m31-fib-n1024.proof");
+    let file = ProofFile::parse(&bytes).unwrap();
+    let public: Vec<u64> = (0..file.public_inputs.len())
+        .map(|i| file.public_inputs.get(i).unwrap())
+        .collect();
+    let good = Statement {
+        air: AirId::Fibonacci,
+        log_n: 10,
+        public_inputs: &public,
+    };
+    assert!(verify(&StwoM31Verifier, &bytes, Some(&good), &Policy::default()).is_ok());
+    let mut other = public.clone();
+    other[0] += 1;
+    let bad = Statement {
+        public_inputs: &other,
+        ..good
+    };
+    assert!(matches!(
+        verify(&StwoM31Verifier, &bytes, Some(&bad), &Policy::default()),
+        Err(VerifyError::StatementMismatch(_))
+    ));
+}
+
+#[test]
+fn a_changed_public_input_is_rejected() {
+    let mut bytes = testdata("stwo-m31-fib-n1024.proof");
+    assert!(check(&bytes).is_ok());
+    // The last Fibonacci value, the file's one public input, plus one.
+    bytes[20] = bytes[20].wrapping_add(1);
+    let err = check(&bytes).unwrap_err();
+    assert!(err.is_rejection(), "{err:?}");
+}
+
+#[test]
+fn a_proof_filed_under_another_backend_is_refused() {
+    let mut bytes = testdata("stwo-m31-fib-n1024.proof");
+    bytes[6] = BackendId::P3M31 as u8;
+    assert!(matches!(
+        check(&bytes),
+        Err(VerifyError::WrongBackend {
+            expected: BackendId::StwoM31,
+            found: BackendId::P3M31
+        })
+    ));
+}
+
+#[test]
+fn a_flipped_payload_byte_is_rejected() {
+    let bytes = testdata("stwo-m31-fib-n1024.proof");
+    let start = payload_start(&bytes);
+    // Flip one byte in each region: a commitment, a sampled value, a hash witness, a
+    // queried value, the FRI layers (all inside the payload).
+    for at in [
+        start + 20,
+        start + 150,
+        start + 900,
+        bytes.len() / 2,
+        bytes.len() - 40,
+    ] {
+        let mut t = bytes.clone();
+        t[at] ^= 0x01;
+        let err = check(&t).expect_err(&format!("byte {at} flipped was accepted"));
+        assert!(
+            matches!(
+                err,
+                VerifyError::Rejected(_)
+                    | VerifyError::CheckFailed(_)
+                    | VerifyError::MalformedProof(_)
+            ),
+            "byte {at}: {err:?}"
+        );
+    }
+}
+
+#[test]
+fn header_parameters_the_payload_does_not_repeat_are_refused() {
+    let mut bytes = testdata("stwo-m31-fib-n1024.proof");
+    bytes[14] = bytes[14].wrapping_add(1); // one more query in the header
+    assert!(check(&bytes).is_err());
+}
+
+#[test]
+fn airs_beyond_degree_three_are_unsupported() {
+    let bytes = testdata("stwo-m31-fib-n1024.proof");
+    let file = ProofFile::parse(&bytes).unwrap();
+    for air in [AirId::CubicChain16, AirId::Membership] {
+        let header = picostark_core::ProofHeader { air, ..file.header };
+        assert!(matches!(
+            StwoM31Verifier.check_supported(&header),
+            Err(VerifyError::Unsupported(_))
+        ));
+    }
+    assert!(StwoM31Verifier.check_supported(&file.header).is_ok());
+}
+
+/// Every single-byte change over the header and a stride of the payload, every truncation
+/// on a stride, and random multi-byte changes: all refused, none panics.
+#[test]
+fn mutations_are_refused_without_a_panic() {
+    let mut panics = 0;
+    let mut accepted = 0;
+    let mut runs = 0;
+    let mut run = |t: &[u8]| {
+        runs += 1;
+        match catch_unwind(AssertUnwindSafe(|| check(t))) {
+            Err(_) => panics += 1,
+            Ok(Ok(_)) => accepted += 1,
+            Ok(Err(_)) => {}
+        }
+    };
+    for name in ["stwo-m31-fib-n8.proof", "stwo-m31-fib-n1024-fold4.proof"] {
+        let bytes = testdata(name);
+        let start = payload_start(&bytes);
+        let stride = (bytes.len() / 300).max(1);
+        let positions = (0..start + 64).chain((start..bytes.len()).step_by(stride));
+        for at in positions {
+            for mask in [0x01u8, 0x80, 0xff] {
+                let mut t = bytes.clone();
+                t[at] ^= mask;
+                run(&t);
+            }
+        }
+        for len in (0..bytes.len()).step_by(stride) {
+            run(&bytes[..len]);
+        }
+        // A deterministic xorshift: a few bytes at once, anywhere in the payload.
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        for _ in 0..300 {
+            let mut t = bytes.clone();
+            for _ in 0..3 {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                let at = start + (state as usize) % (bytes.len() - start);
+                t[at] = (state >> 32) as u8;
+            }
+            run(&t);
+        }
+    }
+    assert_eq!(panics, 0, "{panics} panics in {runs} mutated proofs");
+    assert_eq!(accepted, 0, "{accepted} mutated proofs accepted of {runs}");
+    assert!(runs > 3000, "{runs} runs");
+}
