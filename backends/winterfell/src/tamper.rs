@@ -5,7 +5,6 @@
 
 use std::format;
 use std::string::{String, ToString};
-use std::vec::Vec;
 
 use picostark_core::tamper::{public_input, TamperClass, Tampered};
 use picostark_core::{BackendId, Check, FieldId, ProofFile, Tree};

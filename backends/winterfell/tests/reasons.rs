@@ -12,9 +12,14 @@ use picostark_winterfell::{
 };
 
 fn prove<P: Prover>(p: &P) -> Vec<u8> {
+    prove_n(p, 8)
+}
+
+/// A Fibonacci proof of `2^log_n` rows with the prover's default parameters.
+fn prove_n<P: Prover>(p: &P, log_n: u8) -> Vec<u8> {
     let req = ProveRequest {
         air: AirId::Fibonacci,
-        log_n: 8,
+        log_n,
         extension_degree: p.extension_degrees()[0],
         params: p.default_params(),
         hash: picostark_core::HashId::Blake3_256,
@@ -95,7 +100,7 @@ fn merkle_quotient_a_composition_sibling() {
 
 #[test]
 fn merkle_fri_layer_names_a_later_layer() {
-    let file = prove(&WfGoldilocksProver);
+    let file = prove_n(&WfGoldilocksProver, 12);
     let f = picostark_core::ProofFile::parse(&file).unwrap();
     let raw = picostark_winterfell::verifier::parse::RawProof::parse(f.payload).unwrap();
     assert!(raw.num_fri_layers >= 2, "the proof folds at least twice");

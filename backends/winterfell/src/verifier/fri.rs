@@ -13,6 +13,7 @@
 use alloc::vec::Vec;
 
 use picostark_core::{digests_equal, Check, Failures, Tree, VerifyError};
+use winter_crypto::Digest;
 use winter_math::{FieldElement, StarkField};
 
 use super::math::{invert_in_place, Powers};
