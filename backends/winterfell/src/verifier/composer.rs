@@ -258,7 +258,18 @@ mod tests {
             // One composition column holding the combination: accepted; off by one: rejected.
             let ok = [want];
             let check = |h: &[E]| {
-                check_ood_constraints(&air, &coefficients, &current, &next, h, z, &trace_powers)
+                let mut fails = picostark_core::Failures::new();
+                check_ood_constraints(
+                    &air,
+                    &coefficients,
+                    &current,
+                    &next,
+                    h,
+                    z,
+                    &trace_powers,
+                    &mut fails,
+                )?;
+                fails.verdict()
             };
             assert_eq!(check(&ok), Ok(()), "z = {z}");
             assert!(check(&[want + E::ONE]).is_err(), "z = {z}");
