@@ -49,6 +49,16 @@ impl Failures {
             Some(c) => Err(VerifyError::CheckFailed(c)),
         }
     }
+
+    /// The verdict of a verification whose remaining steps ended in `outcome`: the first
+    /// failed check if any (a later error may be one it caused, e.g. a shape the damaged
+    /// transcript's query indices do not fit), else `outcome`.
+    pub fn verdict_after(self, outcome: Result<(), VerifyError>) -> Result<(), VerifyError> {
+        match (self.first, outcome) {
+            (Some(c), _) => Err(VerifyError::CheckFailed(c)),
+            (None, outcome) => outcome,
+        }
+    }
 }
 
 /// Whether two 32-byte digests are equal, by accumulating the XOR of every word: the same
@@ -83,6 +93,14 @@ mod tests {
             f.verdict(),
             Err(VerifyError::CheckFailed(Check::MerklePath(Tree::Trace)))
         );
+        // A failed check outranks a later error; without one, the error stands.
+        let later = Err(VerifyError::MalformedProof("later"));
+        assert_eq!(
+            f.verdict_after(later),
+            Err(VerifyError::CheckFailed(Check::MerklePath(Tree::Trace)))
+        );
+        assert_eq!(Failures::new().verdict_after(later), later);
+        assert_eq!(Failures::new().verdict_after(Ok(())), Ok(()));
     }
 
     #[test]

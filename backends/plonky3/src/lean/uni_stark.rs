@@ -185,12 +185,7 @@ where
             r.zero_witness::<F>()?;
             r.finish()
         });
-    // The first failed value check is the reason, also when a later step met a shape
-    // error it caused.
-    match opened {
-        Ok(()) => fails.verdict(),
-        Err(e) => Err(fails.first().map_or(e, VerifyError::CheckFailed)),
-    }
+    fails.verdict_after(opened)
 }
 
 /// What the constraint check at `zeta` reads: the challenges, the opened rows and quotient

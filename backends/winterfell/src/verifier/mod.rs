@@ -631,8 +631,6 @@ where
         };
         verify_queries::<B, E, H>(&inputs, positions, deep, &mut merkle, &mut fails)
     };
-    match run() {
-        Ok(()) => fails.verdict(),
-        Err(e) => Err(fails.first().map_or(e, VerifyError::CheckFailed)),
-    }
+    let outcome = run();
+    fails.verdict_after(outcome)
 }
