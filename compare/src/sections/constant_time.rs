@@ -28,7 +28,10 @@ fn key(name: &str) -> Option<((String, String, String), Option<String>)> {
 
 /// Instructions and estimated cycles of a record.
 fn cost(r: &Value) -> Option<(u64, u64)> {
-    Some((r["instructions"].as_u64()?, r["estimate"]["cycles"].as_u64()?))
+    Some((
+        r["instructions"].as_u64()?,
+        r["estimate"]["cycles"].as_u64()?,
+    ))
 }
 
 /// The section, empty (not shown) without records under `dir`.
@@ -44,9 +47,15 @@ pub fn section(dir: &Path) -> Section {
     let mut groups: BTreeMap<(String, String, String), Vec<(Option<String>, Value)>> =
         BTreeMap::new();
     for sub in std::fs::read_dir(dir).into_iter().flatten().flatten() {
-        for f in std::fs::read_dir(sub.path()).into_iter().flatten().flatten() {
+        for f in std::fs::read_dir(sub.path())
+            .into_iter()
+            .flatten()
+            .flatten()
+        {
             let name = f.file_name().to_string_lossy().into_owned();
-            let Some((k, class)) = key(&name) else { continue };
+            let Some((k, class)) = key(&name) else {
+                continue;
+            };
             let Some(v) = std::fs::read_to_string(f.path())
                 .ok()
                 .and_then(|t| serde_json::from_str::<Value>(&t).ok())
@@ -60,7 +69,10 @@ pub fn section(dir: &Path) -> Section {
         (instructions) | largest gap (est. cycles) | class";
     let mut t = Table::new("Honest proof against its tampered copies", head);
     for ((backend, core, alloc), recs) in &groups {
-        let Some(honest) = recs.iter().find(|(c, _)| c.is_none()).and_then(|(_, v)| cost(v))
+        let Some(honest) = recs
+            .iter()
+            .find(|(c, _)| c.is_none())
+            .and_then(|(_, v)| cost(v))
         else {
             continue;
         };
@@ -70,7 +82,10 @@ pub fn section(dir: &Path) -> Section {
             let (Some(class), Some((ins, cyc))) = (class, cost(v)) else {
                 continue;
             };
-            if v["result"].as_str().is_some_and(|r| r.starts_with("rejected:")) {
+            if v["result"]
+                .as_str()
+                .is_some_and(|r| r.starts_with("rejected:"))
+            {
                 rejected += 1;
             }
             let gi = (ins as f64 - honest.0 as f64).abs() / honest.0 as f64 * 100.0;
@@ -79,7 +94,9 @@ pub fn section(dir: &Path) -> Section {
                 worst = Some((gi, gc, class));
             }
         }
-        let Some((gi, gc, class)) = worst else { continue };
+        let Some((gi, gc, class)) = worst else {
+            continue;
+        };
         t.row(&format!(
             "{backend} | {core} | {alloc} | {} | {rejected} of {} | {gi:.3} % | {gc:.3} % | {class}",
             grouped(honest.0),
