@@ -15,7 +15,7 @@ use crate::doc::{grouped, Section, Table};
 
 /// A record's honest/tampered key: `(backend, core, allocator)` and the class (`None` for
 /// the honest proof), from its file name `<backend>-fib-n1024[.<class>].proof.<core>.<alloc>.json`.
-fn key(name: &str) -> Option<((String, String, String), Option<String>)> {
+fn key(name: &str) -> Option<(Config, Option<String>)> {
     let (proof, rest) = name.split_once(".proof.")?;
     let (core, alloc) = rest.strip_suffix(".json")?.split_once('.')?;
     let (backend, class) = match proof.split_once('.') {
@@ -25,6 +25,12 @@ fn key(name: &str) -> Option<((String, String, String), Option<String>)> {
     let backend = backend.split("-fib-").next()?.to_string();
     Some(((backend, core.into(), alloc.into()), class))
 }
+
+/// `(backend, core, allocator)`.
+type Config = (String, String, String);
+
+/// Each configuration's records, with their class (`None` for the honest proof).
+type Groups = BTreeMap<Config, Vec<(Option<String>, Value)>>;
 
 /// Instructions and estimated cycles of a record.
 fn cost(r: &Value) -> Option<(u64, u64)> {
@@ -44,8 +50,7 @@ pub fn section(dir: &Path) -> Section {
         |tampered - honest| / honest over the classes. Commands and the per-class table: \
         `results/constant-time/README.md`.";
     let mut s = Section::new("constant-time", "Constant-time verdicts", intro);
-    let mut groups: BTreeMap<(String, String, String), Vec<(Option<String>, Value)>> =
-        BTreeMap::new();
+    let mut groups: Groups = BTreeMap::new();
     for sub in std::fs::read_dir(dir).into_iter().flatten().flatten() {
         for f in std::fs::read_dir(sub.path())
             .into_iter()
