@@ -54,6 +54,7 @@ fn sections(rows: &[Row], min: u32, out_dir: &Path, about: [&[String]; 2]) -> Ve
         sections::proven::section(rows, min),
         sections::cores::section(rows),
         sections::field::section(&out_dir.join("field-bench")),
+        sections::constant_time::section(&out_dir.join("constant-time/records")),
         sections::scaling::section(rows, &out_dir.join("scaling")),
         sections::matrix::section(rows, min),
     ];

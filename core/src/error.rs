@@ -102,6 +102,14 @@ pub enum Check {
     /// The opened values lack one the configuration has (the next trace row) or carry one
     /// it does not (preprocessed rows, randomization).
     OpenedValuesShape,
+    /// A FRI layer's opened row does not hold the value the layer before folded to (layer
+    /// `k` from 0; winterfell, whose layers' leaves do not carry the folded value's slot).
+    FriFold(u8),
+    /// The FRI remainder's hash is not its commitment (winterfell).
+    RemainderCommitment,
+    /// The transcript could not draw a challenge (winterfell's coin finds no point outside
+    /// the domain).
+    TranscriptDraw,
 }
 
 impl Check {
@@ -121,6 +129,9 @@ impl Check {
             Check::GrindingWitness => "grinding-witness",
             Check::CommitmentShape => "commitment-shape",
             Check::OpenedValuesShape => "opened-values-shape",
+            Check::FriFold(_) => "fri-fold",
+            Check::RemainderCommitment => "remainder-commitment",
+            Check::TranscriptDraw => "transcript-draw",
         }
     }
 }
@@ -157,6 +168,13 @@ impl fmt::Display for Check {
             Check::OpenedValuesShape => {
                 f.write_str("the opened values do not have the configuration's shape")
             }
+            Check::FriFold(k) => {
+                write!(f, "FRI layer {k} does not hold the previous layer's fold")
+            }
+            Check::RemainderCommitment => {
+                f.write_str("the FRI remainder does not match its commitment")
+            }
+            Check::TranscriptDraw => f.write_str("the transcript could not draw a challenge"),
         }
     }
 }
@@ -276,6 +294,9 @@ mod tests {
             Check::GrindingWitness,
             Check::CommitmentShape,
             Check::OpenedValuesShape,
+            Check::FriFold(0),
+            Check::RemainderCommitment,
+            Check::TranscriptDraw,
         ];
         for (i, a) in checks.iter().enumerate() {
             let e = VerifyError::from(*a);

@@ -25,12 +25,16 @@ pub mod ids;
 pub mod proof_file;
 pub mod record;
 pub mod security;
+pub mod verdict;
 
 pub use backend::{verify, Statement, Verified, Verifier};
 pub use error::{Check, FormatError, Tree, VerifyError};
 pub use ids::{AirId, BackendId, Domain, FieldId, HashId};
 pub use proof_file::{CirclePcsKind, ProofFile, ProofHeader, ProofParams, PublicInputs};
 pub use security::{conjectured_security_bits, ethstark_bits, Figures, Policy, Regime};
+pub use verdict::{digests_equal, Failures};
 
 #[cfg(feature = "std")]
 pub mod prove;
+#[cfg(feature = "std")]
+pub mod tamper;

@@ -5,6 +5,7 @@
 mod bench;
 mod memory;
 mod spans;
+mod tamper;
 mod tune;
 
 use std::path::{Path, PathBuf};
@@ -51,6 +52,9 @@ enum Command {
     Bench(bench::BenchArgs),
     /// Search FRI parameters: emulator-measured verify cost vs proof size vs prove time.
     Tune(tune::TuneArgs),
+    /// Write tampered copies of a proof, one per class of damage, each checked to be
+    /// rejected with the check it names (exit 1 if one is not).
+    Tamper(tamper::TamperArgs),
 }
 
 #[derive(Args)]
@@ -263,6 +267,7 @@ fn main() -> ExitCode {
         }
         Some(Command::Bench(args)) => bench::run(&args),
         Some(Command::Tune(args)) => tune::run(&args),
+        Some(Command::Tamper(args)) => tamper::run(&args),
         None => prove_cmd(&cli.prove),
     };
     match result {
@@ -581,7 +586,7 @@ fn verify_cmd(path: &Path, policy: &Policy) -> Result<ExitCode, UsageError> {
             Ok(ExitCode::SUCCESS)
         }
         Err(e) => {
-            println!("rejected: {e}");
+            println!("rejected: {e} [{}]", e.kind());
             Ok(ExitCode::from(1))
         }
     }

@@ -32,6 +32,8 @@ mod verifier;
 
 #[cfg(feature = "prover")]
 mod prover;
+#[cfg(feature = "prover")]
+pub mod tamper;
 
 pub use air::P3Air;
 pub use config::{

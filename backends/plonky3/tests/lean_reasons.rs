@@ -26,10 +26,20 @@ type WideCircleProof = Proof<M31WideConfig<Qm31>>;
 /// A BLAKE3 Fibonacci proof of `2^log_n` rows from `prover` (challenge-field degree 4), with
 /// `params` or the prover's defaults.
 fn prove(prover: &dyn Prover, log_n: u8, params: Option<ProofParams>) -> Vec<u8> {
+    prove_ext(prover, log_n, 4, params)
+}
+
+/// As [`prove`], with challenge-field degree `extension_degree`.
+fn prove_ext(
+    prover: &dyn Prover,
+    log_n: u8,
+    extension_degree: u8,
+    params: Option<ProofParams>,
+) -> Vec<u8> {
     let req = ProveRequest {
         air: AirId::Fibonacci,
         log_n,
-        extension_degree: 4,
+        extension_degree,
         params: params.unwrap_or_else(|| prover.default_params()),
         hash: HashId::Blake3_256,
     };
@@ -325,4 +335,31 @@ fn opened_values_shape_missing_or_extra_rows() {
         *at(p, "/opened_values/random") = row;
     });
     assert_eq!(lean_reason(&t), failed(Check::OpenedValuesShape));
+}
+
+/// `picostark_plonky3::tamper` (what `prover-host tamper` writes for the constant-time
+/// measurement): on each PCS every class of damage is rejected with the check it names, by
+/// the stock verifier too, and the honest proof is accepted.
+#[test]
+fn every_tamper_class_names_its_check() {
+    use picostark_core::tamper::TamperClass;
+    use picostark_plonky3::tamper::tamper;
+    let honest = [
+        ("two-adic", two_adic(6)),
+        ("goldilocks", prove_ext(&P3GoldilocksProver, 6, 2, None)),
+        ("wide-circle", prove(&P3M31Prover, 6, None)),
+        (
+            "circle",
+            prove(&P3M31Prover, 6, Some(config::UPSTREAM_CIRCLE_PARAMS)),
+        ),
+    ];
+    for (name, bytes) in honest {
+        let file = ProofFile::parse(&bytes).unwrap();
+        assert_eq!(lean::verify(&file), Some(Ok(())), "{name}");
+        for class in TamperClass::ALL {
+            let t = tamper(&bytes, class).unwrap_or_else(|e| panic!("{name} {class}: {e}"));
+            assert_ne!(t.file, bytes, "{name} {class}: nothing changed");
+            assert_eq!(lean_reason(&t.file), failed(t.expected), "{name} {class}");
+        }
+    }
 }

@@ -23,6 +23,8 @@ pub mod verifier;
 
 #[cfg(feature = "prover")]
 pub mod prover;
+#[cfg(feature = "prover")]
+pub mod tamper;
 
 pub use verifier::{
     WfBabyBearVerifier, WfBabyBearVerifierOf, WfGoldilocksVerifier, WfGoldilocksVerifierOf,

@@ -240,8 +240,8 @@ fn fri_remainder_changed_off_the_queries_upstream_accepts_ours_rejects() {
     forged_file.extend_from_slice(&forged);
     assert_eq!(
         ours(&forged_file),
-        Err(VerifyError::Rejected(
-            "FRI remainder does not match its commitment"
+        Err(VerifyError::CheckFailed(
+            picostark_core::Check::RemainderCommitment
         ))
     );
 

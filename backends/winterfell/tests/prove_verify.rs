@@ -126,7 +126,7 @@ fn babybear_quartic_round_trip() {
     retagged[common::PAYLOAD_OFFSET + 14] = 4;
     assert!(matches!(
         verify(&v, &retagged, None, &Policy::default()),
-        Err(VerifyError::Rejected(_))
+        Err(VerifyError::CheckFailed(_))
     ));
     flips_rejected(&file, &v, &Policy::default());
 }
@@ -281,7 +281,7 @@ fn wide_air_round_trip_and_wrong_claimed_output_rejected() {
         assert!(
             matches!(
                 verify(v, &wrong_output, None, &policy),
-                Err(VerifyError::Rejected(_))
+                Err(VerifyError::CheckFailed(_))
             ),
             "{}: wrong claimed output accepted",
             v.backend()
@@ -291,7 +291,7 @@ fn wide_air_round_trip_and_wrong_claimed_output_rejected() {
         assert!(
             matches!(
                 verify(v, &wrong_input, None, &policy),
-                Err(VerifyError::Rejected(_))
+                Err(VerifyError::CheckFailed(_))
             ),
             "{}: wrong input accepted",
             v.backend()
@@ -347,7 +347,7 @@ fn membership_round_trip_wrong_root_and_tampered_rejected() {
             assert!(
                 matches!(
                     verify(v, &bad, None, &policy),
-                    Err(VerifyError::Rejected(_))
+                    Err(VerifyError::CheckFailed(_))
                 ),
                 "{name}: root word {word} changed and accepted"
             );

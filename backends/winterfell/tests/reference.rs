@@ -143,12 +143,12 @@ fn wrong_public_input_rejected() {
         let other = reencode(&file, |_, p| *p += 1);
         assert!(matches!(
             verify(v, &other, None, &policy),
-            Err(VerifyError::Rejected(_))
+            Err(VerifyError::CheckFailed(_))
         ));
         let other = reencode(&file, |_, p| *p = 0);
         assert!(matches!(
             verify(v, &other, None, &policy),
-            Err(VerifyError::Rejected(_))
+            Err(VerifyError::CheckFailed(_))
         ));
     }
 }
@@ -284,7 +284,7 @@ fn header_must_agree_with_payload() {
                 VerifyError::StatementMismatch("extension tag in the payload")
             );
         } else {
-            assert!(matches!(err, VerifyError::Rejected(_)), "{err:?}");
+            assert!(matches!(err, VerifyError::CheckFailed(_)), "{err:?}");
         }
     }
 }

@@ -4,6 +4,7 @@
 pub mod about;
 pub mod answer;
 pub mod circle;
+pub mod constant_time;
 pub mod cores;
 pub mod field;
 pub mod hash;

@@ -37,7 +37,7 @@ use p3_circle::{CircleDomain, CirclePcsShape, Point};
 use p3_commit::PolynomialSpace;
 use p3_field::{ExtensionField, PrimeCharacteristicRing};
 use p3_mersenne_31::Mersenne31;
-use picostark_core::{Check, Tree, VerifyError};
+use picostark_core::{Check, Failures, Tree, VerifyError};
 
 use p3_challenger::{HashChallenger, SerializingChallenger32};
 use p3_field::extension::BinomialExtensionField;
@@ -300,7 +300,7 @@ impl<H: ByteHash> CirclePcs<H> {
     /// The transcript: separator, every claim (point then values: each claim's point into
     /// `terms`), alpha, first-layer commitment, bivariate beta, per round commitment and beta
     /// (into `betas`), final value, proof of work, query indices (into `indices`). Returns
-    /// alpha and the bivariate beta.
+    /// alpha and the bivariate beta; a failed proof of work goes to `fails`.
     #[allow(clippy::too_many_arguments)]
     fn replay<EF: ExtensionField<F>, C: LeanChallenger<F>>(
         &self,
@@ -311,7 +311,7 @@ impl<H: ByteHash> CirclePcs<H> {
         commits: &[Digest],
         betas: &mut [EF],
         terms: &mut [ClaimTerm<EF>],
-        indices: &mut [usize],
+        (indices, fails): (&mut [usize], &mut Failures),
     ) -> Result<(EF, EF), VerifyError> {
         let (dim, nc) = (EF::DIMENSION, c.num_chunks);
         let mut params = [0u32; 4 + MAX_CLAIMS];
@@ -355,8 +355,11 @@ impl<H: ByteHash> CirclePcs<H> {
             *beta = t.sample_ext();
         }
         t.observe_ext(&layout.final_value);
-        if self.pow_bits > 0 && !t.check_pow(self.pow_bits, layout.query_witness) {
-            return Err(Check::ProofOfWork.into());
+        if self.pow_bits > 0 {
+            fails.check(
+                t.check_pow(self.pow_bits, layout.query_witness),
+                Check::ProofOfWork,
+            );
         }
         for i in indices.iter_mut() {
             *i = t.sample_bits(g.max_h);
@@ -378,7 +381,7 @@ impl<H: ByteHash> CirclePcs<H> {
         (betas, commits): (&[EF], &[Digest]),
         pairs: &mut [[EF; 2]],
         folded: &mut [EF],
-        nodes: &mut [(usize, Digest)],
+        (nodes, fails): (&mut [(usize, Digest)], &mut Failures),
     ) -> Result<(), VerifyError> {
         let (q, nh) = (indices.len(), g.num_heights);
         let compress = self.hash.compression();
@@ -449,6 +452,7 @@ impl<H: ByteHash> CirclePcs<H> {
                 nodes,
                 &mut [],
                 rc,
+                fails,
             )?;
         }
         Ok(())
@@ -501,6 +505,7 @@ where
         t: &mut Transcript<F, EF, C>,
         c: &OpeningClaims<'_, EF>,
         scratch: &mut [EF],
+        fails: &mut Failures,
     ) -> Result<(), VerifyError> {
         let dim = EF::DIMENSION;
         let width = c.trace_local.len();
@@ -540,8 +545,16 @@ where
         let mut terms = ClaimTerm::unset();
         let terms = &mut terms[..2 + nc];
         let mut indices = [0usize; MAX_QUERIES];
-        let (alpha, bivariate_beta) =
-            self.replay(t, c, &g, &layout, commits, betas, terms, &mut indices[..q])?;
+        let (alpha, bivariate_beta) = self.replay(
+            t,
+            c,
+            &g,
+            &layout,
+            commits,
+            betas,
+            terms,
+            (&mut indices[..q], fails),
+        )?;
 
         // What each claim contributes independently of the query.
         // In the caller's scratch, at the proof's width (bounded above).
@@ -574,6 +587,7 @@ where
             digests,
             nodes,
             ro,
+            fails,
         )?;
         pass.first_layer(
             &mut layout.first_layer,
@@ -585,7 +599,7 @@ where
             rows,
             ro,
             nodes,
-            injected,
+            (injected, &mut *fails),
         )?;
         self.fold_rounds(
             &mut layout.commit_openings,
@@ -595,13 +609,14 @@ where
             (betas, commits),
             pairs,
             folded,
-            nodes,
+            (nodes, &mut *fails),
         )?;
         // Every input entered on the way (`log_n >= 2` puts the shortest above the last
-        // round); each query must end at the constant.
-        if folded.iter().any(|&v| v != layout.final_value) {
-            return Err(Check::FinalPolynomial.into());
-        }
+        // round); each query must end at the constant (every query compared).
+        let at_final = folded
+            .iter()
+            .fold(true, |ok, &v| ok & (v == layout.final_value));
+        fails.check(at_final, Check::FinalPolynomial);
         Ok(())
     }
 }

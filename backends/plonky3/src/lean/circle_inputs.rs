@@ -6,7 +6,7 @@
 use p3_circle::Point;
 use p3_field::{ExtensionField, PrimeCharacteristicRing};
 use p3_mersenne_31::Mersenne31;
-use picostark_core::{Tree, VerifyError};
+use picostark_core::{digests_equal, Failures, Tree, VerifyError};
 
 use super::bounds::{MAX_CHUNKS, MAX_DEGREE, MAX_QUERIES};
 use super::circle_domain::{
@@ -109,6 +109,8 @@ impl<EF: ExtensionField<F>, H: ByteHash> InputPass<'_, EF, H> {
     /// The input batches (trace, then quotient chunks) from `r`, each with its Merkle
     /// multi-proof; per query and height into `ro` the reduced opening, the sum over claims
     /// of `offset * v_p part * (row(x) - row(zeta))`. Sets each query's point per height.
+    /// Failed checks go to `fails`.
+    #[allow(clippy::too_many_arguments)]
     #[inline]
     pub(crate) fn open_inputs(
         &self,
@@ -118,6 +120,7 @@ impl<EF: ExtensionField<F>, H: ByteHash> InputPass<'_, EF, H> {
         digests: &mut [Digest],
         nodes: &mut [(usize, Digest)],
         ro: &mut [[EF; MAX_HEIGHTS]],
+        fails: &mut Failures,
     ) -> Result<(), VerifyError> {
         let (g, c) = (&self.g, self.claims);
         let (q, width, nc, dim) = (
@@ -202,10 +205,11 @@ impl<EF: ExtensionField<F>, H: ByteHash> InputPass<'_, EF, H> {
                 None,
                 &leaf_index[..q],
                 |k| (digests[k], [0; 32]),
-                |a, b| digests[a] == digests[b],
+                |a, b| digests_equal(&digests[a], &digests[b]),
                 nodes,
                 &mut [],
                 r,
+                fails,
             )?;
         }
         Ok(())
@@ -213,7 +217,8 @@ impl<EF: ExtensionField<F>, H: ByteHash> InputPass<'_, EF, H> {
 
     /// The first layer from `r`: per query and height the lambda-corrected reduced opening
     /// beside its sibling (into `rows`, `MAX_HEIGHTS` pairs per query), the leaves checked
-    /// against `root`, and each pair folded by its y-coordinate with `beta` into `ro`.
+    /// against `root`, and each pair folded by its y-coordinate with `beta` into `ro`;
+    /// failed checks go to `fails`.
     #[allow(clippy::too_many_arguments)]
     #[inline]
     pub(crate) fn first_layer(
@@ -227,7 +232,7 @@ impl<EF: ExtensionField<F>, H: ByteHash> InputPass<'_, EF, H> {
         rows: &mut [[EF; 2]],
         ro: &mut [[EF; MAX_HEIGHTS]],
         nodes: &mut [(usize, Digest)],
-        injected: &mut [Digest],
+        (injected, fails): (&mut [Digest], &mut Failures),
     ) -> Result<(), VerifyError> {
         let g = &self.g;
         let (q, nh) = (self.indices.len(), g.num_heights);
@@ -290,6 +295,7 @@ impl<EF: ExtensionField<F>, H: ByteHash> InputPass<'_, EF, H> {
             nodes,
             injected,
             r,
+            fails,
         )
     }
 }

@@ -3,8 +3,14 @@
 //! whose first-layer tree takes a shorter matrix's rows in part of the way up
 //! (`inject_after`). Each node is hashed from a pair held in place and siblings are copied in
 //! as words, so the MCU makes no library `memcpy` call per node.
+//!
+//! Run to completion (issue 46): a failed comparison is recorded in the caller's [`Failures`]
+//! and the walk goes on with the same hashing, so a damaged path costs what a sound one does.
+//! The supplied siblings are taken as one slice first, so a walk that needs more (query
+//! indices from a transcript a damaged proof led astray) hashes a stand-in and the cursor
+//! still ends after the multi-proof.
 
-use picostark_core::{Check, Tree, VerifyError};
+use picostark_core::{digests_equal, Check, Failures, Tree, VerifyError};
 
 use super::bounds::MAX_QUERIES;
 use super::reader::Reader;
@@ -35,7 +41,7 @@ fn copy_words(dst: &mut Digest, src: &Digest) {
 /// Verifies the multi-proof of `leaves` (`(index, digest)`, sorted by index, possibly
 /// repeated: repeats must carry the same digest, as upstream compares their rows) in a tree
 /// of `2^depth` leaves against `root` (commitment `tree`, named in a rejection), reading its
-/// siblings from `r`.
+/// siblings from `r`; failed checks go to `fails`.
 pub fn verify_sorted<H: ByteHash>(
     compress: &H::Compress,
     tree: Tree,
@@ -43,6 +49,7 @@ pub fn verify_sorted<H: ByteHash>(
     depth: usize,
     leaves: &mut [(usize, Digest)],
     r: &mut Reader<'_>,
+    fails: &mut Failures,
 ) -> Result<(), VerifyError> {
     let mut n = 0;
     for i in 0..leaves.len() {
@@ -50,9 +57,10 @@ pub fn verify_sorted<H: ByteHash>(
             if leaves[n - 1].0 > leaves[i].0 {
                 return Err(VerifyError::Unsupported("Merkle leaves out of order"));
             }
-            if leaves[n - 1].1 != leaves[i].1 {
-                return Err(Check::RepeatedQuery(tree).into());
-            }
+            fails.check(
+                digests_equal(&leaves[n - 1].1, &leaves[i].1),
+                Check::RepeatedQuery(tree),
+            );
             continue;
         }
         if n != i {
@@ -60,7 +68,13 @@ pub fn verify_sorted<H: ByteHash>(
         }
         n += 1;
     }
-    walk::<H, false>(compress, tree, root, depth, 0, &mut leaves[..n], &mut [], r)
+    let walk_in = WalkIn {
+        tree,
+        root,
+        depth,
+        inject_after: 0,
+    };
+    walk::<H, false>(compress, &walk_in, &mut leaves[..n], &mut [], r, fails)
 }
 
 /// Verifies the multi-proof of the leaves at `index` (in query order, possibly repeated)
@@ -70,7 +84,8 @@ pub fn verify_sorted<H: ByteHash>(
 /// hashes. `same(a, b)` says whether two queries opened identical rows: repeated indices
 /// must. Queries merged into one node before an injection must have opened the same shorter
 /// row (equal injected digests); their tallest rows differ. `nodes` and, with an injection,
-/// `injected` are the caller's scratch, at least one entry per query.
+/// `injected` are the caller's scratch, at least one entry per query. Failed checks go to
+/// `fails`.
 #[allow(clippy::too_many_arguments)]
 pub fn verify_queries<H: ByteHash>(
     compress: &H::Compress,
@@ -84,6 +99,7 @@ pub fn verify_queries<H: ByteHash>(
     nodes: &mut [(usize, Digest)],
     injected: &mut [Digest],
     r: &mut Reader<'_>,
+    fails: &mut Failures,
 ) -> Result<(), VerifyError> {
     let q = index.len();
     if q > MAX_QUERIES || nodes.len() < q || (inject_after.is_some() && injected.len() < q) {
@@ -107,9 +123,7 @@ pub fn verify_queries<H: ByteHash>(
     for &k in &order[..q] {
         let k = k as usize;
         if n > 0 && nodes[n - 1].0 == index[k] {
-            if !same(lead, k) {
-                return Err(Check::RepeatedQuery(tree).into());
-            }
+            fails.check(same(lead, k), Check::RepeatedQuery(tree));
             continue;
         }
         nodes[n].0 = index[k];
@@ -121,55 +135,72 @@ pub fn verify_queries<H: ByteHash>(
         lead = k;
         n += 1;
     }
+    let walk_in = WalkIn {
+        tree,
+        root,
+        depth,
+        inject_after: inject_after.unwrap_or(0),
+    };
     match inject_after {
-        Some(l) => walk::<H, true>(
+        Some(_) => walk::<H, true>(
             compress,
-            tree,
-            root,
-            depth,
-            l,
+            &walk_in,
             &mut nodes[..n],
             &mut injected[..n],
             r,
+            fails,
         ),
-        None => walk::<H, false>(compress, tree, root, depth, 0, &mut nodes[..n], &mut [], r),
+        None => walk::<H, false>(compress, &walk_in, &mut nodes[..n], &mut [], r, fails),
     }
+}
+
+/// The tree a walk checks: its commitment (named `tree` in a rejection), depth, and the
+/// level after which a shorter matrix's rows join (with an injection).
+struct WalkIn<'a> {
+    tree: Tree,
+    root: &'a Digest,
+    depth: usize,
+    inject_after: usize,
 }
 
 /// The walk up from `nodes` (distinct indexes in increasing order, with their digests): a
 /// node whose sibling is not on the frontier takes it from the proof, every supplied sibling
-/// must be used, and the one node left must be `root`. With `INJECT`, `injected` (one per
+/// must be used, and the one node left must be the root. With `INJECT`, `injected` (one per
 /// node) rides along and joins after level `inject_after`; without, both are ignored, and
 /// the two-adic trees' walk compiles as if the injection did not exist (a run-time flag cost
-/// them +0.6 % instructions, emulator).
-#[allow(clippy::too_many_arguments)]
+/// them +0.6 % instructions, emulator). A missing sibling is a zero digest, and every
+/// comparison is recorded in `fails`, so the hashing is the same whatever fails.
 fn walk<H: ByteHash, const INJECT: bool>(
     compress: &H::Compress,
-    tree: Tree,
-    root: &Digest,
-    depth: usize,
-    inject_after: usize,
+    w: &WalkIn<'_>,
     nodes: &mut [(usize, Digest)],
     injected: &mut [Digest],
     r: &mut Reader<'_>,
+    fails: &mut Failures,
 ) -> Result<(), VerifyError> {
     let supplied = r.seq_len()?;
+    let siblings = r.take(supplied.checked_mul(32).ok_or(super::reader::MALFORMED)?)?;
+    let siblings = siblings.as_chunks::<32>().0;
     let mut n = nodes.len();
-    if n == 0 || nodes[n - 1].0 >> depth != 0 {
+    if n == 0 || nodes[n - 1].0 >> w.depth != 0 {
         return Err(VerifyError::Unsupported("a query index outside its tree"));
     }
+    let stand_in = [0u8; 32];
     let mut used = 0usize;
     let mut pair = Pair([[0u8; 32]; 2]);
-    for level in 0..depth {
+    for level in 0..w.depth {
         // Below the injection, siblings share the shorter matrix's row.
-        let shared_below = INJECT && level <= inject_after;
+        let shared_below = INJECT && level <= w.inject_after;
         let mut out = 0;
         let mut i = 0;
         while i < n {
             let idx = nodes[i].0;
             if i + 1 < n && nodes[i + 1].0 == idx ^ 1 {
-                if shared_below && injected[i] != injected[i + 1] {
-                    return Err(Check::MerklePath(tree).into());
+                if shared_below {
+                    fails.check(
+                        digests_equal(&injected[i], &injected[i + 1]),
+                        Check::MerklePath(w.tree),
+                    );
                 }
                 pair.0[0] = nodes[i].1;
                 pair.0[1] = nodes[i + 1].1;
@@ -178,13 +209,12 @@ fn walk<H: ByteHash, const INJECT: bool>(
                 }
                 i += 2;
             } else {
+                let sibling = siblings.get(used).unwrap_or(&stand_in);
                 used += 1;
-                if used > supplied {
-                    return Err(Check::MerkleSiblings(tree).into());
-                }
+                fails.check(used <= supplied, Check::MerkleSiblings(w.tree));
                 let side = idx & 1;
                 pair.0[side] = nodes[i].1;
-                copy_words(&mut pair.0[side ^ 1], r.digest()?);
+                copy_words(&mut pair.0[side ^ 1], sibling);
                 if INJECT {
                     injected[out] = injected[i];
                 }
@@ -195,7 +225,7 @@ fn walk<H: ByteHash, const INJECT: bool>(
             out += 1;
         }
         n = out;
-        if INJECT && level == inject_after {
+        if INJECT && level == w.inject_after {
             for (node, inj) in nodes[..n].iter_mut().zip(injected.iter()) {
                 pair.0[0] = node.1;
                 pair.0[1] = *inj;
@@ -203,11 +233,10 @@ fn walk<H: ByteHash, const INJECT: bool>(
             }
         }
     }
-    if used != supplied {
-        return Err(Check::MerkleSiblings(tree).into());
-    }
-    if n != 1 || nodes[0].1 != *root {
-        return Err(Check::MerklePath(tree).into());
-    }
+    fails.check(used == supplied, Check::MerkleSiblings(w.tree));
+    fails.check(
+        n == 1 && digests_equal(&nodes[0].1, w.root),
+        Check::MerklePath(w.tree),
+    );
     Ok(())
 }

@@ -16,7 +16,7 @@ pub mod transcript;
 
 use p3_commit::PolynomialSpace;
 use p3_field::{ExtensionField, PrimeField64};
-use picostark_core::VerifyError;
+use picostark_core::{Failures, VerifyError};
 
 use reader::{Reader, WireField};
 use transcript::{LeanChallenger, Transcript};
@@ -103,13 +103,15 @@ pub trait LeanPcs<F: WireField, EF: ExtensionField<F>> {
 
     /// Reads and checks the opening proof for `claims`. `scratch` holds at least
     /// [`OpeningClaims::scratch_len`] values (the caller's one allocation, sized by the
-    /// proof's width): the PCS's alpha ladder.
+    /// proof's width): the PCS's alpha ladder. Returns early only on the proof's shape;
+    /// every value check runs to the end and records a failure in `fails` (issue 46).
     fn verify<C: LeanChallenger<F>>(
         &self,
         r: &mut Reader<'_>,
         t: &mut Transcript<F, EF, C>,
         claims: &OpeningClaims<'_, EF>,
         scratch: &mut [EF],
+        fails: &mut Failures,
     ) -> Result<(), VerifyError>;
 }
 

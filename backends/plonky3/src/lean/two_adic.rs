@@ -17,7 +17,7 @@ use alloc::vec;
 
 use p3_field::coset::TwoAdicMultiplicativeCoset;
 use p3_field::{ExtensionField, TwoAdicField};
-use picostark_core::{Check, Tree, VerifyError};
+use picostark_core::{Check, Failures, Tree, VerifyError};
 
 use super::bounds::{
     MAX_CHUNKS, MAX_DEGREE, MAX_LOG_ARITY, MAX_LOG_FINAL_POLY_LEN, MAX_QUERIES, MAX_ROUNDS,
@@ -273,7 +273,7 @@ impl<H: ByteHash> TwoAdicPcs<H> {
 
     /// The PCS transcript (claimed openings, batching challenge alpha), then the FRI one
     /// (commitments and folding challenges into `betas`, final polynomial, proof of work,
-    /// query indices into `indices`). Returns alpha.
+    /// query indices into `indices`). Returns alpha; a failed proof of work goes to `fails`.
     #[allow(clippy::too_many_arguments)]
     fn replay<F: TwoAdicField + WireField, EF: ExtensionField<F>, C: LeanChallenger<F>>(
         &self,
@@ -284,6 +284,7 @@ impl<H: ByteHash> TwoAdicPcs<H> {
         query_witness: F,
         betas: &mut [EF],
         indices: &mut [usize],
+        fails: &mut Failures,
     ) -> Result<EF, VerifyError> {
         let (width, dim, rounds) = (c.trace_local.len(), EF::DIMENSION, commits.len());
         let mut widths = [0u32; 2 + MAX_CHUNKS];
@@ -335,9 +336,10 @@ impl<H: ByteHash> TwoAdicPcs<H> {
         for v in final_poly.iter() {
             t.observe_ext(v);
         }
-        if !t.check_pow(self.pow_bits, query_witness) {
-            return Err(Check::ProofOfWork.into());
-        }
+        fails.check(
+            t.check_pow(self.pow_bits, query_witness),
+            Check::ProofOfWork,
+        );
         for i in indices.iter_mut() {
             *i = t.sample_bits(log_max);
         }
@@ -359,7 +361,7 @@ impl<H: ByteHash> TwoAdicPcs<H> {
         (indices, pos): (&[usize], &[u8; MAX_QUERIES]),
         inv: &[EF],
         leaves: &mut [(usize, Digest)],
-        folded: &mut [EF],
+        (folded, fails): (&mut [EF], &mut Failures),
     ) -> Result<(), VerifyError> {
         let (width, dim, q) = (c.trace_local.len(), EF::DIMENSION, indices.len());
         let log_max = c.log_n + self.log_blowup;
@@ -403,7 +405,15 @@ impl<H: ByteHash> TwoAdicPcs<H> {
                 F::ext_mul(F::ext_sub(red.sum_next, at_next), inv[2 * k + 1]),
             );
         }
-        merkle::verify_sorted::<H>(&compress, Tree::Trace, c.trace_root, log_max, leaves, ri)?;
+        merkle::verify_sorted::<H>(
+            &compress,
+            Tree::Trace,
+            c.trace_root,
+            log_max,
+            leaves,
+            ri,
+            fails,
+        )?;
         ri.expect_len(q)?;
         let mut qrows = [F::ZERO; MAX_CHUNKS * MAX_DEGREE];
         for k in 0..q {
@@ -437,6 +447,7 @@ impl<H: ByteHash> TwoAdicPcs<H> {
             log_max,
             leaves,
             ri,
+            fails,
         )
     }
 
@@ -454,7 +465,7 @@ impl<H: ByteHash> TwoAdicPcs<H> {
         pos: &[u8; MAX_QUERIES],
         idx: &mut [usize],
         leaves: &mut [(usize, Digest)],
-        folded: &mut [EF],
+        (folded, fails): (&mut [EF], &mut Failures),
     ) -> Result<(), VerifyError> {
         let q = idx.len();
         let ef_len = EF::DIMENSION * F::WIRE_LEN;
@@ -497,6 +508,7 @@ impl<H: ByteHash> TwoAdicPcs<H> {
                 log_folded,
                 leaves,
                 rc,
+                fails,
             )?;
             log_h = log_folded;
         }
@@ -533,6 +545,7 @@ where
         t: &mut Transcript<F, EF, C>,
         c: &OpeningClaims<'_, EF>,
         scratch: &mut [EF],
+        fails: &mut Failures,
     ) -> Result<(), VerifyError> {
         let dim = EF::DIMENSION;
         let width = c.trace_local.len();
@@ -570,6 +583,7 @@ where
             layout.query_witness,
             betas,
             &mut indices[..q],
+            fails,
         )?;
         let pos = sorted_positions(&indices[..q]);
 
@@ -617,7 +631,7 @@ where
             (&indices[..q], &pos),
             inv,
             &mut leaves,
-            folded,
+            (&mut *folded, &mut *fails),
         )?;
         let mut idx = indices;
         self.fold_rounds(
@@ -627,7 +641,7 @@ where
             &pos,
             &mut idx[..q],
             &mut leaves,
-            folded,
+            (&mut *folded, &mut *fails),
         )?;
 
         // The final polynomial at each query's point.
@@ -637,9 +651,7 @@ where
                 .iter()
                 .rev()
                 .fold(EF::ZERO, |acc, &cf| F::ext_add(F::ext_mul_base(acc, x), cf));
-            if eval != folded[k] {
-                return Err(Check::FinalPolynomial.into());
-            }
+            fails.check(eval == folded[k], Check::FinalPolynomial);
         }
         Ok(())
     }

@@ -19,7 +19,7 @@ use core::ops::{Add, Mul, Sub};
 use p3_commit::PolynomialSpace;
 use p3_field::ExtensionField;
 use picostark_air::{AirDef, BoundaryValue, Frame, Row};
-use picostark_core::{Check, VerifyError};
+use picostark_core::{Check, Failures, VerifyError};
 
 use super::bounds::{MAX_CHUNKS, MAX_DEGREE, MAX_PUBLIC, MAX_WIDTH};
 use super::math::batch_invert;
@@ -38,7 +38,8 @@ pub fn log_quotient_chunks<A: AirDef>(air: &A, min_degree: usize) -> usize {
 }
 
 /// Verifies a uni-stark proof of `air` over `2^log_n` rows with `public` inputs, the
-/// challenger already holding the statement bytes.
+/// challenger already holding the statement bytes. Once the shape is read, every check runs
+/// to the end whatever fails, and the first failure is the reason (issue 46).
 pub fn verify<F, EF, C, P, A>(
     pcs: &P,
     air: &A,
@@ -157,7 +158,8 @@ where
         public,
         public_ef,
     };
-    check_constraints::<F, EF, P, A>(pcs, air, trace_domain, log_chunks, &at_zeta)?;
+    let mut fails = Failures::new();
+    check_constraints::<F, EF, P, A>(pcs, air, trace_domain, log_chunks, &at_zeta, &mut fails)?;
 
     let claims = OpeningClaims {
         log_n,
@@ -170,16 +172,20 @@ where
         quotient_chunks: chunks,
         num_chunks,
     };
-    pcs.verify(&mut r, &mut t, &claims, pcs_scratch)?;
-
-    // degree_bits (the header's), the out-of-domain witness (zero: no grinding), nothing more.
-    if r.usize()? != log_n {
-        return Err(VerifyError::MalformedProof(
-            "proof is for another trace length",
-        ));
-    }
-    r.zero_witness::<F>()?;
-    r.finish()
+    let opened = pcs
+        .verify(&mut r, &mut t, &claims, pcs_scratch, &mut fails)
+        .and_then(|()| {
+            // degree_bits (the header's), the out-of-domain witness (zero: no grinding),
+            // nothing more.
+            if r.usize()? != log_n {
+                return Err(VerifyError::MalformedProof(
+                    "proof is for another trace length",
+                ));
+            }
+            r.zero_witness::<F>()?;
+            r.finish()
+        });
+    fails.verdict_after(opened)
 }
 
 /// What the constraint check at `zeta` reads: the challenges, the opened rows and quotient
@@ -195,13 +201,15 @@ struct OpenedAtZeta<'a, EF> {
 }
 
 /// The AIR's constraints at `zeta`, folded with `alpha` as upstream folds them, against the
-/// quotient recomposed from its chunks times the vanishing polynomial.
+/// quotient recomposed from its chunks times the vanishing polynomial; a mismatch is
+/// recorded in `fails`.
 fn check_constraints<F, EF, P, A>(
     pcs: &P,
     air: &A,
     trace_domain: P::Domain,
     log_chunks: usize,
     z: &OpenedAtZeta<'_, EF>,
+    fails: &mut Failures,
 ) -> Result<(), VerifyError>
 where
     F: WireField,
@@ -233,9 +241,7 @@ where
         let cell = *z.trace_local.get(b.column).ok_or(out_of_air)?;
         acc = acc * z.alpha + (cell - value) * sel;
     }
-    if acc * sels.inv_vanishing != quotient {
-        return Err(Check::OodConstraints.into());
-    }
+    fails.check(acc * sels.inv_vanishing == quotient, Check::OodConstraints);
     Ok(())
 }
 

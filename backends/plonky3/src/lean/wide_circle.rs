@@ -26,7 +26,7 @@ use p3_circle::{CircleDomain, Point};
 use p3_commit::PolynomialSpace;
 use p3_field::{ExtensionField, PrimeCharacteristicRing};
 use p3_mersenne_31::Mersenne31;
-use picostark_core::{Check, HashId, ProofFile, Tree, VerifyError};
+use picostark_core::{digests_equal, Check, Failures, HashId, ProofFile, Tree, VerifyError};
 
 use p3_challenger::{HashChallenger, SerializingChallenger32};
 
@@ -240,7 +240,7 @@ impl<H: ByteHash> WideCircleLean<H> {
     /// The transcript (see `crate::circle_pcs`): parameters, claims (each claim's point into
     /// `terms`), alpha, first layer and lambdas, one beta per layer (into `betas`), the final
     /// polynomial, proof of work, indices (into `indices`). Returns alpha and the first
-    /// layer's beta.
+    /// layer's beta; a failed proof of work goes to `fails`.
     #[allow(clippy::too_many_arguments)]
     fn replay<EF: ExtensionField<F>, C: LeanChallenger<F>>(
         &self,
@@ -251,7 +251,7 @@ impl<H: ByteHash> WideCircleLean<H> {
         commits: &[Digest],
         betas: &mut [EF],
         terms: &mut [ClaimTerm<EF>],
-        indices: &mut [usize],
+        (indices, fails): (&mut [usize], &mut Failures),
     ) -> Result<(EF, EF), VerifyError> {
         for v in [
             self.log_fold_arity,
@@ -283,8 +283,11 @@ impl<H: ByteHash> WideCircleLean<H> {
         for v in fields.final_poly {
             t.observe_ext(v);
         }
-        if self.pow_bits > 0 && !t.check_pow(self.pow_bits, fields.pow_witness) {
-            return Err(Check::ProofOfWork.into());
+        if self.pow_bits > 0 {
+            fails.check(
+                t.check_pow(self.pow_bits, fields.pow_witness),
+                Check::ProofOfWork,
+            );
         }
         for i in indices.iter_mut() {
             *i = t.sample_bits(g.max_h);
@@ -307,7 +310,7 @@ impl<H: ByteHash> WideCircleLean<H> {
         lines: &[[EF; MAX_HEIGHTS]],
         folded: &mut [EF],
         digests: &mut [Digest],
-        nodes: &mut [(usize, Digest)],
+        (nodes, fails): (&mut [(usize, Digest)], &mut Failures),
     ) -> Result<[usize; MAX_QUERIES], VerifyError> {
         let (q, nh) = (indices.len(), g.num_heights);
         let compress = self.hash.compression();
@@ -352,10 +355,11 @@ impl<H: ByteHash> WideCircleLean<H> {
                 None,
                 &leaf_index[..q],
                 |k| (digests[k], [0; 32]),
-                |x, y| digests[x] == digests[y],
+                |x, y| digests_equal(&digests[x], &digests[y]),
                 nodes,
                 &mut [],
                 r,
+                fails,
             )?;
             current -= a;
         }
@@ -413,6 +417,7 @@ where
         t: &mut Transcript<F, EF, C>,
         c: &OpeningClaims<'_, EF>,
         scratch: &mut [EF],
+        fails: &mut Failures,
     ) -> Result<(), VerifyError> {
         let dim = EF::DIMENSION;
         let width = c.trace_local.len();
@@ -458,8 +463,16 @@ where
         let mut terms = ClaimTerm::unset();
         let terms = &mut terms[..2 + nc];
         let mut indices = [0usize; MAX_QUERIES];
-        let (alpha, first_beta) =
-            self.replay(t, c, &g, &fields, commits, betas, terms, &mut indices[..q])?;
+        let (alpha, first_beta) = self.replay(
+            t,
+            c,
+            &g,
+            &fields,
+            commits,
+            betas,
+            terms,
+            (&mut indices[..q], fails),
+        )?;
 
         // What each claim contributes independently of the query.
         // In the caller's scratch, at the proof's width (bounded above).
@@ -486,7 +499,7 @@ where
         };
         let mut reduced_idx = [[0usize; MAX_HEIGHTS]; MAX_QUERIES];
         r.expect_len(2)?;
-        pass.open_inputs(r, &mut reduced_idx, points, digests, nodes, ro)?;
+        pass.open_inputs(r, &mut reduced_idx, points, digests, nodes, ro, fails)?;
         pass.first_layer(
             r,
             &fields.first_layer_root,
@@ -497,7 +510,7 @@ where
             pairs,
             ro,
             nodes,
-            injected,
+            (injected, &mut *fails),
         )?;
         let position = self.fold_layers(
             r,
@@ -507,7 +520,7 @@ where
             ro,
             folded,
             digests,
-            nodes,
+            (nodes, &mut *fails),
         )?;
         // The final polynomial at every query's point of the last line.
         let current = self.log_final_poly_len + self.log_blowup;
@@ -520,9 +533,7 @@ where
                 .iter()
                 .rev()
                 .fold(EF::ZERO, |acc, &v| F::ext_add(F::ext_mul_base(acc, x), v));
-            if value != folded[k] {
-                return Err(Check::FinalPolynomial.into());
-            }
+            fails.check(value == folded[k], Check::FinalPolynomial);
         }
         Ok(())
     }

@@ -12,7 +12,8 @@
 
 use alloc::vec::Vec;
 
-use picostark_core::VerifyError;
+use picostark_core::{digests_equal, Check, Failures, Tree, VerifyError};
+use winter_crypto::Digest;
 use winter_math::{FieldElement, StarkField};
 
 use super::math::{invert_in_place, Powers};
@@ -43,12 +44,15 @@ pub struct FriInputs<'p, B: StarkField, E, D> {
 }
 
 /// Checks the FRI query phase for the DEEP evaluations `evaluations` at the sorted, distinct
-/// `positions`. `evaluations` and `positions` are consumed as working buffers.
+/// `positions`. `evaluations` and `positions` are consumed as working buffers. Every value
+/// check runs to the end and records a failure in `fails` (issue 46); an error is the
+/// proof's shape.
 pub fn verify_queries<B, E, H>(
     inp: &FriInputs<'_, B, E, H::Digest>,
     mut positions: Vec<usize>,
     mut evaluations: Vec<E>,
     merkle: &mut MerkleScratch,
+    fails: &mut Failures,
 ) -> Result<(), VerifyError>
 where
     B: StarkField,
@@ -84,6 +88,13 @@ where
         w_inv_pows[t] = w_inv_pows[t - 1] * w_inv;
     }
 
+    // A stand-in row for one the proof lacks (at most 16 values of at most 64 bytes).
+    let zero_row = [0u8; 16 * 64];
+    if row_bytes > zero_row.len() {
+        return Err(VerifyError::Unsupported(
+            "FRI row wider than the verifier's bound",
+        ));
+    }
     let mut folded: Vec<usize> = Vec::with_capacity(positions.len());
     let mut leaves: Vec<Node> = Vec::with_capacity(positions.len());
     let mut next_evaluations: Vec<E> = Vec::with_capacity(positions.len());
@@ -99,24 +110,40 @@ where
                 folded.push(q);
             }
         }
-        if layer.values.len() != folded.len() * row_bytes {
+        // The proof's rows (its shape), one per distinct folded position of the honest
+        // query set; a transcript a damaged proof led astray may fold to more or fewer: the
+        // mismatch is recorded and a missing row is a row of zeros, so the work is the same.
+        if !layer.values.len().is_multiple_of(row_bytes) {
             return Err(malformed("FRI layer values"));
         }
+        let proof_rows = layer.values.len() / row_bytes;
+        fails.check(
+            proof_rows == folded.len(),
+            Check::MerklePath(Tree::FriLayer(depth as u8)),
+        );
+        let row_at = |k: usize| -> &[u8] {
+            if k < proof_rows {
+                &layer.values[k * row_bytes..(k + 1) * row_bytes]
+            } else {
+                &zero_row[..row_bytes]
+            }
+        };
         // Sized once (`resize` zeroes only new entries), each leaf hashed into its place.
         leaves.resize(folded.len(), Node::default());
-        for (row, leaf) in layer.values.chunks_exact(row_bytes).zip(leaves.iter_mut()) {
+        for (k, leaf) in leaves.iter_mut().enumerate() {
             // The leaf hashes the row's elements in their canonical encoding: these bytes,
             // as long as each element is canonical, which the folding below checks for every
             // row before anything is accepted.
-            H::leaf(row, leaf);
+            H::leaf(row_at(k), leaf);
         }
         verify_batch::<H>(
-            &inp.commitments[depth],
+            (Tree::FriLayer(depth as u8), &inp.commitments[depth]),
             row_len.trailing_zeros(),
             &folded,
             &leaves,
             layer.paths,
             merkle,
+            fails,
         )?;
 
         // The opened rows must contain the values the previous layer folded to.
@@ -125,12 +152,8 @@ where
                 .iter()
                 .position(|&q| q == p % row_len)
                 .ok_or(malformed("FRI position"))?;
-            let v: E = element_at(layer.values, j * n + p / row_len)?;
-            if v != e {
-                return Err(VerifyError::Rejected(
-                    "FRI layer values do not match the folding",
-                ));
-            }
+            let v: E = element_at(row_at(j), p / row_len)?;
+            fails.check(v == e, Check::FriFold(depth as u8));
         }
 
         // Fold each row to P(alpha), P the interpolant of the row's N values over the points
@@ -144,7 +167,7 @@ where
         let alpha = inp.alphas[depth];
         next_evaluations.clear();
         for (k, &j) in folded.iter().enumerate() {
-            let row = &layer.values[k * row_bytes..(k + 1) * row_bytes];
+            let row = row_at(k);
             let xe_inv = inp.lde_powers.pow_inv(j << shift) * offset_inv;
             let mut y = alpha.mul_base(xe_inv);
             let mut values = [E::ZERO; 16];
@@ -172,7 +195,7 @@ where
         }
 
         if !max_degree_plus_1.is_multiple_of(n) {
-            return Err(VerifyError::Rejected(
+            return Err(VerifyError::Unsupported(
                 "FRI degree does not divide by the folding",
             ));
         }
@@ -192,11 +215,12 @@ where
     {
         return Err(malformed("FRI remainder"));
     }
-    if H::hash(inp.remainder) != inp.commitments[inp.shape.num_layers] {
-        return Err(VerifyError::Rejected(
-            "FRI remainder does not match its commitment",
-        ));
-    }
+    let remainder_digest = Node::from_bytes(&H::hash(inp.remainder).as_bytes());
+    let committed = Node::from_bytes(&inp.commitments[inp.shape.num_layers].as_bytes());
+    fails.check(
+        digests_equal(remainder_digest.as_bytes(), committed.as_bytes()),
+        Check::RemainderCommitment,
+    );
     let mut coeffs: Vec<E> = Vec::with_capacity(num_coeffs);
     for i in 0..num_coeffs {
         coeffs.push(element_at(inp.remainder, i)?);
@@ -204,11 +228,7 @@ where
     for (&p, &e) in positions.iter().zip(evaluations.iter()) {
         let x = inp.domain_offset * inp.lde_powers.pow(p << shift);
         let value = coeffs.iter().fold(E::ZERO, |acc, &c| acc.mul_base(x) + c);
-        if value != e {
-            return Err(VerifyError::Rejected(
-                "FRI remainder does not match the folding",
-            ));
-        }
+        fails.check(value == e, Check::FinalPolynomial);
     }
     Ok(())
 }

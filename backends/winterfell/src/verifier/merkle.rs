@@ -8,10 +8,16 @@
 //! parents computed so far. An entry whose sibling is not in the list takes the next unread
 //! digest of its vector. This is the order upstream's prover writes; we also require every
 //! digest to be used, which upstream does not check.
+//!
+//! Run to completion (issue 46): the proof's node vectors are read as the proof declares
+//! them (its shape), then the walk is driven by the query indexes alone. A vector or digest
+//! the walk needs and the proof lacks (indexes drawn by a transcript a damaged proof led
+//! astray) is a zero stand-in, and every mismatch is recorded in the caller's [`Failures`]
+//! as [`Check::MerklePath`] of the tree, so a failed opening hashes what a sound one does.
 
 use alloc::vec::Vec;
 
-use picostark_core::VerifyError;
+use picostark_core::{Check, Failures, Tree, VerifyError};
 use winter_crypto::{Digest, Hasher};
 use winter_utils::Deserializable;
 
@@ -123,24 +129,26 @@ impl MerkleScratch {
 }
 
 /// The bytes of digest `j` of node vector `i`, copied where the pair to hash is built
-/// (inlined: a call returned them through a `Result` in memory, once per sibling).
+/// (inlined: a call returned them through a `Result` in memory, once per sibling), or a zero
+/// stand-in, recorded as a failure, when the proof has no such digest.
 #[inline(always)]
 fn node_bytes<'p>(
     proof: &'p [u8],
     vectors: &[(usize, usize)],
-    i: usize,
-    j: usize,
-) -> Result<&'p [u8; 32], VerifyError> {
-    let missing = malformed("Merkle opening is missing a node");
-    let &(offset, count) = vectors.get(i).ok_or(missing)?;
-    if j >= count {
-        return Err(missing);
-    }
-    let at = offset + j * DIGEST_BYTES;
-    proof
-        .get(at..at + DIGEST_BYTES)
-        .and_then(|b| b.try_into().ok())
-        .ok_or(missing)
+    (i, j): (usize, usize),
+    (tree, fails): (Tree, &mut Failures),
+) -> &'p [u8; 32] {
+    const STAND_IN: [u8; 32] = [0; 32];
+    let found = vectors.get(i).and_then(|&(offset, count)| {
+        let at = offset + j * DIGEST_BYTES;
+        if j < count {
+            proof.get(at..at + DIGEST_BYTES)?.try_into().ok()
+        } else {
+            None
+        }
+    });
+    fails.check(found.is_some(), Check::MerklePath(tree));
+    found.unwrap_or(&STAND_IN)
 }
 
 /// Hashes the parent of `pair` into `level[i]`: the levels are sized once per level
@@ -150,34 +158,61 @@ fn put_parent<H: NodeHash>(
     i: usize,
     pair: &[Node; 2],
 ) -> Result<(), VerifyError> {
-    let out = level.get_mut(i).ok_or(VerifyError::Rejected(
-        "Merkle opening does not match the commitment",
-    ))?;
+    let out = level
+        .get_mut(i)
+        .ok_or(malformed("Merkle level shorter than its nodes"))?;
     H::parent(pair, out);
     Ok(())
 }
 
+/// The node vectors of `proof` after its depth byte (`(offset, count)` into `s.vectors`),
+/// as many as it declares, each bounded by the bytes that remain: the opening's shape.
+fn read_vectors(proof: &[u8], depth: u32, s: &mut MerkleScratch) -> Result<(), VerifyError> {
+    let mut r = Reader::new(proof);
+    if u32::from(r.u8("Merkle opening")?) != depth {
+        return Err(malformed("Merkle tree depth"));
+    }
+    let declared = r.vint("Merkle opening")?;
+    if declared > (r.remaining() as u64).saturating_add(1) {
+        return Err(malformed("Merkle opening node count"));
+    }
+    s.vectors.clear();
+    for _ in 0..declared {
+        let count = r.vint("Merkle opening")?;
+        if count > (r.remaining() / DIGEST_BYTES) as u64 {
+            return Err(malformed("Merkle opening node count"));
+        }
+        let count = count as usize;
+        let offset = proof.len() - r.remaining();
+        r.take(count * DIGEST_BYTES, "Merkle opening")?;
+        s.vectors.push((offset, count));
+    }
+    if r.remaining() != 0 {
+        return Err(malformed("trailing bytes in Merkle opening"));
+    }
+    Ok(())
+}
+
 /// Checks that `leaves[k]` is the leaf at `indexes[k]` (distinct, any order) of the tree of
-/// depth `depth` with root `root`, using the batch opening in `proof`.
+/// depth `depth` with root `root` (commitment `tree`, named in a failure), using the batch
+/// opening in `proof`. A mismatch is recorded in `fails`; an error is the opening's shape.
+#[allow(clippy::too_many_arguments)]
 pub fn verify_batch<H: NodeHash>(
-    root: &H::Digest,
+    (tree, root): (Tree, &H::Digest),
     depth: u32,
     indexes: &[usize],
     leaves: &[Node],
     proof: &[u8],
     s: &mut MerkleScratch,
+    fails: &mut Failures,
 ) -> Result<(), VerifyError> {
-    let bad = VerifyError::Rejected("Merkle opening does not match the commitment");
     if indexes.is_empty() || indexes.len() != leaves.len() {
         return Err(malformed("Merkle opening shape"));
     }
     if depth == 0 || depth >= usize::BITS {
         return Err(malformed("Merkle tree depth"));
     }
-    let mut r = Reader::new(proof);
-    if u32::from(r.u8("Merkle opening")?) != depth {
-        return Err(malformed("Merkle tree depth"));
-    }
+    read_vectors(proof, depth, s)?;
     let num_leaves = 1usize << depth;
 
     s.sorted.clear();
@@ -197,25 +232,8 @@ pub fn verify_batch<H: NodeHash>(
             num_pairs += 1;
         }
     }
-
-    // The node vectors: one per sibling pair, each bounded by the bytes that remain.
-    if r.vint("Merkle opening")? != num_pairs as u64 {
-        return Err(malformed("Merkle opening node count"));
-    }
-    s.vectors.clear();
-    for _ in 0..num_pairs {
-        let count = r.vint("Merkle opening")?;
-        if count > (r.remaining() / DIGEST_BYTES) as u64 {
-            return Err(malformed("Merkle opening node count"));
-        }
-        let count = count as usize;
-        let offset = proof.len() - r.remaining();
-        r.take(count * DIGEST_BYTES, "Merkle opening")?;
-        s.vectors.push((offset, count));
-    }
-    if r.remaining() != 0 {
-        return Err(malformed("trailing bytes in Merkle opening"));
-    }
+    // One node vector per sibling pair of these indexes.
+    fails.check(s.vectors.len() == num_pairs, Check::MerklePath(tree));
     // The pair being hashed when its nodes do not lie side by side.
     let mut pair = [Node::default(); 2];
 
@@ -234,9 +252,13 @@ pub fn verify_batch<H: NodeHash>(
             let right = s.sorted[k + 1].1;
             match leaves.get(pos..pos + 2) {
                 // Leaves in index order (the trace and composition openings): in place.
-                Some(adjacent) if right == pos + 1 => {
-                    put_parent::<H>(&mut s.level, i, adjacent.try_into().map_err(|_| bad)?)?
-                }
+                Some(adjacent) if right == pos + 1 => put_parent::<H>(
+                    &mut s.level,
+                    i,
+                    adjacent
+                        .try_into()
+                        .map_err(|_| malformed("Merkle leaves"))?,
+                )?,
                 _ => {
                     pair[0].set(&leaves[pos]);
                     pair[1].set(&leaves[right]);
@@ -248,7 +270,7 @@ pub fn verify_batch<H: NodeHash>(
         } else {
             let side = index & 1;
             pair[side].set(&leaves[pos]);
-            pair[side ^ 1].set_bytes(node_bytes(proof, &s.vectors, i, 0)?);
+            pair[side ^ 1].set_bytes(node_bytes(proof, &s.vectors, (i, 0), (tree, fails)));
             put_parent::<H>(&mut s.level, i, &pair)?;
             k += 1;
             s.pointers.push(1);
@@ -266,12 +288,14 @@ pub fn verify_batch<H: NodeHash>(
             let i = s.next_index.len();
             // The list is sorted, so a sibling next in it is the right one.
             if s.level_index.get(k + 1) == Some(&(index ^ 1)) {
-                let adjacent: &[Node; 2] = s.level[k..k + 2].try_into().map_err(|_| bad)?;
+                let adjacent: &[Node; 2] = s.level[k..k + 2]
+                    .try_into()
+                    .map_err(|_| malformed("Merkle level"))?;
                 put_parent::<H>(&mut s.next, i, adjacent)?;
                 k += 1;
             } else {
-                let p = *s.pointers.get(k).ok_or(bad)?;
-                let sibling = node_bytes(proof, &s.vectors, k, p)?;
+                let p = s.pointers[k];
+                let sibling = node_bytes(proof, &s.vectors, (k, p), (tree, fails));
                 s.pointers[k] += 1;
                 let side = index & 1;
                 pair[side].set(&s.level[k]);
@@ -286,19 +310,24 @@ pub fn verify_batch<H: NodeHash>(
         core::mem::swap(&mut s.level, &mut s.next);
     }
 
-    if s.level.len() != 1 || s.level_index[0] != 1 {
-        return Err(bad);
-    }
-    if s.pointers
+    // Every supplied digest used, one node left, and it is the root (compared word by word
+    // whatever differs).
+    let all_used = s
+        .pointers
         .iter()
         .zip(&s.vectors)
-        .any(|(&p, &(_, count))| p != count)
-    {
-        return Err(malformed("unused nodes in Merkle opening"));
-    }
-    if s.level[0] != Node::from_bytes(&root.as_bytes()) {
-        return Err(bad);
-    }
+        .fold(true, |ok, (&p, &(_, count))| ok & (p == count));
+    fails.check(all_used, Check::MerklePath(tree));
+    let root_node = Node::from_bytes(&root.as_bytes());
+    let at_root = s.level.len() == 1 && s.level_index[0] == 1;
+    let equal = s.level.first().is_some_and(|top| {
+        top.0
+            .iter()
+            .zip(&root_node.0)
+            .fold(0u32, |d, (a, b)| d | (a ^ b))
+            == 0
+    });
+    fails.check(at_root && equal, Check::MerklePath(tree));
     Ok(())
 }
 
@@ -309,6 +338,28 @@ mod tests {
     use winter_crypto::{MerkleTree, VectorCommitment};
     use winter_math::fields::f64::BaseElement;
     use winter_utils::Serializable;
+
+    /// The verdict of one opening: its shape error, else its first failed check.
+    fn check<H: NodeHash>(
+        root: &H::Digest,
+        depth: u32,
+        indexes: &[usize],
+        leaves: &[Node],
+        proof: &[u8],
+        s: &mut MerkleScratch,
+    ) -> Result<(), VerifyError> {
+        let mut fails = Failures::new();
+        verify_batch::<H>(
+            (Tree::Trace, root),
+            depth,
+            indexes,
+            leaves,
+            proof,
+            s,
+            &mut fails,
+        )?;
+        fails.verdict()
+    }
 
     fn nodes<H: Hasher>(digests: &[H::Digest]) -> Vec<Node> {
         digests
@@ -334,29 +385,29 @@ mod tests {
             let (items, proof) = tree.open_many(set).unwrap();
             let items = nodes::<H>(&items);
             let bytes = proof.to_bytes();
-            verify_batch::<H>(&root, 6, set, &items, &bytes, &mut s).unwrap();
+            check::<H>(&root, 6, set, &items, &bytes, &mut s).unwrap();
             // A wrong leaf, a wrong root, a wrong depth and every truncation are rejected.
             for k in 0..items.len() {
                 let mut wrong = items.clone();
                 H::leaf(b"x", &mut wrong[k]);
-                assert!(verify_batch::<H>(&root, 6, set, &wrong, &bytes, &mut s).is_err());
+                assert!(check::<H>(&root, 6, set, &wrong, &bytes, &mut s).is_err());
             }
             let other_root = H::hash(b"root");
-            assert!(verify_batch::<H>(&other_root, 6, set, &items, &bytes, &mut s).is_err());
-            assert!(verify_batch::<H>(&root, 5, set, &items, &bytes, &mut s).is_err());
+            assert!(check::<H>(&other_root, 6, set, &items, &bytes, &mut s).is_err());
+            assert!(check::<H>(&root, 5, set, &items, &bytes, &mut s).is_err());
             for len in 0..bytes.len() {
-                assert!(verify_batch::<H>(&root, 6, set, &items, &bytes[..len], &mut s).is_err());
+                assert!(check::<H>(&root, 6, set, &items, &bytes[..len], &mut s).is_err());
             }
             let mut extra = bytes.clone();
             extra.push(0);
-            assert!(verify_batch::<H>(&root, 6, set, &items, &extra, &mut s).is_err());
+            assert!(check::<H>(&root, 6, set, &items, &extra, &mut s).is_err());
         }
         let (items, proof) = tree.open_many(&[3, 4]).unwrap();
         let items = nodes::<H>(&items);
         let bytes = proof.to_bytes();
         // Duplicate and out-of-range indexes are errors, not panics.
-        assert!(verify_batch::<H>(&root, 6, &[3, 3], &items, &bytes, &mut s).is_err());
-        assert!(verify_batch::<H>(&root, 6, &[3, 64], &items, &bytes, &mut s).is_err());
+        assert!(check::<H>(&root, 6, &[3, 3], &items, &bytes, &mut s).is_err());
+        assert!(check::<H>(&root, 6, &[3, 64], &items, &bytes, &mut s).is_err());
     }
 
     #[test]

@@ -37,9 +37,10 @@ use picostark_air::fibonacci::Fibonacci;
 use picostark_air::AirDef;
 use picostark_airs::{AirSet, Builtins};
 use picostark_core::security::AirShape;
+use picostark_core::Tree;
 use picostark_core::{
-    conjectured_security_bits, AirId, BackendId, FieldId, HashId, Policy, ProofFile, ProofHeader,
-    Verifier, VerifyError,
+    conjectured_security_bits, AirId, BackendId, Check, Failures, FieldId, HashId, Policy,
+    ProofFile, ProofHeader, Verifier, VerifyError,
 };
 use winter_air::{Air, BatchingMethod, FieldExtension, ProofOptions, TraceInfo};
 
@@ -280,7 +281,7 @@ fn mismatch(what: &'static str) -> VerifyError {
 }
 
 fn coin_error<T>(_: T) -> VerifyError {
-    VerifyError::Rejected("random coin failed to draw")
+    VerifyError::CheckFailed(Check::TranscriptDraw)
 }
 
 /// The batching method byte (winter-air's `BatchingMethod` encoding: 0 Linear, 1 Algebraic,
@@ -563,109 +564,120 @@ where
     let (trace_current, trace_next) = ood_trace.split_at(width);
     let (quotient_current, quotient_next) = ood_quotient.split_at(columns);
     let trace_powers = Powers::new(air.trace_domain_generator(), u32::from(raw.log_n));
-    check_ood_constraints(
-        &air,
-        &composition_coefficients,
-        trace_current,
-        trace_next,
-        quotient_current,
-        z,
-        &trace_powers,
-    )?;
-    let mut merged = Vec::with_capacity(2 * (width + columns));
-    merged.extend_from_slice(trace_current);
-    merged.extend_from_slice(quotient_current);
-    merged.extend_from_slice(trace_next);
-    merged.extend_from_slice(quotient_next);
-    coin.reseed(H::hash_elements(&merged));
-    drop(merged);
-    let deep_coefficients = air
-        .get_deep_composition_coefficients::<E, _>(&mut coin)
-        .map_err(coin_error)?;
-
-    // 3. FRI commit phase: one alpha per layer commitment (and the remainder's).
-    let mut alphas: Vec<E> = Vec::with_capacity(fri_roots.len());
-    let mut degree_plus_1 = n;
-    for (depth, root) in fri_roots.iter().enumerate() {
-        coin.reseed(*root);
-        alphas.push(coin.draw().map_err(coin_error)?);
-        if depth + 1 != fri_roots.len() && !degree_plus_1.is_multiple_of(usize::from(o.fri_folding))
-        {
-            return Err(VerifyError::Rejected(
-                "FRI degree does not divide by the folding",
-            ));
-        }
-        degree_plus_1 /= usize::from(o.fri_folding);
-    }
-
-    // 4. Proof of work, then the query positions.
-    if coin.check_leading_zeros(raw.pow_nonce) < u32::from(o.grinding) {
-        return Err(VerifyError::Rejected("proof of work"));
-    }
-    let mut positions = coin
-        .draw_integers(usize::from(o.num_queries), lde_size, raw.pow_nonce)
-        .map_err(coin_error)?;
-    positions.sort_unstable();
-    positions.dedup();
-    if positions.len() != usize::from(raw.num_unique_queries) {
-        return Err(malformed("number of unique queries"));
-    }
-
-    // 5. Openings of the trace and composition commitments at the positions.
-    let mut merkle = MerkleScratch::with_capacity(positions.len());
-    let mut leaves: Vec<Node> = Vec::with_capacity(positions.len());
-    let rows = positions.len();
-    row_leaves::<B, H>(raw.trace_values, rows, width, &mut leaves)?;
-    verify_batch::<H>(
-        &trace_root,
-        log_lde,
-        &positions,
-        &leaves,
-        raw.trace_paths,
-        &mut merkle,
-    )?;
-    row_leaves::<E, H>(raw.constraint_values, rows, columns, &mut leaves)?;
-    verify_batch::<H>(
-        &constraint_root,
-        log_lde,
-        &positions,
-        &leaves,
-        raw.constraint_paths,
-        &mut merkle,
-    )?;
-    drop(leaves);
-
-    // 6. DEEP composition at the positions, then FRI on it.
-    let lde_powers = Powers::new(air.lde_domain_generator(), log_lde);
-    let deep = deep_evaluations(
-        &air,
-        &DeepInputs {
-            z,
+    // From here every value check runs to the end and records a failure (issue 46); the
+    // first recorded is the reason, also when a later step meets a shape the failure caused.
+    let mut fails = Failures::new();
+    let mut run = || -> Result<(), VerifyError> {
+        check_ood_constraints(
+            &air,
+            &composition_coefficients,
             trace_current,
             trace_next,
             quotient_current,
-            quotient_next,
-            coefficients: &deep_coefficients,
-        },
-        &positions,
-        raw.trace_values,
-        raw.constraint_values,
-        &lde_powers,
-    )?;
-    let inputs = FriInputs {
-        shape: FriShape {
-            folding: usize::from(o.fri_folding),
-            lde_domain_size: lde_size,
-            max_degree_plus_1: n,
-            num_layers: num_fri_layers,
-        },
-        lde_powers: &lde_powers,
-        domain_offset: air.domain_offset(),
-        commitments: fri_roots,
-        alphas: &alphas,
-        layers: &raw.fri_layers[..num_fri_layers],
-        remainder: raw.fri_remainder,
+            z,
+            &trace_powers,
+            &mut fails,
+        )?;
+        let mut merged = Vec::with_capacity(2 * (width + columns));
+        merged.extend_from_slice(trace_current);
+        merged.extend_from_slice(quotient_current);
+        merged.extend_from_slice(trace_next);
+        merged.extend_from_slice(quotient_next);
+        coin.reseed(H::hash_elements(&merged));
+        drop(merged);
+        let deep_coefficients = air
+            .get_deep_composition_coefficients::<E, _>(&mut coin)
+            .map_err(coin_error)?;
+
+        // 3. FRI commit phase: one alpha per layer commitment (and the remainder's).
+        let mut alphas: Vec<E> = Vec::with_capacity(fri_roots.len());
+        let mut degree_plus_1 = n;
+        for (depth, root) in fri_roots.iter().enumerate() {
+            coin.reseed(*root);
+            alphas.push(coin.draw().map_err(coin_error)?);
+            if depth + 1 != fri_roots.len()
+                && !degree_plus_1.is_multiple_of(usize::from(o.fri_folding))
+            {
+                return Err(VerifyError::Unsupported(
+                    "FRI degree does not divide by the folding",
+                ));
+            }
+            degree_plus_1 /= usize::from(o.fri_folding);
+        }
+
+        // 4. Proof of work, then the query positions.
+        fails.check(
+            coin.check_leading_zeros(raw.pow_nonce) >= u32::from(o.grinding),
+            Check::ProofOfWork,
+        );
+        let mut positions = coin
+            .draw_integers(usize::from(o.num_queries), lde_size, raw.pow_nonce)
+            .map_err(coin_error)?;
+        positions.sort_unstable();
+        positions.dedup();
+        if positions.len() != usize::from(raw.num_unique_queries) {
+            return Err(malformed("number of unique queries"));
+        }
+
+        // 5. Openings of the trace and composition commitments at the positions.
+        let mut merkle = MerkleScratch::with_capacity(positions.len());
+        let mut leaves: Vec<Node> = Vec::with_capacity(positions.len());
+        let rows = positions.len();
+        row_leaves::<B, H>(raw.trace_values, rows, width, &mut leaves)?;
+        verify_batch::<H>(
+            (Tree::Trace, &trace_root),
+            log_lde,
+            &positions,
+            &leaves,
+            raw.trace_paths,
+            &mut merkle,
+            &mut fails,
+        )?;
+        row_leaves::<E, H>(raw.constraint_values, rows, columns, &mut leaves)?;
+        verify_batch::<H>(
+            (Tree::Quotient, &constraint_root),
+            log_lde,
+            &positions,
+            &leaves,
+            raw.constraint_paths,
+            &mut merkle,
+            &mut fails,
+        )?;
+        drop(leaves);
+
+        // 6. DEEP composition at the positions, then FRI on it.
+        let lde_powers = Powers::new(air.lde_domain_generator(), log_lde);
+        let deep = deep_evaluations(
+            &air,
+            &DeepInputs {
+                z,
+                trace_current,
+                trace_next,
+                quotient_current,
+                quotient_next,
+                coefficients: &deep_coefficients,
+            },
+            &positions,
+            raw.trace_values,
+            raw.constraint_values,
+            &lde_powers,
+        )?;
+        let inputs = FriInputs {
+            shape: FriShape {
+                folding: usize::from(o.fri_folding),
+                lde_domain_size: lde_size,
+                max_degree_plus_1: n,
+                num_layers: num_fri_layers,
+            },
+            lde_powers: &lde_powers,
+            domain_offset: air.domain_offset(),
+            commitments: fri_roots,
+            alphas: &alphas,
+            layers: &raw.fri_layers[..num_fri_layers],
+            remainder: raw.fri_remainder,
+        };
+        verify_queries::<B, E, H>(&inputs, positions, deep, &mut merkle, &mut fails)
     };
-    verify_queries::<B, E, H>(&inputs, positions, deep, &mut merkle)?;
-    Ok(())
+    let outcome = run();
+    fails.verdict_after(outcome)
 }
