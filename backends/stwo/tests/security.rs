@@ -70,5 +70,10 @@ fn fib_1024_figures_beside_stwos_own() {
             ..DEFAULT_PARAMS
         },
     );
-    assert!(picostark_airs::figures(&weak).unwrap().get(Regime::Strictest) < 95);
+    assert!(
+        picostark_airs::figures(&weak)
+            .unwrap()
+            .get(Regime::Strictest)
+            < 95
+    );
 }
