@@ -5,7 +5,7 @@
 //! - [`payload`]: our encoding of stwo's proof inside the proof file, with the bounded parser
 //!   that stands between hostile bytes and stwo's panicking sites.
 //! - [`preprocessed`]: the commitments of the selector columns the verifier trusts.
-//! - [`StwoM31Verifier`]: our [`Verifier`]; after the header, statement and parser checks it
+//! - [`StwoM31VerifierOf`]: our [`Verifier`]; after the header, statement and parser checks it
 //!   runs stwo's own `no_std` verifier (`stwo::core::verifier::verify`, the "stock" row) with
 //!   stwo's Blake2s Merkle channel.
 //! - `prover_client` (`std`): the registry's prover, which runs the nightly-built prover

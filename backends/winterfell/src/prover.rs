@@ -1,5 +1,5 @@
 //! Host-side provers (feature `prover`) on the upstream winterfell 0.13.1 prover:
-//! [`WfGoldilocksProver`] (quadratic extension) and [`WfBabyBearProver`] (quartic extension
+//! [`WfGoldilocksProverOf`] (quadratic extension) and [`WfBabyBearProverOf`] (quartic extension
 //! through `Prover::generate_proof::<Quartic>`, public but doc-hidden upstream). Both prove
 //! every AIR of `picostark-air` ([`AirProver`]) and make complete picostark proof files whose
 //! payload is winterfell's `Proof::to_bytes()`.
