@@ -97,6 +97,45 @@ impl<A: AirDef> AirSet for With<A> {
     const HAS_EXTRA: bool = true;
 }
 
+/// Declares a backend's verifier or prover generic over the AIR set: the type
+/// `$of<S = Builtins>`, the alias `$name` for the built-ins' one, and a constant `$name` of
+/// it, so that `$name` reads as the unit struct it was before the sets (a value and a type).
+/// Copy, Default and Debug hold for every `S`.
+#[macro_export]
+macro_rules! per_air_set {
+    ($(#[$m:meta])* $name:ident, $of:ident) => {
+        $(#[$m])*
+        ///
+        /// Generic over the AIRs it takes (`picostark_airs::AirSet`: the built-ins, or the
+        /// built-ins and a user's AIR with `picostark_airs::With`).
+        pub struct $of<S = $crate::Builtins>(core::marker::PhantomData<fn() -> S>);
+
+        $(#[$m])*
+        pub type $name = $of<$crate::Builtins>;
+
+        /// The built-in AIRs' one, as a value.
+        #[allow(non_upper_case_globals)]
+        pub const $name: $name = $of(core::marker::PhantomData);
+
+        impl<S> Clone for $of<S> {
+            fn clone(&self) -> Self {
+                *self
+            }
+        }
+        impl<S> Copy for $of<S> {}
+        impl<S> Default for $of<S> {
+            fn default() -> Self {
+                Self(core::marker::PhantomData)
+            }
+        }
+        impl<S> core::fmt::Debug for $of<S> {
+            fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                f.write_str(stringify!($name))
+            }
+        }
+    };
+}
+
 /// Runs `visitor` on the built-in AIR `air` over `field` ([`Builtins`]).
 #[inline]
 pub fn with_air<V: AirVisitor>(air: AirId, field: FieldId, visitor: V) -> Option<V::Output> {

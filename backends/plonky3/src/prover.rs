@@ -20,8 +20,7 @@ use crate::config::{
     M31Sextic, ProverHash, DEFAULT_PARAMS_CIRCLE, DEFAULT_PARAMS_TWO_ADIC,
 };
 use crate::membership::MembershipField;
-use core::marker::PhantomData;
-use picostark_airs::{AirSet, Builtins};
+use picostark_airs::AirSet;
 
 fn check_request(header: &ProofHeader, degrees: &[u8]) -> Result<(), ProveError> {
     if !degrees.contains(&header.extension_degree) {
@@ -113,34 +112,7 @@ where
 macro_rules! p3_prover {
     ($(#[$m:meta])* $name:ident, $of:ident, $verifier:ident, $backend:expr, $defaults:expr,
      |$req:ident, $h:ident, $progress:ident| $prove:expr) => {
-        $(#[$m])*
-        ///
-        /// Generic over the AIRs it proves (`picostark_airs::AirSet`).
-        pub struct $of<S = Builtins>(PhantomData<fn() -> S>);
-
-        $(#[$m])*
-        pub type $name = $of<Builtins>;
-
-        /// The prover of the built-in AIRs, as a value.
-        #[allow(non_upper_case_globals)]
-        pub const $name: $name = $of(PhantomData);
-
-        impl<S> Clone for $of<S> {
-            fn clone(&self) -> Self {
-                *self
-            }
-        }
-        impl<S> Copy for $of<S> {}
-        impl<S> Default for $of<S> {
-            fn default() -> Self {
-                Self(PhantomData)
-            }
-        }
-        impl<S> core::fmt::Debug for $of<S> {
-            fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-                f.write_str(stringify!($name))
-            }
-        }
+        picostark_airs::per_air_set!($(#[$m])* $name, $of);
 
         impl<S: AirSet> Prover for $of<S> {
             fn backend(&self) -> BackendId {

@@ -24,8 +24,7 @@ use crate::air::{on_air, HeaderAir};
 use crate::config;
 use crate::lean::AIR_NOT_IN_BUILD;
 use crate::membership::MembershipField;
-use core::marker::PhantomData;
-use picostark_airs::{AirSet, Builtins};
+use picostark_airs::AirSet;
 
 fn verify_with<S: AirSet, SC>(config: &SC, file: &ProofFile<'_>) -> Result<(), VerifyError>
 where
@@ -158,35 +157,7 @@ fn verify_m31<S: AirSet, H: config::ByteHash>(
 
 macro_rules! verifier {
     ($(#[$m:meta])* $name:ident, $of:ident, $backend:expr, $degrees:expr, $stock:ident, $lean:ident) => {
-        $(#[$m])*
-        ///
-        /// Generic over the AIRs it verifies (`picostark_airs::AirSet`: the built-ins, or
-        /// the built-ins and a user's AIR with `picostark_airs::With`).
-        pub struct $of<S = Builtins>(PhantomData<fn() -> S>);
-
-        $(#[$m])*
-        pub type $name = $of<Builtins>;
-
-        /// The verifier of the built-in AIRs, as a value.
-        #[allow(non_upper_case_globals)]
-        pub const $name: $name = $of(PhantomData);
-
-        impl<S> Clone for $of<S> {
-            fn clone(&self) -> Self {
-                *self
-            }
-        }
-        impl<S> Copy for $of<S> {}
-        impl<S> Default for $of<S> {
-            fn default() -> Self {
-                Self(PhantomData)
-            }
-        }
-        impl<S> core::fmt::Debug for $of<S> {
-            fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-                f.write_str(stringify!($name))
-            }
-        }
+        picostark_airs::per_air_set!($(#[$m])* $name, $of);
 
         impl<S: AirSet> $of<S> {
             /// The challenge-field degrees this backend verifies.

@@ -29,7 +29,6 @@ pub mod prover_client;
 
 use alloc::vec::Vec;
 
-use core::marker::PhantomData;
 use num_traits::Zero;
 use picostark_air::AirDef;
 use picostark_airs::{AirSet, AirVisitor, Builtins};
@@ -320,33 +319,11 @@ impl AirVisitor for VerifyAir<'_, '_> {
     }
 }
 
-/// The `stwo-m31` verifier: our bounded parser, then stwo's own verifier; generic over the
-/// AIRs it verifies (`picostark_airs::AirSet`).
-pub struct StwoM31VerifierOf<S = Builtins>(PhantomData<fn() -> S>);
-
-/// The `stwo-m31` verifier of the built-in AIRs.
-pub type StwoM31Verifier = StwoM31VerifierOf<Builtins>;
-
-/// The verifier of the built-in AIRs, as a value.
-#[allow(non_upper_case_globals)]
-pub const StwoM31Verifier: StwoM31Verifier = StwoM31VerifierOf(PhantomData);
-
-impl<S> Clone for StwoM31VerifierOf<S> {
-    fn clone(&self) -> Self {
-        *self
-    }
-}
-impl<S> Copy for StwoM31VerifierOf<S> {}
-impl<S> Default for StwoM31VerifierOf<S> {
-    fn default() -> Self {
-        Self(PhantomData)
-    }
-}
-impl<S> core::fmt::Debug for StwoM31VerifierOf<S> {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.write_str("StwoM31Verifier")
-    }
-}
+picostark_airs::per_air_set!(
+    /// The `stwo-m31` verifier: our bounded parser, then stwo's own verifier.
+    StwoM31Verifier,
+    StwoM31VerifierOf
+);
 
 /// What the verifier answers for a proof of a custom AIR it was not built with.
 pub const AIR_NOT_IN_BUILD: &str = "a custom AIR this build was not made with";

@@ -17,8 +17,7 @@ use picostark_core::prove::{ProveError, ProveRequest, Prover};
 use picostark_core::{AirId, BackendId, ProofFile};
 
 use crate::{check_header, BACKEND, DEFAULT_PARAMS, EXTENSION_DEGREE};
-use core::marker::PhantomData;
-use picostark_airs::{AirSet, Builtins};
+use picostark_airs::AirSet;
 
 /// Where the prover binary is: `$PICOSTARK_STWO_PROVER`, else its workspace's release build.
 pub fn prover_binary() -> PathBuf {
@@ -29,34 +28,13 @@ pub fn prover_binary() -> PathBuf {
     }
 }
 
-/// The `stwo-m31` prover (runs [`prover_binary`]). Generic over the AIR set like every
-/// prover, but the prover binary is built (with nightly, in its own workspace) with the
-/// built-in AIRs only, so a custom AIR is refused with that reason.
-pub struct StwoM31ProverOf<S = Builtins>(PhantomData<fn() -> S>);
-
-/// The `stwo-m31` prover of the built-in AIRs.
-pub type StwoM31Prover = StwoM31ProverOf<Builtins>;
-
-/// The prover of the built-in AIRs, as a value.
-#[allow(non_upper_case_globals)]
-pub const StwoM31Prover: StwoM31Prover = StwoM31ProverOf(PhantomData);
-
-impl<S> Clone for StwoM31ProverOf<S> {
-    fn clone(&self) -> Self {
-        *self
-    }
-}
-impl<S> Copy for StwoM31ProverOf<S> {}
-impl<S> Default for StwoM31ProverOf<S> {
-    fn default() -> Self {
-        Self(PhantomData)
-    }
-}
-impl<S> core::fmt::Debug for StwoM31ProverOf<S> {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.write_str("StwoM31Prover")
-    }
-}
+picostark_airs::per_air_set!(
+    /// The `stwo-m31` prover (runs [`prover_binary`]). The prover binary is built (with
+    /// nightly, in its own workspace) with the built-in AIRs only, so a custom AIR is refused
+    /// with that reason.
+    StwoM31Prover,
+    StwoM31ProverOf
+);
 
 impl<S: AirSet> Prover for StwoM31ProverOf<S> {
     fn backend(&self) -> BackendId {

@@ -13,8 +13,7 @@ use std::format;
 use std::string::ToString;
 use std::vec::Vec;
 
-use core::marker::PhantomData;
-use picostark_airs::{AirSet, Builtins};
+use picostark_airs::AirSet;
 
 use picostark_air::chain16::CubicChain16;
 use picostark_air::fibonacci::Fibonacci;
@@ -349,46 +348,13 @@ where
     Ok(encode(&header, &public_u64, &proof.to_bytes()))
 }
 
-macro_rules! wf_prover {
-    ($(#[$m:meta])* $name:ident, $of:ident) => {
-        $(#[$m])*
-        ///
-        /// Generic over the AIRs it proves (`picostark_airs::AirSet`).
-        pub struct $of<S = Builtins>(PhantomData<fn() -> S>);
-
-        $(#[$m])*
-        pub type $name = $of<Builtins>;
-
-        /// The prover of the built-in AIRs, as a value.
-        #[allow(non_upper_case_globals)]
-        pub const $name: $name = $of(PhantomData);
-
-        impl<S> Clone for $of<S> {
-            fn clone(&self) -> Self {
-                *self
-            }
-        }
-        impl<S> Copy for $of<S> {}
-        impl<S> Default for $of<S> {
-            fn default() -> Self {
-                Self(PhantomData)
-            }
-        }
-        impl<S> core::fmt::Debug for $of<S> {
-            fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-                f.write_str(stringify!($name))
-            }
-        }
-    };
-}
-
-wf_prover!(
+picostark_airs::per_air_set!(
     /// `wf-goldilocks`: Goldilocks with winter-math's quadratic extension, or its cubic one
     /// (the proven-security track: a 192-bit challenge field).
     WfGoldilocksProver,
     WfGoldilocksProverOf
 );
-wf_prover!(
+picostark_airs::per_air_set!(
     /// `wf-babybear`: BabyBear with the project's quartic extension `x^4 - 11`, or its
     /// quintic one `x^5 - 2` (the proven-security track). The proof's options byte says
     /// "none" (upstream has no tag for either); the verifier takes the degree from the
