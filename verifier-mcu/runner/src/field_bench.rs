@@ -11,13 +11,9 @@
 //! model's cycles alike. Everything constant per window (markers, the call, the inputs, a
 //! cold cache line) cancels in the difference.
 
-use std::path::PathBuf;
-
 use serde_json::{json, Value};
 
-use crate::paths::repo_root;
-use crate::qemu::{self, Core, Region};
-use crate::{core_and_isa, record, Flags};
+use crate::qemu::Region;
 
 /// The `field-bench` head line's figures.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -309,119 +305,6 @@ pub fn to_record(head: &Head, figures: &[Figure], p: &Provenance<'_>) -> Value {
 
 fn round2(x: f64) -> f64 {
     (x * 100.0).round() / 100.0
-}
-
-/// `mcu-run field-bench`: the field micro-benchmark (firmware feature `field-bench`,
-/// `field_bench.rs`) run twice under QEMU with the timing model, the counts required
-/// identical, and `--out DIR/field-bench.CORE.json` (default `out/field-bench`;
-/// `field-bench.CORE.xip.json` with `--placement xip`) written: instructions and estimated
-/// cycles per operation of every case.
-pub fn command(args: &[String]) -> Result<(), String> {
-    let f = Flags::parse(args, &["core", "isa", "out", "elf", "timeout", "placement"])?;
-    let (core, isa) = core_and_isa(&f, qemu::Isa::Rp2350)?;
-    // Code in SRAM (default): no XIP cache misses, so the two windows' difference is the
-    // operations' own cycles; `xip`: code in flash behind the cache, as most images run, for
-    // investigation only: the k and 2k windows need not start from one cache state (a
-    // warm-up window does not guarantee it), so a per-operation figure can be off by the
-    // difference of their misses (the record's `xip_miss_cycles_per_op`, even negative).
-    let (features, suffix, placement) = match f.get("placement").unwrap_or("sram") {
-        "sram" => (
-            vec!["field-bench".to_string(), "code-in-ram".to_string()],
-            "",
-            "sram: code and read-only data in SRAM (firmware feature code-in-ram)",
-        ),
-        "xip" => (
-            vec!["field-bench".to_string()],
-            ".xip",
-            "xip: code and read-only data in flash behind the XIP cache",
-        ),
-        p => return Err(format!("unknown --placement {p:?} (sram, xip)")),
-    };
-    if core == Core::M33 && f.get("isa").is_some() {
-        return Err("--isa chooses the RV32 instruction set: use it with --core rv32".into());
-    }
-    let out = f
-        .get("out")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| repo_root().join("out/field-bench"));
-    let timeout = f.num("timeout", 600)?;
-    let elf = match f.get("elf") {
-        Some(e) => PathBuf::from(e),
-        None => qemu::build_firmware(core, isa, "tlsf", &features, 256 * 1024, 1, None)?,
-    };
-    let elf_bytes = std::fs::read(&elf).map_err(|e| format!("{}: {e}", elf.display()))?;
-    let plugin_path = qemu::build_plugin()?;
-    let model = qemu::model_args(core, &elf_bytes, None, None)?;
-    let plugin = qemu::Plugin {
-        path: &plugin_path,
-        markers: qemu::markers(&elf_bytes)?,
-        model: &model,
-    };
-    // Two runs: every count must repeat exactly.
-    let first = qemu::run(core, isa, &elf, &plugin, None, timeout, None)?;
-    let second = qemu::run(core, isa, &elf, &plugin, None, timeout, None)?;
-    if !first.exit_ok {
-        return Err(format!("the firmware failed:\n{}", first.stdout));
-    }
-    if first.regions != second.regions {
-        return Err("two runs of the same firmware counted differently".into());
-    }
-    let (head, lines) = parse(&first.stdout)?;
-    if head.core != core.name() {
-        return Err(format!("the firmware says core={}", head.core));
-    }
-    let figures = figures(&head, &lines, &first.regions)?;
-    let mut meta = record::BuildMeta::collect();
-    let isa_name = match core {
-        Core::M33 => "armv8-m.main (thumbv8m.main-none-eabihf)".to_string(),
-        Core::Rv32 => {
-            meta.profile.push_str(&format!(
-                " isa={} target-features={}",
-                isa.name(),
-                isa.target_features()
-            ));
-            format!("rv32imac, {}", isa.target_features())
-        }
-    };
-    let provenance = Provenance {
-        core: core.name(),
-        isa: &isa_name,
-        emulator: core.qemu_version()?,
-        toolchain: &meta.toolchain,
-        profile: &meta.profile,
-        git_commit: &meta.git_commit,
-        command: format!("mcu-run field-bench {}", args.join(" ")),
-        model: model_of(&first.regions)?,
-        placement,
-    };
-    let rec = to_record(&head, &figures, &provenance);
-    std::fs::create_dir_all(&out).map_err(|e| format!("{}: {e}", out.display()))?;
-    let path = out.join(format!("field-bench.{}{suffix}.json", core.name()));
-    let text = serde_json::to_string_pretty(&rec).map_err(|e| e.to_string())? + "\n";
-    std::fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()))?;
-    println!(
-        "{:<24} {:<11} {:>6} {:<10} {:<8} {:>12} {:>12}",
-        "implementation", "field", "degree", "algorithm", "op", "instr/op", "est_cyc/op"
-    );
-    for fig in &figures {
-        let l = &fig.line;
-        println!(
-            "{:<24} {:<11} {:>6} {:<10} {:<8} {:>12.2} {:>12.2}",
-            if l.case.is_none() {
-                "(loop iteration)"
-            } else {
-                implementation_name(&l.implementation)
-            },
-            l.field,
-            l.degree,
-            l.algorithm,
-            l.op,
-            fig.instructions,
-            fig.cycles
-        );
-    }
-    println!("wrote {}", path.display());
-    Ok(())
 }
 
 #[cfg(test)]

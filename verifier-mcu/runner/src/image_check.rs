@@ -52,11 +52,11 @@ pub enum Family {
 }
 
 impl Family {
-    pub fn parse(s: &str) -> Option<Self> {
-        match s {
-            "rp2350-arm" => Some(Family::Arm),
-            "rp2350-riscv" => Some(Family::Riscv),
-            _ => None,
+    /// Its `--family` name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Family::Arm => "rp2350-arm",
+            Family::Riscv => "rp2350-riscv",
         }
     }
 

@@ -7,8 +7,15 @@
 //! the exact per-class count, which the report prints next to it.
 
 use std::collections::HashMap;
+use std::path::{Path, PathBuf};
 
 use crate::elf::Elf;
+
+/// The plugin's profile of measured window `i` alone, beside its block profile `raw`
+/// (icount-plugin: `FILE.regionN`).
+pub fn region_file(raw: &Path, i: usize) -> PathBuf {
+    PathBuf::from(format!("{}.region{i}", raw.display()))
+}
 
 /// Instructions per function, highest first, from the plugin's `ADDR INSNS` lines.
 pub fn by_function(raw: &str, elf: &Elf<'_>) -> Result<Vec<(String, u64)>, String> {
