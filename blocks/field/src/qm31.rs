@@ -49,119 +49,6 @@ const fn mul_sums(x: &[u32; 4], y: &[u32; 4]) -> [u64; 4] {
     ]
 }
 
-/// [`QM31::mul`] on the Cortex-M33, as one `asm!` block with fixed registers: the same
-/// sums as [`mul_sums`] (`c3, c2`, then `W B` in place of `B`, then `c1, c0`), each reduced
-/// as `m31::reduce_wide` does (one `UMAAL` by 1, then a fold) and stored at once.
-///
-/// Why by hand: the compiler's version keeps 13 words live against 12 allocatable registers
-/// and spills 19 times (`blocks/field/README.md`). Here `r6`/`r7` (which `asm!` may not name)
-/// are saved and hold the constants 1 and `p`, the inputs are loaded with two `LDM`s and no
-/// word is spilled. Every intermediate stays in range for words `<= p` (see each line); the
-/// host runs the portable sums, and the firmware's verdicts and field benchmark run this.
-#[cfg(all(target_arch = "arm", target_os = "none"))]
-#[inline(always)]
-fn mul_m33(x: &QM31, y: &QM31) -> QM31 {
-    let mut out = core::mem::MaybeUninit::<QM31>::uninit();
-    // SAFETY: `QM31` is `repr(transparent)` down to `[u32; 4]`. Reads the 4 words of `x` and
-    // of `y`, writes all 4 of `out` (valid, aligned, so initialised after); every
-    // register written is declared clobbered except r6/r7, pushed and popped inside. `.cpu
-    // cortex-m33` enables the DSP extension's UMAAL (the RP2350's M33 and QEMU's have it).
-    unsafe {
-        core::arch::asm!(
-            ".cpu cortex-m33",
-            "push {{r6, r7}}",
-            "ldm r0, {{r0, r1, r2, r3}}", // x0..x3
-            "ldm r4, {{r4, r5, r8, r9}}", // y0..y3
-            "movs r6, #1",
-            "mvn r7, #0x80000000", // p
-            // c3 = x0 y3 + x1 y2 + x2 y1 + x3 y0 (<= 4 p^2 < 2^64)
-            "umull r11, r12, r0, r9",
-            "umlal r11, r12, r1, r8",
-            "umlal r11, r12, r2, r5",
-            "umlal r11, r12, r3, r4",
-            // reduce: (hi, lo) <- lo + 2 hi (hi <= 2); lo mod 2^31 + lo >> 31 + 2 hi <= 2^31 + 4;
-            // fold once: (t + t >> 31) mod 2^31 (t <= 2^32 - 2). Masks by `and` with r7 = p:
-            // a rotated-immediate `bic` is a late result on the M33 (verifier-mcu/TIMING.md).
-            "umaal r11, r12, r12, r6",
-            "and lr, r11, r7",
-            "add lr, lr, r11, lsr #31",
-            "add lr, lr, r12, lsl #1",
-            "add lr, lr, lr, lsr #31",
-            "and lr, lr, r7",
-            "str lr, [r10, #12]",
-            // c2 = x0 y2 + (p - x1) y3 + x2 y0 + (p - x3) y1
-            "umull r11, r12, r0, r8",
-            "sub lr, r7, r1",
-            "umlal r11, r12, lr, r9",
-            "umlal r11, r12, r2, r4",
-            "sub lr, r7, r3",
-            "umlal r11, r12, lr, r5",
-            "umaal r11, r12, r12, r6",
-            "and lr, r11, r7",
-            "add lr, lr, r11, lsr #31",
-            "add lr, lr, r12, lsl #1",
-            "add lr, lr, lr, lsr #31",
-            "and lr, lr, r7",
-            "str lr, [r10, #8]",
-            // W B = (2 x2 - x3) + (x2 + 2 x3) i: w1 = x3 + (x2 + x3) into lr, each sum
-            // <= 2 p folded; then w0 = x2 + (x2 + p - x3) in place of x3; r2 is free after.
-            "add lr, r2, r3",
-            "add lr, lr, lr, lsr #31",
-            "and lr, lr, r7",
-            "add lr, lr, r3",
-            "add lr, lr, lr, lsr #31",
-            "and lr, lr, r7",
-            "sub r3, r7, r3",
-            "add r3, r3, r2",
-            "add r3, r3, r3, lsr #31",
-            "and r3, r3, r7",
-            "add r3, r3, r2",
-            "add r3, r3, r3, lsr #31",
-            "and r3, r3, r7",
-            // c1 = x0 y1 + x1 y0 + w0 y3 + w1 y2 (w0 in r3, w1 in lr)
-            "umull r11, r12, r0, r5",
-            "umlal r11, r12, r1, r4",
-            "umlal r11, r12, r3, r9",
-            "umlal r11, r12, lr, r8",
-            "umaal r11, r12, r12, r6",
-            "and r2, r11, r7",
-            "add r2, r2, r11, lsr #31",
-            "add r2, r2, r12, lsl #1",
-            "add r2, r2, r2, lsr #31",
-            "and r2, r2, r7",
-            "str r2, [r10, #4]",
-            // c0 = x0 y0 + (p - x1) y1 + w0 y2 + (p - w1) y3
-            "umull r11, r12, r0, r4",
-            "sub r2, r7, r1",
-            "umlal r11, r12, r2, r5",
-            "umlal r11, r12, r3, r8",
-            "sub r2, r7, lr",
-            "umlal r11, r12, r2, r9",
-            "umaal r11, r12, r12, r6",
-            "and r2, r11, r7",
-            "add r2, r2, r11, lsr #31",
-            "add r2, r2, r12, lsl #1",
-            "add r2, r2, r2, lsr #31",
-            "and r2, r2, r7",
-            "str r2, [r10]",
-            "pop {{r6, r7}}",
-            inout("r0") x as *const QM31 => _,
-            inout("r4") y as *const QM31 => _,
-            in("r10") out.as_mut_ptr(),
-            out("r1") _,
-            out("r2") _,
-            out("r3") _,
-            out("r5") _,
-            out("r8") _,
-            out("r9") _,
-            out("r11") _,
-            out("r12") _,
-            out("lr") _,
-        );
-        out.assume_init()
-    }
-}
-
 impl QM31 {
     /// Zero.
     pub const ZERO: Self = Self([M31::ZERO; 4]);
@@ -240,24 +127,18 @@ impl QM31 {
     }
 
     /// `self * rhs`: sixteen 32x32->64-bit products, four per output coefficient summed in
-    /// `u64`, one reduction per coefficient. On the M33 one `asm!` block ([`mul_m33`]).
+    /// `u64`, one reduction per coefficient (`reduce_wide`: one UMAAL and 5 ALU instructions
+    /// on the M33, `reduce64` elsewhere), each coefficient summed and reduced before the
+    /// next one (fewer values live at once than with all four sums first).
+    ///
+    /// Not by hand: an `asm!` body with fixed registers and no spills (79.5 instructions
+    /// against 107.25 in the field benchmark's chain) estimated 127 against 133.5 cycles
+    /// there, but made the p3-m31 verifier slower in estimated cycles (its serial
+    /// multiply-accumulate chains and reductions stall where the compiler interleaves four
+    /// sums, and its register clobbers cost its callers spills; `blocks/field/README.md`).
     #[inline(always)]
     #[allow(clippy::should_implement_trait)]
     pub fn mul(self, rhs: Self) -> Self {
-        #[cfg(all(target_arch = "arm", target_os = "none"))]
-        {
-            mul_m33(&self, &rhs)
-        }
-        #[cfg(not(all(target_arch = "arm", target_os = "none")))]
-        {
-            self.mul_portable(rhs)
-        }
-    }
-
-    /// [`Self::mul`] in Rust: each coefficient summed and reduced before the next one
-    /// (fewer values live at once than with all four sums first).
-    #[inline(always)]
-    fn mul_portable(self, rhs: Self) -> Self {
         let [x0, x1, x2, x3] = self.raw();
         let [y0, y1, y2, y3] = rhs.raw();
         let [w0, w1] = CM31::from_raw([x2, x3]).mul_by_w().raw();
@@ -282,13 +163,10 @@ impl QM31 {
         Self([a[0].halve(), a[1].halve(), a[2].halve(), a[3].halve()])
     }
 
-    /// `self * self`, by the portable sums on every core: with both factors equal the
-    /// compiler shares their loads and products (on the M33: 72.25 instructions and 88.5
-    /// estimated cycles in the field benchmark's chain, against 77.5 and 128 through
-    /// [`mul_m33`]).
+    /// `self * self`.
     #[inline(always)]
     pub fn square(self) -> Self {
-        self.mul_portable(self)
+        self.mul(self)
     }
 
     /// `self^-1`, zero mapped to zero: `(a + b u)^-1 = (a - b u) / (a^2 - W b^2)`, one CM31
