@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Counts the instructions of one QM31 product and one BabyBear^4 product (ours and
+# Counts the instructions of one QM31, BabyBear^4, BabyBear^5 and M31^6 product (ours and
 # Plonky3 0.8's) on both RP2350 cores, from the `measure` probes (src/measure.rs) built as a
 # static library with the firmware's code generation: opt-level s, fat LTO, one codegen
 # unit, panic abort. Each probe loads two [u32; 4] through pointers and stores the product
@@ -12,7 +12,7 @@ export CARGO_PROFILE_RELEASE_OPT_LEVEL=s CARGO_PROFILE_RELEASE_LTO=fat \
     CARGO_PROFILE_RELEASE_CODEGEN_UNITS=1 CARGO_PROFILE_RELEASE_PANIC=abort \
     CARGO_PROFILE_RELEASE_DEBUG=false
 OBJDUMP="${OBJDUMP:-llvm-objdump}"
-SYMS=(pf_qm31_mul pf_p3_qm31_mul pf_bb4_mul pf_p3_bb4_mul)
+SYMS=(pf_qm31_mul pf_p3_qm31_mul pf_bb4_mul pf_p3_bb4_mul pf_bb5_mul pf_p3_bb5_mul pf_m31_6_mul)
 
 # name target rustflags objdump-mattr
 VARIANTS=(
@@ -47,7 +47,7 @@ if [[ "${1:-}" == --show ]]; then
 fi
 
 echo "rustc: $(rustc --version)"
-printf '%-14s %14s %16s %12s %14s   %s\n' variant ours_qm31 p3_qm31 ours_bb4 p3_bb4 "mul-instrs (ours qm31 / bb4)"
+printf '%-14s %10s %8s %9s %7s %9s %7s %9s   %s\n' variant ours_qm31 p3_qm31 ours_bb4 p3_bb4 ours_bb5 p3_bb5 ours_m31_6 "mul-instrs (ours qm31 / bb4)"
 for v in "${VARIANTS[@]}"; do
     IFS='|' read -r name target flags mattr <<<"$v"
     build "$target" "$flags"
@@ -57,5 +57,5 @@ for v in "${VARIANTS[@]}"; do
         counts+=("$(disasm "$a" "$s" "$mattr" | wc -l)")
     done
     muls() { disasm "$a" "$1" "$mattr" | grep -cE '\s(umull|umlal|umaal|mla|mul|mulhu|mulh|mulhsu|smull|smlal)\s' || true; }
-    printf '%-14s %14s %16s %12s %14s   %s / %s\n' "$name" "${counts[@]}" "$(muls pf_qm31_mul)" "$(muls pf_bb4_mul)"
+    printf '%-14s %10s %8s %9s %7s %9s %7s %9s   %s / %s\n' "$name" "${counts[@]}" "$(muls pf_qm31_mul)" "$(muls pf_bb4_mul)"
 done

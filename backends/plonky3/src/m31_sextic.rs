@@ -7,9 +7,9 @@
 //! The field is a tower: CM31 = `F_p[i]/(i^2 + 1)` (upstream's `Complex<Mersenne31>`), then
 //! `CM31[u]/(u^3 - 5)`. 5 is not a cube in `F_p` (p - 1 = 2 * 3^2 * ...), hence not in
 //! `F_{p^2}` either (a cube root of unity `z` has `z^(p+1) = z^2 != 1` since `3 | p - 1` but
-//! not `p + 1`), so `u^3 - 5` is irreducible over CM31 (tested). Multiplying by 5 is two
-//! doublings and an addition, a CM31 product 3-4 base products: both cheap on 32-bit cores
-//! with no multiplier beyond 32x32.
+//! not `p + 1`), so `u^3 - 5` is irreducible over CM31 (tested). Products, squares and
+//! inverses are `picostark-field`'s `M31Sextic` (same basis and words): multiplying by 5 is
+//! two doublings and an addition, and each output word six 32x32-bit products summed wide.
 //!
 //! The basis over `Mersenne31`, in order: `1, i, u, i*u, u^2, i*u^2`, i.e. the coefficient
 //! array is three CM31 values (real, imaginary). The wire form (serde, hence postcard) is
@@ -46,8 +46,7 @@ use serde::{Deserialize, Serialize};
 type F = Mersenne31;
 type Cm31 = Complex<Mersenne31>;
 
-/// `u^3 = CUBIC_NONRESIDUE`: the non-cube defining the cubic layer (`times_w` multiplies by
-/// it).
+/// `u^3 = CUBIC_NONRESIDUE`: the non-cube defining the cubic layer.
 pub const CUBIC_NONRESIDUE: u32 = 5;
 
 /// An element of `F_{p^6}`, `p = 2^31 - 1`: coefficients on `1, i, u, iu, u^2, iu^2`.
@@ -60,17 +59,6 @@ impl M31Sextic {
     /// The element with these base coefficients (basis `1, i, u, iu, u^2, iu^2`).
     pub const fn new(coeffs: [F; 6]) -> Self {
         Self { coeffs }
-    }
-
-    /// The three CM31 coefficients on `1, u, u^2`.
-    #[inline]
-    fn layers(&self) -> [Cm31; 3] {
-        let c = &self.coeffs;
-        [
-            Cm31::new_complex(c[0], c[1]),
-            Cm31::new_complex(c[2], c[3]),
-            Cm31::new_complex(c[4], c[5]),
-        ]
     }
 
     #[inline]
@@ -100,36 +88,27 @@ impl M31Sextic {
         let (a, b) = (self.coeffs, rhs.coeffs);
         Self::new(core::array::from_fn(|k| f(a[k], b[k])))
     }
-}
 
-/// `x * W` in CM31, by additions (`W = 5`).
-#[inline]
-fn times_w(x: Cm31) -> Cm31 {
-    let x2 = x.double();
-    x2.double() + x
-}
+    /// The same element as `picostark-field`'s sextic (same basis, same words).
+    #[inline(always)]
+    fn ours(self) -> picostark_field::M31Sextic {
+        // SAFETY: `Mersenne31` is `#[repr(transparent)]` over its `u32` word, which is below
+        // `2^31` (`p` itself a second zero), the word invariant of ours too.
+        picostark_field::M31Sextic::from_raw(
+            self.coeffs
+                .map(|c| unsafe { core::mem::transmute::<F, u32>(c) }),
+        )
+    }
 
-/// Product in `CM31[u]/(u^3 - W)`, Karatsuba: six CM31 products.
-#[inline]
-fn cubic_mul(a: [Cm31; 3], b: [Cm31; 3]) -> [Cm31; 3] {
-    let v0 = a[0] * b[0];
-    let v1 = a[1] * b[1];
-    let v2 = a[2] * b[2];
-    let m12 = (a[1] + a[2]) * (b[1] + b[2]) - v1 - v2;
-    let m01 = (a[0] + a[1]) * (b[0] + b[1]) - v0 - v1;
-    let m02 = (a[0] + a[2]) * (b[0] + b[2]) - v0 - v2;
-    [v0 + times_w(m12), m01 + times_w(v2), m02 + v1]
-}
-
-/// Square in `CM31[u]/(u^3 - W)`: `a0^2 + 2W a1 a2`, `2 a0 a1 + W a2^2`, `2 a0 a2 + a1^2`.
-#[inline]
-fn cubic_square(a: [Cm31; 3]) -> [Cm31; 3] {
-    let a0_2 = a[0].double();
-    [
-        a[0].square() + times_w((a[1] * a[2]).double()),
-        a0_2 * a[1] + times_w(a[2].square()),
-        a0_2 * a[2] + a[1].square(),
-    ]
+    /// The element with `o`'s words.
+    #[inline(always)]
+    fn of_ours(o: picostark_field::M31Sextic) -> Self {
+        // SAFETY: as in `ours`; our products keep every word at most `p` (property tests).
+        Self::new(
+            o.raw()
+                .map(|w| unsafe { core::mem::transmute::<u32, F>(w) }),
+        )
+    }
 }
 
 impl PrimeCharacteristicRing for M31Sextic {
@@ -147,7 +126,7 @@ impl PrimeCharacteristicRing for M31Sextic {
 
     #[inline]
     fn square(&self) -> Self {
-        Self::from_layers(cubic_square(self.layers()))
+        Self::of_ours(self.ours().square())
     }
 
     #[inline]
@@ -189,9 +168,10 @@ impl Neg for M31Sextic {
 
 impl Mul for M31Sextic {
     type Output = Self;
+    /// `picostark-field`'s product (six partial products summed wide per word, issue 44).
     #[inline]
     fn mul(self, rhs: Self) -> Self {
-        Self::from_layers(cubic_mul(self.layers(), rhs.layers()))
+        Self::of_ours(self.ours().mul(rhs.ours()))
     }
 }
 
@@ -335,17 +315,10 @@ impl Field for M31Sextic {
         F::ZERO,
     ]);
 
-    /// With `a = a0 + a1 u + a2 u^2`, the adjugate `A + B u + C u^2` (`A = a0^2 - W a1 a2`,
-    /// `B = W a2^2 - a0 a1`, `C = a1^2 - a0 a2`) has `a * adj = N`, a CM31 value
-    /// `a0 A + W (a1 C + a2 B)`: one CM31 inversion instead of an exponentiation.
+    /// `picostark-field`'s inverse: the adjugate over CM31 and one CM31 inversion.
     fn try_inverse(&self) -> Option<Self> {
-        let [a0, a1, a2] = self.layers();
-        let adj_a = a0.square() - times_w(a1 * a2);
-        let adj_b = times_w(a2.square()) - a0 * a1;
-        let adj_c = a1.square() - a0 * a2;
-        let norm = a0 * adj_a + times_w(a1 * adj_c + a2 * adj_b);
-        let inv = norm.try_inverse()?;
-        Some(Self::from_layers([adj_a * inv, adj_b * inv, adj_c * inv]))
+        let o = self.ours();
+        (!o.is_zero()).then(|| Self::of_ours(o.inverse()))
     }
 
     fn order() -> BigUint {

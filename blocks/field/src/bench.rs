@@ -25,9 +25,9 @@ pub const UNROLL: u32 = 4;
 pub trait BenchField: Copy {
     /// The element with coefficients `c[..degree]` (each taken mod `p`) in the library's
     /// own basis, the rest ignored.
-    fn from_coefficients(c: [u64; 5]) -> Self;
+    fn from_coefficients(c: [u64; 6]) -> Self;
     /// Its canonical coefficients (below `p`), zero after the degree.
-    fn coefficients(self) -> [u64; 5];
+    fn coefficients(self) -> [u64; 6];
     /// `self * rhs`.
     fn product(self, rhs: Self) -> Self;
     /// `self^2`.
@@ -275,11 +275,15 @@ pub const OURS: &[Case] = &{
     let bb4k = cases!("ours", "babybear", 4, "karatsuba", BabyBear4Karatsuba: mul square fold);
     let gl = cases!("ours", "goldilocks", 1, "limbs-lazy", GoldilocksLimbs: mul square);
     let gl3 = cases!("ours", "goldilocks", 3, "limbs-lazy", GoldilocksLimbs3: mul square fold);
-    concat_cases::<OURS_LEN, 8>([&m31, &cm31, &qm31, &bb, &bb4, &bb4k, &gl, &gl3])
+    let bb5 = cases!("ours", "babybear", 5, "lazy", crate::BabyBear5: mul square inverse fold);
+    let m31_6 = cases!("ours", "m31", 6, "lazy", crate::M31Sextic: mul square inverse fold);
+    concat_cases::<OURS_LEN, 10>([
+        &m31, &cm31, &qm31, &bb, &bb4, &bb4k, &gl, &gl3, &bb5, &m31_6,
+    ])
 };
 
 /// The number of our cases (the sum of the lists [`OURS`] is made from).
-const OURS_LEN: usize = 3 + 4 + 4 + 3 + 4 + 3 + 2 + 3;
+const OURS_LEN: usize = 3 + 4 + 4 + 3 + 4 + 3 + 2 + 3 + 4 + 4;
 
 /// The cases of `parts`, in order, as one array of exactly `N`.
 const fn concat_cases<const N: usize, const M: usize>(parts: [&[Case]; M]) -> [Case; N] {
@@ -306,10 +310,10 @@ const _: () = assert!(OURS.len() == OURS_LEN);
 pub struct BabyBear4Karatsuba(pub crate::BabyBear4);
 
 impl BenchField for BabyBear4Karatsuba {
-    fn from_coefficients(c: [u64; 5]) -> Self {
+    fn from_coefficients(c: [u64; 6]) -> Self {
         Self(crate::BabyBear4::from_coefficients(c))
     }
-    fn coefficients(self) -> [u64; 5] {
+    fn coefficients(self) -> [u64; 6] {
         self.0.coefficients()
     }
     #[inline(always)]
@@ -363,15 +367,15 @@ fn gl_canonical(w: u64) -> u64 {
     }
 }
 
-fn padded<const D: usize>(c: [u64; D]) -> [u64; 5] {
+fn padded<const D: usize>(c: [u64; D]) -> [u64; 6] {
     core::array::from_fn(|i| if i < D { c[i] } else { 0 })
 }
 
 impl BenchField for GoldilocksLimbs {
-    fn from_coefficients(c: [u64; 5]) -> Self {
+    fn from_coefficients(c: [u64; 6]) -> Self {
         Self(c[0])
     }
-    fn coefficients(self) -> [u64; 5] {
+    fn coefficients(self) -> [u64; 6] {
         padded([gl_canonical(self.0)])
     }
     #[inline(always)]
@@ -385,10 +389,10 @@ impl BenchField for GoldilocksLimbs {
 }
 
 impl BenchField for GoldilocksLimbs3 {
-    fn from_coefficients(c: [u64; 5]) -> Self {
+    fn from_coefficients(c: [u64; 6]) -> Self {
         Self([c[0], c[1], c[2]])
     }
-    fn coefficients(self) -> [u64; 5] {
+    fn coefficients(self) -> [u64; 6] {
         padded(self.0.map(gl_canonical))
     }
     #[inline(always)]
@@ -433,10 +437,10 @@ macro_rules! bench_field {
         inverse |$z:ident| $inverse:expr
     ) => {
         impl BenchField for $t {
-            fn from_coefficients($c: [u64; 5]) -> Self {
+            fn from_coefficients($c: [u64; 6]) -> Self {
                 $from
             }
-            fn coefficients(self) -> [u64; 5] {
+            fn coefficients(self) -> [u64; 6] {
                 let $x = self;
                 $coefficients
             }
@@ -497,7 +501,7 @@ macro_rules! bench_extension {
 
 mod ours {
     use super::{padded, BenchExtension, BenchField, BenchInverse};
-    use crate::{BabyBear, BabyBear4, CM31, M31, QM31};
+    use crate::{BabyBear, BabyBear4, BabyBear5, M31Sextic, CM31, M31, QM31};
 
     const M31_P: u64 = (1 << 31) - 1;
     const BB_P: u64 = 0x7800_0001;
@@ -559,6 +563,16 @@ mod ours {
         |c| BabyBear4([bb(c[0]), bb(c[1]), bb(c[2]), bb(c[3])]),
         |x| padded(x.0.map(|w| w.value() as u64))
     );
+    ours_field!(
+        BabyBear5,
+        |c| BabyBear5([bb(c[0]), bb(c[1]), bb(c[2]), bb(c[3]), bb(c[4])]),
+        |x| padded(x.0.map(|w| w.value() as u64))
+    );
+    ours_field!(M31Sextic, |c| M31Sextic(c.map(m31)), |x| padded(
+        x.0.map(|w| w.value() as u64)
+    ));
+    ours_extension!(BabyBear5, BabyBear, bb, BB_P, |x, s| x.mul_base(s));
+    ours_extension!(M31Sextic, M31, m31, M31_P, |x, s| x.mul_base(s));
     ours_extension!(CM31, M31, m31, M31_P, |x, s| CM31::new(
         x.re.mul(s),
         x.im.mul(s)

@@ -1,6 +1,7 @@
 //! The verifiers' small-field arithmetic, written for 32-bit cores: Mersenne-31 with its
-//! complex extension CM31 and quartic extension QM31, and BabyBear (Montgomery form) with its
-//! quartic extension; Goldilocks in 32-bit limbs with its cubic extension ([`goldilocks`]).
+//! complex extension CM31, quartic extension QM31 and the sextic CM31\[u\]/(u^3 - 5) of the
+//! proven track, and BabyBear (Montgomery form) with its quartic and quintic extensions;
+//! Goldilocks in 32-bit limbs with its cubic extension ([`goldilocks`]).
 //!
 //! Why a crate of our own: a verifier on the RP2350 spends most of its field time in
 //! extension-field products, and the generic towers of the STARK libraries reduce after every
@@ -8,7 +9,8 @@
 //! (one `UMULL`/`UMLAL` each on the Cortex-M33, `mul`/`mulhu` on Hazard3) and reduces once
 //! per output coefficient (issue 44). Every type stores the same words as Plonky3 0.8's
 //! (`Mersenne31`, `QM31 = BinomialExtensionField<Complex<Mersenne31>, 2>`, `BabyBear`,
-//! `BinomialExtensionField<BabyBear, 4>`), so values convert 1:1 through [`M31::raw`],
+//! `BinomialExtensionField<BabyBear, 4>` and `<BabyBear, 5>`; the sextic: the words of the
+//! Plonky3 backend's own `M31Sextic`), so values convert 1:1 through [`M31::raw`],
 //! [`BabyBear::raw`] and the `from_raw` constructors.
 //!
 //! `no_std`, no allocation; the measurement wrappers (feature `measure`) are the only
@@ -21,19 +23,23 @@ extern crate std;
 
 mod babybear;
 mod bb4;
+mod bb5;
 #[cfg(feature = "bench")]
 pub mod bench;
 mod cm31;
 pub mod goldilocks;
 mod m31;
+mod m31_6;
 #[cfg(feature = "measure")]
 pub mod measure;
 mod qm31;
 
 pub use babybear::BabyBear;
 pub use bb4::BabyBear4;
+pub use bb5::BabyBear5;
 pub use cm31::CM31;
 pub use m31::M31;
+pub use m31_6::M31Sextic;
 pub use qm31::{qm31_dot, QM31};
 
 /// The operations [`batch_inverse`] needs, implemented by every field of the crate.

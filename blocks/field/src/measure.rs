@@ -8,7 +8,7 @@
 //! of these probes reproduces without wiring the crate into a verifier. With `measure-p3`
 //! the same probes wrap Plonky3 0.8's products (`a * b` of its types, whose words are ours).
 
-use crate::{BabyBear4, QM31};
+use crate::{BabyBear4, BabyBear5, M31Sextic, QM31};
 
 /// Our QM31 product.
 #[no_mangle]
@@ -24,6 +24,20 @@ pub extern "C" fn pf_bb4_mul(a: &[u32; 4], b: &[u32; 4], out: &mut [u32; 4]) {
     *out = BabyBear4::from_raw(*a).mul(BabyBear4::from_raw(*b)).raw();
 }
 
+/// Our BabyBear^5 product.
+#[no_mangle]
+#[inline(never)]
+pub extern "C" fn pf_bb5_mul(a: &[u32; 5], b: &[u32; 5], out: &mut [u32; 5]) {
+    *out = BabyBear5::from_raw(*a).mul(BabyBear5::from_raw(*b)).raw();
+}
+
+/// Our Mersenne-31 sextic product.
+#[no_mangle]
+#[inline(never)]
+pub extern "C" fn pf_m31_6_mul(a: &[u32; 6], b: &[u32; 6], out: &mut [u32; 6]) {
+    *out = M31Sextic::from_raw(*a).mul(M31Sextic::from_raw(*b)).raw();
+}
+
 #[cfg(feature = "measure-p3")]
 mod p3 {
     use p3_baby_bear::BabyBear;
@@ -31,6 +45,7 @@ mod p3 {
     use p3_mersenne_31::QM31;
 
     type BB4 = BinomialExtensionField<BabyBear, 4>;
+    type BB5 = BinomialExtensionField<BabyBear, 5>;
 
     /// Plonky3's QM31 product (`QM31` is `repr(transparent)` down to `[u32; 4]`).
     #[no_mangle]
@@ -65,6 +80,22 @@ mod p3 {
         let z = x * y;
         // SAFETY: the same layout, read back.
         *out = unsafe { *(&z as *const BB4 as *const [u32; 4]) };
+    }
+
+    /// Plonky3's BabyBear^5 product.
+    #[no_mangle]
+    #[inline(never)]
+    pub extern "C" fn pf_p3_bb5_mul(a: &[u32; 5], b: &[u32; 5], out: &mut [u32; 5]) {
+        // SAFETY: as for `pf_p3_bb4_mul`, five words.
+        let (x, y) = unsafe {
+            (
+                *(a as *const _ as *const BB5),
+                *(b as *const _ as *const BB5),
+            )
+        };
+        let z = x * y;
+        // SAFETY: the same layout, read back.
+        *out = unsafe { *(&z as *const BB5 as *const [u32; 5]) };
     }
 
     /// Plonky3 needs `alloc` linked; the probes never allocate.

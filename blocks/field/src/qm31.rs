@@ -127,13 +127,18 @@ impl QM31 {
     }
 
     /// `self * rhs`: sixteen 32x32->64-bit products, four per output coefficient summed in
-    /// `u64`, one reduction per coefficient.
+    /// `u64`, one reduction per coefficient (`reduce_wide`: one UMAAL and 5 ALU instructions
+    /// on the M33, `reduce64` elsewhere), each coefficient summed and reduced before the
+    /// next one (fewer values live at once than with all four sums first).
+    ///
+    /// Not by hand: an `asm!` body with fixed registers and no spills (79.5 instructions
+    /// against 107.25 in the field benchmark's chain) estimated 127 against 133.5 cycles
+    /// there, but made the p3-m31 verifier slower in estimated cycles (its serial
+    /// multiply-accumulate chains and reductions stall where the compiler interleaves four
+    /// sums, and its register clobbers cost its callers spills; `blocks/field/README.md`).
     #[inline(always)]
     #[allow(clippy::should_implement_trait)]
     pub fn mul(self, rhs: Self) -> Self {
-        // Each coefficient summed and reduced before the next one (`reduce_wide`: one UMAAL
-        // and 5 ALU instructions on the M33, `reduce64` elsewhere): fewer values live at
-        // once than with all four sums first.
         let [x0, x1, x2, x3] = self.raw();
         let [y0, y1, y2, y3] = rhs.raw();
         let [w0, w1] = CM31::from_raw([x2, x3]).mul_by_w().raw();

@@ -13,7 +13,7 @@ use picostark_field::bench::{
     BabyBear4Karatsuba, BenchExtension, BenchField, BenchInverse, GoldilocksLimbs,
     GoldilocksLimbs3, LIBRARIES, OURS, UNROLL,
 };
-use picostark_field::{BabyBear, BabyBear4, CM31, M31, QM31};
+use picostark_field::{BabyBear, BabyBear4, BabyBear5, M31Sextic, CM31, M31, QM31};
 use winter_math::fields::f64::BaseElement as WfBase;
 use winter_math::fields::{CubeExtension, QuadExtension};
 
@@ -25,7 +25,7 @@ type P3Gl3 = CubicTrinomialExtensionField<P3Gl>;
 
 const K: u32 = 3;
 
-fn c<F: BenchField>(x: F) -> [u64; 5] {
+fn c<F: BenchField>(x: F) -> [u64; 6] {
     x.coefficients()
 }
 
@@ -48,7 +48,7 @@ fn chains_step_by_step<F: BenchField>() {
 }
 
 fn inverse_identities<F: BenchInverse>() {
-    let one = F::from_coefficients([1, 0, 0, 0, 0]);
+    let one = F::from_coefficients([1, 0, 0, 0, 0, 0]);
     for seed in 1..20 {
         let x = sample::<F>(seed);
         assert_eq!(c(x.inverted().product(x)), c(one), "x * 1/x");
@@ -65,7 +65,7 @@ fn fold_identities<E: BenchExtension>() {
     assert_eq!(c(e0.plus(e0).times_base(half)), c(e0), "1/2");
     // The fold is linear in beta: fold(beta) - fold(0) = beta (e0 - e1) inv_x, and
     // fold(0) = (e0 + e1) / 2.
-    let zero = E::from_coefficients([0; 5]);
+    let zero = E::from_coefficients([0; 6]);
     let f0 = fold_step(e0, e1, zero, inv_x, half);
     assert_eq!(c(f0.plus(f0)), c(e0.plus(e1)), "fold with beta = 0");
     let f = fold_step(e0, e1, beta, inv_x, half);
@@ -126,6 +126,8 @@ fn every_chain_equals_its_operations_one_at_a_time() {
     chains_step_by_step::<BabyBear4Karatsuba>();
     chains_step_by_step::<GoldilocksLimbs>();
     chains_step_by_step::<GoldilocksLimbs3>();
+    chains_step_by_step::<BabyBear5>();
+    chains_step_by_step::<M31Sextic>();
     chains_step_by_step::<P3M31>();
     chains_step_by_step::<P3Qm31>();
     chains_step_by_step::<P3Bb>();
@@ -146,6 +148,8 @@ fn inverses_and_squares_satisfy_their_identities() {
     inverse_identities::<QM31>();
     inverse_identities::<BabyBear>();
     inverse_identities::<BabyBear4>();
+    inverse_identities::<BabyBear5>();
+    inverse_identities::<M31Sextic>();
     inverse_identities::<P3M31>();
     inverse_identities::<P3Qm31>();
     inverse_identities::<P3Bb>();
@@ -166,6 +170,8 @@ fn fold_steps_satisfy_their_identities() {
     fold_identities::<BabyBear4>();
     fold_identities::<BabyBear4Karatsuba>();
     fold_identities::<GoldilocksLimbs3>();
+    fold_identities::<BabyBear5>();
+    fold_identities::<M31Sextic>();
     fold_identities::<P3Qm31>();
     fold_identities::<P3Bb4>();
     fold_identities::<P3Bb5>();
@@ -182,6 +188,7 @@ fn ours_equal_the_libraries_in_the_same_basis() {
     twins::<BabyBear, P3Bb>();
     twins::<BabyBear4, P3Bb4>();
     twins::<BabyBear4Karatsuba, P3Bb4>();
+    twins::<BabyBear5, P3Bb5>();
     twins::<GoldilocksLimbs, P3Gl>();
     twins::<GoldilocksLimbs3, P3Gl3>();
     twins::<WfBase, P3Gl>();
@@ -189,10 +196,12 @@ fn ours_equal_the_libraries_in_the_same_basis() {
     twin_inverses::<QM31, P3Qm31>();
     twin_inverses::<BabyBear, P3Bb>();
     twin_inverses::<BabyBear4, P3Bb4>();
+    twin_inverses::<BabyBear5, P3Bb5>();
     twin_inverses::<WfBase, P3Gl>();
     twin_folds::<QM31, P3Qm31>();
     twin_folds::<BabyBear4, P3Bb4>();
     twin_folds::<BabyBear4Karatsuba, P3Bb4>();
+    twin_folds::<BabyBear5, P3Bb5>();
     twin_folds::<GoldilocksLimbs3, P3Gl3>();
 }
 
@@ -210,5 +219,5 @@ fn every_case_runs_and_names_one_operation() {
         );
         assert!(seen.insert(key), "{key:?} twice");
     }
-    assert_eq!(seen.len(), 26 + 40);
+    assert_eq!(seen.len(), 34 + 40);
 }

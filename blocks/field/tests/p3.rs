@@ -6,10 +6,11 @@ use p3_baby_bear::BabyBear as P3Bb;
 use p3_field::extension::{BinomialExtensionField, Complex};
 use p3_field::{batch_multiplicative_inverse, Field as _, PrimeCharacteristicRing, PrimeField32};
 use p3_mersenne_31::{Mersenne31 as P3M31, QM31 as P3Qm31};
-use picostark_field::{batch_inverse, qm31_dot, BabyBear, BabyBear4, CM31, M31, QM31};
+use picostark_field::{batch_inverse, qm31_dot, BabyBear, BabyBear4, BabyBear5, CM31, M31, QM31};
 
 type P3Cm31 = Complex<P3M31>;
 type P3Bb4 = BinomialExtensionField<P3Bb, 4>;
+type P3Bb5 = BinomialExtensionField<P3Bb, 5>;
 
 const M31_P: u32 = (1 << 31) - 1;
 const BB_P: u32 = 0x7800_0001;
@@ -101,6 +102,13 @@ fn qm31_of(x: P3Qm31) -> [u32; 4] {
 fn bb_of(x: P3Bb) -> u32 {
     // SAFETY: as in `p3_bb`.
     unsafe { core::mem::transmute::<P3Bb, u32>(x) }
+}
+fn p3_bb5(w: [u32; 5]) -> P3Bb5 {
+    P3Bb5::new(w.map(p3_bb))
+}
+fn bb5_of(x: P3Bb5) -> [u32; 5] {
+    let c: &[P3Bb] = p3_field::BasedVectorSpace::<P3Bb>::as_basis_coefficients_slice(&x);
+    core::array::from_fn(|i| bb_of(c[i]))
 }
 fn bb4_of(x: P3Bb4) -> [u32; 4] {
     let c: &[P3Bb] = p3_field::BasedVectorSpace::<P3Bb>::as_basis_coefficients_slice(&x);
@@ -344,5 +352,49 @@ fn babybear4_ops_match_p3() {
         .zip(batch_multiplicative_inverse(&theirs_all))
     {
         assert_eq!(o.raw(), bb4_of(t));
+    }
+}
+
+#[test]
+fn babybear5_ops_match_p3() {
+    let mut r = Rng(9);
+    let word5 = |r: &mut Rng| core::array::from_fn::<u32, 5, _>(|_| r.bb_word());
+    let mut cases = std::vec![
+        ([BB_P - 1; 5], [BB_P - 1; 5]),
+        ([0, 0, 0, 0, 1], [0, 0, 0, 0, 1]),
+        ([0, 1, 0, 0, 0], [0, 0, 0, 0, 1]),
+    ];
+    for _ in 0..ROUNDS {
+        cases.push((word5(&mut r), word5(&mut r)));
+    }
+    let mut ours_all = std::vec::Vec::new();
+    let mut theirs_all = std::vec::Vec::new();
+    for (a, b) in cases {
+        let (x, y) = (BabyBear5::from_raw(a), BabyBear5::from_raw(b));
+        let (px, py) = (p3_bb5(a), p3_bb5(b));
+        for (ours, theirs) in [
+            (x.mul(y), px * py),
+            (x.square(), px.square()),
+            (x.add(y), px + py),
+            (x.sub(y), px - py),
+            (x.mul_base(y.0[0]), px * p3_bb5([b[0], 0, 0, 0, 0])),
+            (x.inverse(), px.try_inverse().unwrap_or(P3Bb5::ZERO)),
+        ] {
+            check_bb(&ours.raw());
+            assert_eq!(ours.raw(), bb5_of(theirs), "{a:x?} {b:x?}");
+        }
+        assert_eq!(x.is_zero(), px.is_zero());
+        if !px.is_zero() && ours_all.len() < 500 {
+            ours_all.push(x);
+            theirs_all.push(px);
+        }
+    }
+    let mut scratch = std::vec![BabyBear5::ZERO; ours_all.len()];
+    batch_inverse(&mut ours_all, &mut scratch);
+    for (o, t) in ours_all
+        .iter()
+        .zip(batch_multiplicative_inverse(&theirs_all))
+    {
+        assert_eq!(o.raw(), bb5_of(t));
     }
 }

@@ -181,6 +181,7 @@ pub fn extension_name(field: &str, degree: u32, implementation: &str) -> String 
         ("m31", 1, _) => "M31".into(),
         ("m31", 2, _) => "CM31 = M31[i]/(i^2+1)".into(),
         ("m31", 4, _) => "QM31 = CM31[u]/(u^2-2-i)".into(),
+        ("m31", 6, _) => "M31^6 = CM31[u]/(u^3-5)".into(),
         ("babybear", 1, _) => "BabyBear".into(),
         ("babybear", 4, _) => "BabyBear^4 = BabyBear[x]/(x^4-11)".into(),
         ("babybear", 5, _) => "BabyBear^5 = BabyBear[x]/(x^5-2)".into(),

@@ -1,5 +1,6 @@
 //! Our own challenge-field arithmetic (`picostark-field`) behind [`super::reader::WireField`]'s
-//! hooks: QM31 for Mersenne-31, BabyBear^4 for BabyBear, and Goldilocks^3 in 32-bit limbs.
+//! hooks: QM31 for Mersenne-31, BabyBear^4 and ^5 for BabyBear, and Goldilocks^3 in 32-bit
+//! limbs.
 //!
 //! Why: upstream's extensions are generic towers that reduce after every base product and,
 //! as called in the verifier, stay out of line (one QM31 product: 337 instructions on the
@@ -13,16 +14,19 @@ use core::any::TypeId;
 use core::mem::{size_of, transmute_copy};
 
 use p3_mersenne_31::QM31 as UpstreamQm31;
-use picostark_field::{BabyBear4, QM31};
+use picostark_field::{BabyBear4, BabyBear5, QM31};
 
 // Upstream's BabyBear^4 (`W = 11`) and Goldilocks^3 (`x^3 - x - 1`, whose products
 // `picostark_field::goldilocks` forms in 32-bit limbs on the coefficients' words).
-use crate::config::{BabyBear4 as UpstreamBb4, Goldilocks3 as UpstreamGoldilocks3};
+use crate::config::{
+    BabyBear4 as UpstreamBb4, BabyBear5 as UpstreamBb5, Goldilocks3 as UpstreamGoldilocks3,
+};
 
 // The reinterpretations below rely on equal sizes (and on `#[repr(transparent)]` word arrays
 // on both sides, which the types document).
 const _: () = assert!(size_of::<UpstreamQm31>() == size_of::<QM31>());
 const _: () = assert!(size_of::<UpstreamBb4>() == size_of::<BabyBear4>());
+const _: () = assert!(size_of::<UpstreamBb5>() == size_of::<BabyBear5>());
 const _: () = assert!(size_of::<UpstreamGoldilocks3>() == size_of::<[u64; 3]>());
 
 /// A type of ours with the same words as the upstream type `Upstream`.
@@ -37,6 +41,10 @@ impl Ours for QM31 {
 
 impl Ours for BabyBear4 {
     type Upstream = UpstreamBb4;
+}
+
+impl Ours for BabyBear5 {
+    type Upstream = UpstreamBb5;
 }
 
 /// The limb arithmetic works on the coefficients' words, any `u64` each (Goldilocks words need
@@ -86,8 +94,12 @@ mod tests {
         let b = UpstreamBb4::from_basis_coefficients_fn(|i| BabyBear::from_u32(3 + i as u32));
         let o = ours::<BabyBear4, _>(&b).unwrap();
         assert_eq!(upstream::<BabyBear4, UpstreamBb4>(o.mul(o)), b * b);
-        // BabyBear^5 and the M31 cubic are not QM31/BabyBear^4: upstream's code runs.
-        assert!(ours::<BabyBear4, _>(&BinomialExtensionField::<BabyBear, 5>::ONE).is_none());
+        let b5 = UpstreamBb5::from_basis_coefficients_fn(|i| BabyBear::from_u32(5 + i as u32));
+        let o = ours::<BabyBear5, _>(&b5).unwrap();
+        assert_eq!(upstream::<BabyBear5, UpstreamBb5>(o.mul(o)), b5 * b5);
+        // BabyBear^5 is not BabyBear^4, the M31 cubic not QM31: upstream's code runs.
+        assert!(ours::<BabyBear4, _>(&b5).is_none());
+        assert!(ours::<BabyBear5, _>(&b).is_none());
         assert!(ours::<QM31, _>(&BinomialExtensionField::<Mersenne31, 3>::ONE).is_none());
         assert!(ours::<QM31, _>(&b).is_none());
         // Goldilocks^3: the words themselves, any `u64` (not reduced on the way).

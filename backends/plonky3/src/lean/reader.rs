@@ -105,58 +105,59 @@ pub trait WireField: PrimeField64 + crate::membership::MembershipField {
     }
 }
 
-/// The hooks of [`WireField`] for a 31-bit base field whose degree-4 challenge field has a
-/// twin of ours (`$ours`, [`super::ext`]); every other extension runs upstream's code.
+/// The hooks of [`WireField`] for a 31-bit base field whose challenge fields have twins of
+/// ours (`$ours`, [`super::ext`], tried in turn, each test decided at compile time); every
+/// other extension runs upstream's code.
 macro_rules! ext_hooks_of_ours {
-    ($ours:ty) => {
+    ($($ours:ty),+) => {
         #[inline(always)]
         fn ext_mul<EF: ExtensionField<Self>>(a: EF, b: EF) -> EF {
-            match (ours::<$ours, _>(&a), ours::<$ours, _>(&b)) {
-                (Some(x), Some(y)) => upstream(x.mul(y)),
-                _ => a * b,
-            }
+            $(if let (Some(x), Some(y)) = (ours::<$ours, _>(&a), ours::<$ours, _>(&b)) {
+                return upstream(x.mul(y));
+            })+
+            a * b
         }
 
         #[inline(always)]
         fn ext_mul_base<EF: ExtensionField<Self>>(a: EF, b: Self) -> EF {
-            match ours::<$ours, _>(&a) {
+            $(if let Some(x) = ours::<$ours, _>(&a) {
                 // SAFETY: the base field is `#[repr(transparent)]` over its `u32` word, the
                 // same word as ours (see `super::ext`).
-                Some(x) => upstream(x.mul_base(unsafe { core::mem::transmute_copy(&b) })),
-                None => a * b,
-            }
+                return upstream(x.mul_base(unsafe { core::mem::transmute_copy(&b) }));
+            })+
+            a * b
         }
 
         #[inline(always)]
         fn ext_add<EF: ExtensionField<Self>>(a: EF, b: EF) -> EF {
-            match (ours::<$ours, _>(&a), ours::<$ours, _>(&b)) {
-                (Some(x), Some(y)) => upstream(x.add(y)),
-                _ => a + b,
-            }
+            $(if let (Some(x), Some(y)) = (ours::<$ours, _>(&a), ours::<$ours, _>(&b)) {
+                return upstream(x.add(y));
+            })+
+            a + b
         }
 
         #[inline(always)]
         fn ext_sub<EF: ExtensionField<Self>>(a: EF, b: EF) -> EF {
-            match (ours::<$ours, _>(&a), ours::<$ours, _>(&b)) {
-                (Some(x), Some(y)) => upstream(x.sub(y)),
-                _ => a - b,
-            }
+            $(if let (Some(x), Some(y)) = (ours::<$ours, _>(&a), ours::<$ours, _>(&b)) {
+                return upstream(x.sub(y));
+            })+
+            a - b
         }
 
         #[inline(always)]
         fn ext_square<EF: ExtensionField<Self>>(a: EF) -> EF {
-            match ours::<$ours, _>(&a) {
-                Some(x) => upstream(x.square()),
-                None => a.square(),
-            }
+            $(if let Some(x) = ours::<$ours, _>(&a) {
+                return upstream(x.square());
+            })+
+            a.square()
         }
 
         #[inline(always)]
         fn ext_inverse<EF: ExtensionField<Self>>(a: EF) -> Option<EF> {
-            match ours::<$ours, _>(&a) {
-                Some(x) => (!x.is_zero()).then(|| upstream(x.inverse())),
-                None => a.try_inverse(),
-            }
+            $(if let Some(x) = ours::<$ours, _>(&a) {
+                return (!x.is_zero()).then(|| upstream(x.inverse()));
+            })+
+            a.try_inverse()
         }
     };
 }
@@ -196,7 +197,7 @@ impl WireField for BabyBear {
         acc
     }
 
-    ext_hooks_of_ours!(picostark_field::BabyBear4);
+    ext_hooks_of_ours!(picostark_field::BabyBear4, picostark_field::BabyBear5);
 }
 
 impl WireField for Goldilocks {
