@@ -220,3 +220,40 @@ fn mutations_are_refused_without_a_panic() {
     assert_eq!(accepted, 0, "{accepted} mutated proofs accepted of {runs}");
     assert!(runs > 3000, "{runs} runs");
 }
+
+/// A measured run, not part of CI: verifies every proof file in `$STWO_PROOFS` (issue 45's
+/// Fib range, 2^10 .. 2^16, written by `picostark-stwo-prover prove --air fib --log-n L`),
+/// prints each verification's time, and checks a flipped copy of each is rejected.
+/// `STWO_PROOFS=dir cargo test -p picostark-stwo --test verify -- --ignored --nocapture`.
+#[test]
+#[ignore = "needs $STWO_PROOFS, a folder of proofs from the nightly prover"]
+fn every_proof_in_stwo_proofs_is_accepted_and_its_flipped_copy_rejected() {
+    let dir = std::env::var("STWO_PROOFS").expect("STWO_PROOFS names a folder of proofs");
+    let mut paths: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "proof"))
+        .collect();
+    paths.sort();
+    assert!(!paths.is_empty(), "no .proof files in {dir}");
+    for path in paths {
+        let bytes = std::fs::read(&path).unwrap();
+        let start = std::time::Instant::now();
+        let bits = check(&bytes).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let took = start.elapsed();
+        let mut t = bytes.clone();
+        let at = payload_start(&bytes) + (bytes.len() - payload_start(&bytes)) / 2;
+        t[at] ^= 0x01;
+        assert!(
+            check(&t).is_err(),
+            "{}: flipped copy accepted",
+            path.display()
+        );
+        println!(
+            "{}: {} B, {bits} bits, verified in {:.1} ms; flipped copy rejected",
+            path.display(),
+            bytes.len(),
+            took.as_secs_f64() * 1e3
+        );
+    }
+}
