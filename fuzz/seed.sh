@@ -29,4 +29,22 @@ wf-goldilocks --air chain16 --n 8 --ext 3 --hash sha256
 wf-babybear --air fib --n 16 --log-blowup 4 --queries 24 --log-fold-arity 1 --log-final-poly-len 2
 wf-babybear --air chain16 --n 8 --ext 5
 EOF
+# stwo-m31 (issue 45), when its nightly prover is built (`cargo build --release` in
+# backends/stwo/prover): every AIR, fib at two lengths and at fold step 2, into the common
+# corpus and into one of its own (verify-stwo), which a run aimed at the stwo path starts from.
+if [ -x backends/stwo/prover/target/release/picostark-stwo-prover ]; then
+    mkdir -p fuzz/corpus/verify-stwo
+    while read -r args; do
+        name=stwo-m31$(tr -d ' -' <<<"$args")
+        # shellcheck disable=SC2086
+        ./target/release/prover-host --backend stwo-m31 $args --out "fuzz/corpus/verify-stwo/$name.proof" >/dev/null
+        cp "fuzz/corpus/verify-stwo/$name.proof" fuzz/corpus/verify/
+    done <<'EOF2'
+--air fib --n 8
+--air fib --n 64
+--air fib --n 64 --log-fold-arity 2
+--air chain16 --n 8
+--air membership --n 16
+EOF2
+fi
 ls fuzz/corpus/verify | wc -l

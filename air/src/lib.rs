@@ -18,6 +18,7 @@ pub mod chain16;
 pub mod fibonacci;
 pub mod membership;
 pub mod poseidon2;
+pub mod reduce;
 
 mod fingerprint;
 pub use fingerprint::fingerprint;

@@ -28,6 +28,7 @@ use picostark_air::chain16::CubicChain16;
 use picostark_air::fibonacci::Fibonacci;
 use picostark_air::membership::Membership;
 
+use picostark_air::reduce::DegreeReduced;
 use picostark_air::AirDef;
 use picostark_core::security::{AirShape, Figures, Regime, StatementHash};
 use picostark_core::{AirId, BackendId, Domain, FieldId, ProofHeader};
@@ -168,20 +169,27 @@ pub fn shape<A: AirDef>(air: &A, domain: Domain) -> AirShape {
     }
 }
 
-/// [`shape`] as a visitor.
-struct ShapeOver(Domain);
+/// [`shape`] as a visitor, of the AIR as a backend proves it: its degree-reduced form
+/// (`picostark_air::reduce`) under a backend's degree bound
+/// ([`BackendId::max_air_degree`]), else as written.
+struct ShapeOver(Domain, Option<usize>);
 
 impl AirVisitor for ShapeOver {
     type Output = AirShape;
     fn visit<A: AirDef>(self, air: &A) -> AirShape {
-        shape(air, self.0)
+        match self.1 {
+            Some(max) if air.transition_degrees().iter().any(|&d| d > max) => {
+                shape(&DegreeReduced::new(air.clone(), max), self.0)
+            }
+            _ => shape(air, self.0),
+        }
     }
 }
 
 /// The shape of the AIR `air` over `field` and `domain`, if the set `S` has it.
 #[inline]
 pub fn shape_in<S: AirSet>(air: AirId, field: FieldId, domain: Domain) -> Option<AirShape> {
-    S::with(air, field, ShapeOver(domain))
+    S::with(air, field, ShapeOver(domain, None))
 }
 
 /// The shape of the built-in AIR `air` over `field` and `domain`.
@@ -195,13 +203,22 @@ pub fn shape_by_id(air: AirId, field: FieldId, domain: Domain) -> Option<AirShap
 /// not linked.
 #[inline]
 pub fn shape_for<S: AirSet>(backend: BackendId, air: AirId) -> Option<AirShape> {
-    shape_in::<S>(air, backend.field(), backend.domain())
+    S::with(
+        air,
+        backend.field(),
+        ShapeOver(backend.domain(), backend.max_air_degree()),
+    )
 }
 
 /// The shape of a header's own AIR, over its backend's field and domain, if the set `S`
 /// has it.
 pub fn shape_of_in<S: AirSet>(header: &ProofHeader) -> Option<AirShape> {
-    shape_in::<S>(header.air, header.field, header.backend.domain())
+    let domain = header.backend.domain();
+    S::with(
+        header.air,
+        header.field,
+        ShapeOver(domain, header.backend.max_air_degree()),
+    )
 }
 
 /// [`shape_of_in`] over the built-in AIRs.

@@ -69,6 +69,20 @@ macro_rules! backends {
     };
 }
 
+impl BackendId {
+    /// The largest AIR constraint degree this backend proves as the AIR is written, if it
+    /// has a bound below our AIRs'. stwo 2.3 proves constraint degree 2 in all, one of
+    /// them the row selector that keeps a transition off the last row: an AIR above degree
+    /// 1 is proved in its degree-reduced form (`picostark_air::reduce`), with intermediate
+    /// columns.
+    pub const fn max_air_degree(self) -> Option<usize> {
+        match self {
+            BackendId::StwoM31 => Some(1),
+            _ => None,
+        }
+    }
+}
+
 /// The domain a backend evaluates its trace over.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Domain {

@@ -94,22 +94,6 @@ fn every_backend_proves_and_verifies_and_rejects_tampering() {
 
         // The membership AIR (depth 10, n = 16): accepted, a changed root word rejected.
         let path = tmp(&format!("{backend}-membership.proof"));
-        if backend == "stwo-m31" {
-            // Degree 6 with its row selector, beyond stwo 2.3's 3: refused, with the reason.
-            let o = run(&[
-                "--backend",
-                backend,
-                "--air",
-                "membership",
-                "--n",
-                "16",
-                "--out",
-                path.to_str().unwrap(),
-            ]);
-            assert!(!o.status.success(), "{backend} membership proved");
-            assert!(String::from_utf8_lossy(&o.stderr).contains("unsupported"));
-            continue;
-        }
         prove_air(backend, "membership", 16, &path);
         let o = run(&["verify", path.to_str().unwrap()]);
         assert_eq!(o.status.code(), Some(0), "{backend} membership");

@@ -26,12 +26,9 @@ fn structured_mutations_never_panic_and_never_verify() {
     let mut rng = mutate::Rng(0x2545_f491);
     let mut runs = 0;
     for prover in provers {
-        // stwo-m31 proves with its own Blake2s channel, and no AIR above degree 3 (chain16).
+        // stwo-m31 proves with its own Blake2s channel.
         let stwo = prover.backend().protocol() == "stwo";
         for air in [AirId::Fibonacci, AirId::CubicChain16] {
-            if stwo && air == AirId::CubicChain16 {
-                continue;
-            }
             let req = ProveRequest {
                 air,
                 log_n: 3,

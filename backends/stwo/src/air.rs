@@ -8,6 +8,14 @@
 //! every constraint is one degree above the AIR's, which is the circle shape the security
 //! estimate counts (`picostark_airs::shape`).
 //!
+//! stwo 2.3 proves constraint degree 2 with the selector ([`crate::MAX_CONSTRAINT_DEGREE`]),
+//! so the adapter takes every AIR in its degree-reduced form ([`reduced`]:
+//! `picostark_air::reduce`, an intermediate column for every product), derived from the
+//! AIR's own constraints: the AIR's constraints, now linear, under the selectors, and the
+//! intermediate columns' definitions (degree 2) on every row, the wrap included, as the
+//! reduced trace satisfies them. The intermediate columns are read on their row only (one
+//! mask point each); the AIR's own on their row and the next.
+//!
 //! The verifier takes the selectors' commitment from [`crate::preprocessed`], never from
 //! the proof: a prover who committed other selectors would escape the constraints.
 //!
@@ -19,6 +27,7 @@ use alloc::string::ToString;
 use alloc::vec::Vec;
 
 use num_traits::One;
+use picostark_air::reduce::DegreeReduced;
 use picostark_air::{AirDef, BoundaryValue, Frame, Row};
 use stwo::core::fields::m31::{BaseField, M31};
 use stwo::core::utils::{bit_reverse_index, coset_index_to_circle_domain_index};
@@ -43,20 +52,37 @@ pub fn column_id(name: &str) -> PreProcessedColumnId {
     }
 }
 
-/// An AIR over M31 as a stwo component's constraints: the AIR, the trace's log length and the
-/// public inputs (canonical M31 values).
+/// `air` as this backend proves it: its constraints reduced to the degree stwo holds beside
+/// the row selector (`BackendId::max_air_degree`).
+pub fn reduced<A: AirDef>(air: &A) -> DegreeReduced<A> {
+    let max = crate::BACKEND
+        .max_air_degree()
+        .unwrap_or(crate::MAX_CONSTRAINT_DEGREE as usize - 1);
+    DegreeReduced::new(air.clone(), max)
+}
+
+/// The largest constraint degree of `air`'s reduced form as stated to stwo: its AIR
+/// constraints one above their own under the selector, the definitions as they are, a
+/// boundary 2.
+pub fn stated_degree<A: AirDef>(air: &DegreeReduced<A>) -> u32 {
+    let (own, definitions) = air.transition_degrees().split_at(air.num_air_constraints());
+    let own = own.iter().map(|&d| d + 1).max().unwrap_or(0);
+    let definitions = definitions.iter().copied().max().unwrap_or(0);
+    own.max(definitions).max(2) as u32
+}
+
+/// An AIR over M31 as a stwo component's constraints: the AIR in its reduced form
+/// ([`reduced`]), the trace's log length and the public inputs (canonical M31 values).
 pub struct AirEval<'a, A: AirDef> {
-    pub air: &'a A,
+    pub air: &'a DegreeReduced<A>,
     pub log_n: u32,
     pub public_inputs: Vec<BaseField>,
 }
 
 impl<A: AirDef> AirEval<'_, A> {
-    /// The largest constraint degree after the selectors: one above the AIR's largest
-    /// transition, at least 2 (a degree-1 boundary under its selector).
+    /// The largest constraint degree after the selectors ([`stated_degree`]).
     pub fn max_degree(&self) -> u32 {
-        let largest = self.air.transition_degrees().iter().copied().max();
-        (largest.unwrap_or(0) as u32 + 1).max(2)
+        stated_degree(self.air)
     }
 }
 
@@ -84,13 +110,17 @@ impl<A: AirDef> FrameworkEval for AirEval<'_, A> {
     fn evaluate<E: EvalAtRow>(&self, mut eval: E) -> E {
         let is_first = eval.get_preprocessed_column(column_id(IS_FIRST));
         let is_last = eval.get_preprocessed_column(column_id(IS_LAST));
-        let width = self.air.width();
-        let mut local = Vec::with_capacity(width);
-        let mut next = Vec::with_capacity(width);
-        for _ in 0..width {
+        let own = self.air.inner().width();
+        let mut local = Vec::with_capacity(self.air.width());
+        let mut next = Vec::with_capacity(own);
+        for _ in 0..own {
             let [here, below] = eval.next_interaction_mask(ORIGINAL_TRACE_IDX, [0, 1]);
             local.push(here);
             next.push(below);
+        }
+        // The intermediate columns: their own row only (the reduced AIR reads no other).
+        for _ in 0..self.air.num_cuts() {
+            local.push(eval.next_trace_mask());
         }
         let public: Vec<E::F> = self.public_inputs.iter().map(|&v| E::F::from(v)).collect();
         let constant = |c: u64| E::F::from(m31_of(c));
@@ -104,8 +134,14 @@ impl<A: AirDef> FrameworkEval for AirEval<'_, A> {
         let mut transitions = Vec::with_capacity(self.air.transition_degrees().len());
         self.air
             .eval_transition(&frame, &mut |c| transitions.push(c));
-        for c in transitions {
-            eval.add_constraint(not_last.clone() * c);
+        let own = self.air.num_air_constraints();
+        for (i, c) in transitions.into_iter().enumerate() {
+            // The AIR's constraints hold on rows 0..n-1; the definitions on every row.
+            if i < own {
+                eval.add_constraint(not_last.clone() * c);
+            } else {
+                eval.add_constraint(c);
+            }
         }
         for b in self.air.boundaries() {
             let selector = match b.row {

@@ -48,6 +48,7 @@ use stwo_constraint_framework::{FrameworkComponent, TraceLocationAllocator};
 
 use crate::air::AirEval;
 use crate::payload::{Shape, TREES};
+use picostark_air::reduce::DegreeReduced;
 
 /// The backend this crate verifies.
 pub const BACKEND: BackendId = BackendId::StwoM31;
@@ -69,12 +70,17 @@ pub const DEFAULT_PARAMS: ProofParams = ProofParams {
 /// Largest trace this backend takes (log2 n), and smallest.
 pub const MAX_LOG_N: u8 = 18;
 pub const MIN_LOG_N: u8 = 3;
-/// The largest constraint degree (row selector included) stwo 2.3 can prove here. Its
-/// commitments are lifted: every column is read on the composition's evaluation domain,
-/// `2^(B - 1)` points for a composition degree bound `2^B`, so a trace of `n` rows is lifted
-/// `k = B - 1 - log2 n` levels and a degree-`d` constraint's quotient has degree
-/// `(d - 1) n 2^k`, which is below `2^B` only if `d <= 3`.
-pub const MAX_CONSTRAINT_DEGREE: u32 = 3;
+/// The largest constraint degree (row selector included) stwo 2.3 proves here. Its
+/// verifier reads every column on the domain of the composition polynomial's halves
+/// (`2^(B - 1)` points for a composition bound `2^B`, `B` from
+/// `max_constraint_log_degree_bound`) while its prover evaluates each component on its own
+/// trace domain: the two agree only when that domain is the trace's, `B = log2 n + 1`,
+/// which holds constraint degree 2 (the composition split in two halves is a constant of
+/// stwo's, `COMPOSITION_LOG_SPLIT`, so no parameter moves it; a Fibonacci proof declared at
+/// `B = log2 n + 2` fails stwo's own out-of-domain check). Every AIR is proved in its
+/// degree-reduced form ([`air::reduced`]): linear constraints under the selector, quadratic
+/// definitions of the intermediate columns on every row.
+pub const MAX_CONSTRAINT_DEGREE: u32 = 2;
 /// stwo's own ranges (`FriConfig::new`'s assertions), and ours for the rest.
 const MAX_LOG_BLOWUP: u8 = 16;
 const MAX_LOG_LAST_LAYER: u8 = 10;
@@ -160,15 +166,8 @@ pub fn check_header_in<S: AirSet>(header: &ProofHeader) -> Result<(), VerifyErro
         0,
         MAX_LOG_LAST_LAYER.into(),
     )?;
-    let degree = picostark_airs::shape_for::<S>(BACKEND, header.air)
-        .ok_or(VerifyError::Unsupported(AIR_NOT_IN_BUILD))?
-        .max_constraint_degree;
-    if degree > MAX_CONSTRAINT_DEGREE {
-        return Err(VerifyError::Unsupported(
-            "stwo-m31: constraint degree above 3 with the row selector (stwo 2.3 lifts the \
-             trace to the composition's domain, which holds degree 3 at most)",
-        ));
-    }
+    picostark_airs::shape_for::<S>(BACKEND, header.air)
+        .ok_or(VerifyError::Unsupported(AIR_NOT_IN_BUILD))?;
     // FRI must fold at least once: the last layer is below the committed degree (n).
     if p.log_final_poly_len >= header.log_n {
         return Err(VerifyError::Unsupported(
@@ -253,9 +252,8 @@ pub fn component<A: AirDef>(eval: AirEval<'_, A>) -> FrameworkComponent<AirEval<
     )
 }
 
-/// The shape the parser holds a payload to, from the header and the AIR.
-pub fn shape<A: AirDef>(air: &A, header: &ProofHeader) -> Shape {
-    let width = air.width();
+/// The shape the parser holds a payload to, from the header and the reduced AIR.
+pub fn shape<A: AirDef>(air: &DegreeReduced<A>, header: &ProofHeader) -> Shape {
     let eval = AirEval {
         air,
         log_n: header.log_n.into(),
@@ -264,11 +262,14 @@ pub fn shape<A: AirDef>(air: &A, header: &ProofHeader) -> Shape {
     let composition_log =
         stwo_constraint_framework::FrameworkEval::max_constraint_log_degree_bound(&eval);
     let blowup = u32::from(header.params.log_blowup);
-    // The selectors (one sample each), the trace (rows i and i + 1), the composition's
-    // 2 * 4 coordinate columns (one sample each).
+    // The selectors (one sample each), the trace (the AIR's columns at rows i and i + 1,
+    // the intermediate ones at row i), the composition's 2 * 4 coordinate columns (one
+    // sample each).
+    let mut trace = alloc::vec![2; air.inner().width()];
+    trace.resize(air.width(), 1);
     let samples: [Vec<u8>; TREES] = [
         alloc::vec![1; 2],
-        alloc::vec![2; width],
+        trace,
         alloc::vec![1; 2 * stwo::core::fields::qm31::SECURE_EXTENSION_DEGREE],
     ];
     let lifting = lifting_log_size(composition_log, header.params.log_blowup);
@@ -290,6 +291,7 @@ impl AirVisitor for VerifyAir<'_, '_> {
     fn visit<A: AirDef>(self, air: &A) -> Result<(), VerifyError> {
         let header = &self.file.header;
         let public = public_inputs(self.file, air.num_public_inputs())?;
+        let air = &air::reduced(air);
         let shape = shape(air, header);
         let proof = payload::decode(self.file.payload, &shape)?;
         let lifting = shape.config.lifting_log_size.unwrap_or(0);

@@ -21,13 +21,14 @@ fn testdata(name: &str) -> Vec<u8> {
 fn stwo_verdict(bytes: &[u8]) -> Option<bool> {
     let file = ProofFile::parse(bytes).ok()?;
     let h = file.header;
-    let shape = shape(&Fibonacci, &h);
+    let air = &picostark_stwo::air::reduced(&Fibonacci);
+    let shape = shape(air, &h);
     let proof = payload::decode(file.payload, &shape).ok()?;
     let public: Vec<M31> = (0..file.public_inputs.len())
         .map(|i| M31::from_u32_unchecked(file.public_inputs.get(i).unwrap() as u32))
         .collect();
     let component = component(AirEval {
-        air: &Fibonacci,
+        air,
         log_n: h.log_n.into(),
         public_inputs: public.clone(),
     });

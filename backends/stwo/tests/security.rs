@@ -77,3 +77,34 @@ fn fib_1024_figures_beside_stwos_own() {
             < 95
     );
 }
+
+/// chain16 and membership as stwo proves them (degree-reduced: more columns, more
+/// constraints, degree 3 counted with the selector), at the defaults: at least 95 bits in
+/// the strictest regime, and the reduced shape is the one counted.
+#[test]
+fn reduced_airs_reach_95_bits_at_the_defaults() {
+    for (air, log_n) in [(AirId::CubicChain16, 10), (AirId::Membership, 4)] {
+        let h = ProofHeader {
+            air,
+            ..fib(log_n, DEFAULT_PARAMS)
+        };
+        let shape = picostark_airs::shape_of(&h).unwrap();
+        let written =
+            picostark_airs::shape_by_id(air, FieldId::Mersenne31, h.backend.domain()).unwrap();
+        assert!(shape.width > written.width, "{air:?}: {shape:?}");
+        let f = picostark_airs::figures(&h).unwrap();
+        eprintln!(
+            "stwo-m31 {air:?} n = 2^{log_n} (width {} reduced from {}): ethSTARK {} / \
+             winterfell {} / Plonky3 {} / proven unique {} / proven list {}; strictest {}",
+            shape.width,
+            written.width,
+            f.ethstark,
+            f.winterfell,
+            f.plonky3,
+            f.proven_unique,
+            f.proven_list,
+            f.get(Regime::Strictest)
+        );
+        assert!(f.get(Regime::Strictest) >= 95, "{air:?}: {f:?}");
+    }
+}

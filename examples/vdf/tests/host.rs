@@ -10,8 +10,7 @@ use picostark_registry::{prove_air, verifier, verify_air};
 
 const LOG_N: u8 = 6;
 
-/// stwo-m31's prover is a nightly binary built with the built-in AIRs (and stwo 2.3 takes
-/// constraints of degree 3 at most with the row selector; this AIR's is 4).
+/// stwo-m31's prover is a nightly binary built with the built-in AIRs only.
 const CANNOT_PROVE: &[BackendId] = &[BackendId::StwoM31];
 
 /// The proofs of every other backend, made once.

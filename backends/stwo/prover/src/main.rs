@@ -13,7 +13,7 @@ use picostark_air::AirDef;
 use picostark_airs::AirVisitor;
 use picostark_core::proof_file::{self, ProofParams};
 use picostark_core::{AirId, FieldId, HashId, ProofHeader};
-use picostark_stwo::air::{m31_of, trace_position, AirEval};
+use picostark_stwo::air::{m31_of, reduced, trace_position, AirEval};
 use picostark_stwo::{
     bind_statement, check_header, lifting_log_size, pcs_config, BACKEND, EXTENSION_DEGREE,
 };
@@ -71,6 +71,8 @@ impl AirVisitor for ProveAir {
     fn visit<A: AirDef>(self, air: &A) -> Result<Vec<u8>, String> {
         let h = &self.header;
         let log_n = u32::from(h.log_n);
+        // The AIR as this backend proves it: intermediate columns where it passes degree 2.
+        let air = &reduced(air);
         let trace = air.generate_trace(1 << log_n, m31_of);
         let public: Vec<BaseField> = trace.public_inputs.clone();
         let eval = AirEval {
