@@ -29,6 +29,7 @@ use alloc::vec::Vec;
 use num_traits::One;
 use picostark_air::reduce::DegreeReduced;
 use picostark_air::{AirDef, BoundaryValue, Frame, Row};
+use picostark_core::BackendId;
 use stwo::core::fields::m31::{BaseField, M31};
 use stwo::core::utils::{bit_reverse_index, coset_index_to_circle_domain_index};
 use stwo_constraint_framework::preprocessed_columns::PreProcessedColumnId;
@@ -55,11 +56,15 @@ pub fn column_id(name: &str) -> PreProcessedColumnId {
 /// `air` as this backend proves it: its constraints reduced to the degree stwo holds beside
 /// the row selector (`BackendId::max_air_degree`).
 pub fn reduced<A: AirDef>(air: &A) -> DegreeReduced<A> {
-    let max = crate::BACKEND
-        .max_air_degree()
-        .unwrap_or(crate::MAX_CONSTRAINT_DEGREE as usize - 1);
-    DegreeReduced::new(air.clone(), max)
+    DegreeReduced::new(air.clone(), MAX_AIR_DEGREE)
 }
+
+/// The AIR's own constraint degree this backend proves (one below stwo's bound with the
+/// selector). Read from the backend id, not from the crate root, which imports this module.
+const MAX_AIR_DEGREE: usize = match BackendId::StwoM31.max_air_degree() {
+    Some(degree) => degree,
+    None => 1,
+};
 
 /// The largest constraint degree of `air`'s reduced form as stated to stwo: its AIR
 /// constraints one above their own under the selector, the definitions as they are, a
