@@ -1,12 +1,15 @@
-//! A process-wide count of BLAKE3 compressions (feature `count`, host only: it needs 64-bit
-//! atomics): every call of [`crate::compress`] adds one, so a host verification runs the
-//! firmware's own hashing code and its hash floor is counted, not estimated. Off until
-//! [`reset`], because provers hash on many threads and must not share one hot counter.
+//! A count of BLAKE3 compressions on the calling thread (feature `count`, host only: it needs
+//! std's thread locals): every call of [`crate::compress`] adds one, so a host verification
+//! runs the firmware's own hashing code and its hash floor is counted, not estimated. Per
+//! thread, because provers and other tests hash on other threads at the same time and must
+//! not leak into a verification's count; off until [`reset`].
 
-use core::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use core::cell::Cell;
 
-static COMPRESSIONS: AtomicU64 = AtomicU64::new(0);
-static ENABLED: AtomicBool = AtomicBool::new(false);
+std::thread_local! {
+    static COMPRESSIONS: Cell<u64> = const { Cell::new(0) };
+    static ENABLED: Cell<bool> = const { Cell::new(false) };
+}
 
 /// Compressions BLAKE3 performs for a `len`-byte message: one per 64-byte block of each
 /// 1024-byte chunk (an empty message still compresses one block), plus one per parent node.
@@ -18,26 +21,26 @@ pub fn compressions_for(len: usize) -> u64 {
     (blocks + chunks - 1) as u64
 }
 
-/// Sets the counter to zero and starts counting.
+/// Sets this thread's counter to zero and starts counting on this thread.
 pub fn reset() {
-    COMPRESSIONS.store(0, Ordering::Relaxed);
-    ENABLED.store(true, Ordering::Relaxed);
+    COMPRESSIONS.with(|c| c.set(0));
+    ENABLED.with(|e| e.set(true));
 }
 
-/// Stops counting.
+/// Stops counting on this thread.
 pub fn stop() {
-    ENABLED.store(false, Ordering::Relaxed);
+    ENABLED.with(|e| e.set(false));
 }
 
-/// Compressions counted since the last [`reset`].
+/// Compressions counted on this thread since its last [`reset`].
 pub fn compressions() -> u64 {
-    COMPRESSIONS.load(Ordering::Relaxed)
+    COMPRESSIONS.with(Cell::get)
 }
 
-/// Adds `n` compressions while counting is on.
+/// Adds `n` compressions while this thread counts.
 #[inline]
 pub fn add(n: u64) {
-    if ENABLED.load(Ordering::Relaxed) {
-        COMPRESSIONS.fetch_add(n, Ordering::Relaxed);
+    if ENABLED.with(Cell::get) {
+        COMPRESSIONS.with(|c| c.set(c.get() + n));
     }
 }

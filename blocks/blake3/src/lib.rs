@@ -19,7 +19,8 @@
 
 #![no_std]
 
-#[cfg(test)]
+// `count` is host only and keeps its counter per thread (std's thread locals).
+#[cfg(any(test, feature = "count"))]
 extern crate std;
 
 #[cfg(feature = "count")]
