@@ -317,7 +317,9 @@ if has wf-goldilocks; then
 fi
 # A Plonky3 image fits SRAM only without the stock fallback (`lean-only`; results/hash/README.md).
 if has p3-babybear; then
-  SETS+=("p3-babybear-code-in-ram:p3-babybear,code-in-ram,lean-only:$RAM_CODE_HEAP:$(realpath "$PROOFS/p3-babybear-fib-1024-sha256.proof")")
+  # Heap 96 KiB: with 128 KiB the Hazard3 image's stack (lean Plonky3 code in SRAM, grown by
+  # our BabyBear^5) is under the build's floor; its proofs' heap peak is under 10 KB.
+  SETS+=("p3-babybear-code-in-ram:p3-babybear,code-in-ram,lean-only:98304:$(realpath "$PROOFS/p3-babybear-fib-1024-sha256.proof")")
 fi
 
 for core in m33 rv32; do
