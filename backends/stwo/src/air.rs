@@ -60,10 +60,11 @@ pub fn reduced<A: AirDef>(air: &A) -> DegreeReduced<A> {
 }
 
 /// The AIR's own constraint degree this backend proves (one below stwo's bound with the
-/// selector). Read from the backend id, not from the crate root, which imports this module.
+/// selector). Read from the backend id, not from the crate root, which imports this module;
+/// an id without a bound stops the build here rather than falling back to a second copy.
 const MAX_AIR_DEGREE: usize = match BackendId::StwoM31.max_air_degree() {
     Some(degree) => degree,
-    None => 1,
+    None => panic!("stwo-m31 names its AIR degree bound (BackendId::max_air_degree)"),
 };
 
 /// The largest constraint degree of `air`'s reduced form as stated to stwo: its AIR
