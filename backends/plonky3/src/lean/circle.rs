@@ -237,9 +237,10 @@ impl<H: ByteHash> CirclePcs<H> {
         c: &OpeningClaims<'_, EF>,
         g: &Geometry,
         commits: &mut [Digest],
+        fails: &mut Failures,
     ) -> Result<CircleLayout<'a, EF>, VerifyError> {
         let (q, nh, ef_len) = (self.num_queries, g.num_heights, core::mem::size_of::<EF>());
-        r.zero_witness::<F>()?; // no batch grinding
+        r.zero_witness::<F>(fails)?; // no batch grinding
         r.expect_len(1)?;
         let first_layer_root = *r.digest()?;
         r.expect_len(nh)?;
@@ -247,7 +248,7 @@ impl<H: ByteHash> CirclePcs<H> {
         for l in &mut lambdas[..nh] {
             r.ext_into(l)?;
         }
-        r.commit_phase::<F>(commits)?;
+        r.commit_phase::<F>(commits, fails)?;
         r.expect_len(2)?;
         let inputs = r.clone();
         for (mats, cols) in [(1usize, c.trace_local.len()), (c.num_chunks, EF::DIMENSION)] {
@@ -283,9 +284,10 @@ impl<H: ByteHash> CirclePcs<H> {
         }
         let final_value = r.ext()?;
         let query_witness = r.elem::<F>()?;
-        if self.pow_bits == 0 && query_witness != F::ZERO {
-            return Err(Check::GrindingWitness.into());
-        }
+        fails.check(
+            self.pow_bits > 0 || query_witness == F::ZERO,
+            Check::GrindingWitness,
+        );
         Ok(CircleLayout {
             first_layer_root,
             lambdas,
@@ -400,7 +402,7 @@ impl<H: ByteHash> CirclePcs<H> {
                 let top = indices[k] >> 1;
                 idx[k] = top;
                 let seed_idx = reverse_bits(top >> 1, log_fri - 1);
-                xs[k] = shifted_multiple(shift, gen, seed_idx).x;
+                xs[k] = shifted_multiple(shift, gen, seed_idx, log_fri - 1).x;
             }
         }
         let mut x_inv = [F::ZERO; MAX_QUERIES];
@@ -541,7 +543,7 @@ where
         let mut query_state = QueryDigests::new(rounds, q, g.num_heights);
         let (commits, digests, injected, nodes, points) = query_state.split();
 
-        let mut layout = self.read_layout(r, c, &g, commits)?;
+        let mut layout = self.read_layout(r, c, &g, commits, fails)?;
         let mut terms = ClaimTerm::unset();
         let terms = &mut terms[..2 + nc];
         let mut indices = [0usize; MAX_QUERIES];

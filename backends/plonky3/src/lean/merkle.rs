@@ -38,6 +38,21 @@ fn copy_words(dst: &mut Digest, src: &Digest) {
     d[7] = s[7];
 }
 
+/// The position of each query in index order (ties in query order), counted for every pair
+/// of queries, so the steps do not depend on the order. Folding shifts every index right by
+/// the same amount, so one order serves every tree of the two-adic path.
+pub fn sorted_positions(indices: &[usize]) -> [u8; MAX_QUERIES] {
+    let mut pos = [0u8; MAX_QUERIES];
+    for (k, p) in pos[..indices.len()].iter_mut().enumerate() {
+        let mut before = 0u8;
+        for (j, &x) in indices.iter().enumerate() {
+            before += u8::from(x < indices[k]) | (u8::from(x == indices[k]) & u8::from(j < k));
+        }
+        *p = before;
+    }
+    pos
+}
+
 /// Verifies the multi-proof of `leaves` (`(index, digest)`, sorted by index, possibly
 /// repeated: repeats must carry the same digest, as upstream compares their rows) in a tree
 /// of `2^depth` leaves against `root` (commitment `tree`, named in a rejection), reading its
@@ -73,6 +88,7 @@ pub fn verify_sorted<H: ByteHash>(
         root,
         depth,
         inject_after: 0,
+        queries: leaves.len(),
     };
     walk::<H, false>(compress, &walk_in, &mut leaves[..n], &mut [], r, fails)
 }
@@ -80,8 +96,8 @@ pub fn verify_sorted<H: ByteHash>(
 /// Verifies the multi-proof of the leaves at `index` (in query order, possibly repeated)
 /// against `root` (commitment `tree`, named in a rejection). `leaf(k)` hashes query `k`'s rows (the tallest matrices') and, with
 /// `inject_after = Some(l)`, the shorter matrix's rows, which enter after compression level
-/// `l` as `compress(node, injected)`; it is called once per distinct index, as upstream
-/// hashes. `same(a, b)` says whether two queries opened identical rows: repeated indices
+/// `l` as `compress(node, injected)`; it is called once per query, repeats included (their
+/// digests are dropped), so the hashing does not depend on how many indices repeat. `same(a, b)` says whether two queries opened identical rows: repeated indices
 /// must. Queries merged into one node before an injection must have opened the same shorter
 /// row (equal injected digests); their tallest rows differ. `nodes` and, with an injection,
 /// `injected` are the caller's scratch, at least one entry per query. Failed checks go to
@@ -107,15 +123,11 @@ pub fn verify_queries<H: ByteHash>(
             "query count beyond the lean verifier's bounds",
         ));
     }
-    // Queries sorted by index (insertion sort of a permutation: no rows move).
+    // Queries sorted by index (a permutation: no rows move), by rank, with as many steps
+    // whatever the order.
     let mut order = [0u8; MAX_QUERIES];
-    for k in 0..q {
-        let mut j = k;
-        while j > 0 && index[order[j - 1] as usize] > index[k] {
-            order[j] = order[j - 1];
-            j -= 1;
-        }
-        order[j] = k as u8;
+    for (k, &p) in sorted_positions(index).iter().take(q).enumerate() {
+        order[p as usize] = k as u8;
     }
     // The first query of each distinct index (`lead`) is hashed; repeats must equal it.
     let mut lead = 0;
@@ -124,6 +136,8 @@ pub fn verify_queries<H: ByteHash>(
         let k = k as usize;
         if n > 0 && nodes[n - 1].0 == index[k] {
             fails.check(same(lead, k), Check::RepeatedQuery(tree));
+            // Hashed all the same: how many queries repeat depends on the indices.
+            core::hint::black_box(leaf(k));
             continue;
         }
         nodes[n].0 = index[k];
@@ -140,6 +154,7 @@ pub fn verify_queries<H: ByteHash>(
         root,
         depth,
         inject_after: inject_after.unwrap_or(0),
+        queries: q,
     };
     match inject_after {
         Some(_) => walk::<H, true>(
@@ -161,6 +176,9 @@ struct WalkIn<'a> {
     root: &'a Digest,
     depth: usize,
     inject_after: usize,
+    /// The query count (repeats included): with the supplied siblings, it bounds the
+    /// compressions a sound proof needs, independently of the indices.
+    queries: usize,
 }
 
 /// The walk up from `nodes` (distinct indexes in increasing order, with their digests): a
@@ -186,6 +204,19 @@ fn walk<H: ByteHash, const INJECT: bool>(
         return Err(VerifyError::Unsupported("a query index outside its tree"));
     }
     let stand_in = [0u8; 32];
+    // The compressions a sound proof can need, whatever its indices: a pruned walk from `L`
+    // distinct leaves with `S` siblings hashes `L + S - 1` nodes (each compression takes two
+    // of the leaves, siblings and nodes below the root), `L` is at most the query count,
+    // and no tree has more than `2^depth - 1` inner nodes; an injection adds one per node
+    // at its level. The walk hashes at most `budget` and pads to it with dummy
+    // compressions, so its hashing is the same for every index set (issue 46). Over the
+    // budget only a proof short of siblings goes, which fails `MerkleSiblings`.
+    let inner = (1usize << w.depth) - 1;
+    let mut budget = (w.queries + supplied).saturating_sub(1).min(inner);
+    if INJECT {
+        budget += w.queries.min(1 << w.depth.saturating_sub(w.inject_after + 1));
+    }
+    let mut hashed = 0usize;
     let mut used = 0usize;
     let mut pair = Pair([[0u8; 32]; 2]);
     for level in 0..w.depth {
@@ -221,7 +252,10 @@ fn walk<H: ByteHash, const INJECT: bool>(
                 i += 1;
             }
             nodes[out].0 = idx >> 1;
-            H::compress_pair_into(compress, &pair.0, &mut nodes[out].1);
+            if hashed < budget {
+                H::compress_pair_into(compress, &pair.0, &mut nodes[out].1);
+            }
+            hashed += 1;
             out += 1;
         }
         n = out;
@@ -229,10 +263,20 @@ fn walk<H: ByteHash, const INJECT: bool>(
             for (node, inj) in nodes[..n].iter_mut().zip(injected.iter()) {
                 pair.0[0] = node.1;
                 pair.0[1] = *inj;
-                H::compress_pair_into(compress, &pair.0, &mut node.1);
+                if hashed < budget {
+                    H::compress_pair_into(compress, &pair.0, &mut node.1);
+                }
+                hashed += 1;
             }
         }
     }
+    fails.check(hashed <= budget, Check::MerkleSiblings(w.tree));
+    let mut dummy = [0u8; 32];
+    while hashed < budget {
+        H::compress_pair_into(compress, &pair.0, &mut dummy);
+        hashed += 1;
+    }
+    core::hint::black_box(&dummy);
     fails.check(used == supplied, Check::MerkleSiblings(w.tree));
     fails.check(
         n == 1 && digests_equal(&nodes[0].1, w.root),
