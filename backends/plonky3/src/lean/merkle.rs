@@ -181,6 +181,45 @@ struct WalkIn<'a> {
     queries: usize,
 }
 
+/// A missing sibling's stand-in.
+const STAND_IN: Digest = [0; 32];
+
+/// One node of a walk: `nodes[i]` (of `n` at this level) with its sibling, which is the next
+/// node when that is its pair, else the next supplied sibling (`siblings[*used]`, a zero
+/// stand-in past them), hashed into `nodes[out]` when `hash`. Both paths take the same
+/// steps, selected by index rather than by branch, so a walk's cost is its count of nodes
+/// whatever their shape (issue 46). Returns how many nodes it consumed, and whether two
+/// paired nodes carry the same injected digest (with `INJECT`; true when unpaired).
+#[inline(always)]
+fn step<H: ByteHash, const INJECT: bool>(
+    compress: &H::Compress,
+    (nodes, injected): (&mut [(usize, Digest)], &mut [Digest]),
+    (i, n, out): (usize, usize, usize),
+    (siblings, used): (&[[u8; 32]], &mut usize),
+    pair: &mut Pair,
+    hash: bool,
+) -> (usize, bool) {
+    let idx = nodes[i].0;
+    // The next node (this one when it is the last): its pair only if it is `idx ^ 1`.
+    let next = (i + 1).min(n - 1);
+    let paired = usize::from(nodes[next].0 == idx ^ 1);
+    let supplied = siblings.get(*used).unwrap_or(&STAND_IN);
+    let side = idx & 1;
+    pair.0[side] = nodes[i].1;
+    copy_words(&mut pair.0[side ^ 1], [supplied, &nodes[next].1][paired]);
+    *used += paired ^ 1;
+    // Compared on either path (unpaired, the answer is not needed).
+    let same = !INJECT || (digests_equal(&injected[i], &injected[next]) | (paired == 0));
+    if INJECT {
+        injected[out] = injected[i];
+    }
+    nodes[out].0 = idx >> 1;
+    if hash {
+        H::compress_pair_into(compress, &pair.0, &mut nodes[out].1);
+    }
+    (1 + paired, same)
+}
+
 /// The walk up from `nodes` (distinct indexes in increasing order, with their digests): a
 /// node whose sibling is not on the frontier takes it from the proof, every supplied sibling
 /// must be used, and the one node left must be the root. With `INJECT`, `injected` (one per
@@ -203,18 +242,20 @@ fn walk<H: ByteHash, const INJECT: bool>(
     if n == 0 || nodes[n - 1].0 >> w.depth != 0 {
         return Err(VerifyError::Unsupported("a query index outside its tree"));
     }
-    let stand_in = [0u8; 32];
     // The compressions a sound proof can need, whatever its indices: a pruned walk from `L`
     // distinct leaves with `S` siblings hashes `L + S - 1` nodes (each compression takes two
     // of the leaves, siblings and nodes below the root), `L` is at most the query count,
     // and no tree has more than `2^depth - 1` inner nodes; an injection adds one per node
-    // at its level. The walk hashes at most `budget` and pads to it with dummy
-    // compressions, so its hashing is the same for every index set (issue 46). Over the
-    // budget only a proof short of siblings goes, which fails `MerkleSiblings`.
+    // at its level. The walk hashes at most `budget` and pads to it with dummy steps (the
+    // same [`step`] on scratch nodes), so its work is the same for every index set (issue
+    // 46). Over the budget only a proof short of siblings goes, which fails
+    // `MerkleSiblings`.
     let inner = (1usize << w.depth) - 1;
     let mut budget = (w.queries + supplied).saturating_sub(1).min(inner);
     if INJECT {
-        budget += w.queries.min(1 << w.depth.saturating_sub(w.inject_after + 1));
+        budget += w
+            .queries
+            .min(1 << w.depth.saturating_sub(w.inject_after + 1));
     }
     let mut hashed = 0usize;
     let mut used = 0usize;
@@ -225,36 +266,19 @@ fn walk<H: ByteHash, const INJECT: bool>(
         let mut out = 0;
         let mut i = 0;
         while i < n {
-            let idx = nodes[i].0;
-            if i + 1 < n && nodes[i + 1].0 == idx ^ 1 {
-                if shared_below {
-                    fails.check(
-                        digests_equal(&injected[i], &injected[i + 1]),
-                        Check::MerklePath(w.tree),
-                    );
-                }
-                pair.0[0] = nodes[i].1;
-                pair.0[1] = nodes[i + 1].1;
-                if INJECT {
-                    injected[out] = injected[i];
-                }
-                i += 2;
-            } else {
-                let sibling = siblings.get(used).unwrap_or(&stand_in);
-                used += 1;
-                fails.check(used <= supplied, Check::MerkleSiblings(w.tree));
-                let side = idx & 1;
-                pair.0[side] = nodes[i].1;
-                copy_words(&mut pair.0[side ^ 1], sibling);
-                if INJECT {
-                    injected[out] = injected[i];
-                }
-                i += 1;
+            let hash = hashed < budget;
+            let (advance, same) = step::<H, INJECT>(
+                compress,
+                (&mut *nodes, &mut *injected),
+                (i, n, out),
+                (siblings, &mut used),
+                &mut pair,
+                hash,
+            );
+            if INJECT {
+                fails.check(!shared_below || same, Check::MerklePath(w.tree));
             }
-            nodes[out].0 = idx >> 1;
-            if hashed < budget {
-                H::compress_pair_into(compress, &pair.0, &mut nodes[out].1);
-            }
+            i += advance;
             hashed += 1;
             out += 1;
         }
@@ -271,12 +295,26 @@ fn walk<H: ByteHash, const INJECT: bool>(
         }
     }
     fails.check(hashed <= budget, Check::MerkleSiblings(w.tree));
-    let mut dummy = [0u8; 32];
+    // Two scratch nodes that are not a pair: each dummy step takes the sibling path.
+    let mut scratch = [(0usize, [0u8; 32]), (2, [0u8; 32])];
+    let mut scratch_injected = [[0u8; 32]; 2];
+    let mut spare = supplied;
+    let mut dummy_fails = Failures::new();
     while hashed < budget {
-        H::compress_pair_into(compress, &pair.0, &mut dummy);
+        let (_, same) = step::<H, INJECT>(
+            compress,
+            (&mut scratch, &mut scratch_injected),
+            (0, 2, 0),
+            (siblings, &mut spare),
+            &mut pair,
+            true,
+        );
+        if INJECT {
+            dummy_fails.check(same, Check::MerklePath(w.tree));
+        }
         hashed += 1;
     }
-    core::hint::black_box(&dummy);
+    core::hint::black_box((&scratch, &dummy_fails));
     fails.check(used == supplied, Check::MerkleSiblings(w.tree));
     fails.check(
         n == 1 && digests_equal(&nodes[0].1, w.root),

@@ -172,7 +172,13 @@ where
         core::mem::swap(&mut evaluations, &mut next_evaluations);
     }
 
-    check_remainder::<B, E, H>(inp, (&positions, &evaluations), shift, max_degree_plus_1, fails)
+    check_remainder::<B, E, H>(
+        inp,
+        (&positions, &evaluations),
+        shift,
+        max_degree_plus_1,
+        fails,
+    )
 }
 
 /// A row's `N` values folded to `N * P(alpha)`, `P` the interpolant of the row over the

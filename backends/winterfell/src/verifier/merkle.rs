@@ -128,16 +128,15 @@ impl MerkleScratch {
     }
 }
 
-/// The bytes of digest `j` of node vector `i`, copied where the pair to hash is built
-/// (inlined: a call returned them through a `Result` in memory, once per sibling), or a zero
-/// stand-in, recorded as a failure, when the proof has no such digest.
+/// The bytes of digest `j` of node vector `i` and `true`, or a zero stand-in and `false`
+/// when the proof has no such digest (inlined: a call returned them through memory, once
+/// per node).
 #[inline(always)]
 fn node_bytes<'p>(
     proof: &'p [u8],
     vectors: &[(usize, usize)],
     (i, j): (usize, usize),
-    (tree, fails): (Tree, &mut Failures),
-) -> &'p [u8; 32] {
+) -> (&'p [u8; 32], bool) {
     const STAND_IN: [u8; 32] = [0; 32];
     let found = vectors.get(i).and_then(|&(offset, count)| {
         let at = offset + j * DIGEST_BYTES;
@@ -147,12 +146,9 @@ fn node_bytes<'p>(
             None
         }
     });
-    fails.check(found.is_some(), Check::MerklePath(tree));
-    found.unwrap_or(&STAND_IN)
+    (found.unwrap_or(&STAND_IN), found.is_some())
 }
 
-/// Hashes the parent of `pair` into `level[i]`: the levels are sized once per level
-/// (`resize` zeroes only new entries), so no entry is zeroed or moved per node.
 /// Counted in `hashed.0`, and only while it is below the budget `hashed.1` (see
 /// [`verify_batch`]).
 fn put_parent<H: NodeHash>(
@@ -260,77 +256,56 @@ pub fn verify_batch<H: NodeHash>(
     let supplied: usize = s.vectors.iter().map(|&(_, count)| count).sum();
     let budget = (indexes.len() + supplied - 1).min(num_leaves - 1);
     let mut hashed = (0, budget);
-    // The pair being hashed when its nodes do not lie side by side.
+    // The pair being hashed. Each node takes the same steps whether its sibling is the next
+    // node or comes from the proof (selected by index, not by branch), and the walk pads to
+    // its budget with steps of the same kind, so its cost does not depend on the indexes.
     let mut pair = [Node::default(); 2];
 
     // Leaf level: hash each sibling pair, taking the missing sibling from the proof.
     s.level_index.clear();
     s.level.resize(num_pairs, Node::default());
     s.pointers.clear();
+    let len = s.sorted.len();
     let mut k = 0;
-    while k < s.sorted.len() {
+    while k < len {
         let i = s.level_index.len();
         let (index, pos) = s.sorted[k];
-        let pair_index = index & !1;
-        let both =
-            index == pair_index && k + 1 < s.sorted.len() && s.sorted[k + 1].0 == pair_index + 1;
-        if both {
-            let right = s.sorted[k + 1].1;
-            match leaves.get(pos..pos + 2) {
-                // Leaves in index order (the trace and composition openings): in place.
-                Some(adjacent) if right == pos + 1 => put_parent::<H>(
-                    &mut s.level,
-                    i,
-                    adjacent
-                        .try_into()
-                        .map_err(|_| malformed("Merkle leaves"))?,
-                    &mut hashed,
-                )?,
-                _ => {
-                    pair[0].set(&leaves[pos]);
-                    pair[1].set(&leaves[right]);
-                    put_parent::<H>(&mut s.level, i, &pair, &mut hashed)?;
-                }
-            }
-            k += 2;
-            s.pointers.push(0);
-        } else {
-            let side = index & 1;
-            pair[side].set(&leaves[pos]);
-            pair[side ^ 1].set_bytes(node_bytes(proof, &s.vectors, (i, 0), (tree, fails)));
-            put_parent::<H>(&mut s.level, i, &pair, &mut hashed)?;
-            k += 1;
-            s.pointers.push(1);
-        }
-        s.level_index.push((num_leaves + pair_index) >> 1);
+        let next = (k + 1).min(len - 1);
+        let paired = usize::from(s.sorted[next].0 == index ^ 1);
+        let (supplied, found) = node_bytes(proof, &s.vectors, (i, 0));
+        fails.check(found | (paired == 1), Check::MerklePath(tree));
+        let from_proof = Node::from_bytes(supplied);
+        let side = index & 1;
+        pair[side].set(&leaves[pos]);
+        pair[side ^ 1].set([&from_proof, &leaves[s.sorted[next].1]][paired]);
+        put_parent::<H>(&mut s.level, i, &pair, &mut hashed)?;
+        s.pointers.push(paired ^ 1);
+        s.level_index.push((num_leaves + (index & !1)) >> 1);
+        k += 1 + paired;
     }
 
     // Upper levels: the entry at list position `k` reads vector `k` when its sibling is absent.
     for _ in 1..depth {
         s.next_index.clear();
         s.next.resize(s.level.len(), Node::default());
+        let len = s.level.len();
         let mut k = 0;
-        while k < s.level.len() {
+        while k < len {
             let index = s.level_index[k];
             let i = s.next_index.len();
             // The list is sorted, so a sibling next in it is the right one.
-            if s.level_index.get(k + 1) == Some(&(index ^ 1)) {
-                let adjacent: &[Node; 2] = s.level[k..k + 2]
-                    .try_into()
-                    .map_err(|_| malformed("Merkle level"))?;
-                put_parent::<H>(&mut s.next, i, adjacent, &mut hashed)?;
-                k += 1;
-            } else {
-                let p = s.pointers[k];
-                let sibling = node_bytes(proof, &s.vectors, (k, p), (tree, fails));
-                s.pointers[k] += 1;
-                let side = index & 1;
-                pair[side].set(&s.level[k]);
-                pair[side ^ 1].set_bytes(sibling);
-                put_parent::<H>(&mut s.next, i, &pair, &mut hashed)?;
-            }
+            let next = (k + 1).min(len - 1);
+            let paired = usize::from(s.level_index[next] == index ^ 1);
+            let (supplied, found) = node_bytes(proof, &s.vectors, (k, s.pointers[k]));
+            fails.check(found | (paired == 1), Check::MerklePath(tree));
+            let from_proof = Node::from_bytes(supplied);
+            s.pointers[k] += paired ^ 1;
+            let side = index & 1;
+            pair[side].set(&s.level[k]);
+            pair[side ^ 1].set([&from_proof, &s.level[next]][paired]);
+            put_parent::<H>(&mut s.next, i, &pair, &mut hashed)?;
             s.next_index.push(index >> 1);
-            k += 1;
+            k += 1 + paired;
         }
         s.next.truncate(s.next_index.len());
         core::mem::swap(&mut s.level_index, &mut s.next_index);
@@ -339,12 +314,17 @@ pub fn verify_batch<H: NodeHash>(
 
     // Over the budget only with digests missing, which failed above.
     fails.check(hashed.0 <= budget, Check::MerklePath(tree));
-    let mut dummy = Node::default();
+    let mut dummy = [Node::default(); 1];
+    let mut dummy_fails = Failures::new();
     while hashed.0 < budget {
-        H::parent(&pair, &mut dummy);
-        hashed.0 += 1;
+        let (supplied, found) = node_bytes(proof, &s.vectors, (usize::MAX, 0));
+        dummy_fails.check(found, Check::MerklePath(tree));
+        let from_proof = Node::from_bytes(supplied);
+        pair[0].set(&dummy[0]);
+        pair[1].set([&from_proof, &dummy[0]][0]);
+        put_parent::<H>(&mut dummy, 0, &pair, &mut hashed)?;
     }
-    core::hint::black_box(&dummy);
+    core::hint::black_box((&dummy, &dummy_fails));
 
     // Every supplied digest used, one node left, and it is the root (compared word by word
     // whatever differs).

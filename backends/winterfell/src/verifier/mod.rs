@@ -630,7 +630,11 @@ fn read_ood_frame<E: FieldElement>(
 fn check_values<A, B, E, H>(
     st: &Statement<'_, A, B>,
     roots: &[H::Digest],
-    (ood, z, composition_coefficients): (&(Vec<E>, Vec<E>), E, &ConstraintCompositionCoefficients<E>),
+    (ood, z, composition_coefficients): (
+        &(Vec<E>, Vec<E>),
+        E,
+        &ConstraintCompositionCoefficients<E>,
+    ),
     coin: &mut DefaultRandomCoin<H>,
     fails: &mut Failures,
 ) -> Result<(), VerifyError>
