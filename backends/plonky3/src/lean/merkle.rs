@@ -186,7 +186,7 @@ const STAND_IN: Digest = [0; 32];
 
 /// One node of a walk: `nodes[i]` (of `n` at this level) with its sibling, which is the next
 /// node when that is its pair, else the next supplied sibling (`siblings[*used]`, a zero
-/// stand-in past them), hashed into `nodes[out]` when `hash`. Both paths take the same
+/// stand-in past them), hashed into `nodes[out]`. Both paths take the same
 /// steps, selected by index rather than by branch, so a walk's cost is its count of nodes
 /// whatever their shape (issue 46). Returns how many nodes it consumed, and whether two
 /// paired nodes carry the same injected digest (with `INJECT`; true when unpaired).
@@ -197,7 +197,6 @@ fn step<H: ByteHash, const INJECT: bool>(
     (i, n, out): (usize, usize, usize),
     (siblings, used): (&[[u8; 32]], &mut usize),
     pair: &mut Pair,
-    hash: bool,
 ) -> (usize, bool) {
     let idx = nodes[i].0;
     // The next node (this one when it is the last): its pair only if it is `idx ^ 1`.
@@ -214,9 +213,7 @@ fn step<H: ByteHash, const INJECT: bool>(
         injected[out] = injected[i];
     }
     nodes[out].0 = idx >> 1;
-    if hash {
-        H::compress_pair_into(compress, &pair.0, &mut nodes[out].1);
-    }
+    H::compress_pair_into(compress, &pair.0, &mut nodes[out].1);
     (1 + paired, same)
 }
 
@@ -227,6 +224,11 @@ fn step<H: ByteHash, const INJECT: bool>(
 /// the two-adic trees' walk compiles as if the injection did not exist (a run-time flag cost
 /// them +0.6 % instructions, emulator). A missing sibling is a zero digest, and every
 /// comparison is recorded in `fails`, so the hashing is the same whatever fails.
+///
+/// The walk is one loop of a fixed number of iterations, its budget (below): each is a step
+/// (or an injection) of the walk while it lasts, then the same step on scratch nodes, so a
+/// walk costs its budget whatever the indices (issue 46; padding after the walk in a second
+/// loop left about 2,000 instructions of bookkeeping that followed the indices).
 fn walk<H: ByteHash, const INJECT: bool>(
     compress: &H::Compress,
     w: &WalkIn<'_>,
@@ -238,87 +240,120 @@ fn walk<H: ByteHash, const INJECT: bool>(
     let supplied = r.seq_len()?;
     let siblings = r.take(supplied.checked_mul(32).ok_or(super::reader::MALFORMED)?)?;
     let siblings = siblings.as_chunks::<32>().0;
-    let mut n = nodes.len();
+    let n = nodes.len();
     if n == 0 || nodes[n - 1].0 >> w.depth != 0 {
         return Err(VerifyError::Unsupported("a query index outside its tree"));
     }
     // The compressions a sound proof can need, whatever its indices: a pruned walk from `L`
-    // distinct leaves with `S` siblings hashes `L + S - 1` nodes (each compression takes two
+    // distinct leaves with `S` siblings takes `L + S - 1` steps (each compression takes two
     // of the leaves, siblings and nodes below the root), `L` is at most the query count,
-    // and no tree has more than `2^depth - 1` inner nodes; an injection adds one per node
-    // at its level. The walk hashes at most `budget` and pads to it with dummy steps (the
-    // same [`step`] on scratch nodes), so its work is the same for every index set (issue
-    // 46). Over the budget only a proof short of siblings goes, which fails
-    // `MerkleSiblings`.
-    let inner = (1usize << w.depth) - 1;
-    let mut budget = (w.queries + supplied).saturating_sub(1).min(inner);
-    if INJECT {
-        budget += w
-            .queries
-            .min(1 << w.depth.saturating_sub(w.inject_after + 1));
-    }
-    let mut hashed = 0usize;
+    // and no tree has more than `2^depth - 1` inner nodes; an injection hashes once per node
+    // at its level. A walk that has not reached the root within the budget lacks siblings
+    // and fails `MerkleSiblings`.
+    let step_budget = (w.queries + supplied)
+        .saturating_sub(1)
+        .min((1usize << w.depth) - 1);
+    let inject_budget = if INJECT {
+        w.queries
+            .min(1 << w.depth.saturating_sub(w.inject_after + 1))
+    } else {
+        0
+    };
+    // The walk's position: level, node, output slot and nodes at this level; `injecting`
+    // after the level `inject_after`.
+    let mut walk = Cursor { i: 0, n, out: 0 };
+    let mut level = 0;
+    let mut injecting = false;
     let mut used = 0usize;
-    let mut pair = Pair([[0u8; 32]; 2]);
-    for level in 0..w.depth {
-        // Below the injection, siblings share the shorter matrix's row.
-        let shared_below = INJECT && level <= w.inject_after;
-        let mut out = 0;
-        let mut i = 0;
-        while i < n {
-            let hash = hashed < budget;
-            let (advance, same) = step::<H, INJECT>(
-                compress,
-                (&mut *nodes, &mut *injected),
-                (i, n, out),
-                (siblings, &mut used),
-                &mut pair,
-                hash,
-            );
-            if INJECT {
-                fails.check(!shared_below || same, Check::MerklePath(w.tree));
-            }
-            i += advance;
-            hashed += 1;
-            out += 1;
-        }
-        n = out;
-        if INJECT && level == w.inject_after {
-            for (node, inj) in nodes[..n].iter_mut().zip(injected.iter()) {
-                pair.0[0] = node.1;
-                pair.0[1] = *inj;
-                if hashed < budget {
-                    H::compress_pair_into(compress, &pair.0, &mut node.1);
-                }
-                hashed += 1;
-            }
-        }
-    }
-    fails.check(hashed <= budget, Check::MerkleSiblings(w.tree));
-    // Two scratch nodes that are not a pair: each dummy step takes the sibling path.
+    let mut steps = 0usize;
+    // Scratch for the padding: two nodes that are not a pair, so each padding step takes
+    // the sibling path (a stand-in: its cursor starts past the supplied siblings).
     let mut scratch = [(0usize, [0u8; 32]), (2, [0u8; 32])];
     let mut scratch_injected = [[0u8; 32]; 2];
     let mut spare = supplied;
     let mut dummy_fails = Failures::new();
-    while hashed < budget {
-        let (_, same) = step::<H, INJECT>(
+    let mut pair = Pair([[0u8; 32]; 2]);
+    for _ in 0..step_budget + inject_budget {
+        let live = level < w.depth;
+        let mut pad = Cursor { i: 0, n: 2, out: 0 };
+        let (ns, inj, at, cursor, f) = if live {
+            (
+                &mut *nodes,
+                &mut *injected,
+                &mut walk,
+                &mut used,
+                &mut *fails,
+            )
+        } else {
+            (
+                &mut scratch[..],
+                &mut scratch_injected[..],
+                &mut pad,
+                &mut spare,
+                &mut dummy_fails,
+            )
+        };
+        if INJECT
+            && (if live {
+                injecting
+            } else {
+                steps >= step_budget
+            })
+        {
+            // The shorter matrix's row joins: `node = compress(node, injected)`.
+            pair.0[0] = ns[at.i].1;
+            pair.0[1] = inj[at.i];
+            H::compress_pair_into(compress, &pair.0, &mut ns[at.i].1);
+            at.i += 1;
+            if live && at.i == at.n {
+                injecting = false;
+                at.i = 0;
+                level += 1;
+            }
+            continue;
+        }
+        // Below the injection, siblings share the shorter matrix's row.
+        let shared_below = INJECT && level <= w.inject_after;
+        let (advance, same) = step::<H, INJECT>(
             compress,
-            (&mut scratch, &mut scratch_injected),
-            (0, 2, 0),
-            (siblings, &mut spare),
+            (ns, inj),
+            (at.i, at.n, at.out),
+            (siblings, cursor),
             &mut pair,
-            true,
         );
         if INJECT {
-            dummy_fails.check(same, Check::MerklePath(w.tree));
+            f.check(!shared_below || same, Check::MerklePath(w.tree));
         }
-        hashed += 1;
+        steps += 1;
+        at.i += advance;
+        at.out += 1;
+        if live && at.i >= at.n {
+            at.n = at.out;
+            at.i = 0;
+            at.out = 0;
+            if INJECT && level == w.inject_after {
+                injecting = true;
+            } else {
+                level += 1;
+            }
+        }
     }
     core::hint::black_box((&scratch, &dummy_fails));
+    fails.check(
+        level == w.depth && steps <= step_budget,
+        Check::MerkleSiblings(w.tree),
+    );
     fails.check(used == supplied, Check::MerkleSiblings(w.tree));
     fails.check(
-        n == 1 && digests_equal(&nodes[0].1, w.root),
+        walk.n == 1 && digests_equal(&nodes[0].1, w.root),
         Check::MerklePath(w.tree),
     );
     Ok(())
+}
+
+/// A walk's position in its level: node `i` of `n`, writing slot `out`.
+struct Cursor {
+    i: usize,
+    n: usize,
+    out: usize,
 }

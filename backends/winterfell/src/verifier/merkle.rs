@@ -139,32 +139,14 @@ fn node_bytes<'p>(
 ) -> (&'p [u8; 32], bool) {
     const STAND_IN: [u8; 32] = [0; 32];
     let found = vectors.get(i).and_then(|&(offset, count)| {
-        let at = offset + j * DIGEST_BYTES;
         if j < count {
+            let at = offset + j * DIGEST_BYTES;
             proof.get(at..at + DIGEST_BYTES)?.try_into().ok()
         } else {
             None
         }
     });
     (found.unwrap_or(&STAND_IN), found.is_some())
-}
-
-/// Counted in `hashed.0`, and only while it is below the budget `hashed.1` (see
-/// [`verify_batch`]).
-fn put_parent<H: NodeHash>(
-    level: &mut [Node],
-    i: usize,
-    pair: &[Node; 2],
-    hashed: &mut (usize, usize),
-) -> Result<(), VerifyError> {
-    let out = level
-        .get_mut(i)
-        .ok_or(malformed("Merkle level shorter than its nodes"))?;
-    if hashed.0 < hashed.1 {
-        H::parent(pair, out);
-    }
-    hashed.0 += 1;
-    Ok(())
 }
 
 /// The node vectors of `proof` after its depth byte (`(offset, count)` into `s.vectors`),
@@ -213,7 +195,11 @@ pub fn sort_by_rank(indexes: &[usize], sorted: &mut Vec<(usize, usize)>) {
 /// Checks that `leaves[k]` is the leaf at `indexes[k]` (distinct, any order) of the tree of
 /// depth `depth` with root `root` (commitment `tree`, named in a failure), using the batch
 /// opening in `proof`. A mismatch is recorded in `fails`; an error is the opening's shape.
-#[allow(clippy::too_many_arguments)]
+///
+/// The walk is one loop of a fixed number of iterations, its budget (below): each lifts one
+/// node of the walk while it lasts, then the same step on scratch nodes, so an opening costs
+/// its budget whatever its indexes (issue 46; padding after the walk in a second loop left
+/// about 2,000 instructions of bookkeeping that followed the indexes).
 pub fn verify_batch<H: NodeHash>(
     (tree, root): (Tree, &H::Digest),
     depth: u32,
@@ -250,81 +236,93 @@ pub fn verify_batch<H: NodeHash>(
     // The compressions a sound opening can need, whatever its indexes: from `L` leaves with
     // `S` supplied digests a pruned walk hashes `L + S - 1` nodes (each compression takes
     // two of the leaves, digests and nodes below the root), and a tree has `2^depth - 1`
-    // inner nodes. The walk hashes at most that many and pads to it with dummy
-    // compressions, so its hashing is the same for every index set (issue 46); only an
-    // opening short of digests goes over, and it fails.
+    // inner nodes. An opening that has not reached the root within it lacks digests.
     let supplied: usize = s.vectors.iter().map(|&(_, count)| count).sum();
     let budget = (indexes.len() + supplied - 1).min(num_leaves - 1);
-    let mut hashed = (0, budget);
-    // The pair being hashed. Each node takes the same steps whether its sibling is the next
-    // node or comes from the proof (selected by index, not by branch), and the walk pads to
-    // its budget with steps of the same kind, so its cost does not depend on the indexes.
-    let mut pair = [Node::default(); 2];
 
-    // Leaf level: hash each sibling pair, taking the missing sibling from the proof.
+    // The leaves in index order, by tree index (the root is 1, node `i`'s children `2i`
+    // and `2i + 1`), so the leaf level lifts like the ones above.
     s.level_index.clear();
-    s.level.resize(num_pairs, Node::default());
+    s.level.clear();
+    for &(index, pos) in &s.sorted {
+        s.level_index.push(num_leaves + index);
+        s.level.push(leaves[pos]);
+    }
     s.pointers.clear();
-    let len = s.sorted.len();
-    let mut k = 0;
-    while k < len {
-        let i = s.level_index.len();
-        let (index, pos) = s.sorted[k];
-        let next = (k + 1).min(len - 1);
-        let paired = usize::from(s.sorted[next].0 == index ^ 1);
-        let (supplied, found) = node_bytes(proof, &s.vectors, (i, 0));
-        fails.check(found | (paired == 1), Check::MerklePath(tree));
-        let from_proof = Node::from_bytes(supplied);
-        let side = index & 1;
-        pair[side].set(&leaves[pos]);
-        pair[side ^ 1].set([&from_proof, &leaves[s.sorted[next].1]][paired]);
-        put_parent::<H>(&mut s.level, i, &pair, &mut hashed)?;
-        s.pointers.push(paired ^ 1);
-        s.level_index.push((num_leaves + (index & !1)) >> 1);
-        k += 1 + paired;
-    }
+    s.pointers.resize(num_pairs, 0);
+    s.next_index.clear();
+    s.next_index.resize(num_pairs, 0);
+    s.next.clear();
+    s.next.resize(num_pairs, Node::default());
 
-    // Upper levels: the entry at list position `k` reads vector `k` when its sibling is absent.
-    for _ in 1..depth {
-        s.next_index.clear();
-        s.next.resize(s.level.len(), Node::default());
-        let len = s.level.len();
-        let mut k = 0;
-        while k < len {
-            let index = s.level_index[k];
-            let i = s.next_index.len();
-            // The list is sorted, so a sibling next in it is the right one.
-            let next = (k + 1).min(len - 1);
-            let paired = usize::from(s.level_index[next] == index ^ 1);
-            let (supplied, found) = node_bytes(proof, &s.vectors, (k, s.pointers[k]));
-            fails.check(found | (paired == 1), Check::MerklePath(tree));
-            let from_proof = Node::from_bytes(supplied);
-            s.pointers[k] += paired ^ 1;
-            let side = index & 1;
-            pair[side].set(&s.level[k]);
-            pair[side ^ 1].set([&from_proof, &s.level[next]][paired]);
-            put_parent::<H>(&mut s.next, i, &pair, &mut hashed)?;
-            s.next_index.push(index >> 1);
-            k += 1 + paired;
-        }
-        s.next.truncate(s.next_index.len());
-        core::mem::swap(&mut s.level_index, &mut s.next_index);
-        core::mem::swap(&mut s.level, &mut s.next);
-    }
-
-    // Over the budget only with digests missing, which failed above.
-    fails.check(hashed.0 <= budget, Check::MerklePath(tree));
-    let mut dummy = [Node::default(); 1];
+    let mut level = 0;
+    let mut walk = Cursor {
+        k: 0,
+        out: 0,
+        len: s.level.len(),
+    };
+    let mut pair = [Node::default(); 2];
     let mut dummy_fails = Failures::new();
-    while hashed.0 < budget {
-        let (supplied, found) = node_bytes(proof, &s.vectors, (usize::MAX, 0));
-        dummy_fails.check(found, Check::MerklePath(tree));
-        let from_proof = Node::from_bytes(supplied);
-        pair[0].set(&dummy[0]);
-        pair[1].set([&from_proof, &dummy[0]][0]);
-        put_parent::<H>(&mut dummy, 0, &pair, &mut hashed)?;
+    for _ in 0..budget {
+        let live = level < depth;
+        // Scratch for the padding: two nodes that are not a pair, whose pointers are past
+        // any vector's digests, so each padding step takes the sibling path (a stand-in).
+        let mut pad = Cursor {
+            k: 0,
+            out: 0,
+            len: 2,
+        };
+        let pad_index = [2usize, 4];
+        let pad_level = [Node::default(); 2];
+        let mut pad_next_index = [0usize; 2];
+        let mut pad_next = [Node::default(); 2];
+        let mut pad_pointers = [usize::MAX / 2; 2];
+        let (at, from, to, pointers, f) = if live {
+            (
+                &mut walk,
+                (&s.level_index[..], &s.level[..]),
+                (&mut s.next_index[..], &mut s.next[..]),
+                &mut s.pointers[..],
+                &mut *fails,
+            )
+        } else {
+            (
+                &mut pad,
+                (&pad_index[..], &pad_level[..]),
+                (&mut pad_next_index[..], &mut pad_next[..]),
+                &mut pad_pointers[..],
+                &mut dummy_fails,
+            )
+        };
+        // At the leaf level, vector `i` serves the `i`-th sibling pair; above, the entry at
+        // list position `k` (upstream's order).
+        let vector = if level == 0 { at.out } else { at.k };
+        let advance = lift::<H>(
+            (proof, &s.vectors, tree),
+            from,
+            to,
+            pointers,
+            (at.k, at.out, vector),
+            &mut pair,
+            f,
+        );
+        at.k += advance;
+        at.out += 1;
+        if live && at.k >= at.len {
+            core::mem::swap(&mut s.level_index, &mut s.next_index);
+            core::mem::swap(&mut s.level, &mut s.next);
+            s.level_index.truncate(at.out);
+            s.level.truncate(at.out);
+            *at = Cursor {
+                k: 0,
+                out: 0,
+                len: s.level.len(),
+            };
+            level += 1;
+        }
+        core::hint::black_box((&pad_next, &pad_next_index));
     }
-    core::hint::black_box((&dummy, &dummy_fails));
+    core::hint::black_box(&dummy_fails);
 
     // Every supplied digest used, one node left, and it is the root (compared word by word
     // whatever differs).
@@ -335,7 +333,7 @@ pub fn verify_batch<H: NodeHash>(
         .fold(true, |ok, (&p, &(_, count))| ok & (p == count));
     fails.check(all_used, Check::MerklePath(tree));
     let root_node = Node::from_bytes(&root.as_bytes());
-    let at_root = s.level.len() == 1 && s.level_index[0] == 1;
+    let at_root = level == depth && s.level.len() == 1 && s.level_index[0] == 1;
     let equal = s.level.first().is_some_and(|top| {
         top.0
             .iter()
@@ -345,6 +343,43 @@ pub fn verify_batch<H: NodeHash>(
     });
     fails.check(at_root && equal, Check::MerklePath(tree));
     Ok(())
+}
+
+/// A walk's position in its level: entry `k` of `len`, writing slot `out`.
+struct Cursor {
+    k: usize,
+    out: usize,
+    len: usize,
+}
+
+/// Lifts the node at list position `k` of `from` (tree indexes, nodes; sorted) into slot
+/// `out` of `to`: its sibling is the next entry when that is its pair, else the next digest
+/// of node vector `vector` (a zero stand-in, recorded in `fails`, when the proof has none).
+/// Both paths take the same steps, selected by index rather than by branch. Returns how many
+/// entries it consumed.
+#[inline(always)]
+fn lift<H: NodeHash>(
+    (proof, vectors, tree): (&[u8], &[(usize, usize)], Tree),
+    (from_index, from): (&[usize], &[Node]),
+    (to_index, to): (&mut [usize], &mut [Node]),
+    pointers: &mut [usize],
+    (k, out, vector): (usize, usize, usize),
+    pair: &mut [Node; 2],
+    fails: &mut Failures,
+) -> usize {
+    let index = from_index[k];
+    let next = (k + 1).min(from_index.len() - 1);
+    let paired = usize::from(from_index[next] == index ^ 1);
+    let (supplied, found) = node_bytes(proof, vectors, (vector, pointers[vector]));
+    fails.check(found | (paired == 1), Check::MerklePath(tree));
+    let from_proof = Node::from_bytes(supplied);
+    pointers[vector] += paired ^ 1;
+    let side = index & 1;
+    pair[side].set(&from[k]);
+    pair[side ^ 1].set([&from_proof, &from[next]][paired]);
+    H::parent(pair, &mut to[out]);
+    to_index[out] = index >> 1;
+    1 + paired
 }
 
 #[cfg(test)]
