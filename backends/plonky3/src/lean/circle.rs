@@ -50,7 +50,7 @@ use super::circle_domain::{
     F_LEN, MAX_CLAIMS, MAX_HEIGHTS,
 };
 use super::circle_inputs::{claim_values, complete_terms, ClaimTerm, InputPass};
-use super::math::{batch_invert, reverse_bits};
+use super::math::{batch_invert, ext_equal, reverse_bits};
 use super::merkle::{self, Digest};
 use super::reader::{Reader, WireField, MALFORMED};
 use super::transcript::{pattern_hash, LeanChallenger, Protocol, Transcript};
@@ -450,7 +450,10 @@ impl<H: ByteHash> CirclePcs<H> {
                 None,
                 &idx[..q],
                 |k| (hash_row(&pairs[k]), [0; 32]),
-                |a, b| pairs[a] == pairs[b],
+                |a, b| {
+                    ext_equal::<F, EF>(&pairs[a][0], &pairs[b][0])
+                        & ext_equal::<F, EF>(&pairs[a][1], &pairs[b][1])
+                },
                 nodes,
                 &mut [],
                 rc,
@@ -615,9 +618,9 @@ where
         )?;
         // Every input entered on the way (`log_n >= 2` puts the shortest above the last
         // round); each query must end at the constant (every query compared).
-        let at_final = folded
-            .iter()
-            .fold(true, |ok, &v| ok & (v == layout.final_value));
+        let at_final = folded.iter().fold(true, |ok, v| {
+            ok & ext_equal::<F, EF>(v, &layout.final_value)
+        });
         fails.check(at_final, Check::FinalPolynomial);
         Ok(())
     }

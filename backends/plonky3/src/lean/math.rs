@@ -64,3 +64,14 @@ pub fn pow_fixed<F: Field>(base: F, e: usize, bits: usize) -> F {
     }
     acc
 }
+
+/// `a == b` comparing every coefficient: the derived `==` stops at the first that differs,
+/// so a failed check would cost less than a passed one (issue 46).
+#[inline]
+pub fn ext_equal<F: Field, EF: ExtensionField<F>>(a: &EF, b: &EF) -> bool {
+    let (a, b) = (
+        a.as_basis_coefficients_slice(),
+        b.as_basis_coefficients_slice(),
+    );
+    a.iter().zip(b).fold(true, |eq, (x, y)| eq & (x == y))
+}

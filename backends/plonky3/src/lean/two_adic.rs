@@ -23,7 +23,7 @@ use super::bounds::{
     MAX_CHUNKS, MAX_DEGREE, MAX_LOG_ARITY, MAX_LOG_FINAL_POLY_LEN, MAX_QUERIES, MAX_ROUNDS,
     MAX_WIDTH,
 };
-use super::math::{batch_invert_ext, pow_fixed, reverse_bits};
+use super::math::{batch_invert_ext, ext_equal, pow_fixed, reverse_bits};
 use super::merkle::{self, Digest};
 use super::reader::{Reader, WireField, MALFORMED};
 use super::transcript::{fri_pattern, pcs_pattern, LeanChallenger, Protocol, Transcript};
@@ -644,7 +644,10 @@ where
                 .iter()
                 .rev()
                 .fold(EF::ZERO, |acc, &cf| F::ext_add(F::ext_mul_base(acc, x), cf));
-            fails.check(eval == folded[k], Check::FinalPolynomial);
+            fails.check(
+                ext_equal::<F, EF>(&eval, &folded[k]),
+                Check::FinalPolynomial,
+            );
         }
         Ok(())
     }

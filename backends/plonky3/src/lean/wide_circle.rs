@@ -37,7 +37,7 @@ use super::circle_domain::{
     F_LEN, MAX_HEIGHTS,
 };
 use super::circle_inputs::{claim_values, complete_terms, ClaimTerm, InputPass};
-use super::math::{batch_invert, reverse_bits};
+use super::math::{batch_invert, ext_equal, reverse_bits};
 use super::merkle::{self, Digest};
 use super::reader::{Reader, WireField};
 use super::transcript::{LeanChallenger, Transcript};
@@ -536,7 +536,10 @@ where
                 .iter()
                 .rev()
                 .fold(EF::ZERO, |acc, &v| F::ext_add(F::ext_mul_base(acc, x), v));
-            fails.check(value == folded[k], Check::FinalPolynomial);
+            fails.check(
+                ext_equal::<F, EF>(&value, &folded[k]),
+                Check::FinalPolynomial,
+            );
         }
         Ok(())
     }

@@ -16,7 +16,7 @@ use picostark_core::{digests_equal, Check, Failures, Tree, VerifyError};
 use winter_crypto::Digest;
 use winter_math::{FieldElement, StarkField};
 
-use super::math::{invert_in_place, Powers};
+use super::math::{equal, invert_in_place, Powers};
 use super::merkle::{verify_batch, MerkleScratch, Node, NodeHash};
 use super::parse::{element_at, malformed, RawFriLayer};
 
@@ -149,7 +149,7 @@ where
         // The opened rows must contain the values the previous layer folded to.
         for ((&p, &e), &j) in positions.iter().zip(evaluations.iter()).zip(&slots) {
             let v: E = element_at(row_at(j), p / row_len)?;
-            fails.check(v == e, Check::FriFold(depth as u8));
+            fails.check(equal(v, e), Check::FriFold(depth as u8));
         }
 
         let alpha = inp.alphas[depth];
@@ -256,7 +256,7 @@ where
     for (&p, &e) in positions.iter().zip(evaluations.iter()) {
         let x = inp.domain_offset * inp.lde_powers.pow(p << shift);
         let value = coeffs.iter().fold(E::ZERO, |acc, &c| acc.mul_base(x) + c);
-        fails.check(value == e, Check::FinalPolynomial);
+        fails.check(equal(value, e), Check::FinalPolynomial);
     }
     Ok(())
 }

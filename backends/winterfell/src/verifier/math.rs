@@ -72,3 +72,10 @@ pub fn invert_in_place<E: FieldElement>(values: &mut [E]) {
         }
     }
 }
+
+/// `a == b` comparing every base element: an extension's derived `==` stops at the first
+/// that differs, so a failed check would cost less than a passed one (issue 46).
+#[inline]
+pub fn equal<E: FieldElement>(a: E, b: E) -> bool {
+    (0..E::EXTENSION_DEGREE).fold(true, |eq, i| eq & (a.base_element(i) == b.base_element(i)))
+}

@@ -265,8 +265,8 @@ pub fn verify_batch<H: NodeHash>(
     let mut dummy_fails = Failures::new();
     for _ in 0..budget {
         let live = level < depth;
-        // Scratch for the padding: two nodes that are not a pair, whose pointers are past
-        // any vector's digests, so each padding step takes the sibling path (a stand-in).
+        // Scratch for the padding: two nodes that are not a pair, so each padding step takes
+        // the sibling path, reading the first digest as a real step reads its own.
         let mut pad = Cursor {
             k: 0,
             out: 0,
@@ -276,7 +276,7 @@ pub fn verify_batch<H: NodeHash>(
         let pad_level = [Node::default(); 2];
         let mut pad_next_index = [0usize; 2];
         let mut pad_next = [Node::default(); 2];
-        let mut pad_pointers = [usize::MAX / 2; 2];
+        let mut pad_pointers = [0usize; 2];
         let (at, from, to, pointers, f) = if live {
             (
                 &mut walk,
