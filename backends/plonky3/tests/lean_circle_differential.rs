@@ -317,7 +317,10 @@ fn every_challenge_equals_upstream() {
 }
 
 /// The BLAKE3 compressions each path spends on the default Fib-1024 proof (host count,
-/// feature `hash-count`): the hash floor of `results/baseline/circle-gap.md`.
+/// feature `hash-count`): the hash floor of `results/baseline/circle-gap.md`. The lean path
+/// runs to completion (issue 46): it hashes every query's leaf, repeats included, and pads
+/// each Merkle walk to the compressions the proof's shape allows, so it spends at least the
+/// stock verifier's count (which follows the drawn indices).
 #[cfg(feature = "hash-count")]
 #[test]
 fn count_compressions_of_the_default_proof() {
@@ -332,7 +335,7 @@ fn count_compressions_of_the_default_proof() {
     let stock = hash_count::compressions();
     hash_count::stop();
     println!("compressions: lean {lean}, stock {stock}");
-    assert_eq!(lean, stock);
+    assert!(lean >= stock, "lean {lean}, stock {stock}");
 }
 
 /// The membership AIR (issue 28: 238 columns, 36 public inputs) over upstream's `CirclePcs`

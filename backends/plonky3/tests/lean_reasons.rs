@@ -363,3 +363,39 @@ fn every_tamper_class_names_its_check() {
         }
     }
 }
+
+/// Run to completion, counted on the host (feature `hash-count`: the firmware's own BLAKE3
+/// counts its compressions): on each PCS the lean verifier hashes as much for every tampered
+/// copy as for the honest proof, although a tampered transcript draws other query indices
+/// (issue 46; before the walks were padded, a tree's count followed its indices).
+#[cfg(feature = "hash-count")]
+#[test]
+fn every_tamper_class_hashes_as_much_as_the_honest_proof() {
+    use picostark_core::tamper::TamperClass;
+    use picostark_plonky3::{hash_count, tamper::tamper};
+    let honest = [
+        ("two-adic", two_adic(8)),
+        ("goldilocks", prove_ext(&P3GoldilocksProver, 8, 2, None)),
+        ("wide-circle", prove(&P3M31Prover, 8, None)),
+        (
+            "circle",
+            prove(&P3M31Prover, 8, Some(config::UPSTREAM_CIRCLE_PARAMS)),
+        ),
+    ];
+    let count = |bytes: &[u8]| {
+        let file = ProofFile::parse(bytes).unwrap();
+        hash_count::reset();
+        let verdict = lean::verify(&file).expect("the proof takes the lean path");
+        let n = hash_count::compressions();
+        hash_count::stop();
+        (verdict.is_ok(), n)
+    };
+    for (name, bytes) in honest {
+        let (accepted, want) = count(&bytes);
+        assert!(accepted && want > 0, "{name}");
+        for class in TamperClass::ALL {
+            let t = tamper(&bytes, class).unwrap();
+            assert_eq!(count(&t.file), (false, want), "{name} {class}");
+        }
+    }
+}

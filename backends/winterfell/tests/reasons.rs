@@ -115,3 +115,47 @@ fn merkle_fri_layer_names_a_later_layer() {
         ))))
     );
 }
+
+/// BLAKE3 compressions of one verification on this thread (the verifier hashes with
+/// `picostark_blake3`, whose `count` feature counts them), and whether it accepted.
+fn compressions(file: &[u8], reason: fn(&[u8]) -> Result<(), VerifyError>) -> (bool, u64) {
+    picostark_blake3::count::reset();
+    let accepted = reason(file).is_ok();
+    let n = picostark_blake3::count::compressions();
+    picostark_blake3::count::stop();
+    (accepted, n)
+}
+
+/// Run to completion, counted on the host (issue 46): wf-goldilocks hashes as much for every
+/// tampered copy as for the honest proof, although a tampered transcript draws other query
+/// indices (before the walks were padded, each opening's count followed its indices).
+#[test]
+fn goldilocks_every_class_hashes_as_much_as_the_honest_proof() {
+    let file = prove(&WfGoldilocksProver);
+    let (accepted, want) = compressions(&file, reason_gold);
+    assert!(accepted && want > 0);
+    for class in TamperClass::ALL {
+        let t = tamper(&file, class).unwrap();
+        assert_eq!(compressions(&t.file, reason_gold), (false, want), "{class}");
+    }
+}
+
+/// wf-babybear: the same where the transcript is unchanged (a damaged opening). A class the
+/// transcript observes draws other challenges, and our quartic field's draws reject most
+/// hash outputs (each of four words must be below p), so their hashing follows the
+/// transcript: the protocol's, shared with the zkmcu fork's proofs (tests/reference.rs)
+/// (see results/constant-time/README.md).
+#[test]
+fn babybear_a_damaged_opening_hashes_as_much_as_the_honest_proof() {
+    let file = prove(&WfBabyBearProver);
+    let (accepted, want) = compressions(&file, reason_baby);
+    assert!(accepted && want > 0);
+    for class in [
+        TamperClass::TraceOpening,
+        TamperClass::MerkleSibling,
+        TamperClass::FriFoldValue,
+    ] {
+        let t = tamper(&file, class).unwrap();
+        assert_eq!(compressions(&t.file, reason_baby), (false, want), "{class}");
+    }
+}

@@ -50,7 +50,7 @@ use super::circle_domain::{
     F_LEN, MAX_CLAIMS, MAX_HEIGHTS,
 };
 use super::circle_inputs::{claim_values, complete_terms, ClaimTerm, InputPass};
-use super::math::{batch_invert, reverse_bits};
+use super::math::{batch_invert, ext_equal, reverse_bits};
 use super::merkle::{self, Digest};
 use super::reader::{Reader, WireField, MALFORMED};
 use super::transcript::{pattern_hash, LeanChallenger, Protocol, Transcript};
@@ -237,9 +237,10 @@ impl<H: ByteHash> CirclePcs<H> {
         c: &OpeningClaims<'_, EF>,
         g: &Geometry,
         commits: &mut [Digest],
+        fails: &mut Failures,
     ) -> Result<CircleLayout<'a, EF>, VerifyError> {
         let (q, nh, ef_len) = (self.num_queries, g.num_heights, core::mem::size_of::<EF>());
-        r.zero_witness::<F>()?; // no batch grinding
+        r.zero_witness::<F>(fails)?; // no batch grinding
         r.expect_len(1)?;
         let first_layer_root = *r.digest()?;
         r.expect_len(nh)?;
@@ -247,7 +248,7 @@ impl<H: ByteHash> CirclePcs<H> {
         for l in &mut lambdas[..nh] {
             r.ext_into(l)?;
         }
-        r.commit_phase::<F>(commits)?;
+        r.commit_phase::<F>(commits, fails)?;
         r.expect_len(2)?;
         let inputs = r.clone();
         for (mats, cols) in [(1usize, c.trace_local.len()), (c.num_chunks, EF::DIMENSION)] {
@@ -283,9 +284,10 @@ impl<H: ByteHash> CirclePcs<H> {
         }
         let final_value = r.ext()?;
         let query_witness = r.elem::<F>()?;
-        if self.pow_bits == 0 && query_witness != F::ZERO {
-            return Err(Check::GrindingWitness.into());
-        }
+        fails.check(
+            self.pow_bits > 0 || query_witness == F::ZERO,
+            Check::GrindingWitness,
+        );
         Ok(CircleLayout {
             first_layer_root,
             lambdas,
@@ -400,7 +402,7 @@ impl<H: ByteHash> CirclePcs<H> {
                 let top = indices[k] >> 1;
                 idx[k] = top;
                 let seed_idx = reverse_bits(top >> 1, log_fri - 1);
-                xs[k] = shifted_multiple(shift, gen, seed_idx).x;
+                xs[k] = shifted_multiple(shift, gen, seed_idx, log_fri - 1).x;
             }
         }
         let mut x_inv = [F::ZERO; MAX_QUERIES];
@@ -448,7 +450,10 @@ impl<H: ByteHash> CirclePcs<H> {
                 None,
                 &idx[..q],
                 |k| (hash_row(&pairs[k]), [0; 32]),
-                |a, b| pairs[a] == pairs[b],
+                |a, b| {
+                    ext_equal::<F, EF>(&pairs[a][0], &pairs[b][0])
+                        & ext_equal::<F, EF>(&pairs[a][1], &pairs[b][1])
+                },
                 nodes,
                 &mut [],
                 rc,
@@ -541,7 +546,7 @@ where
         let mut query_state = QueryDigests::new(rounds, q, g.num_heights);
         let (commits, digests, injected, nodes, points) = query_state.split();
 
-        let mut layout = self.read_layout(r, c, &g, commits)?;
+        let mut layout = self.read_layout(r, c, &g, commits, fails)?;
         let mut terms = ClaimTerm::unset();
         let terms = &mut terms[..2 + nc];
         let mut indices = [0usize; MAX_QUERIES];
@@ -613,9 +618,9 @@ where
         )?;
         // Every input entered on the way (`log_n >= 2` puts the shortest above the last
         // round); each query must end at the constant (every query compared).
-        let at_final = folded
-            .iter()
-            .fold(true, |ok, &v| ok & (v == layout.final_value));
+        let at_final = folded.iter().fold(true, |ok, v| {
+            ok & ext_equal::<F, EF>(v, &layout.final_value)
+        });
         fails.check(at_final, Check::FinalPolynomial);
         Ok(())
     }

@@ -59,26 +59,23 @@ pub(crate) fn nth_point(log_n: usize, idx: usize) -> Point<F> {
     let shift = Point::<F>::generator(log_n + 1);
     let g = Point::<F>::generator(log_n - 1);
     if idx & 1 == 0 {
-        shifted_multiple(shift, g, idx >> 1)
+        shifted_multiple(shift, g, idx >> 1, log_n)
     } else {
-        shifted_multiple(-shift, g, (idx >> 1) + 1)
+        shifted_multiple(-shift, g, (idx >> 1) + 1, log_n)
     }
 }
 
 /// `base + k g` on the circle. A point `(x, y)` is the unit complex number `x + i y` and the
 /// group law is complex multiplication, so this is `base * g^k` in CM31 with our products
 /// (one reduction per coordinate), where upstream's `Point` arithmetic takes a generic path.
-pub(crate) fn shifted_multiple(base: Point<F>, g: Point<F>, mut k: usize) -> Point<F> {
+pub(crate) fn shifted_multiple(base: Point<F>, g: Point<F>, k: usize, bits: usize) -> Point<F> {
     let cm31 = |p: Point<F>| CM31::from_raw([p.x.as_canonical_u32(), p.y.as_canonical_u32()]);
     let (mut acc, mut g) = (cm31(base), cm31(g));
-    while k != 0 {
-        if k & 1 == 1 {
-            acc = acc.mul(g);
-        }
-        k >>= 1;
-        if k != 0 {
-            g = g.square();
-        }
+    // One product and one squaring per bit of `k` below `bits`, whatever `k` is (issue 46:
+    // `k` is a query index's).
+    for i in 0..bits {
+        acc = [acc, acc.mul(g)][(k >> i) & 1];
+        g = g.square();
     }
     Point::new(
         Mersenne31::new(acc.re.value()),
@@ -285,11 +282,11 @@ mod tests {
                 12345 % (1 << log_n),
             ] {
                 assert_eq!(
-                    shifted_multiple(base, g, k),
+                    shifted_multiple(base, g, k, log_n),
                     base + g * k,
                     "log_n {log_n} k {k}"
                 );
-                assert_eq!(shifted_multiple(-base, g, k), -base + g * k);
+                assert_eq!(shifted_multiple(-base, g, k, log_n), -base + g * k);
             }
         }
         for idx in 0..64 {

@@ -1,6 +1,7 @@
-//! Field helpers the lean PCS paths share: batch inversion and bit reversal.
+//! Field helpers the lean PCS paths share: batch inversion, bit reversal and a power with
+//! as many steps whatever the exponent.
 
-use p3_field::ExtensionField;
+use p3_field::{ExtensionField, Field};
 
 use super::reader::WireField;
 use picostark_core::{Check, VerifyError};
@@ -49,4 +50,28 @@ pub fn reverse_bits(x: usize, bits: usize) -> usize {
     } else {
         x.reverse_bits() >> (usize::BITS as usize - bits)
     }
+}
+
+/// `base^e` for an exponent below `2^bits`, one squaring and one product per bit whatever
+/// `e` is (`exp_u64` multiplies once per set bit): a query index's point costs the same for
+/// every index (issue 46).
+pub fn pow_fixed<F: Field>(base: F, e: usize, bits: usize) -> F {
+    let mut acc = F::ONE;
+    let mut sq = base;
+    for i in 0..bits {
+        acc *= [F::ONE, sq][(e >> i) & 1];
+        sq = sq.square();
+    }
+    acc
+}
+
+/// `a == b` comparing every coefficient: the derived `==` stops at the first that differs,
+/// so a failed check would cost less than a passed one (issue 46).
+#[inline]
+pub fn ext_equal<F: Field, EF: ExtensionField<F>>(a: &EF, b: &EF) -> bool {
+    let (a, b) = (
+        a.as_basis_coefficients_slice(),
+        b.as_basis_coefficients_slice(),
+    );
+    a.iter().zip(b).fold(true, |eq, (x, y)| eq & (x == y))
 }

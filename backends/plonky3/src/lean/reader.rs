@@ -19,7 +19,7 @@ use p3_field::{
 use p3_goldilocks::Goldilocks;
 
 use p3_mersenne_31::Mersenne31;
-use picostark_core::{Check, VerifyError};
+use picostark_core::{Check, Failures, VerifyError};
 use picostark_field::goldilocks::{self as gl, Cols};
 
 use super::ext::{ours, upstream};
@@ -488,13 +488,12 @@ impl<'a> Reader<'a> {
         self.exts(core::slice::from_mut(out))
     }
 
-    /// A proof-of-work witness that must be zero (a step without grinding).
-    pub fn zero_witness<F: WireField>(&mut self) -> Result<(), VerifyError> {
-        if self.elem::<F>()? == F::ZERO {
-            Ok(())
-        } else {
-            Err(Check::GrindingWitness.into())
-        }
+    /// A proof-of-work witness that must be zero (a step without grinding): one that is not
+    /// is recorded in `fails` and the reading goes on (issue 46).
+    pub fn zero_witness<F: WireField>(&mut self, fails: &mut Failures) -> Result<(), VerifyError> {
+        let witness = self.elem::<F>()?;
+        fails.check(witness == F::ZERO, Check::GrindingWitness);
+        Ok(())
     }
 
     /// The commit phase's fixed fields, as both PCSs lay them out: `rounds` one-root
@@ -502,6 +501,7 @@ impl<'a> Reader<'a> {
     pub fn commit_phase<F: WireField>(
         &mut self,
         roots: &mut [[u8; 32]],
+        fails: &mut Failures,
     ) -> Result<(), VerifyError> {
         self.expect_len(roots.len())?;
         for d in roots.iter_mut() {
@@ -510,7 +510,7 @@ impl<'a> Reader<'a> {
         }
         self.expect_len(roots.len())?;
         for _ in 0..roots.len() {
-            self.zero_witness::<F>()?;
+            self.zero_witness::<F>(fails)?;
         }
         Ok(())
     }
@@ -704,21 +704,28 @@ mod tests {
         .unwrap();
         let mut got = [[0u8; 32]; 2];
         let mut r = Reader::new(&ok);
-        r.commit_phase::<BabyBear>(&mut got).unwrap();
+        let mut fails = Failures::new();
+        r.commit_phase::<BabyBear>(&mut got, &mut fails).unwrap();
         r.finish().unwrap();
         assert_eq!(got, roots);
+        assert_eq!(fails.verdict_after(Ok(())), Ok(()));
         let bad = postcard::to_allocvec(&(
             vec![vec![roots[0]], vec![roots[1]]],
             vec![BabyBear::ZERO, BabyBear::ONE],
         ))
         .unwrap();
+        // Recorded, and the reading goes on to the end.
+        let mut r = Reader::new(&bad);
+        let mut fails = Failures::new();
+        r.commit_phase::<BabyBear>(&mut got, &mut fails).unwrap();
+        r.finish().unwrap();
         assert_eq!(
-            Reader::new(&bad).commit_phase::<BabyBear>(&mut got),
+            fails.verdict_after(Ok(())),
             Err(Check::GrindingWitness.into())
         );
         // A round count other than the header's is malformed.
         assert!(Reader::new(&ok)
-            .commit_phase::<BabyBear>(&mut got[..1])
+            .commit_phase::<BabyBear>(&mut got[..1], &mut fails)
             .is_err());
     }
 

@@ -23,7 +23,7 @@ use super::bounds::{
     MAX_CHUNKS, MAX_DEGREE, MAX_LOG_ARITY, MAX_LOG_FINAL_POLY_LEN, MAX_QUERIES, MAX_ROUNDS,
     MAX_WIDTH,
 };
-use super::math::{batch_invert_ext, reverse_bits};
+use super::math::{batch_invert_ext, ext_equal, pow_fixed, reverse_bits};
 use super::merkle::{self, Digest};
 use super::reader::{Reader, WireField, MALFORMED};
 use super::transcript::{fri_pattern, pcs_pattern, LeanChallenger, Protocol, Transcript};
@@ -79,21 +79,6 @@ impl<H> TwoAdicPcs<H> {
         let drop = log_n + self.log_blowup - self.log_final_height();
         (drop - round * self.max_log_arity).min(self.max_log_arity)
     }
-}
-
-/// The position of each query in index order (ties in query order): folding shifts every
-/// index right by the same amount, so one order serves every tree.
-fn sorted_positions(indices: &[usize]) -> [u8; MAX_QUERIES] {
-    let mut pos = [0u8; MAX_QUERIES];
-    for (k, p) in pos[..indices.len()].iter_mut().enumerate() {
-        let before = indices
-            .iter()
-            .enumerate()
-            .filter(|&(j, &x)| x < indices[k] || (x == indices[k] && j < k))
-            .count();
-        *p = before as u8;
-    }
-    pos
 }
 
 /// The hash of `parts` concatenated, gathered in `buf` (zeroed once by the caller, not per
@@ -168,9 +153,11 @@ impl<F: TwoAdicField + WireField, EF: ExtensionField<F>> FoldRound<F, EF> {
 
     /// Folds the row (destroying it) of the group at `index` of the folded height.
     fn fold(&self, index: usize, row: &mut [EF]) -> EF {
-        let start_inv = self
-            .g_inv
-            .exp_u64(reverse_bits(index, self.log_height) as u64);
+        let start_inv = pow_fixed(
+            self.g_inv,
+            reverse_bits(index, self.log_height),
+            self.log_height,
+        );
         let mut inv_x = [F::ZERO; 1 << (MAX_LOG_ARITY - 1)];
         let mut m = 1usize << self.log_arity;
         for (slot, &w) in inv_x[..m / 2].iter_mut().zip(&self.w_inv) {
@@ -222,10 +209,11 @@ impl<H: ByteHash> TwoAdicPcs<H> {
         c: &OpeningClaims<'_, EF>,
         commits: &mut [Digest],
         final_poly: &mut [EF],
+        fails: &mut Failures,
     ) -> Result<TwoAdicLayout<'a, F>, VerifyError> {
         let q = self.num_queries;
-        r.zero_witness::<F>()?; // no batch grinding
-        r.commit_phase::<F>(commits)?;
+        r.zero_witness::<F>(fails)?; // no batch grinding
+        r.commit_phase::<F>(commits, fails)?;
         r.expect_len(2)?;
         let inputs = r.clone();
         // Skip the two batch openings and the commit-phase openings (structure checked here,
@@ -261,9 +249,10 @@ impl<H: ByteHash> TwoAdicPcs<H> {
             r.ext_into::<F, EF>(v)?;
         }
         let query_witness = r.elem::<F>()?;
-        if self.pow_bits == 0 && query_witness != F::ZERO {
-            return Err(Check::GrindingWitness.into());
-        }
+        fails.check(
+            self.pow_bits > 0 || query_witness == F::ZERO,
+            Check::GrindingWitness,
+        );
         Ok(TwoAdicLayout {
             inputs,
             commit_openings,
@@ -573,7 +562,7 @@ where
         let mut commits = vec![[0u8; 32]; rounds];
         let mut leaves = vec![(0usize, [0u8; 32]); q];
 
-        let mut layout = self.read_layout(r, c, &mut commits, final_poly)?;
+        let mut layout = self.read_layout(r, c, &mut commits, final_poly, fails)?;
         let mut indices = [0usize; MAX_QUERIES];
         let alpha = self.replay(
             t,
@@ -585,7 +574,7 @@ where
             &mut indices[..q],
             fails,
         )?;
-        let pos = sorted_positions(&indices[..q]);
+        let pos = merkle::sorted_positions(&indices[..q]);
 
         // Reduced openings: sum over the opened (point, column) pairs of
         // alpha^k (p(z) - p(x)) / (z - x), one alpha ladder over every column at this height.
@@ -615,11 +604,15 @@ where
         // 1/(zeta - x) and 1/(zeta_next - x) for every query, one inversion in all.
         let g = F::two_adic_generator(log_max);
         for (k, &index) in indices[..q].iter().enumerate() {
-            let x = F::GENERATOR * g.exp_u64(reverse_bits(index, log_max) as u64);
+            let x = F::GENERATOR * pow_fixed(g, reverse_bits(index, log_max), log_max);
+            // zeta on the domain (a chance of about |domain| / |EF|): recorded, and a one
+            // stands in so the inversion and the rest run as for any other point.
             inv[2 * k] = c.zeta - x;
             inv[2 * k + 1] = c.zeta_next - x;
-            if inv[2 * k].is_zero() || inv[2 * k + 1].is_zero() {
-                return Err(Check::DegeneratePoint.into());
+            for d in &mut inv[2 * k..2 * k + 2] {
+                let zero = d.is_zero();
+                fails.check(!zero, Check::DegeneratePoint);
+                *d = [*d, EF::ONE][usize::from(zero)];
             }
         }
         batch_invert_ext::<F, EF>(inv, inv_scratch)?;
@@ -646,12 +639,15 @@ where
 
         // The final polynomial at each query's point.
         for k in 0..q {
-            let x = g.exp_u64(reverse_bits(idx[k], log_max) as u64);
+            let x = pow_fixed(g, reverse_bits(idx[k], log_max), log_max);
             let eval = final_poly
                 .iter()
                 .rev()
                 .fold(EF::ZERO, |acc, &cf| F::ext_add(F::ext_mul_base(acc, x), cf));
-            fails.check(eval == folded[k], Check::FinalPolynomial);
+            fails.check(
+                ext_equal::<F, EF>(&eval, &folded[k]),
+                Check::FinalPolynomial,
+            );
         }
         Ok(())
     }

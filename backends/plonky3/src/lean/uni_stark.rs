@@ -80,41 +80,16 @@ where
     if r.option()? {
         return Err(Check::CommitmentShape.into());
     }
-    // opened_values: trace_local, Some(trace_next), no preprocessed rows, quotient chunks,
-    // no randomization.
     // One allocation, bounded by the checks above: the trace rows at zeta and zeta_next, the
     // quotient chunks, the PCS's scratch (as long as those three), then the public inputs as
     // challenge-field values.
     let opened_len = 2 * width + num_chunks * dim;
     let mut opened = vec![EF::ZERO; 2 * opened_len + num_public];
-    let (trace_local, rest) = opened.split_at_mut(width);
-    let (trace_next, rest) = rest.split_at_mut(width);
-    let (chunks, rest) = rest.split_at_mut(num_chunks * dim);
+    let (rows, rest) = opened.split_at_mut(opened_len);
     let (pcs_scratch, public_ef) = rest.split_at_mut(opened_len);
-    r.expect_len(width)?;
-    for v in trace_local.iter_mut() {
-        r.ext_into::<F, EF>(v)?;
-    }
-    if !r.option()? {
-        return Err(Check::OpenedValuesShape.into());
-    }
-    r.expect_len(width)?;
-    for v in trace_next.iter_mut() {
-        r.ext_into::<F, EF>(v)?;
-    }
-    if r.option()? || r.option()? {
-        return Err(Check::OpenedValuesShape.into());
-    }
-    r.expect_len(num_chunks)?;
-    for chunk in chunks.chunks_exact_mut(dim) {
-        r.expect_len(dim)?;
-        for v in chunk {
-            r.ext_into::<F, EF>(v)?;
-        }
-    }
-    if r.option()? {
-        return Err(Check::OpenedValuesShape.into());
-    }
+    read_opened_values::<F, EF>(&mut r, width, num_chunks, rows)?;
+    let (trace_local, rest) = rows.split_at(width);
+    let (trace_next, chunks) = rest.split_at(width);
 
     // The STARK's transcript: seed, trace commitment, public values, alpha, quotient
     // commitment, zeta.
@@ -135,13 +110,18 @@ where
     t.observe_digest(quotient_root);
     let zeta = t.sample_ext();
 
+    // From here every value check runs to the end and records a failure (issue 46).
+    let mut fails = Failures::new();
+    // zeta on the trace domain (a chance of about |domain| / |EF|): recorded; zeta stands in
+    // for its successor, and the checks below meet the zero as a failure of their own.
     let trace_domain = pcs.trace_domain(log_n);
-    if pcs.vanishing_at(trace_domain, zeta)?.is_zero() {
-        return Err(Check::DegeneratePoint.into());
-    }
-    let zeta_next = pcs
-        .next_point_at(trace_domain, zeta)?
-        .ok_or(Check::DegeneratePoint)?;
+    fails.check(
+        !pcs.vanishing_at(trace_domain, zeta)?.is_zero(),
+        Check::DegeneratePoint,
+    );
+    let zeta_next = pcs.next_point_at(trace_domain, zeta)?;
+    fails.check(zeta_next.is_some(), Check::DegeneratePoint);
+    let zeta_next = zeta_next.unwrap_or(zeta);
 
     // The constraints first: they need only the opened values and the STARK's challenges,
     // so a wrong public input or opened value is named as what it is (the PCS, run first,
@@ -158,8 +138,8 @@ where
         public,
         public_ef,
     };
-    let mut fails = Failures::new();
-    check_constraints::<F, EF, P, A>(pcs, air, trace_domain, log_chunks, &at_zeta, &mut fails)?;
+    let constraints =
+        check_constraints::<F, EF, P, A>(pcs, air, trace_domain, log_chunks, &at_zeta, &mut fails);
 
     let claims = OpeningClaims {
         log_n,
@@ -172,8 +152,8 @@ where
         quotient_chunks: chunks,
         num_chunks,
     };
-    let opened = pcs
-        .verify(&mut r, &mut t, &claims, pcs_scratch, &mut fails)
+    let opened = constraints
+        .and_then(|()| pcs.verify(&mut r, &mut t, &claims, pcs_scratch, &mut fails))
         .and_then(|()| {
             // degree_bits (the header's), the out-of-domain witness (zero: no grinding),
             // nothing more.
@@ -182,10 +162,48 @@ where
                     "proof is for another trace length",
                 ));
             }
-            r.zero_witness::<F>()?;
+            r.zero_witness::<F>(&mut fails)?;
             r.finish()
         });
     fails.verdict_after(opened)
+}
+
+/// The opened values into `rows`: the trace row at zeta, the one at zeta_next, then the
+/// quotient chunks (no preprocessed rows, no randomization); a layout other than that is
+/// the proof's shape.
+fn read_opened_values<F: WireField, EF: ExtensionField<F>>(
+    r: &mut Reader<'_>,
+    width: usize,
+    num_chunks: usize,
+    rows: &mut [EF],
+) -> Result<(), VerifyError> {
+    let (trace_local, rest) = rows.split_at_mut(width);
+    let (trace_next, chunks) = rest.split_at_mut(width);
+    r.expect_len(width)?;
+    for v in trace_local.iter_mut() {
+        r.ext_into::<F, EF>(v)?;
+    }
+    if !r.option()? {
+        return Err(Check::OpenedValuesShape.into());
+    }
+    r.expect_len(width)?;
+    for v in trace_next.iter_mut() {
+        r.ext_into::<F, EF>(v)?;
+    }
+    if r.option()? || r.option()? {
+        return Err(Check::OpenedValuesShape.into());
+    }
+    r.expect_len(num_chunks)?;
+    for chunk in chunks.chunks_exact_mut(EF::DIMENSION) {
+        r.expect_len(EF::DIMENSION)?;
+        for v in chunk {
+            r.ext_into::<F, EF>(v)?;
+        }
+    }
+    if r.option()? {
+        return Err(Check::OpenedValuesShape.into());
+    }
+    Ok(())
 }
 
 /// What the constraint check at `zeta` reads: the challenges, the opened rows and quotient

@@ -37,7 +37,7 @@ use super::circle_domain::{
     F_LEN, MAX_HEIGHTS,
 };
 use super::circle_inputs::{claim_values, complete_terms, ClaimTerm, InputPass};
-use super::math::{batch_invert, reverse_bits};
+use super::math::{batch_invert, ext_equal, reverse_bits};
 use super::merkle::{self, Digest};
 use super::reader::{Reader, WireField};
 use super::transcript::{LeanChallenger, Transcript};
@@ -136,11 +136,12 @@ fn leaf_twiddles(
         Point::<F>::generator(log_len + 2),
         Point::<F>::generator(log_len),
         reverse_bits(leaf, log_len - a),
+        log_len - a,
     );
     let c = Point::<F>::generator(a);
     let half = 1usize << (a - 1);
     for (t, x) in out[..half].iter_mut().enumerate() {
-        *x = shifted_multiple(base, c, reverse_bits(2 * t, a)).x;
+        *x = shifted_multiple(base, c, reverse_bits(2 * t, a), a).x;
     }
     let (mut start, mut width, mut n) = (0, half, half);
     while width > 1 {
@@ -208,6 +209,7 @@ impl<H: ByteHash> WideCircleLean<H> {
         nh: usize,
         commits: &mut [Digest],
         final_poly: &'f mut [EF],
+        fails: &mut Failures,
     ) -> Result<WideFields<'f, EF>, VerifyError> {
         r.expect_len(1)?;
         let first_layer_root = *r.digest()?;
@@ -226,9 +228,10 @@ impl<H: ByteHash> WideCircleLean<H> {
             r.ext_into(v)?;
         }
         let pow_witness = r.elem::<F>()?;
-        if self.pow_bits == 0 && pow_witness != F::ZERO {
-            return Err(Check::GrindingWitness.into());
-        }
+        fails.check(
+            self.pow_bits > 0 || pow_witness == F::ZERO,
+            Check::GrindingWitness,
+        );
         Ok(WideFields {
             first_layer_root,
             lambdas,
@@ -459,7 +462,7 @@ where
         let (commits, digests, injected, nodes, points) = query_state.split();
 
         // Every value the transcript absorbs comes first in the proof.
-        let fields = self.read_fields(r, nh, commits, final_poly)?;
+        let fields = self.read_fields(r, nh, commits, final_poly, fails)?;
         let mut terms = ClaimTerm::unset();
         let terms = &mut terms[..2 + nc];
         let mut indices = [0usize; MAX_QUERIES];
@@ -527,13 +530,16 @@ where
         let shift = Point::<F>::generator(current + 2);
         let gen = Point::<F>::generator(current);
         for k in 0..q {
-            let x = shifted_multiple(shift, gen, reverse_bits(position[k], current)).x;
+            let x = shifted_multiple(shift, gen, reverse_bits(position[k], current), current).x;
             let value = fields
                 .final_poly
                 .iter()
                 .rev()
                 .fold(EF::ZERO, |acc, &v| F::ext_add(F::ext_mul_base(acc, x), v));
-            fails.check(value == folded[k], Check::FinalPolynomial);
+            fails.check(
+                ext_equal::<F, EF>(&value, &folded[k]),
+                Check::FinalPolynomial,
+            );
         }
         Ok(())
     }

@@ -16,7 +16,7 @@ use picostark_core::{digests_equal, Check, Failures, Tree, VerifyError};
 use winter_crypto::Digest;
 use winter_math::{FieldElement, StarkField};
 
-use super::math::{invert_in_place, Powers};
+use super::math::{equal, invert_in_place, Powers};
 use super::merkle::{verify_batch, MerkleScratch, Node, NodeHash};
 use super::parse::{element_at, malformed, RawFriLayer};
 
@@ -96,6 +96,7 @@ where
         ));
     }
     let mut folded: Vec<usize> = Vec::with_capacity(positions.len());
+    let mut slots: Vec<usize> = Vec::with_capacity(positions.len());
     let mut leaves: Vec<Node> = Vec::with_capacity(positions.len());
     let mut next_evaluations: Vec<E> = Vec::with_capacity(positions.len());
     for (depth, layer) in inp.layers.iter().enumerate() {
@@ -103,24 +104,23 @@ where
         if row_len < 2 || !row_len.is_power_of_two() {
             return Err(VerifyError::Unsupported("FRI parameters"));
         }
-        folded.clear();
-        for &p in &positions {
-            let q = p % row_len;
-            if !folded.contains(&q) {
-                folded.push(q);
-            }
-        }
         // The proof's rows (its shape), one per distinct folded position of the honest
-        // query set; a transcript a damaged proof led astray may fold to more or fewer: the
-        // mismatch is recorded and a missing row is a row of zeros, so the work is the same.
+        // query set; a transcript a damaged proof led astray may fold to more or fewer.
         if !layer.values.len().is_multiple_of(row_bytes) {
             return Err(malformed("FRI layer values"));
         }
         let proof_rows = layer.values.len() / row_bytes;
+        if proof_rows == 0 || proof_rows > row_len || proof_rows > positions.len() {
+            return Err(malformed("FRI layer values"));
+        }
+        let distinct = distinct_rows(&positions, row_len, &mut folded, &mut slots);
         fails.check(
-            proof_rows == folded.len(),
+            distinct == proof_rows,
             Check::MerklePath(Tree::FriLayer(depth as u8)),
         );
+        // Every step below runs over the proof's rows: a position whose row is beyond them
+        // reads a row of zeros, and missing rows are folded at stand-in positions.
+        pad_rows(&mut folded, distinct, proof_rows, row_len);
         let row_at = |k: usize| -> &[u8] {
             if k < proof_rows {
                 &layer.values[k * row_bytes..(k + 1) * row_bytes]
@@ -147,51 +147,17 @@ where
         )?;
 
         // The opened rows must contain the values the previous layer folded to.
-        for (&p, &e) in positions.iter().zip(evaluations.iter()) {
-            let j = folded
-                .iter()
-                .position(|&q| q == p % row_len)
-                .ok_or(malformed("FRI position"))?;
+        for ((&p, &e), &j) in positions.iter().zip(evaluations.iter()).zip(&slots) {
             let v: E = element_at(row_at(j), p / row_len)?;
-            fails.check(v == e, Check::FriFold(depth as u8));
+            fails.check(equal(v, e), Check::FriFold(depth as u8));
         }
 
-        // Fold each row to P(alpha), P the interpolant of the row's N values over the points
-        // x_t = xe * w^t. As x_(t + N/2) = -x_t, P(X) = Pe(X^2) + X Po(X^2) and one binary
-        // step turns the N values into the N/2 values of Q = Pe + alpha Po over the points
-        // x_t^2, with P(alpha) = Q(alpha^2):
-        //   2 Q(x_t^2) = (v_t + v_(t+N/2)) + (alpha / x_t) (v_t - v_(t+N/2)),
-        // and alpha / x_t = y * w^-t with y = alpha / xe. Repeating with y^2, w^2 down to one
-        // value costs N - 1 extension multiplications instead of an N-point transform; the
-        // halvings are applied at the end as 1/N.
         let alpha = inp.alphas[depth];
         next_evaluations.clear();
         for (k, &j) in folded.iter().enumerate() {
-            let row = row_at(k);
             let xe_inv = inp.lde_powers.pow_inv(j << shift) * offset_inv;
-            let mut y = alpha.mul_base(xe_inv);
-            let mut values = [E::ZERO; 16];
-            for (i, v) in values.iter_mut().enumerate().take(n) {
-                *v = element_at(row, i)?;
-            }
-            let mut len = n;
-            let mut stride = 1;
-            while len > 1 {
-                let half = len / 2;
-                for t in 0..half {
-                    let (a, b) = (values[t], values[t + half]);
-                    let factor = if t == 0 {
-                        y
-                    } else {
-                        y.mul_base(w_inv_pows[t * stride])
-                    };
-                    values[t] = a + b + (a - b) * factor;
-                }
-                y = y.square();
-                len = half;
-                stride *= 2;
-            }
-            next_evaluations.push(values[0].mul_base(n_inv));
+            let folded_value = fold_row(row_at(k), n, alpha.mul_base(xe_inv), &w_inv_pows)?;
+            next_evaluations.push(folded_value.mul_base(n_inv));
         }
 
         if !max_degree_plus_1.is_multiple_of(n) {
@@ -206,7 +172,69 @@ where
         core::mem::swap(&mut evaluations, &mut next_evaluations);
     }
 
-    // The remainder: committed, of bounded degree, and agreeing with the last folding.
+    check_remainder::<B, E, H>(
+        inp,
+        (&positions, &evaluations),
+        shift,
+        max_degree_plus_1,
+        fails,
+    )
+}
+
+/// A row's `N` values folded to `N * P(alpha)`, `P` the interpolant of the row over the
+/// points `x_t = xe * w^t`, given `y = alpha / xe` and the powers of `w^-1`. As
+/// `x_(t + N/2) = -x_t`, `P(X) = Pe(X^2) + X Po(X^2)` and one binary step turns the `N`
+/// values into the `N/2` values of `Q = Pe + alpha Po` over the points `x_t^2`, with
+/// `P(alpha) = Q(alpha^2)`:
+///   `2 Q(x_t^2) = (v_t + v_(t+N/2)) + (alpha / x_t) (v_t - v_(t+N/2))`,
+/// and `alpha / x_t = y * w^-t`. Repeating with `y^2`, `w^2` down to one value costs `N - 1`
+/// extension multiplications instead of an `N`-point transform; the caller applies the
+/// halvings as `1/N`.
+fn fold_row<B: StarkField, E: FieldElement<BaseField = B>>(
+    row: &[u8],
+    n: usize,
+    mut y: E,
+    w_inv_pows: &[B; 16],
+) -> Result<E, VerifyError> {
+    let mut values = [E::ZERO; 16];
+    for (i, v) in values.iter_mut().enumerate().take(n) {
+        *v = element_at(row, i)?;
+    }
+    let mut len = n;
+    let mut stride = 1;
+    while len > 1 {
+        let half = len / 2;
+        for t in 0..half {
+            let (a, b) = (values[t], values[t + half]);
+            let factor = if t == 0 {
+                y
+            } else {
+                y.mul_base(w_inv_pows[t * stride])
+            };
+            values[t] = a + b + (a - b) * factor;
+        }
+        y = y.square();
+        len = half;
+        stride *= 2;
+    }
+    Ok(values[0])
+}
+
+/// The remainder: committed, of bounded degree, and agreeing with the last folding at each
+/// of the last layer's `positions` (their evaluations beside them; exponents shifted by
+/// `shift`).
+fn check_remainder<B, E, H>(
+    inp: &FriInputs<'_, B, E, H::Digest>,
+    (positions, evaluations): (&[usize], &[E]),
+    shift: u32,
+    max_degree_plus_1: usize,
+    fails: &mut Failures,
+) -> Result<(), VerifyError>
+where
+    B: StarkField,
+    E: FieldElement<BaseField = B>,
+    H: NodeHash,
+{
     let eb = E::ELEMENT_BYTES;
     let num_coeffs = inp.remainder.len() / eb;
     if !inp.remainder.len().is_multiple_of(eb)
@@ -228,9 +256,58 @@ where
     for (&p, &e) in positions.iter().zip(evaluations.iter()) {
         let x = inp.domain_offset * inp.lde_powers.pow(p << shift);
         let value = coeffs.iter().fold(E::ZERO, |acc, &c| acc.mul_base(x) + c);
-        fails.check(value == e, Check::FinalPolynomial);
+        fails.check(equal(value, e), Check::FinalPolynomial);
     }
     Ok(())
+}
+
+/// The distinct `p % row_len` of `positions` in first-seen order into `folded` (its first
+/// `count` entries, `count` returned) and each position's slot among them into `slots`, by
+/// comparing every position with every earlier one and selecting without branches: the
+/// steps do not depend on how the positions collide (issue 46). `folded` gets one entry per
+/// position; entries from `count` on are unused.
+fn distinct_rows(
+    positions: &[usize],
+    row_len: usize,
+    folded: &mut Vec<usize>,
+    slots: &mut Vec<usize>,
+) -> usize {
+    folded.clear();
+    folded.resize(positions.len(), 0);
+    slots.clear();
+    slots.resize(positions.len(), 0);
+    let mut count = 0;
+    for k in 0..positions.len() {
+        let q = positions[k] % row_len;
+        // The slot of the first earlier position on the same row, if any.
+        let mut seen = 0usize;
+        let mut slot = 0usize;
+        for j in 0..k {
+            let take = usize::from(positions[j] % row_len == q) & !seen & 1;
+            let mask = take.wrapping_neg();
+            slot = (slot & !mask) | (slots[j] & mask);
+            seen |= take;
+        }
+        let new = seen ^ 1;
+        let mask = new.wrapping_neg();
+        slots[k] = (slot & !mask) | (count & mask);
+        folded[count] = [folded[count], q][new];
+        count += new;
+    }
+    count
+}
+
+/// `folded` cut or padded to `rows` distinct positions: the first `min(count, rows)` kept,
+/// then the smallest positions below `row_len` not among them (a damaged proof's stand-ins).
+pub(super) fn pad_rows(folded: &mut Vec<usize>, count: usize, rows: usize, row_len: usize) {
+    folded.truncate(count.min(rows));
+    let mut candidate = 0;
+    while folded.len() < rows && candidate < row_len {
+        if !folded.contains(&candidate) {
+            folded.push(candidate);
+        }
+        candidate += 1;
+    }
 }
 
 #[cfg(test)]

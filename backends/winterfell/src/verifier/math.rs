@@ -5,12 +5,13 @@ use alloc::vec::Vec;
 
 use winter_math::{FieldElement, StarkField};
 
-/// The powers `g^(2^i)` of a domain generator `g` of order `2^log_size`: a power `g^e` is
-/// the product of the entries of `e`'s set bits, with no squarings (`exp_vartime` squares
-/// once per bit of every exponent, and the verifier takes a power of the LDE generator for
-/// every query at every layer and in the DEEP composition).
+/// The powers `g^(d 4^i)` (`d` < 4) of a domain generator `g` of order `2^log_size`: a power
+/// `g^e` is the product of one entry per two bits of `e`, the same number of products for
+/// every exponent (issue 46: the verifier takes a power of the LDE generator for every query
+/// at every layer and in the DEEP composition, at indices the transcript draws), and no
+/// squarings (`exp_vartime` squares once per bit and multiplies once per set bit).
 pub struct Powers<B> {
-    table: [B; 32],
+    table: [[B; 4]; 16],
     log_size: u32,
 }
 
@@ -18,22 +19,26 @@ impl<B: StarkField> Powers<B> {
     /// The table of `g`, of order `2^log_size` (`log_size` at most 31: the checked LDE size).
     pub fn new(g: B, log_size: u32) -> Self {
         let log_size = log_size.min(31);
-        let mut table = [B::ONE; 32];
+        let mut table = [[B::ONE; 4]; 16];
         let mut p = g;
-        for t in table.iter_mut().take(log_size as usize) {
-            *t = p;
-            p = p.square();
+        for row in table.iter_mut().take(log_size.div_ceil(2) as usize) {
+            row[1] = p;
+            row[2] = p.square();
+            row[3] = row[2] * p;
+            p = row[2].square();
         }
         Powers { table, log_size }
     }
 
     /// `g^e`, the exponent taken modulo the order.
     pub fn pow(&self, e: usize) -> B {
-        let mut e = (e as u64 & ((1u64 << self.log_size) - 1)) as u32;
+        let e = e as u64 & ((1u64 << self.log_size) - 1);
         let mut acc = B::ONE;
-        while e != 0 {
-            acc *= self.table[e.trailing_zeros() as usize];
-            e &= e - 1;
+        for (i, row) in self.table[..self.log_size.div_ceil(2) as usize]
+            .iter()
+            .enumerate()
+        {
+            acc *= row[((e >> (2 * i)) & 3) as usize];
         }
         acc
     }
@@ -66,4 +71,11 @@ pub fn invert_in_place<E: FieldElement>(values: &mut [E]) {
             inv *= original;
         }
     }
+}
+
+/// `a == b` comparing every base element: an extension's derived `==` stops at the first
+/// that differs, so a failed check would cost less than a passed one (issue 46).
+#[inline]
+pub fn equal<E: FieldElement>(a: E, b: E) -> bool {
+    (0..E::EXTENSION_DEGREE).fold(true, |eq, i| eq & (a.base_element(i) == b.base_element(i)))
 }

@@ -128,41 +128,25 @@ impl MerkleScratch {
     }
 }
 
-/// The bytes of digest `j` of node vector `i`, copied where the pair to hash is built
-/// (inlined: a call returned them through a `Result` in memory, once per sibling), or a zero
-/// stand-in, recorded as a failure, when the proof has no such digest.
+/// The bytes of digest `j` of node vector `i` and `true`, or a zero stand-in and `false`
+/// when the proof has no such digest (inlined: a call returned them through memory, once
+/// per node).
 #[inline(always)]
 fn node_bytes<'p>(
     proof: &'p [u8],
     vectors: &[(usize, usize)],
     (i, j): (usize, usize),
-    (tree, fails): (Tree, &mut Failures),
-) -> &'p [u8; 32] {
+) -> (&'p [u8; 32], bool) {
     const STAND_IN: [u8; 32] = [0; 32];
     let found = vectors.get(i).and_then(|&(offset, count)| {
-        let at = offset + j * DIGEST_BYTES;
         if j < count {
+            let at = offset + j * DIGEST_BYTES;
             proof.get(at..at + DIGEST_BYTES)?.try_into().ok()
         } else {
             None
         }
     });
-    fails.check(found.is_some(), Check::MerklePath(tree));
-    found.unwrap_or(&STAND_IN)
-}
-
-/// Hashes the parent of `pair` into `level[i]`: the levels are sized once per level
-/// (`resize` zeroes only new entries), so no entry is zeroed or moved per node.
-fn put_parent<H: NodeHash>(
-    level: &mut [Node],
-    i: usize,
-    pair: &[Node; 2],
-) -> Result<(), VerifyError> {
-    let out = level
-        .get_mut(i)
-        .ok_or(malformed("Merkle level shorter than its nodes"))?;
-    H::parent(pair, out);
-    Ok(())
+    (found.unwrap_or(&STAND_IN), found.is_some())
 }
 
 /// The node vectors of `proof` after its depth byte (`(offset, count)` into `s.vectors`),
@@ -193,10 +177,29 @@ fn read_vectors(proof: &[u8], depth: u32, s: &mut MerkleScratch) -> Result<(), V
     Ok(())
 }
 
+/// `(indexes[k], k)` sorted by index (ties by `k`) into `sorted`, each placed at its rank,
+/// counted against every other entry: as many steps whatever the order (issue 46; a
+/// comparison sort's steps depend on it, and the FRI layers' indexes come unsorted).
+pub fn sort_by_rank(indexes: &[usize], sorted: &mut Vec<(usize, usize)>) {
+    sorted.clear();
+    sorted.resize(indexes.len(), (0, 0));
+    for (k, &x) in indexes.iter().enumerate() {
+        let mut rank = 0;
+        for (j, &y) in indexes.iter().enumerate() {
+            rank += usize::from(y < x) | (usize::from(y == x) & usize::from(j < k));
+        }
+        sorted[rank] = (x, k);
+    }
+}
+
 /// Checks that `leaves[k]` is the leaf at `indexes[k]` (distinct, any order) of the tree of
 /// depth `depth` with root `root` (commitment `tree`, named in a failure), using the batch
 /// opening in `proof`. A mismatch is recorded in `fails`; an error is the opening's shape.
-#[allow(clippy::too_many_arguments)]
+///
+/// The walk is one loop of a fixed number of iterations, its budget (below): each lifts one
+/// node of the walk while it lasts, then the same step on scratch nodes, so an opening costs
+/// its budget whatever its indexes (issue 46; padding after the walk in a second loop left
+/// about 2,000 instructions of bookkeeping that followed the indexes).
 pub fn verify_batch<H: NodeHash>(
     (tree, root): (Tree, &H::Digest),
     depth: u32,
@@ -215,14 +218,10 @@ pub fn verify_batch<H: NodeHash>(
     read_vectors(proof, depth, s)?;
     let num_leaves = 1usize << depth;
 
-    s.sorted.clear();
-    for (pos, &index) in indexes.iter().enumerate() {
-        if index >= num_leaves {
-            return Err(malformed("Merkle leaf index out of range"));
-        }
-        s.sorted.push((index, pos));
+    if indexes.iter().any(|&index| index >= num_leaves) {
+        return Err(malformed("Merkle leaf index out of range"));
     }
-    s.sorted.sort_unstable();
+    sort_by_rank(indexes, &mut s.sorted);
     let mut num_pairs = 0;
     for k in 0..s.sorted.len() {
         if k > 0 && s.sorted[k].0 == s.sorted[k - 1].0 {
@@ -234,81 +233,98 @@ pub fn verify_batch<H: NodeHash>(
     }
     // One node vector per sibling pair of these indexes.
     fails.check(s.vectors.len() == num_pairs, Check::MerklePath(tree));
-    // The pair being hashed when its nodes do not lie side by side.
-    let mut pair = [Node::default(); 2];
+    // The compressions a sound opening can need, whatever its indexes: from `L` leaves with
+    // `S` supplied digests a pruned walk hashes `L + S - 1` nodes (each compression takes
+    // two of the leaves, digests and nodes below the root), and a tree has `2^depth - 1`
+    // inner nodes. An opening that has not reached the root within it lacks digests.
+    let supplied: usize = s.vectors.iter().map(|&(_, count)| count).sum();
+    let budget = (indexes.len() + supplied - 1).min(num_leaves - 1);
 
-    // Leaf level: hash each sibling pair, taking the missing sibling from the proof.
+    // The leaves in index order, by tree index (the root is 1, node `i`'s children `2i`
+    // and `2i + 1`), so the leaf level lifts like the ones above.
     s.level_index.clear();
-    s.level.resize(num_pairs, Node::default());
+    s.level.clear();
+    for &(index, pos) in &s.sorted {
+        s.level_index.push(num_leaves + index);
+        s.level.push(leaves[pos]);
+    }
     s.pointers.clear();
-    let mut k = 0;
-    while k < s.sorted.len() {
-        let i = s.level_index.len();
-        let (index, pos) = s.sorted[k];
-        let pair_index = index & !1;
-        let both =
-            index == pair_index && k + 1 < s.sorted.len() && s.sorted[k + 1].0 == pair_index + 1;
-        if both {
-            let right = s.sorted[k + 1].1;
-            match leaves.get(pos..pos + 2) {
-                // Leaves in index order (the trace and composition openings): in place.
-                Some(adjacent) if right == pos + 1 => put_parent::<H>(
-                    &mut s.level,
-                    i,
-                    adjacent
-                        .try_into()
-                        .map_err(|_| malformed("Merkle leaves"))?,
-                )?,
-                _ => {
-                    pair[0].set(&leaves[pos]);
-                    pair[1].set(&leaves[right]);
-                    put_parent::<H>(&mut s.level, i, &pair)?;
-                }
-            }
-            k += 2;
-            s.pointers.push(0);
-        } else {
-            let side = index & 1;
-            pair[side].set(&leaves[pos]);
-            pair[side ^ 1].set_bytes(node_bytes(proof, &s.vectors, (i, 0), (tree, fails)));
-            put_parent::<H>(&mut s.level, i, &pair)?;
-            k += 1;
-            s.pointers.push(1);
-        }
-        s.level_index.push((num_leaves + pair_index) >> 1);
-    }
+    s.pointers.resize(num_pairs, 0);
+    s.next_index.clear();
+    s.next_index.resize(num_pairs, 0);
+    s.next.clear();
+    s.next.resize(num_pairs, Node::default());
 
-    // Upper levels: the entry at list position `k` reads vector `k` when its sibling is absent.
-    for _ in 1..depth {
-        s.next_index.clear();
-        s.next.resize(s.level.len(), Node::default());
-        let mut k = 0;
-        while k < s.level.len() {
-            let index = s.level_index[k];
-            let i = s.next_index.len();
-            // The list is sorted, so a sibling next in it is the right one.
-            if s.level_index.get(k + 1) == Some(&(index ^ 1)) {
-                let adjacent: &[Node; 2] = s.level[k..k + 2]
-                    .try_into()
-                    .map_err(|_| malformed("Merkle level"))?;
-                put_parent::<H>(&mut s.next, i, adjacent)?;
-                k += 1;
-            } else {
-                let p = s.pointers[k];
-                let sibling = node_bytes(proof, &s.vectors, (k, p), (tree, fails));
-                s.pointers[k] += 1;
-                let side = index & 1;
-                pair[side].set(&s.level[k]);
-                pair[side ^ 1].set_bytes(sibling);
-                put_parent::<H>(&mut s.next, i, &pair)?;
-            }
-            s.next_index.push(index >> 1);
-            k += 1;
+    let mut level = 0;
+    let mut walk = Cursor {
+        k: 0,
+        out: 0,
+        len: s.level.len(),
+    };
+    let mut pair = [Node::default(); 2];
+    let mut dummy_fails = Failures::new();
+    // Scratch for the padding: two nodes that are not a pair, so each padding step takes the
+    // sibling path, reading the first digest as a real step reads its own. Set up once
+    // (zeroing it every step cost about 40,000 instructions per proof, M33): only the
+    // cursor and the pointers are reset each step.
+    let pad_index = [2usize, 4];
+    let pad_level = [Node::default(); 2];
+    let mut pad_next_index = [0usize; 2];
+    let mut pad_next = [Node::default(); 2];
+    let mut pad_pointers = [0usize; 2];
+    for _ in 0..budget {
+        let live = level < depth;
+        let mut pad = Cursor {
+            k: 0,
+            out: 0,
+            len: 2,
+        };
+        pad_pointers[0] = 0;
+        let (at, from, to, pointers, f) = if live {
+            (
+                &mut walk,
+                (&s.level_index[..], &s.level[..]),
+                (&mut s.next_index[..], &mut s.next[..]),
+                &mut s.pointers[..],
+                &mut *fails,
+            )
+        } else {
+            (
+                &mut pad,
+                (&pad_index[..], &pad_level[..]),
+                (&mut pad_next_index[..], &mut pad_next[..]),
+                &mut pad_pointers[..],
+                &mut dummy_fails,
+            )
+        };
+        // At the leaf level, vector `i` serves the `i`-th sibling pair; above, the entry at
+        // list position `k` (upstream's order).
+        let vector = if level == 0 { at.out } else { at.k };
+        let advance = lift::<H>(
+            (proof, &s.vectors, tree),
+            from,
+            to,
+            pointers,
+            (at.k, at.out, vector),
+            &mut pair,
+            f,
+        );
+        at.k += advance;
+        at.out += 1;
+        if live && at.k >= at.len {
+            core::mem::swap(&mut s.level_index, &mut s.next_index);
+            core::mem::swap(&mut s.level, &mut s.next);
+            s.level_index.truncate(at.out);
+            s.level.truncate(at.out);
+            *at = Cursor {
+                k: 0,
+                out: 0,
+                len: s.level.len(),
+            };
+            level += 1;
         }
-        s.next.truncate(s.next_index.len());
-        core::mem::swap(&mut s.level_index, &mut s.next_index);
-        core::mem::swap(&mut s.level, &mut s.next);
     }
+    core::hint::black_box((&pad_next, &pad_next_index, &dummy_fails));
 
     // Every supplied digest used, one node left, and it is the root (compared word by word
     // whatever differs).
@@ -319,7 +335,7 @@ pub fn verify_batch<H: NodeHash>(
         .fold(true, |ok, (&p, &(_, count))| ok & (p == count));
     fails.check(all_used, Check::MerklePath(tree));
     let root_node = Node::from_bytes(&root.as_bytes());
-    let at_root = s.level.len() == 1 && s.level_index[0] == 1;
+    let at_root = level == depth && s.level.len() == 1 && s.level_index[0] == 1;
     let equal = s.level.first().is_some_and(|top| {
         top.0
             .iter()
@@ -329,6 +345,43 @@ pub fn verify_batch<H: NodeHash>(
     });
     fails.check(at_root && equal, Check::MerklePath(tree));
     Ok(())
+}
+
+/// A walk's position in its level: entry `k` of `len`, writing slot `out`.
+struct Cursor {
+    k: usize,
+    out: usize,
+    len: usize,
+}
+
+/// Lifts the node at list position `k` of `from` (tree indexes, nodes; sorted) into slot
+/// `out` of `to`: its sibling is the next entry when that is its pair, else the next digest
+/// of node vector `vector` (a zero stand-in, recorded in `fails`, when the proof has none).
+/// Both paths take the same steps, selected by index rather than by branch. Returns how many
+/// entries it consumed.
+#[inline(always)]
+fn lift<H: NodeHash>(
+    (proof, vectors, tree): (&[u8], &[(usize, usize)], Tree),
+    (from_index, from): (&[usize], &[Node]),
+    (to_index, to): (&mut [usize], &mut [Node]),
+    pointers: &mut [usize],
+    (k, out, vector): (usize, usize, usize),
+    pair: &mut [Node; 2],
+    fails: &mut Failures,
+) -> usize {
+    let index = from_index[k];
+    let next = (k + 1).min(from_index.len() - 1);
+    let paired = usize::from(from_index[next] == index ^ 1);
+    let (supplied, found) = node_bytes(proof, vectors, (vector, pointers[vector]));
+    fails.check(found | (paired == 1), Check::MerklePath(tree));
+    let from_proof = Node::from_bytes(supplied);
+    pointers[vector] += paired ^ 1;
+    let side = index & 1;
+    pair[side].set(&from[k]);
+    pair[side ^ 1].set([&from_proof, &from[next]][paired]);
+    H::parent(pair, &mut to[out]);
+    to_index[out] = index >> 1;
+    1 + paired
 }
 
 #[cfg(test)]

@@ -42,10 +42,12 @@ use picostark_core::{
     conjectured_security_bits, AirId, BackendId, Check, Failures, FieldId, HashId, Policy,
     ProofFile, ProofHeader, Verifier, VerifyError,
 };
-use winter_air::{Air, BatchingMethod, FieldExtension, ProofOptions, TraceInfo};
+use winter_air::{
+    Air, BatchingMethod, ConstraintCompositionCoefficients, FieldExtension, ProofOptions, TraceInfo,
+};
 
 use crate::hash::{Blake3, Sha256};
-use winter_crypto::{DefaultRandomCoin, ElementHasher, RandomCoin};
+use winter_crypto::{DefaultRandomCoin, ElementHasher, Hasher, RandomCoin};
 use winter_fri::FriOptions;
 use winter_math::fields::f64::BaseElement as Goldilocks;
 use winter_math::fields::{CubeExtension, QuadExtension};
@@ -470,7 +472,10 @@ where
     }
 }
 
-/// Verifies a proof of the AIR `A` over base field `B` with challenge field `E`.
+/// Verifies a proof of the AIR `A` over base field `B` with challenge field `E`, as passes:
+/// the statement and shape ([`read_statement`]), the commitments and OOD frame, the
+/// transcript's draws, then the value checks ([`check_values`]), which run to the end and
+/// record each failure (issue 46).
 fn verify_proof<A, B, E, H>(
     file: &ProofFile<'_>,
     accepted_tags: &[u8],
@@ -481,6 +486,53 @@ where
     B: StarkField + ExtensibleField<2> + ExtensibleField<3>,
     E: FieldElement<BaseField = B>,
     H: ElementHasher<BaseField = B> + NodeHash,
+{
+    let st = read_statement::<A, B, E>(file, accepted_tags, min_security_bits)?;
+    let roots = read_commitments::<H>(&st.raw, st.num_fri_layers)?;
+    let ood = read_ood_frame::<E>(&st.raw, st.width, st.columns)?;
+    let mut coin = DefaultRandomCoin::<H>::new(&st.seed);
+    coin.reseed(roots[0]);
+    let composition_coefficients = st
+        .air
+        .get_constraint_composition_coefficients::<E, _>(&mut coin)
+        .map_err(coin_error)?;
+    coin.reseed(roots[1]);
+    let z: E = coin.draw().map_err(coin_error)?;
+    // From here every value check runs to the end and records a failure (issue 46); the
+    // first recorded is the reason, also when a later step meets a shape the failure caused.
+    let mut fails = Failures::new();
+    let outcome = check_values::<A, B, E, H>(
+        &st,
+        &roots,
+        (&ood, z, &composition_coefficients),
+        &mut coin,
+        &mut fails,
+    );
+    fails.verdict_after(outcome)
+}
+
+/// What the first pass reads and checks of a proof of `A`: its sections, the AIR instance
+/// and the shapes later passes rely on. Its errors reveal only the proof's public layout.
+struct Statement<'a, A: AirDef, B: StarkField> {
+    raw: RawProof<'a>,
+    air: WfAir<A, B>,
+    seed: Vec<B>,
+    width: usize,
+    columns: usize,
+    num_fri_layers: usize,
+}
+
+/// Pass 1: the header against `E` and `B`, the payload's sections and context, the public
+/// inputs and the AIR instance.
+fn read_statement<'a, A, B, E>(
+    file: &ProofFile<'a>,
+    accepted_tags: &[u8],
+    min_security_bits: u32,
+) -> Result<Statement<'a, A, B>, VerifyError>
+where
+    A: AirDef + Default + Send + Sync,
+    B: StarkField + ExtensibleField<2> + ExtensibleField<3>,
+    E: FieldElement<BaseField = B>,
 {
     let def = A::default();
     let header = &file.header;
@@ -508,176 +560,239 @@ where
         true_degree,
         min_security_bits,
     )?;
-
     let public: Vec<B> = file
         .public_inputs
         .iter()
         .map(|v| B::try_from(v).map_err(|_| mismatch("public input is not a field element")))
         .collect::<Result<_, _>>()?;
-    let n = 1usize << raw.log_n;
     let width = usize::from(raw.main_width);
     let seed = seed_elements(&raw, &public);
-    let air = WfAir::<A, B>::new(TraceInfo::new(width, n), PublicInputs(public), options);
-    let lde_size = air.lde_domain_size();
-    let log_lde = lde_size.trailing_zeros();
+    let air = WfAir::<A, B>::new(
+        TraceInfo::new(width, 1usize << raw.log_n),
+        PublicInputs(public),
+        options,
+    );
     let o = &raw.options;
     let fri_options = FriOptions::new(
         usize::from(o.blowup),
         usize::from(o.fri_folding),
         usize::from(o.fri_remainder_max_degree),
     );
-    let num_fri_layers = fri_options.num_fri_layers(lde_size);
+    let num_fri_layers = fri_options.num_fri_layers(air.lde_domain_size());
     if raw.num_fri_layers != num_fri_layers {
         return Err(malformed("number of FRI layers"));
     }
+    let columns = air.context().num_constraint_composition_columns();
+    Ok(Statement {
+        raw,
+        air,
+        seed,
+        width,
+        columns,
+        num_fri_layers,
+    })
+}
 
-    // 1. Commitments, in transcript order: trace, composition, FRI layers, FRI remainder.
+/// The commitments, in transcript order: trace, composition, FRI layers, FRI remainder.
+fn read_commitments<H: Hasher>(
+    raw: &RawProof<'_>,
+    num_fri_layers: usize,
+) -> Result<Vec<H::Digest>, VerifyError> {
     let num_digests = 2 + num_fri_layers + 1;
     if raw.commitments.len() != num_digests * DIGEST_BYTES {
         return Err(malformed("number of commitments"));
     }
-    let digests: Vec<H::Digest> = raw
-        .commitments
+    raw.commitments
         .chunks_exact(DIGEST_BYTES)
         .map(read_digest::<H>)
-        .collect::<Result<_, _>>()?;
-    let (trace_root, constraint_root, fri_roots) = (digests[0], digests[1], &digests[2..]);
+        .collect()
+}
 
-    let mut coin = DefaultRandomCoin::<H>::new(&seed);
-    coin.reseed(trace_root);
-    let composition_coefficients = air
-        .get_constraint_composition_coefficients::<E, _>(&mut coin)
-        .map_err(coin_error)?;
-    coin.reseed(constraint_root);
-    let z: E = coin.draw().map_err(coin_error)?;
+/// The OOD frame, `[2, current row, next row]` for the trace and for the composition
+/// columns: `(trace, composition)`, each the current row then the next.
+fn read_ood_frame<E: FieldElement>(
+    raw: &RawProof<'_>,
+    width: usize,
+    columns: usize,
+) -> Result<(Vec<E>, Vec<E>), VerifyError> {
+    match (raw.ood_trace.split_first(), raw.ood_quotient.split_first()) {
+        (Some((2, t)), Some((2, q))) => Ok((
+            decode_all::<E>(t, 2 * width)?,
+            decode_all::<E>(q, 2 * columns)?,
+        )),
+        _ => Err(malformed("OOD frame")),
+    }
+}
 
-    // 2. OOD frame: `[2, current row, next row]` for the trace and for the composition columns.
-    let columns = air.context().num_constraint_composition_columns();
-    let (ood_trace, ood_quotient) =
-        match (raw.ood_trace.split_first(), raw.ood_quotient.split_first()) {
-            (Some((2, t)), Some((2, q))) => (
-                decode_all::<E>(t, 2 * width)?,
-                decode_all::<E>(q, 2 * columns)?,
-            ),
-            _ => return Err(malformed("OOD frame")),
-        };
-    let (trace_current, trace_next) = ood_trace.split_at(width);
-    let (quotient_current, quotient_next) = ood_quotient.split_at(columns);
+/// The value checks, after the draw of `z`: OOD constraints, the DEEP and FRI draws, proof of
+/// work and query positions, the trace and composition openings, then FRI. Every failure
+/// goes to `fails`; an error is a shape.
+fn check_values<A, B, E, H>(
+    st: &Statement<'_, A, B>,
+    roots: &[H::Digest],
+    (ood, z, composition_coefficients): (
+        &(Vec<E>, Vec<E>),
+        E,
+        &ConstraintCompositionCoefficients<E>,
+    ),
+    coin: &mut DefaultRandomCoin<H>,
+    fails: &mut Failures,
+) -> Result<(), VerifyError>
+where
+    A: AirDef + Default + Send + Sync,
+    B: StarkField + ExtensibleField<2> + ExtensibleField<3>,
+    E: FieldElement<BaseField = B>,
+    H: ElementHasher<BaseField = B> + NodeHash,
+{
+    let (raw, air, width, columns) = (&st.raw, &st.air, st.width, st.columns);
+    let (trace_current, trace_next) = ood.0.split_at(width);
+    let (quotient_current, quotient_next) = ood.1.split_at(columns);
     let trace_powers = Powers::new(air.trace_domain_generator(), u32::from(raw.log_n));
-    // From here every value check runs to the end and records a failure (issue 46); the
-    // first recorded is the reason, also when a later step meets a shape the failure caused.
-    let mut fails = Failures::new();
-    let mut run = || -> Result<(), VerifyError> {
-        check_ood_constraints(
-            &air,
-            &composition_coefficients,
+    check_ood_constraints(
+        air,
+        composition_coefficients,
+        trace_current,
+        trace_next,
+        quotient_current,
+        z,
+        &trace_powers,
+        fails,
+    )?;
+    let mut merged = Vec::with_capacity(2 * (width + columns));
+    merged.extend_from_slice(trace_current);
+    merged.extend_from_slice(quotient_current);
+    merged.extend_from_slice(trace_next);
+    merged.extend_from_slice(quotient_next);
+    coin.reseed(H::hash_elements(&merged));
+    drop(merged);
+    let deep_coefficients = air
+        .get_deep_composition_coefficients::<E, _>(coin)
+        .map_err(coin_error)?;
+    let fri_roots = &roots[2..];
+    let alphas = draw_fri_alphas::<E, H>(coin, fri_roots, 1usize << raw.log_n, raw)?;
+    let lde_size = air.lde_domain_size();
+    let positions = draw_positions::<H>(coin, raw, lde_size, fails)?;
+
+    // The openings of the trace and composition commitments at the positions.
+    let log_lde = lde_size.trailing_zeros();
+    let mut merkle = MerkleScratch::with_capacity(positions.len());
+    let mut leaves: Vec<Node> = Vec::with_capacity(positions.len());
+    let rows = positions.len();
+    row_leaves::<B, H>(raw.trace_values, rows, width, &mut leaves)?;
+    verify_batch::<H>(
+        (Tree::Trace, &roots[0]),
+        log_lde,
+        &positions,
+        &leaves,
+        raw.trace_paths,
+        &mut merkle,
+        fails,
+    )?;
+    row_leaves::<E, H>(raw.constraint_values, rows, columns, &mut leaves)?;
+    verify_batch::<H>(
+        (Tree::Quotient, &roots[1]),
+        log_lde,
+        &positions,
+        &leaves,
+        raw.constraint_paths,
+        &mut merkle,
+        fails,
+    )?;
+    drop(leaves);
+
+    // The DEEP composition at the positions, then FRI on it.
+    let lde_powers = Powers::new(air.lde_domain_generator(), log_lde);
+    let deep = deep_evaluations(
+        air,
+        &DeepInputs {
+            z,
             trace_current,
             trace_next,
             quotient_current,
-            z,
-            &trace_powers,
-            &mut fails,
-        )?;
-        let mut merged = Vec::with_capacity(2 * (width + columns));
-        merged.extend_from_slice(trace_current);
-        merged.extend_from_slice(quotient_current);
-        merged.extend_from_slice(trace_next);
-        merged.extend_from_slice(quotient_next);
-        coin.reseed(H::hash_elements(&merged));
-        drop(merged);
-        let deep_coefficients = air
-            .get_deep_composition_coefficients::<E, _>(&mut coin)
-            .map_err(coin_error)?;
-
-        // 3. FRI commit phase: one alpha per layer commitment (and the remainder's).
-        let mut alphas: Vec<E> = Vec::with_capacity(fri_roots.len());
-        let mut degree_plus_1 = n;
-        for (depth, root) in fri_roots.iter().enumerate() {
-            coin.reseed(*root);
-            alphas.push(coin.draw().map_err(coin_error)?);
-            if depth + 1 != fri_roots.len()
-                && !degree_plus_1.is_multiple_of(usize::from(o.fri_folding))
-            {
-                return Err(VerifyError::Unsupported(
-                    "FRI degree does not divide by the folding",
-                ));
-            }
-            degree_plus_1 /= usize::from(o.fri_folding);
-        }
-
-        // 4. Proof of work, then the query positions.
-        fails.check(
-            coin.check_leading_zeros(raw.pow_nonce) >= u32::from(o.grinding),
-            Check::ProofOfWork,
-        );
-        let mut positions = coin
-            .draw_integers(usize::from(o.num_queries), lde_size, raw.pow_nonce)
-            .map_err(coin_error)?;
-        positions.sort_unstable();
-        positions.dedup();
-        if positions.len() != usize::from(raw.num_unique_queries) {
-            return Err(malformed("number of unique queries"));
-        }
-
-        // 5. Openings of the trace and composition commitments at the positions.
-        let mut merkle = MerkleScratch::with_capacity(positions.len());
-        let mut leaves: Vec<Node> = Vec::with_capacity(positions.len());
-        let rows = positions.len();
-        row_leaves::<B, H>(raw.trace_values, rows, width, &mut leaves)?;
-        verify_batch::<H>(
-            (Tree::Trace, &trace_root),
-            log_lde,
-            &positions,
-            &leaves,
-            raw.trace_paths,
-            &mut merkle,
-            &mut fails,
-        )?;
-        row_leaves::<E, H>(raw.constraint_values, rows, columns, &mut leaves)?;
-        verify_batch::<H>(
-            (Tree::Quotient, &constraint_root),
-            log_lde,
-            &positions,
-            &leaves,
-            raw.constraint_paths,
-            &mut merkle,
-            &mut fails,
-        )?;
-        drop(leaves);
-
-        // 6. DEEP composition at the positions, then FRI on it.
-        let lde_powers = Powers::new(air.lde_domain_generator(), log_lde);
-        let deep = deep_evaluations(
-            &air,
-            &DeepInputs {
-                z,
-                trace_current,
-                trace_next,
-                quotient_current,
-                quotient_next,
-                coefficients: &deep_coefficients,
-            },
-            &positions,
-            raw.trace_values,
-            raw.constraint_values,
-            &lde_powers,
-        )?;
-        let inputs = FriInputs {
-            shape: FriShape {
-                folding: usize::from(o.fri_folding),
-                lde_domain_size: lde_size,
-                max_degree_plus_1: n,
-                num_layers: num_fri_layers,
-            },
-            lde_powers: &lde_powers,
-            domain_offset: air.domain_offset(),
-            commitments: fri_roots,
-            alphas: &alphas,
-            layers: &raw.fri_layers[..num_fri_layers],
-            remainder: raw.fri_remainder,
-        };
-        verify_queries::<B, E, H>(&inputs, positions, deep, &mut merkle, &mut fails)
+            quotient_next,
+            coefficients: &deep_coefficients,
+        },
+        &positions,
+        raw.trace_values,
+        raw.constraint_values,
+        &lde_powers,
+    )?;
+    let inputs = FriInputs {
+        shape: FriShape {
+            folding: usize::from(raw.options.fri_folding),
+            lde_domain_size: lde_size,
+            max_degree_plus_1: 1usize << raw.log_n,
+            num_layers: st.num_fri_layers,
+        },
+        lde_powers: &lde_powers,
+        domain_offset: air.domain_offset(),
+        commitments: fri_roots,
+        alphas: &alphas,
+        layers: &raw.fri_layers[..st.num_fri_layers],
+        remainder: raw.fri_remainder,
     };
-    let outcome = run();
-    fails.verdict_after(outcome)
+    verify_queries::<B, E, H>(&inputs, positions, deep, &mut merkle, fails)
+}
+
+/// The FRI commit phase's draws: one alpha per layer commitment (and the remainder's).
+fn draw_fri_alphas<E, H>(
+    coin: &mut DefaultRandomCoin<H>,
+    fri_roots: &[H::Digest],
+    n: usize,
+    raw: &RawProof<'_>,
+) -> Result<Vec<E>, VerifyError>
+where
+    E: FieldElement,
+    H: ElementHasher<BaseField = E::BaseField>,
+{
+    let folding = usize::from(raw.options.fri_folding);
+    let mut alphas: Vec<E> = Vec::with_capacity(fri_roots.len());
+    let mut degree_plus_1 = n;
+    for (depth, root) in fri_roots.iter().enumerate() {
+        coin.reseed(*root);
+        alphas.push(coin.draw().map_err(coin_error)?);
+        if depth + 1 != fri_roots.len() && !degree_plus_1.is_multiple_of(folding) {
+            return Err(VerifyError::Unsupported(
+                "FRI degree does not divide by the folding",
+            ));
+        }
+        degree_plus_1 /= folding;
+    }
+    Ok(alphas)
+}
+
+/// The proof of work, then the query positions: sorted, distinct, and as many as the proof
+/// opens. Indexes a damaged proof led astray may repeat more or less: recorded, and cut or
+/// padded to the proof's count, so the openings run over the proof's rows.
+fn draw_positions<H: ElementHasher>(
+    coin: &mut DefaultRandomCoin<H>,
+    raw: &RawProof<'_>,
+    lde_size: usize,
+    fails: &mut Failures,
+) -> Result<Vec<usize>, VerifyError> {
+    let o = &raw.options;
+    fails.check(
+        coin.check_leading_zeros(raw.pow_nonce) >= u32::from(o.grinding),
+        Check::ProofOfWork,
+    );
+    let drawn = coin
+        .draw_integers(usize::from(o.num_queries), lde_size, raw.pow_nonce)
+        .map_err(coin_error)?;
+    // Sorted by rank, not by a comparison sort, whose steps depend on the order (issue 46).
+    let mut sorted = Vec::new();
+    merkle::sort_by_rank(&drawn, &mut sorted);
+    let mut positions: Vec<usize> = sorted.iter().map(|&(p, _)| p).collect();
+    positions.dedup();
+    let unique = usize::from(raw.num_unique_queries);
+    if unique == 0 || unique > usize::from(o.num_queries) || unique > lde_size {
+        return Err(malformed("number of unique queries"));
+    }
+    fails.check(positions.len() == unique, Check::MerklePath(Tree::Trace));
+    let distinct = positions.len();
+    fri::pad_rows(&mut positions, distinct, unique, lde_size);
+    if distinct < unique {
+        // Stand-ins were appended: back in order (a damaged proof's path only).
+        positions.sort_unstable();
+    }
+    Ok(positions)
 }
