@@ -337,6 +337,20 @@ fn opened_values_shape_missing_or_extra_rows() {
     assert_eq!(lean_reason(&t), failed(Check::OpenedValuesShape));
 }
 
+/// A Fibonacci proof of `2^log_n` rows on each lean PCS path, named: two-adic BabyBear,
+/// two-adic Goldilocks, wide circle (our default) and upstream's circle.
+fn every_pcs(log_n: u8) -> [(&'static str, Vec<u8>); 4] {
+    [
+        ("two-adic", two_adic(log_n)),
+        ("goldilocks", prove_ext(&P3GoldilocksProver, log_n, 2, None)),
+        ("wide-circle", prove(&P3M31Prover, log_n, None)),
+        (
+            "circle",
+            prove(&P3M31Prover, log_n, Some(config::UPSTREAM_CIRCLE_PARAMS)),
+        ),
+    ]
+}
+
 /// `picostark_plonky3::tamper` (what `prover-host tamper` writes for the constant-time
 /// measurement): on each PCS every class of damage is rejected with the check it names, by
 /// the stock verifier too, and the honest proof is accepted.
@@ -344,15 +358,7 @@ fn opened_values_shape_missing_or_extra_rows() {
 fn every_tamper_class_names_its_check() {
     use picostark_core::tamper::TamperClass;
     use picostark_plonky3::tamper::tamper;
-    let honest = [
-        ("two-adic", two_adic(6)),
-        ("goldilocks", prove_ext(&P3GoldilocksProver, 6, 2, None)),
-        ("wide-circle", prove(&P3M31Prover, 6, None)),
-        (
-            "circle",
-            prove(&P3M31Prover, 6, Some(config::UPSTREAM_CIRCLE_PARAMS)),
-        ),
-    ];
+    let honest = every_pcs(6);
     for (name, bytes) in honest {
         let file = ProofFile::parse(&bytes).unwrap();
         assert_eq!(lean::verify(&file), Some(Ok(())), "{name}");
@@ -373,15 +379,7 @@ fn every_tamper_class_names_its_check() {
 fn every_tamper_class_hashes_as_much_as_the_honest_proof() {
     use picostark_core::tamper::TamperClass;
     use picostark_plonky3::{hash_count, tamper::tamper};
-    let honest = [
-        ("two-adic", two_adic(8)),
-        ("goldilocks", prove_ext(&P3GoldilocksProver, 8, 2, None)),
-        ("wide-circle", prove(&P3M31Prover, 8, None)),
-        (
-            "circle",
-            prove(&P3M31Prover, 8, Some(config::UPSTREAM_CIRCLE_PARAMS)),
-        ),
-    ];
+    let honest = every_pcs(8);
     let count = |bytes: &[u8]| {
         let file = ProofFile::parse(bytes).unwrap();
         hash_count::reset();

@@ -267,13 +267,12 @@ fn walk<H: ByteHash, const INJECT: bool>(
     // the sibling path, reading the first supplied sibling as a real step reads its own.
     let mut scratch = [(0usize, [0u8; 32]), (2, [0u8; 32])];
     let mut scratch_injected = [[0u8; 32]; 2];
-    let mut spare;
     let mut dummy_fails = Failures::new();
     let mut pair = Pair([[0u8; 32]; 2]);
     for _ in 0..step_budget + inject_budget {
         let live = level < w.depth;
         let mut pad = Cursor { i: 0, n: 2, out: 0 };
-        spare = 0;
+        let mut spare = 0;
         let (ns, inj, at, cursor, f) = if live {
             (
                 &mut *nodes,
