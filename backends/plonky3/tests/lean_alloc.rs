@@ -12,10 +12,10 @@
 //! peaks 6,556 / 7,508 (upstream's CirclePcs) and 5,900 / 6,852 (our WideCirclePcs), bounded
 //! at 11 and 7 KB.
 
-mod common;
+use crate::common;
 
 use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::cell::Cell;
 
 use picostark_core::prove::Prover;
 use picostark_core::{AirId, HashId, ProofFile};
@@ -23,24 +23,32 @@ use picostark_plonky3::*;
 
 struct Counting;
 
-static ON: AtomicBool = AtomicBool::new(false);
-static COUNT: AtomicUsize = AtomicUsize::new(0);
-static LIVE: AtomicUsize = AtomicUsize::new(0);
-static PEAK: AtomicUsize = AtomicUsize::new(0);
+// Per thread: the suite's other tests allocate on their own threads while one is counted.
+thread_local! {
+    static ON: Cell<bool> = const { Cell::new(false) };
+    static COUNT: Cell<usize> = const { Cell::new(0) };
+    static LIVE: Cell<usize> = const { Cell::new(0) };
+    static PEAK: Cell<usize> = const { Cell::new(0) };
+}
 
 unsafe impl GlobalAlloc for Counting {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        if ON.load(Ordering::SeqCst) {
-            COUNT.fetch_add(1, Ordering::SeqCst);
-            let live = LIVE.fetch_add(layout.size(), Ordering::SeqCst) + layout.size();
-            PEAK.fetch_max(live, Ordering::SeqCst);
-        }
+        // `try_with`: a thread's allocations after its locals are gone are not counted.
+        let _ = ON.try_with(|on| {
+            if on.get() {
+                COUNT.set(COUNT.get() + 1);
+                LIVE.set(LIVE.get() + layout.size());
+                PEAK.set(PEAK.get().max(LIVE.get()));
+            }
+        });
         unsafe { System.alloc(layout) }
     }
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        if ON.load(Ordering::SeqCst) {
-            LIVE.fetch_sub(layout.size(), Ordering::SeqCst);
-        }
+        let _ = ON.try_with(|on| {
+            if on.get() {
+                LIVE.set(LIVE.get().wrapping_sub(layout.size()));
+            }
+        });
         unsafe { System.dealloc(ptr, layout) }
     }
 }
@@ -57,17 +65,13 @@ fn measure(bytes: &[u8]) -> (usize, usize, bool) {
 /// [`measure`] for a proof the lean path may leave to the stock verifier (verdict `None`).
 fn measure_lean(bytes: &[u8]) -> (usize, usize, Option<bool>) {
     let file = ProofFile::parse(bytes).unwrap();
-    COUNT.store(0, Ordering::SeqCst);
-    LIVE.store(0, Ordering::SeqCst);
-    PEAK.store(0, Ordering::SeqCst);
-    ON.store(true, Ordering::SeqCst);
+    COUNT.set(0);
+    LIVE.set(0);
+    PEAK.set(0);
+    ON.set(true);
     let verdict = lean::verify(&file).map(|r| r.is_ok());
-    ON.store(false, Ordering::SeqCst);
-    (
-        COUNT.load(Ordering::SeqCst),
-        PEAK.load(Ordering::SeqCst),
-        verdict,
-    )
+    ON.set(false);
+    (COUNT.get(), PEAK.get(), verdict)
 }
 
 #[test]

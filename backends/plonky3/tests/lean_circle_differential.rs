@@ -7,7 +7,7 @@
 //!
 //! Run with `--release` (the byte sweep verifies tens of thousands of proofs both ways).
 
-mod common;
+use crate::common;
 
 use picostark_airs::Builtins;
 use std::sync::{Arc, Mutex};

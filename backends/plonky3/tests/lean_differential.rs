@@ -4,7 +4,7 @@
 //! payloads, on wrong public inputs and on every header byte changed; and every Fiat-Shamir
 //! draw identical (a recording challenger driven by both verifiers on the same proof).
 
-mod common;
+use crate::common;
 
 use std::sync::{Arc, Mutex};
 

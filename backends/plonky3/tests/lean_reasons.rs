@@ -6,8 +6,6 @@
 //! named there, private ones included), then written back with postcard: the bytes of
 //! everything not edited stay the prover's.
 
-mod common;
-
 use p3_uni_stark::Proof;
 use picostark_core::prove::{ProveRequest, Prover};
 use picostark_core::{AirId, Check, HashId, ProofFile, ProofParams, Tree, VerifyError};

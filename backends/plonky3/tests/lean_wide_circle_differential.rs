@@ -5,7 +5,7 @@
 //! SHA-256), on every single-bit change of a small proof's payload, on moved headers; and
 //! the stock verifier never panics on them.
 
-mod common;
+use crate::common;
 
 use picostark_airs::Builtins;
 use std::panic::{catch_unwind, AssertUnwindSafe};

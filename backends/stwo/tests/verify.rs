@@ -224,7 +224,7 @@ fn mutations_are_refused_without_a_panic() {
 /// A measured run, not part of CI: verifies every proof file in `$STWO_PROOFS` (issue 45's
 /// Fib range, 2^10 .. 2^16, written by `picostark-stwo-prover prove --air fib --log-n L`),
 /// prints each verification's time, and checks a flipped copy of each is rejected.
-/// `STWO_PROOFS=dir cargo test -p picostark-stwo --test verify -- --ignored --nocapture`.
+/// `STWO_PROOFS=dir cargo test -p picostark-stwo --test suite verify:: -- --ignored --nocapture`.
 #[test]
 #[ignore = "needs $STWO_PROOFS, a folder of proofs from the nightly prover"]
 fn every_proof_in_stwo_proofs_is_accepted_and_its_flipped_copy_rejected() {

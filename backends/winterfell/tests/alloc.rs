@@ -3,7 +3,7 @@
 //! heap peak (above what was live before), and asserts bounds well under the zkmcu fork's
 //! verifier (about 400 allocations, 93.5 KB peak on the Goldilocks proof).
 
-mod common;
+use crate::common;
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;

@@ -2,7 +2,7 @@
 //! with the quadratic and the cubic extension) go through upstream `winterfell::verify` and
 //! through ours, valid and tampered; both must give the same verdict every time.
 
-mod common;
+use crate::common;
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicUsize, Ordering};

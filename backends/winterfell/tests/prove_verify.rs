@@ -2,7 +2,7 @@
 //! and BabyBear x 4 proofs are accepted, land on the reference proofs' public results, and are
 //! rejected when tampered with or claimed for another result.
 
-mod common;
+use crate::common;
 
 use picostark_core::prove::{ProveRequest, Prover};
 use picostark_core::{

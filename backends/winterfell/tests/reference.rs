@@ -2,7 +2,7 @@
 //! (with an error, never a panic) after any single-byte change, a wrong public input,
 //! truncation, or when handed to the other backend's verifier.
 
-mod common;
+use crate::common;
 
 use common::{babybear_reference, goldilocks_reference, PAYLOAD_OFFSET};
 use picostark_core::{verify, AirId, BackendId, Policy, Regime, Statement, VerifyError};
