@@ -354,7 +354,7 @@ pub fn run(a: &AllArgs, invocation: &str) -> Result<(), String> {
     // hardware-hash configurations, the membership workload, the WideCirclePcs rows, the
     // board images by code placement and stwo-m31's rows (each folder's README says how).
     println!("[4/4] writing the report");
-    let tracks = "proven/records hash/best membership/records membership/records-128 membership/engine baseline/wide-circle placement/one placement/all placement/qemu-image circle/blake3 circle/engine stwo";
+    let tracks = "proven/records hash/best membership/records membership/records-128 membership/engine baseline/wide-circle placement/one placement/all placement/qemu-image circle/blake3 circle/engine circle/side-by-side stwo";
     let mut inputs = vec![raw.clone()];
     let tracks = tracks.split(' ').map(|t| out.join(t));
     inputs.extend(tracks.filter(|d| d.is_dir()));

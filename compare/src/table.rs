@@ -174,6 +174,8 @@ pub fn hash_of(r: &RunRecord) -> String {
         _ if charged => "sha256-engine",
         Some("sha256-engine") => "sha256-engine",
         Some("sha256-software") => "sha256",
+        // stwo's own channel (stwo-m31).
+        Some("blake2s-software") => "blake2s",
         _ => BLAKE3,
     }
     .into()

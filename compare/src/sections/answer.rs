@@ -19,10 +19,11 @@ pub const BITS_128_POINT: u32 = 127;
 pub const CORES: [(&str, &str); 2] = [("m33", "Cortex-M33"), ("rv32", "Hazard3 (RV32)")];
 
 /// The hashes in the order the report lists them, with their names.
-const HASHES: [(&str, &str); 3] = [
+const HASHES: [(&str, &str); 4] = [
     (BLAKE3, "BLAKE3"),
     ("sha256", "SHA-256 (software)"),
     ("sha256-engine", "SHA-256 engine"),
+    ("blake2s", "Blake2s (stwo's channel)"),
 ];
 
 /// The header of [`cells`], as a Markdown header line.

@@ -1,7 +1,9 @@
-//! The circle answer: p3-m31 over our `WideCirclePcs` (folding arity above 2 or a longer
-//! final polynomial) beside upstream's `CirclePcs` (fold 2^1, final 2^0), on both cores, from
-//! the records of one folder (one firmware image for both).
+//! The circle section: the three circle STARKs side by side on both cores (p3-m31 over our
+//! `WideCirclePcs`, p3-m31 over upstream Plonky3's `CirclePcs`, and stwo 2.3's own verifier)
+//! from the records of `results/circle/side-by-side/`, at equal blowup, queries and PoW bits;
+//! and the circle question's answer lines and first-screen table.
 
+use std::collections::BTreeSet;
 use std::path::Path;
 
 use picostark_core::{BackendId, CirclePcsKind, Domain};
@@ -35,57 +37,74 @@ fn answer(rows: &[Row], n: u64, core: &str, hash: &str, place: &str) -> Option<S
     Some(format!("**{core}, {hash}, {place}:** circle {} against two-adic {}: the circle takes {ratio:.2}x the two-adic estimated ms.", what(c), what(t)))
 }
 
-const INTRO: &str = "`backends/plonky3/src/circle_pcs/` is a Plonky3 0.8 `Pcs` of our own for Mersenne-31: the first layer folds circle to line as upstream's `CirclePcs` does, then each line layer folds by up to 2^4 down to a final polynomial sent in clear; its lean verifier is `backends/plonky3/src/lean/wide_circle.rs`. A p3-m31 header with folding 2^1 and final length 2^0 means upstream's `CirclePcs`, any other pair `WideCirclePcs`. Emulator runs of Fibonacci (BLAKE3, code in flash, TLSF heap) under the default policy, both proofs verified by one p3-m31-only firmware image per core, each tampered copy rejected; records and commands in `results/baseline/wide-circle/` (README.md). `results/baseline/wide-circle.md` gives the host-counted BLAKE3 compressions per parameter pair and the prover's time and memory.";
+const INTRO: &str = "Three circle STARK verifiers over Mersenne-31 and its quartic extension QM31: p3-m31 over `WideCirclePcs` (ours, `backends/plonky3/src/circle_pcs/`: the first layer folds circle to line as upstream does, then each line layer folds by up to 2^4 down to a final polynomial sent in clear; lean verifier `backends/plonky3/src/lean/wide_circle.rs`), p3-m31 over upstream Plonky3 0.8's `CirclePcs` (a p3-m31 header with folding 2^1 and final length 2^0 means it), both verified by our lean Plonky3 verifier, and stwo-m31 (stwo 2.3's own `no_std` verifier behind our bounded parser, `backends/stwo/`). Emulator runs of Fibonacci, code in flash (xip), TLSF heap 256 KiB, one firmware image per backend and core, each accepted under the default policy and its tampered copy rejected; records and commands in `results/circle/side-by-side/` (run.sh). Each table holds blowup, queries and PoW bits equal (what sets the conjectured bits); what else differs is in the rows: the hash (BLAKE3 for p3-m31, Blake2s for stwo, whose channel is its own), and the folding where a PCS cannot take the group's (CirclePcs folds by 2 to a constant only; WideCirclePcs is every other pair, so it folds by 2 to 2 coefficients where the others fold to a constant).";
 
 /// Whether `r`'s backend proves over a circle domain (from the backend's declaration).
 fn is_circle(r: &Row) -> bool {
     BackendId::from_name(&r.backend).is_some_and(|b| b.domain() == Domain::Circle)
 }
 
-fn pcs(r: &Row) -> &'static str {
-    let circle = is_circle(r);
-    match (circle, r.rec.params.as_ref().map(CirclePcsKind::of)) {
-        (true, Some(CirclePcsKind::Upstream)) => "CirclePcs (upstream)",
-        (true, _) => "WideCirclePcs (ours)",
-        _ => "two-adic FRI (reference)",
+/// Where the side-by-side records are (`results/circle/side-by-side/run.sh`).
+const SIDE_BY_SIDE: &str = "circle/side-by-side/";
+
+/// Which circle verifier a row measures.
+fn verifier(r: &Row) -> &'static str {
+    match r.rec.params.as_ref().map(CirclePcsKind::of) {
+        _ if r.backend == BackendId::StwoM31.name() => "stwo 2.3 (its own verifier)",
+        _ if !is_circle(r) => "two-adic FRI (reference)",
+        Some(CirclePcsKind::Upstream) => "CirclePcs (upstream Plonky3)",
+        _ => "WideCirclePcs (ours)",
     }
 }
 
 pub fn section(rows: &[Row]) -> Section {
-    let title = "Circle FRI: WideCirclePcs beside CirclePcs";
+    let title = "Circle STARKs side by side: WideCirclePcs, CirclePcs and stwo";
     let mut s = Section::new("circle", title, INTRO);
-    let ok = |r: &&Row| r.source == "emulator" && r.air == "fib" && r.backend == "p3-m31";
+    let ok = |r: &&Row| r.source == "emulator" && r.air == "fib" && is_circle(r);
     let ok = |r: &&Row| ok(r) && r.accepted() && r.default_policy();
-    let ok = |r: &&Row| ok(r) && r.hash == BLAKE3 && r.placement == XIP;
-    let dir = |r: &Row| r.origin.rsplit_once('/').map_or("", |d| d.0).to_string();
-    let wide = |r: &&Row| ok(r) && pcs(r).starts_with("Wide");
-    let wide: Vec<&Row> = rows.iter().filter(wide).collect();
-    let (Some(n), Some(folder)) = (wide.iter().map(|r| r.n).min(), wide.first().map(|r| dir(r)))
-    else {
-        return s;
+    let ok = |r: &&Row| ok(r) && r.origin.contains(SIDE_BY_SIDE);
+    let side: Vec<&Row> = rows.iter().filter(ok).collect();
+    // What sets the conjectured bits: one table per core, n and (blowup, queries, PoW).
+    let group = |r: &Row| {
+        let p = r.rec.params.as_ref()?;
+        Some((r.n, p.log_blowup, p.num_queries, p.pow_bits))
     };
-    // Both PCS from the one image of the WideCirclePcs records' folder.
-    let here = |r: &&Row| r.n == n && dir(r) == folder;
-    let config = |r: &Row| (r.core.clone(), r.full_label());
-    let picked = first_per(rows.iter().filter(ok).filter(here), config);
+    let groups: BTreeSet<_> = side.iter().filter_map(|r| group(r)).collect();
     for (core, name) in CORES {
-        let caption = format!("{name}, Fibonacci n = {}", pow2(n));
-        let mut t = Table::new(&caption, &head("PCS | "));
-        for r in picked.iter().filter(|r| r.core == core) {
-            t.row(&format!("{} | {}", pcs(r), cells(r)));
+        for g in &groups {
+            let here = |r: &&&Row| r.core == core && group(r) == Some(*g);
+            let mut picked = first_per(side.iter().filter(here).copied(), |r| r.full_label());
+            let est = |r: &&Row| r.est_ms().unwrap_or(f64::MAX);
+            picked.sort_by(|a, b| est(a).total_cmp(&est(b)));
+            let (n, blowup, queries, pow) = *g;
+            let caption = format!(
+                "{name}, Fibonacci n = {}: blowup 2^{blowup}, {queries} queries, {pow} PoW bits; fastest first",
+                pow2(n)
+            );
+            let mut t = Table::new(&caption, &head("verifier | "));
+            for r in &picked {
+                t.row(&format!("{} | {}", verifier(r), cells(r)));
+            }
+            if !t.rows.is_empty() {
+                s.tables.push(t);
+            }
         }
-        s.tables.push(t);
     }
     for (core, _) in CORES {
         for (hash, place) in [(BLAKE3, XIP), ("sha256-engine", "all-sram")] {
-            s.notes.extend(answer(rows, n, core, hash, place));
+            s.notes.extend(answer(rows, n_of(rows), core, hash, place));
         }
     }
-    let n = pow2(n);
-    let title = format!("Estimated ms, p3-m31 Fibonacci n = {n}: CirclePcs against WideCirclePcs");
-    let label = |r: &Row| format!("{} {}", pcs(r), r.full_label());
-    s.charts.extend(chart(&title, &picked, &label, false));
+    let label = |r: &Row| format!("{} {}", verifier(r), r.full_label());
+    let title = "Estimated ms, circle STARKs side by side (Fibonacci)";
+    s.charts.extend(chart(title, &side, &label, true));
     s
+}
+
+/// The smallest n of an emulator Fibonacci p3-m31 row: where the circle answer lines look.
+fn n_of(rows: &[Row]) -> u64 {
+    let ok = |r: &&Row| r.source == "emulator" && r.air == "fib" && r.backend == "p3-m31";
+    rows.iter().filter(ok).map(|r| r.n).min().unwrap_or(0)
 }
 
 /// Instructions of the hash compressions in the first-iteration profile beside `r`'s record
@@ -168,6 +187,7 @@ pub fn first_screen(rows: &[Row], min_security: u32) -> Option<Table> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::input::Entry;
     use crate::table::build_rows;
     use crate::table::tests::{emu, with_estimate, with_security};
 
@@ -206,5 +226,50 @@ mod tests {
             row("p3-babybear", "m33", 1_000_000, 3),
         ]);
         assert!(first_screen(&alone, 95).is_none());
+    }
+
+    /// A side-by-side record: `backend` on `core` at blowup 2^3, 28 queries, 16 PoW bits and
+    /// the given folding, from `origin`.
+    fn side(backend: &str, core: &str, cycles: u64, fold: (u8, u8), origin: &str) -> Entry {
+        let mut e = with_security(
+            with_estimate(emu(backend, 4, 1024, core, cycles / 2), cycles),
+            98.0,
+            57.0,
+        );
+        let p = e.record.params.as_mut().unwrap();
+        (p.log_blowup, p.num_queries, p.pow_bits) = (3, 28, 16);
+        (p.log_fold_arity, p.log_final_poly_len) = fold;
+        if backend == "stwo-m31" {
+            e.record.hash_impl = Some("blake2s-software".into());
+        }
+        e.origin = origin.into();
+        e
+    }
+
+    #[test]
+    fn the_three_circle_verifiers_share_a_table_per_core_and_query_phase() {
+        let (here, raw) = ("results/circle/side-by-side/x.json", "results/raw/x.json");
+        let rows = build_rows(&[
+            side("stwo-m31", "m33", 9_000_000, (1, 0), here),
+            side("p3-m31", "m33", 3_000_000, (1, 0), here),
+            side("p3-m31", "m33", 2_000_000, (1, 1), here),
+            // Another folder: not a side-by-side row.
+            side("p3-m31", "m33", 1_000_000, (2, 2), raw),
+        ]);
+        let s = section(&rows);
+        assert_eq!(s.tables.len(), 1, "one core, one group");
+        let t = &s.tables[0];
+        let group = "blowup 2^3, 28 queries, 16 PoW bits";
+        assert!(t.caption.contains(group), "{}", t.caption);
+        let names: Vec<&str> = t.rows.iter().map(|r| r[0].as_str()).collect();
+        let want = [
+            "WideCirclePcs (ours)",
+            "CirclePcs (upstream Plonky3)",
+            "stwo 2.3 (its own verifier)",
+        ];
+        assert_eq!(names, want, "fastest first");
+        // stwo's hash is its own, never counted as BLAKE3.
+        let hashes: Vec<&str> = t.rows.iter().map(|r| r[5].as_str()).collect();
+        assert_eq!(hashes, ["blake3", "blake3", "blake2s"], "{:?}", t.rows);
     }
 }
