@@ -61,22 +61,25 @@ pub fn section(rows: &[Row]) -> Section {
     let title = "Circle STARKs side by side: WideCirclePcs, CirclePcs and stwo";
     let mut s = Section::new("circle", title, INTRO);
     let ok = |r: &&Row| r.source == "emulator" && r.air == "fib" && is_circle(r);
-    let ok = |r: &&Row| ok(r) && r.accepted() && r.default_policy();
-    let ok = |r: &&Row| ok(r) && r.origin.contains(SIDE_BY_SIDE);
-    let side: Vec<&Row> = rows.iter().filter(ok).collect();
-    // What sets the conjectured bits: one table per core, n and (blowup, queries, PoW).
+    let ok = |r: &&Row| ok(r) && r.accepted() && r.default_policy() && r.placement == XIP;
+    // What sets the conjectured bits, and the image's heap: one table per core, n and
+    // (blowup, queries, PoW). The groups are the folder's; a row of the same configuration
+    // from another folder merged with its proof (`table::merge_proofs`) stands in it too.
     let group = |r: &Row| {
         let p = r.rec.params.as_ref()?;
-        Some((r.n, p.log_blowup, p.num_queries, p.pow_bits))
+        Some((r.n, p.log_blowup, p.num_queries, p.pow_bits, r.heap_size))
     };
-    let groups: BTreeSet<_> = side.iter().filter_map(|r| group(r)).collect();
+    let mine = |r: &&Row| ok(r) && r.origin.contains(SIDE_BY_SIDE);
+    let groups: BTreeSet<_> = rows.iter().filter(mine).filter_map(group).collect();
+    let side = |r: &&Row| ok(r) && group(r).is_some_and(|g| groups.contains(&g));
+    let side: Vec<&Row> = rows.iter().filter(side).collect();
     for (core, name) in CORES {
         for g in &groups {
             let here = |r: &&&Row| r.core == core && group(r) == Some(*g);
             let mut picked = first_per(side.iter().filter(here).copied(), |r| r.full_label());
             let est = |r: &&Row| r.est_ms().unwrap_or(f64::MAX);
             picked.sort_by(|a, b| est(a).total_cmp(&est(b)));
-            let (n, blowup, queries, pow) = *g;
+            let (n, blowup, queries, pow, _) = *g;
             let caption = format!(
                 "{name}, Fibonacci n = {}: blowup 2^{blowup}, {queries} queries, {pow} PoW bits; fastest first",
                 pow2(n)
@@ -253,8 +256,12 @@ mod tests {
             side("stwo-m31", "m33", 9_000_000, (1, 0), here),
             side("p3-m31", "m33", 3_000_000, (1, 0), here),
             side("p3-m31", "m33", 2_000_000, (1, 1), here),
-            // Another folder: not a side-by-side row.
-            side("p3-m31", "m33", 1_000_000, (2, 2), raw),
+            // Another folder at parameters the folder has no group of: not in the section.
+            {
+                let mut e = side("p3-m31", "m33", 1_000_000, (2, 2), raw);
+                e.record.params.as_mut().unwrap().log_blowup = 6;
+                e
+            },
         ]);
         let s = section(&rows);
         assert_eq!(s.tables.len(), 1, "one core, one group");
