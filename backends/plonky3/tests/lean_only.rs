@@ -14,9 +14,9 @@
 //! ```sh
 //! cargo test -p picostark-plonky3 --test suite lean_only::
 //! F=std,p3-maybe-rayon/parallel,lean-only
-//! cargo test -p picostark-plonky3 --no-default-features --features $F --test suite lean_only::
+//! cargo test -p picostark-plonky3 --no-default-features --features $F --test lean_only
 //! cargo test -p picostark-plonky3 --no-default-features --features $F,lean-no-membership \
-//!     --test suite lean_only::
+//!     --test lean_only
 //! ```
 
 use std::path::PathBuf;
