@@ -47,11 +47,12 @@ fn is_circle(r: &Row) -> bool {
 /// Where the side-by-side records are (`results/circle/side-by-side/run.sh`).
 const SIDE_BY_SIDE: &str = "circle/side-by-side/";
 
-/// Which circle verifier a row measures.
+/// Which verifier a circle row (p3-m31 or stwo-m31) measures.
 fn verifier(r: &Row) -> &'static str {
+    if r.backend == BackendId::StwoM31.name() {
+        return "stwo 2.3 (its own verifier)";
+    }
     match r.rec.params.as_ref().map(CirclePcsKind::of) {
-        _ if r.backend == BackendId::StwoM31.name() => "stwo 2.3 (its own verifier)",
-        _ if !is_circle(r) => "two-adic FRI (reference)",
         Some(CirclePcsKind::Upstream) => "CirclePcs (upstream Plonky3)",
         _ => "WideCirclePcs (ours)",
     }
@@ -93,9 +94,10 @@ pub fn section(rows: &[Row]) -> Section {
             }
         }
     }
+    let n = n_of(rows);
     for (core, _) in CORES {
         for (hash, place) in [(BLAKE3, XIP), ("sha256-engine", "all-sram")] {
-            s.notes.extend(answer(rows, n_of(rows), core, hash, place));
+            s.notes.extend(answer(rows, n, core, hash, place));
         }
     }
     let label = |r: &Row| format!("{} {}", verifier(r), r.full_label());
