@@ -2,13 +2,13 @@
 //! either the software compression [`pstk_sha256_compress`] or a hardware engine.
 //!
 //! A shared `no_std` building block: both backends' verifiers hash through it, so it sits on
-//! the lowest floor beside `core`, and knows no board. Which sink runs is fixed at build time:
-//! with the crate feature `engine` each hash leases the engine through four link-time hooks
-//! (module `engine`: the RP2350 driver `verifier-mcu/rp2350-sha256` defines them, and its own
-//! `engine` feature turns this one on); without it (host, QEMU) the software runs. Under
-//! QEMU the timing model charges the engine's cost per call of [`pstk_sha256_compress`]
-//! (`mcu-run run --sha256-engine` finds it by that symbol), so the software path is laid out
-//! as one non-inlined call per block.
+//! the lowest floor beside `core`, and knows no board. With the crate feature `engine` each
+//! hash first asks for the engine through four link-time hooks (module `engine`), which the
+//! image's board defines: the RP2350 driver `verifier-mcu/rp2350-sha256` leases the chip's
+//! engine, the firmware's QEMU boards always decline. Without the feature (host), or when the
+//! hooks decline, the software runs. Under QEMU the timing model charges the engine's cost
+//! per call of [`pstk_sha256_compress`] (`mcu-run run --sha256-engine` finds it by that
+//! symbol), so the software path is laid out as one non-inlined call per block.
 //!
 //! The engine holds one chaining state, so two hashes cannot stream through it at once: a
 //! hash started while another holds the engine runs in software (same digest).
@@ -34,13 +34,6 @@ const K: [u32; 64] = [
     0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
     0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
 ];
-
-/// The name of the implementation this build hashes with, as run records state it.
-pub const IMPLEMENTATION: &str = if cfg!(feature = "engine") {
-    "sha256-engine"
-} else {
-    "sha256-software"
-};
 
 /// The SHA-256 compression function (FIPS 180-4, 6.2.2) on one block, in software.
 ///
@@ -262,8 +255,9 @@ impl<S: BlockSink> Stream<S> {
     }
 }
 
-/// The hooks a hardware engine's driver defines (with `#[no_mangle]`) when the `engine`
-/// feature is on; the lease below is their only caller.
+/// The hooks an image's board defines (with `#[no_mangle]`) when the `engine` feature is on:
+/// a hardware engine's driver, or hooks that always decline; the lease below is their only
+/// caller.
 #[cfg(feature = "engine")]
 pub mod engine {
     extern "Rust" {
@@ -314,8 +308,8 @@ mod lease {
     }
 }
 
-/// This build's sink: the engine when the `engine` feature is on and it is free, else the
-/// software compression.
+/// This build's sink: the engine when the `engine` feature is on and its hooks lease it, else
+/// the software compression.
 pub enum Selected {
     Software(Software),
     #[cfg(feature = "engine")]

@@ -99,13 +99,3 @@ fn compress_from_iv_is_the_compression_of_one_unpadded_block() {
         assert_ne!(compress_from_iv(&other), want);
     }
 }
-
-#[test]
-fn implementation_is_named() {
-    let want = if cfg!(feature = "engine") {
-        "sha256-engine"
-    } else {
-        "sha256-software"
-    };
-    assert_eq!(IMPLEMENTATION, want);
-}
