@@ -42,9 +42,12 @@ fn sections(rows: &[Row], min: u32, out_dir: &Path, about: [&[String]; 2]) -> Ve
         .into_iter()
         .for_each(|t| workload.tables.insert(0, t));
     let mut answer = sections::answer::section(rows, min);
-    answer
-        .tables
-        .extend(sections::circle::first_screen(rows, min));
+    if let Some(t) = sections::circle::first_screen(rows, min) {
+        answer.tables.push(t);
+        answer
+            .notes
+            .push(sections::circle::FIRST_SCREEN_NOTE.into());
+    }
     let mut out = vec![
         answer,
         workload,

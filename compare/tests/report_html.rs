@@ -99,7 +99,8 @@ fn check(html: &str) {
     }
     // The first screen: the three answers (default policy, equal parameters, per hash), each
     // row with both cores, its hash, parameters and placement; a chart per answer; then the
-    // circle question (issue 44), a row per core and hash with both sides' figures.
+    // circle question (issue 44), a row per core and hash with both sides' figures, parameters
+    // and bits.
     let first = sections[0].value().id();
     assert_eq!(first, Some("answer"), "the answer comes first");
     let answer = by_id("answer");
@@ -123,13 +124,18 @@ fn check(html: &str) {
         let x: f64 = r[ratio].trim_end_matches('x').parse().expect("a ratio");
         assert!(x > 0.0, "{r:?}");
         for c in [
+            "circle",
             "circle: est. ms",
+            "two-adic",
             "two-adic: est. ms",
             "hash",
             "placement",
-            PARAMS,
         ] {
             assert!(!r[col(circle, c)].is_empty(), "{c} in {r:?}");
+        }
+        // Each side names its parameters and bits: they may differ at equal security.
+        for c in ["circle", "two-adic"] {
+            assert!(r[col(circle, c)].ends_with(" bits"), "{c} in {r:?}");
         }
     }
     for t in &tables {

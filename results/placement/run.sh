@@ -17,7 +17,8 @@
 # PROOF_SRAM=1: the images also get the firmware feature `proof-in-sram` (the embedded proof
 # in SRAM, copied from flash at reset, as a device that received it would hold it); records
 # go to results/placement/<image>/<placement>-proof-sram/ and name the placement
-# `<placement>+proof-sram` (`mcu-run board` reads it from the image), no profiles.
+# `<placement>+proof-sram` (`mcu-run board` reads it from the image). Each record gets its
+# run's profile beside it (`*.profile.txt`), the xip images' in results/placement/profiles/.
 # RECORDS=DIR: records (and the xip images' profiles) under DIR instead of results/placement.
 # WORK=DIR (proofs and images, default out/placement) and CARGO_TARGET_DIR let two runs
 # proceed side by side.
@@ -59,7 +60,10 @@ for b in $BACKENDS; do
       cp "${CARGO_TARGET_DIR:-$FW/target}/$target/release/picostark-verifier-fw" "$elf"
       "$MCU" uf2 "$elf" "$elf.uf2" --family $family >/dev/null
       "$MCU" check-image "$elf" "$elf.uf2" --family $family | tail -1
-      prof=()
+      # Every other run's whole-run profile beside its record: the report's circle answer
+      # reads the shares of hashing and field arithmetic from it.
+      prof=(--profile "$RECORDS/$IMAGE/$p$PROOF_DIR/$b.proof.$core.tlsf.profile.txt")
+      mkdir -p "$RECORDS/$IMAGE/$p$PROOF_DIR"
       if [ "$p" = xip ] && [ -z "$PROOF_DIR" ]; then
         # The hot sets' input (verifier-mcu/firmware/link/hot-set-*.txt, README.md here).
         mkdir -p "$RECORDS/profiles/$IMAGE"

@@ -112,74 +112,136 @@ fn n_of(rows: &[Row]) -> u64 {
     rows.iter().filter(ok).map(|r| r.n).min().unwrap_or(0)
 }
 
-/// Instructions of the hash compressions in the first-iteration profile beside `r`'s record
-/// (`mcu-run run --profile`), as a share of the verification's instructions: BLAKE3's
-/// compression functions; none for an engine row, whose blocks the engine hashes.
-fn compression_share(r: &Row) -> Option<f64> {
-    let profile = r.origin.strip_suffix(".json")?.to_string() + ".profile.iteration1.txt";
-    let text = std::fs::read_to_string(Path::new(&profile)).ok()?;
-    let total = r.instructions? as f64;
-    let compress = text
-        .lines()
-        .filter(|l| l.contains("blake3::compress") || l.contains("blake3::portable::compress"))
-        .filter_map(|l| l.split_whitespace().next()?.parse::<u64>().ok())
-        .sum::<u64>();
-    (r.hash == BLAKE3 && total > 0.0).then(|| compress as f64 / total)
+/// The first-iteration profile beside `r`'s record (`mcu-run run --profile`), or the whole
+/// run's (`mcu-run board --profile`): instructions by function.
+fn profile_of(r: &Row) -> Option<String> {
+    let stem = r.origin.strip_suffix(".json")?;
+    [".profile.iteration1.txt", ".profile.txt"]
+        .iter()
+        .find_map(|ext| std::fs::read_to_string(Path::new(&format!("{stem}{ext}"))).ok())
 }
 
-/// `1 234 567 instructions, 642 engine blocks` (or `, BLAKE3 compressions 52 %`).
+/// `(instructions, function)` of each profile line.
+fn profile_lines(text: &str) -> impl Iterator<Item = (u64, &str)> {
+    text.lines()
+        .filter(|l| !l.starts_with('#'))
+        .filter_map(|l| {
+            let mut words = l.split_whitespace();
+            let n = words.next()?.parse().ok()?;
+            Some((n, words.nth(2)?))
+        })
+}
+
+/// The share of a profile's instructions in the functions `is` picks.
+fn share(text: &str, is: impl Fn(&str) -> bool) -> Option<f64> {
+    let (mut part, mut total) = (0u64, 0u64);
+    for (n, f) in profile_lines(text) {
+        total += n;
+        part += if is(f) { n } else { 0 };
+    }
+    (total > 0).then(|| part as f64 / total as f64)
+}
+
+/// The field crates whose own functions are field arithmetic kept out of line: the rule of
+/// `mcu-run profile-parts` (`verifier-mcu/runner/src/parts.rs`, class `field_arithmetic`),
+/// with our own field crate.
+const FIELD_PATHS: [&str; 10] = [
+    "picostark_field::",
+    "p3_field::",
+    "p3_goldilocks::",
+    "p3_monty_31::",
+    "p3_baby_bear::",
+    "p3_mersenne_31::",
+    "winter_math::field::",
+    "picostark_winterfell::field::",
+    "picostark_plonky3::m31_sextic::",
+    "picostark_winterfell::verifier::math::",
+];
+
+/// Whether `function` (a profile's name) is field arithmetic by its own path: a generic
+/// argument naming a field does not make a verifier function arithmetic.
+fn is_field_arithmetic(function: &str) -> bool {
+    let own = function.trim_start_matches('<');
+    FIELD_PATHS.iter().any(|p| own.starts_with(p))
+}
+
+/// BLAKE3's compression functions, as a share of the verification's instructions; none for
+/// an engine row, whose blocks the engine hashes.
+fn compression_share(r: &Row, profile: &str) -> Option<f64> {
+    let compress =
+        |f: &str| f.contains("blake3::compress") || f.contains("blake3::portable::compress");
+    (r.hash == BLAKE3)
+        .then(|| share(profile, compress))
+        .flatten()
+}
+
+/// `1 234 567 · 642 engine blocks · 12 %` (or `BLAKE3 58 %`); a dash
+/// where the record has no profile beside it.
 fn work(r: &Row) -> String {
     let insns = r.instructions.map_or("n/a".into(), grouped);
     let blocks = r.estimate.as_ref().and_then(|e| e.sha256_engine.as_ref());
-    let hashing = match (blocks, compression_share(r)) {
+    let profile = profile_of(r);
+    let pct = |s: Option<f64>| s.map_or("–".into(), |s| format!("{:.0} %", 100.0 * s));
+    let hashing = match (blocks, &profile) {
         (Some(b), _) => format!("{} engine blocks", grouped(b.blocks)),
-        (None, Some(s)) => format!("BLAKE3 compressions {:.0} %", 100.0 * s),
-        (None, None) => "–".into(),
+        (None, Some(p)) => format!("BLAKE3 {}", pct(compression_share(r, p))),
+        (None, None) => "BLAKE3 –".into(),
     };
-    format!("{insns} | {hashing}")
+    let arithmetic = pct(profile
+        .as_deref()
+        .and_then(|p| share(p, is_field_arithmetic)));
+    format!("{insns} · {hashing} · {arithmetic}")
 }
 
-/// The circle question on the first screen (issue 44): per core, hash and placement, the
-/// fastest p3-m31 row against the fastest two-adic row with the same FRI parameters (so the
-/// same conjectured bits), emulator Fibonacci at the smallest n, accepted at the floor.
+/// The placements of the first screen's circle answer (issue 44): BLAKE3 on the image a user
+/// flashes (one backend, hot code and the proof in SRAM), the SHA-256 engine with all code in
+/// SRAM.
+const ANSWER_PLACES: [(&str, &str); 2] = [
+    (BLAKE3, "hot-sram+proof-sram one-backend"),
+    ("sha256-engine", "all-sram"),
+];
+
+/// What the first screen's circle answer compares, for the notes below the answers.
+pub const FIRST_SCREEN_NOTE: &str = "**The circle question** (answer 4) compares per core the fastest circle-FRI row with the fastest two-adic row of any protocol, both accepted at the floor under the strictest conjecture: with BLAKE3 on the image a user flashes (one backend, hot code and the proof in SRAM: `hot-sram+proof-sram`, section “Code placement”), and with the SHA-256 engine with all code in SRAM (`all-sram`). Their FRI parameters may differ, so each side names its own with its bits. Beside each: instructions, the hashing (engine blocks, or BLAKE3's compressions as a share of the profiled instructions) and the field arithmetic the compiler kept out of line (share of the profile, the rule of `mcu-run profile-parts`); a dash where the record has no profile beside it. At equal FRI parameters: section “Circle STARKs side by side”.";
+
+/// The circle question on the first screen (issue 44): per core, the fastest circle-FRI row
+/// against the fastest two-adic row at equal security (each accepted under the default
+/// policy, at least the floor under the strictest conjecture; their parameters and bits
+/// shown, as they may differ), with the same hash and placement, emulator Fibonacci at the
+/// smallest n of a circle row; instructions, hashing and out-of-line field arithmetic beside.
 pub fn first_screen(rows: &[Row], min_security: u32) -> Option<Table> {
     let ok = |r: &&Row| r.source == "emulator" && r.air == "fib" && r.ranked(min_security);
-    let ok = |r: &&Row| ok(r) && r.est_ms().is_some() && !r.placement.starts_with(XIP);
-    let pool: Vec<&Row> = rows.iter().filter(ok).collect();
+    let pool: Vec<&Row> = rows
+        .iter()
+        .filter(ok)
+        .filter(|r| r.est_ms().is_some())
+        .collect();
     let n = pool.iter().filter(|r| is_circle(r)).map(|r| r.n).min()?;
-    let caption = format!("4. The circle question: the fastest circle-FRI row (QM31) against the fastest two-adic row with the same FRI parameters, hash and placement, Fibonacci n = {}", pow2(n));
-    let head = "core | hash | placement | PARAMS | bits | circle | circle: est. ms | circle: instructions | circle: hashing | two-adic | two-adic: est. ms | two-adic: instructions | two-adic: hashing | circle / two-adic";
-    let mut t = Table::new(&caption, &head.replace("PARAMS", crate::doc::PARAMS_HEAD));
+    let caption = format!("4. The circle question: the fastest circle-FRI row (QM31) against the fastest two-adic row, each at least {min_security} bits, Fibonacci n = {}", pow2(n));
+    let head = "core | hash | placement | circle | circle: est. ms | circle: instructions · hashing · arithmetic | two-adic | two-adic: est. ms | two-adic: instructions · hashing · arithmetic | circle / two-adic";
+    let mut t = Table::new(&caption, head);
+    let side = |r: &Row| format!("{} · {} · {} bits", r.backend, r.params, r.security_bits);
     for (core, name) in CORES {
-        for hash in [BLAKE3, "sha256-engine"] {
-            let here = |r: &&&Row| r.n == n && r.core == core && r.hash == hash;
-            let circles = pool.iter().filter(here).filter(|r| is_circle(r));
-            let paired = circles.filter_map(|c| {
-                let same = |o: &&&Row| {
-                    here(o) && !is_circle(o) && o.params == c.params && o.placement == c.placement
-                };
-                Some((*c, fastest(pool.iter().filter(same).copied())?))
-            });
-            let best = paired.min_by(|a, b| {
-                a.0.est_ms()
-                    .unwrap_or_default()
-                    .total_cmp(&b.0.est_ms().unwrap_or_default())
-            });
-            let Some((c, o)) = best else { continue };
+        for (hash, place) in ANSWER_PLACES {
+            let here =
+                |r: &&&Row| r.n == n && r.core == core && r.hash == hash && r.placement == place;
+            let circle = fastest(pool.iter().filter(here).filter(|r| is_circle(r)).copied());
+            let other = fastest(pool.iter().filter(here).filter(|r| !is_circle(r)).copied());
+            let (Some(c), Some(o)) = (circle, other) else {
+                continue;
+            };
             let (cm, om) = (
                 c.est_ms().unwrap_or_default(),
                 o.est_ms().unwrap_or_default(),
             );
+            // The note below the answers says the BLAKE3 image holds one backend.
+            let shown = place.trim_end_matches(" one-backend");
             t.row(&format!(
-                "{name} | {hash} | {} | {} | {} / {} | {} | {} | {} | {} | {} | {} | {:.2}x",
-                c.placement,
-                c.params,
-                c.security_bits,
-                o.security_bits,
-                c.backend,
+                "{name} | {hash} | {shown} | {} | {} | {} | {} | {} | {} | {:.2}x",
+                side(c),
                 ms(cm),
                 work(c),
-                o.backend,
+                side(o),
                 ms(om),
                 work(o),
                 cm / om
@@ -196,41 +258,72 @@ mod tests {
     use crate::table::build_rows;
     use crate::table::tests::{emu, with_estimate, with_security};
 
-    /// An all-sram BLAKE3 row of `backend` with folding 2^4 and final 2^2 (or other params).
-    fn row(backend: &str, core: &str, cycles: u64, fold: u8) -> crate::input::Entry {
+    /// A `place` BLAKE3 row of `backend` with folding 2^`fold` and final 2^2 at `bits`.
+    fn row(backend: &str, core: &str, cycles: u64, fold: u8, place: &str, bits: f64) -> Entry {
         let mut e = with_security(
             with_estimate(emu(backend, 4, 1024, core, cycles / 2), cycles),
-            102.0,
+            bits,
             60.0,
         );
-        e.record.placement = Some("all-sram".into());
+        let (placement, image) = place.split_once(' ').unwrap_or((place, ""));
+        e.record.placement = Some(placement.into());
+        e.record.image = (!image.is_empty()).then(|| image.into());
         let p = e.record.params.as_mut().unwrap();
         (p.log_fold_arity, p.log_final_poly_len) = (fold, 2);
         e
     }
 
     #[test]
-    fn the_circle_row_meets_the_fastest_two_adic_row_with_its_parameters() {
+    fn the_circle_row_meets_the_fastest_two_adic_row_at_the_floor_on_the_flashed_image() {
+        let flashed = "hot-sram+proof-sram one-backend";
         let rows = build_rows(&[
-            row("p3-m31", "m33", 3_000_000, 4),
-            row("p3-babybear", "m33", 2_000_000, 4),
-            row("p3-goldilocks", "m33", 2_500_000, 4),
-            // Faster, but other parameters: not the circle row's pair.
-            row("p3-babybear", "m33", 1_000_000, 3),
+            row("p3-m31", "m33", 3_000_000, 4, flashed, 98.0),
+            row("p3-babybear", "m33", 2_000_000, 4, flashed, 102.0),
+            // Other parameters at the floor: still the circle row's pair (equal security).
+            row("p3-goldilocks", "m33", 1_500_000, 3, flashed, 96.0),
+            // Faster, but below the floor, or on another placement: not its pair.
+            row("p3-babybear", "m33", 1_000_000, 4, flashed, 90.0),
+            row("p3-babybear", "m33", 1_000_000, 4, "all-sram", 102.0),
         ]);
         let t = first_screen(&rows, 95).expect("a pair on the M33");
         assert_eq!(t.rows.len(), 1, "{:?}", t.rows);
         let cells: Vec<&str> = t.rows[0].iter().map(String::as_str).collect();
-        assert_eq!(cells[0], "Cortex-M33");
-        assert_eq!((cells[4], cells[5]), ("102 / 102", "p3-m31"), "{cells:?}");
-        assert!(cells.contains(&"p3-babybear"), "{cells:?}");
-        assert_eq!(*cells.last().unwrap(), "1.50x");
-        // No two-adic row with the circle row's parameters: no answer.
+        assert_eq!(
+            (cells[0], cells[1], cells[2]),
+            ("Cortex-M33", "blake3", "hot-sram+proof-sram")
+        );
+        assert!(
+            cells[3].starts_with("p3-m31 · 2^6 / 14 / 2^4 / ") && cells[3].ends_with(" · 98 bits"),
+            "{cells:?}"
+        );
+        assert!(
+            cells[6].starts_with("p3-goldilocks · ") && cells[6].ends_with("96 bits"),
+            "{cells:?}"
+        );
+        // No profile beside these records: the shares are dashes, never invented.
+        assert!(cells[5].ends_with("BLAKE3 – · –"), "{cells:?}");
+        assert_eq!(*cells.last().unwrap(), "2.00x");
+        // No two-adic row at the floor on that image: no answer.
         let alone = build_rows(&[
-            row("p3-m31", "m33", 3_000_000, 4),
-            row("p3-babybear", "m33", 1_000_000, 3),
+            row("p3-m31", "m33", 3_000_000, 4, flashed, 98.0),
+            row("p3-babybear", "m33", 1_000_000, 4, "all-sram", 102.0),
         ]);
         assert!(first_screen(&alone, 95).is_none());
+    }
+
+    #[test]
+    fn field_arithmetic_is_counted_by_a_function_s_own_path() {
+        let profile = "# p: instructions by function\n\
+            # block-profile total 1000 (exact count of the same regions: 1000)\n\
+            600  60.00%  60.00%  picostark_blake3::compress\n\
+            200  20.00%  80.00%  <picostark_field::qm31::QM31>::inverse\n\
+            100  10.00%  90.00%  <p3_field::extension::ExtField<F, 2, B> as core::ops::arith::Mul>::mul\n\
+            100  10.00% 100.00%  picostark_plonky3::lean::fold_row::<p3_field::extension::ExtField<F, 4, B>>\n";
+        let arithmetic = share(profile, is_field_arithmetic).unwrap();
+        assert!((arithmetic - 0.3).abs() < 1e-9, "{arithmetic}");
+        let compress = share(profile, |f| f.contains("blake3::compress")).unwrap();
+        assert!((compress - 0.6).abs() < 1e-9, "{compress}");
+        assert_eq!(share("# nothing\n", is_field_arithmetic), None);
     }
 
     /// A side-by-side record: `backend` on `core` at blowup 2^3, 28 queries, 16 PoW bits and
