@@ -254,6 +254,7 @@ pub const PATTERNS: &[(Option<Verifier>, &str, Class)] = &[
     (None, "^picostark_core::proof_file::", Class::Parsing),
     // Field arithmetic kept out of line (after every pattern naming a caller; `^`: the
     // function's own path, not a generic argument, starts with it).
+    (None, "^picostark_field::", Class::FieldArithmetic),
     (None, "^p3_field::", Class::FieldArithmetic),
     (None, "^p3_goldilocks::", Class::FieldArithmetic),
     (None, "^p3_monty_31::", Class::FieldArithmetic),
@@ -620,6 +621,11 @@ mod tests {
         assert_eq!(
             classify(p, "<p3_field::extension::ExtField<p3_goldilocks::goldilocks::Goldilocks, 3, C> as core::ops::arith::Mul>::mul"),
             Class::FieldArithmetic
+        );
+        assert_eq!(
+            classify(p, "<picostark_field::qm31::QM31>::inverse"),
+            Class::FieldArithmetic,
+            "our own field crate"
         );
         assert_eq!(
             classify(
