@@ -168,6 +168,14 @@ if "$PH" list | grep -E "^  stwo-m31 " | grep -q "extension degrees" \
   done
   "$MCU" tamper --kind header-sweep "$PROOFS/stwo/stwo-m31-fib-1024.proof" \
     "$PROOFS/stwo/stwo-m31-fib-1024"
+  # Our BLAKE3 and SHA-256 channels for stwo (backends/stwo/src/channel.rs), a flipped copy
+  # of each.
+  for h in blake3 sha256; do
+    "$PH" --backend stwo-m31 --air fib --n 1024 --hash "$h" \
+      --out "$PROOFS/stwo/stwo-m31-fib-1024-$h.proof"
+    "$MCU" tamper --kind flip "$PROOFS/stwo/stwo-m31-fib-1024-$h.proof" \
+      "$PROOFS/stwo/stwo-m31-fib-1024-$h.flip.tampered"
+  done
   # chain16, above stwo's degree bound, proved degree-reduced (picostark_air::reduce), and a
   # flipped copy. Not membership: stwo's verifier needs more heap for its 977 columns than
   # the RP2350 has (backends/stwo/README.md).

@@ -91,8 +91,8 @@ struct ProveArgs {
     /// security at n = 1024; see `preset`); explicit parameters override it.
     #[arg(long)]
     preset: Option<String>,
-    /// Hash of the commitments and the transcript: blake3 or sha256 (stwo-m31: blake2s, its
-    /// own channel); default blake3, blake2s for stwo-m31.
+    /// Hash of the commitments and the transcript: blake3 or sha256 (stwo-m31 also blake2s,
+    /// its own channel); default blake3, blake2s for stwo-m31.
     #[arg(long, value_parser = parse_hash)]
     hash: Option<HashId>,
     #[command(flatten)]

@@ -7,7 +7,8 @@
 //! - [`preprocessed`]: the commitments of the selector columns the verifier trusts.
 //! - [`StwoM31VerifierOf`]: our [`Verifier`]; after the header, statement and parser checks it
 //!   runs stwo's own `no_std` verifier (`stwo::core::verifier::verify`, the "stock" row) with
-//!   stwo's Blake2s Merkle channel.
+//!   stwo's Blake2s Merkle channel, or with ours over BLAKE3 or SHA-256 ([`channel`]), so a
+//!   stwo row can hold the hash equal with the other protocols'.
 //! - `prover_client` (`std`): the registry's prover, which runs the nightly-built prover
 //!   binary, since stwo's prover needs nightly Rust and this workspace builds on stable.
 //!
@@ -22,6 +23,7 @@ extern crate alloc;
 extern crate std;
 
 pub mod air;
+pub mod channel;
 pub mod payload;
 pub mod preprocessed;
 #[cfg(feature = "std")]
@@ -37,16 +39,18 @@ use picostark_core::security::AirShape;
 use picostark_core::{
     AirId, BackendId, Check, FieldId, HashId, ProofFile, ProofHeader, Verifier, VerifyError,
 };
-use stwo::core::channel::{Blake2sChannel, Channel};
+use stwo::core::channel::{Channel, MerkleChannel};
 use stwo::core::fields::m31::{BaseField, M31, P};
 use stwo::core::fields::qm31::SecureField;
 use stwo::core::fri::{FriConfig, FriVerificationError};
 use stwo::core::pcs::{CommitmentSchemeVerifier, PcsConfig};
 use stwo::core::vcs_lifted::blake2_merkle::Blake2sMerkleChannel;
+use stwo::core::vcs_lifted::merkle_hasher::MerkleHasherLifted;
 use stwo::core::verifier::VerificationError;
 use stwo_constraint_framework::{FrameworkComponent, TraceLocationAllocator};
 
 use crate::air::AirEval;
+use crate::channel::{Blake3, ByteMerkleChannel, RawDigest, Sha256};
 use crate::payload::{Shape, TREES};
 use picostark_air::reduce::DegreeReduced;
 
@@ -70,6 +74,18 @@ pub const DEFAULT_PARAMS: ProofParams = ProofParams {
 /// Largest trace this backend takes (log2 n), and smallest.
 pub const MAX_LOG_N: u8 = 18;
 pub const MIN_LOG_N: u8 = 3;
+/// Largest trace with our BLAKE3 and SHA-256 channels: their verifier key (the selector
+/// roots, `preprocessed`) stops there, because the prover computes those roots on stwo's CPU
+/// backend, and CI recomputes them all (2^18 would take about 3 minutes of CI's 2 cores).
+pub const MAX_LOG_N_OUR_CHANNELS: u8 = 16;
+
+/// The largest trace this backend takes with `hash`.
+pub fn max_log_n(hash: HashId) -> u8 {
+    match hash {
+        HashId::Blake2s256 => MAX_LOG_N,
+        HashId::Blake3_256 | HashId::Sha256 => MAX_LOG_N_OUR_CHANNELS,
+    }
+}
 /// The largest constraint degree (row selector included) stwo 2.3 proves here. Its
 /// verifier reads every column on the domain of the composition polynomial's halves
 /// (`2^(B - 1)` points for a composition bound `2^B`, `B` from
@@ -113,7 +129,7 @@ pub fn lifting_log_size(composition_log_bound: u32, log_blowup: u8) -> u32 {
 }
 
 /// The checks on a header this backend's verifier and prover share: backend, field,
-/// extension, hash, trace length and every parameter within stwo's and our ranges, for the
+/// extension (every hash has a channel: stwo's Blake2s, ours for BLAKE3 and SHA-256), trace length and every parameter within stwo's and our ranges, for the
 /// built-in AIRs ([`check_header_in`]).
 pub fn check_header(header: &ProofHeader) -> Result<(), VerifyError> {
     check_header_in::<Builtins>(header)
@@ -132,11 +148,6 @@ pub fn check_header_in<S: AirSet>(header: &ProofHeader) -> Result<(), VerifyErro
             "stwo-m31 is M31 with QM31 (degree 4) challenges",
         ));
     }
-    if header.hash != HashId::Blake2s256 {
-        return Err(VerifyError::Unsupported(
-            "stwo-m31 hashes with its own Blake2s channel only",
-        ));
-    }
     let p = &header.params;
     let range = |what, value: u32, min: u32, max: u32| {
         if value < min || value > max {
@@ -149,7 +160,7 @@ pub fn check_header_in<S: AirSet>(header: &ProofHeader) -> Result<(), VerifyErro
         "log2 n",
         header.log_n.into(),
         MIN_LOG_N.into(),
-        MAX_LOG_N.into(),
+        max_log_n(header.hash).into(),
     )?;
     range("log blowup", p.log_blowup.into(), 1, MAX_LOG_BLOWUP.into())?;
     range("queries", p.num_queries.into(), 1, MAX_QUERIES.into())?;
@@ -179,8 +190,8 @@ pub fn check_header_in<S: AirSet>(header: &ProofHeader) -> Result<(), VerifyErro
 
 /// Mixes the statement into a fresh channel: backend, AIR, n, the configuration and the
 /// public inputs (canonical M31 values, checked by the caller). The prover does the same.
-pub fn bind_statement(
-    channel: &mut Blake2sChannel,
+pub fn bind_statement<C: Channel>(
+    channel: &mut C,
     header: &ProofHeader,
     config: &PcsConfig,
     public_inputs: &[BaseField],
@@ -289,36 +300,51 @@ impl AirVisitor for VerifyAir<'_, '_> {
     type Output = Result<(), VerifyError>;
 
     fn visit<A: AirDef>(self, air: &A) -> Result<(), VerifyError> {
-        let header = &self.file.header;
-        let public = public_inputs(self.file, air.num_public_inputs())?;
-        let air = &air::reduced(air);
-        let shape = shape(air, header);
-        let proof = payload::decode(self.file.payload, &shape)?;
-        let lifting = shape.config.lifting_log_size.unwrap_or(0);
-        let Some(selectors) = preprocessed::root(header.log_n, header.params.log_blowup, lifting)
-        else {
-            return Err(VerifyError::Unsupported(
-                "stwo-m31: no selector commitment for this n and blowup",
-            ));
-        };
-        if proof.commitments[0].0 != selectors {
-            return Err(VerifyError::Rejected(
-                "stwo: preprocessed selector commitment is not the known one",
-            ));
+        match self.file.header.hash {
+            HashId::Blake2s256 => verify_with::<Blake2sMerkleChannel, A>(self.file, air),
+            HashId::Blake3_256 => verify_with::<ByteMerkleChannel<Blake3>, A>(self.file, air),
+            HashId::Sha256 => verify_with::<ByteMerkleChannel<Sha256>, A>(self.file, air),
         }
-        let component = component(AirEval {
-            air,
-            log_n: header.log_n.into(),
-            public_inputs: public.clone(),
-        });
-        let channel = &mut Blake2sChannel::default();
-        bind_statement(channel, header, &shape.config, &public);
-        let scheme = &mut CommitmentSchemeVerifier::<Blake2sMerkleChannel>::new(shape.config);
-        let sizes = stwo::core::air::Component::trace_log_degree_bounds(&component);
-        scheme.commit(proof.commitments[0], &sizes[0], channel);
-        scheme.commit(proof.commitments[1], &sizes[1], channel);
-        stwo::core::verifier::verify(&[&component], channel, scheme, proof).map_err(verdict)
     }
+}
+
+/// Verifies a stwo proof of `air` over the Merkle channel `MC`.
+fn verify_with<MC: MerkleChannel, A: AirDef>(
+    file: &ProofFile<'_>,
+    air: &A,
+) -> Result<(), VerifyError>
+where
+    <MC::H as MerkleHasherLifted>::Hash: RawDigest,
+{
+    let header = &file.header;
+    let public = public_inputs(file, air.num_public_inputs())?;
+    let air = &air::reduced(air);
+    let shape = shape(air, header);
+    let proof = payload::decode::<MC::H>(file.payload, &shape)?;
+    let lifting = shape.config.lifting_log_size.unwrap_or(0);
+    let key = preprocessed::root(header.hash, header.log_n, header.params.log_blowup, lifting);
+    let Some(selectors) = key else {
+        return Err(VerifyError::Unsupported(
+            "stwo-m31: no selector commitment for this hash, n and blowup",
+        ));
+    };
+    if proof.commitments[0].raw() != selectors {
+        return Err(VerifyError::Rejected(
+            "stwo: preprocessed selector commitment is not the known one",
+        ));
+    }
+    let component = component(AirEval {
+        air,
+        log_n: header.log_n.into(),
+        public_inputs: public.clone(),
+    });
+    let channel = &mut MC::C::default();
+    bind_statement(channel, header, &shape.config, &public);
+    let scheme = &mut CommitmentSchemeVerifier::<MC>::new(shape.config);
+    let sizes = stwo::core::air::Component::trace_log_degree_bounds(&component);
+    scheme.commit(proof.commitments[0], &sizes[0], channel);
+    scheme.commit(proof.commitments[1], &sizes[1], channel);
+    stwo::core::verifier::verify(&[&component], channel, scheme, proof).map_err(verdict)
 }
 
 picostark_airs::per_air_set!(
@@ -337,9 +363,9 @@ impl<S: AirSet> Verifier for StwoM31VerifierOf<S> {
 
     fn check_supported(&self, header: &ProofHeader) -> Result<(), VerifyError> {
         check_header_in::<S>(header)?;
-        if !preprocessed::has_key(header.log_n, header.params.log_blowup) {
+        if !preprocessed::has_key(header.hash, header.log_n, header.params.log_blowup) {
             return Err(VerifyError::Unsupported(
-                "stwo-m31: no selector commitment for this n and blowup",
+                "stwo-m31: no selector commitment for this hash, n and blowup",
             ));
         }
         Ok(())

@@ -1,5 +1,6 @@
-//! Our encoding of a stwo proof (`StarkProof<Blake2sMerkleHasher>`) inside the proof file's
-//! payload, and its bounded parser.
+//! Our encoding of a stwo proof (`StarkProof<H>`, stwo's Blake2s hasher or ours of
+//! [`crate::channel`]: the same layout, 32-byte hashes) inside the proof file's payload, and
+//! its bounded parser.
 //!
 //! stwo's own verifier indexes, zips and unwraps the proof's vectors on the assumption that
 //! their shape is the one the components imply (about 31 `unwrap`/`assert`/panic sites); a
@@ -38,12 +39,14 @@ use stwo::core::pcs::utils::TreeVec;
 use stwo::core::pcs::PcsConfig;
 use stwo::core::poly::line::LinePoly;
 use stwo::core::proof::StarkProof;
-use stwo::core::vcs::blake2_hash::Blake2sHash;
 use stwo::core::vcs_lifted::blake2_merkle::Blake2sMerkleHasher;
+use stwo::core::vcs_lifted::merkle_hasher::MerkleHasherLifted;
 use stwo::core::vcs_lifted::verifier::MerkleDecommitmentLifted;
 
-/// The proof type this backend carries.
-pub type Proof = StarkProof<Blake2sMerkleHasher>;
+use crate::channel::RawDigest;
+
+/// The proof type this backend carries, with stwo's Blake2s hasher by default.
+pub type Proof<H = Blake2sMerkleHasher> = StarkProof<H>;
 
 /// The payload format version.
 pub const VERSION: u8 = 1;
@@ -149,10 +152,10 @@ impl<'a> Reader<'a> {
         ))
     }
 
-    fn hash(&mut self) -> Result<Blake2sHash, VerifyError> {
+    fn hash<D: RawDigest>(&mut self) -> Result<D, VerifyError> {
         let mut h = [0u8; 32];
         h.copy_from_slice(self.take(32)?);
-        Ok(Blake2sHash(h))
+        Ok(D::from_raw(h))
     }
 
     fn qm31s(&mut self, max: usize, what: &'static str) -> Result<Vec<SecureField>, VerifyError> {
@@ -160,12 +163,18 @@ impl<'a> Reader<'a> {
         (0..n).map(|_| self.qm31()).collect()
     }
 
-    fn hashes(&mut self, max: usize) -> Result<Vec<Blake2sHash>, VerifyError> {
+    fn hashes<D: RawDigest>(&mut self, max: usize) -> Result<Vec<D>, VerifyError> {
         let n = self.count16(max, "stwo payload: too many Merkle hashes")?;
         (0..n).map(|_| self.hash()).collect()
     }
 
-    fn layer(&mut self, shape: &Shape) -> Result<FriLayerProof<Blake2sMerkleHasher>, VerifyError> {
+    fn layer<H: MerkleHasherLifted>(
+        &mut self,
+        shape: &Shape,
+    ) -> Result<FriLayerProof<H>, VerifyError>
+    where
+        H::Hash: RawDigest,
+    {
         let fri_witness = self.qm31s(shape.max_witness(), "stwo payload: FRI witness too long")?;
         let hash_witness = self.hashes(shape.max_hashes())?;
         let commitment = self.hash()?;
@@ -178,7 +187,10 @@ impl<'a> Reader<'a> {
 }
 
 /// Decodes a payload of the given shape; every count is checked before it is used.
-pub fn decode(bytes: &[u8], shape: &Shape) -> Result<Proof, VerifyError> {
+pub fn decode<H: MerkleHasherLifted>(bytes: &[u8], shape: &Shape) -> Result<Proof<H>, VerifyError>
+where
+    H::Hash: RawDigest,
+{
     let mut r = Reader { bytes };
     if r.u8()? != VERSION {
         return Err(malformed("stwo payload: unknown version"));
@@ -308,22 +320,32 @@ impl Writer {
         }
     }
 
-    fn layer(&mut self, layer: &FriLayerProof<Blake2sMerkleHasher>) -> Result<(), EncodeError> {
+    fn hash<D: RawDigest>(&mut self, h: &D) {
+        self.0.extend_from_slice(&h.raw());
+    }
+
+    fn layer<H: MerkleHasherLifted>(&mut self, layer: &FriLayerProof<H>) -> Result<(), EncodeError>
+    where
+        H::Hash: RawDigest,
+    {
         self.count16(layer.fri_witness.len(), "FRI witness")?;
         for &v in &layer.fri_witness {
             self.qm31(v);
         }
         self.count16(layer.decommitment.hash_witness.len(), "FRI hashes")?;
         for h in &layer.decommitment.hash_witness {
-            self.0.extend_from_slice(&h.0);
+            self.hash(h);
         }
-        self.0.extend_from_slice(&layer.commitment.0);
+        self.hash(&layer.commitment);
         Ok(())
     }
 }
 
 /// Encodes a proof in the layout above.
-pub fn encode(proof: &Proof) -> Result<Vec<u8>, EncodeError> {
+pub fn encode<H: MerkleHasherLifted>(proof: &Proof<H>) -> Result<Vec<u8>, EncodeError>
+where
+    H::Hash: RawDigest,
+{
     let p = &proof.0;
     let f = &p.config.fri_config;
     let Some(lifting) = p.config.lifting_log_size else {
@@ -341,7 +363,7 @@ pub fn encode(proof: &Proof) -> Result<Vec<u8>, EncodeError> {
     w.u8(lifting, "lifting log size")?;
     w.u8(p.commitments.len() as u32, "trees")?;
     for h in p.commitments.iter() {
-        w.0.extend_from_slice(&h.0);
+        w.hash(h);
     }
     for tree in p.sampled_values.iter() {
         w.count16(tree.len(), "sampled columns")?;
@@ -355,7 +377,7 @@ pub fn encode(proof: &Proof) -> Result<Vec<u8>, EncodeError> {
     for d in p.decommitments.iter() {
         w.count16(d.hash_witness.len(), "hashes")?;
         for h in &d.hash_witness {
-            w.0.extend_from_slice(&h.0);
+            w.hash(h);
         }
     }
     for tree in p.queried_values.iter() {

@@ -58,7 +58,7 @@ impl<S: AirSet> Prover for StwoM31ProverOf<S> {
             )));
         }
         check_header(&header).map_err(|e| ProveError(e.to_string()))?;
-        if !crate::preprocessed::has_key(header.log_n, header.params.log_blowup) {
+        if !crate::preprocessed::has_key(header.hash, header.log_n, header.params.log_blowup) {
             return Err(ProveError(
                 "stwo-m31: no verifier key (selector commitment) for this n and blowup".into(),
             ));
@@ -94,6 +94,7 @@ impl<S: AirSet> Prover for StwoM31ProverOf<S> {
             .args(["--pow-bits", &p.pow_bits.to_string()])
             .args(["--fold-step", &p.log_fold_arity.to_string()])
             .args(["--log-last-layer", &p.log_final_poly_len.to_string()])
+            .args(["--hash", request.hash.name()])
             .output()
             .map_err(|e| {
                 ProveError(std::format!(

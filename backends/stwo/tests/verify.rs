@@ -32,6 +32,10 @@ fn check(bytes: &[u8]) -> Result<u32, VerifyError> {
     verify(&StwoM31Verifier, bytes, None, &Policy::default()).map(|v| v.security_bits)
 }
 
+/// The header's hash id and log2 n (`core/src/proof_file.rs`).
+const HASH_BYTE: usize = 9;
+const LOG_N_BYTE: usize = 11;
+
 /// Where the payload starts (after the header and the public inputs).
 fn payload_start(bytes: &[u8]) -> usize {
     24 + 8 * usize::from(bytes[18])
@@ -47,6 +51,51 @@ fn honest_proofs_are_accepted_at_95_bits_or_more() {
         let bits = check(&bytes).unwrap_or_else(|e| panic!("{name}: {e}"));
         assert!(bits >= 95, "{name}: {bits} bits");
     }
+}
+
+/// Proofs over our own Merkle channels (`picostark_stwo::channel`): BLAKE3 and SHA-256.
+const OUR_CHANNELS: &[(&str, HashId)] = &[
+    ("stwo-m31-fib-n1024-blake3.proof", HashId::Blake3_256),
+    ("stwo-m31-fib-n8-blake3.proof", HashId::Blake3_256),
+    ("stwo-m31-fib-n1024-sha256.proof", HashId::Sha256),
+    ("stwo-m31-fib-n8-sha256.proof", HashId::Sha256),
+];
+
+#[test]
+fn proofs_over_our_blake3_and_sha256_channels_are_accepted_and_tampering_rejected() {
+    for &(name, hash) in OUR_CHANNELS {
+        let bytes = testdata(name);
+        assert_eq!(
+            ProofFile::parse(&bytes).unwrap().header.hash,
+            hash,
+            "{name}"
+        );
+        let bits = check(&bytes).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert!(bits >= 95, "{name}: {bits} bits");
+        // One flipped byte of the payload, in its first and second halves.
+        let start = payload_start(&bytes);
+        for at in [start + 40, start + (bytes.len() - start) / 2] {
+            let mut t = bytes.clone();
+            t[at] ^= 0x01;
+            assert!(check(&t).is_err(), "{name}: byte {at} flipped was accepted");
+        }
+        // The same proof filed under the other hashes: another channel, another key.
+        for other in [HashId::Blake3_256, HashId::Sha256, HashId::Blake2s256] {
+            if other == hash {
+                continue;
+            }
+            let mut t = bytes.clone();
+            t[HASH_BYTE] = other as u8;
+            assert!(check(&t).is_err(), "{name} accepted as {other}");
+        }
+    }
+    // The key stops at 2^16 rows with our channels: a header above it is refused.
+    let mut t = testdata("stwo-m31-fib-n1024-blake3.proof");
+    t[LOG_N_BYTE] = 17;
+    assert!(matches!(
+        check(&t),
+        Err(VerifyError::ParameterOutOfRange { what: "log2 n", .. })
+    ));
 }
 
 #[test]
@@ -187,7 +236,12 @@ fn mutations_are_refused_without_a_panic() {
             Ok(Err(_)) => {}
         }
     };
-    for name in ["stwo-m31-fib-n8.proof", "stwo-m31-fib-n1024-fold4.proof"] {
+    for name in [
+        "stwo-m31-fib-n8.proof",
+        "stwo-m31-fib-n1024-fold4.proof",
+        "stwo-m31-fib-n8-blake3.proof",
+        "stwo-m31-fib-n8-sha256.proof",
+    ] {
         let bytes = testdata(name);
         let start = payload_start(&bytes);
         let stride = (bytes.len() / 300).max(1);
@@ -218,7 +272,7 @@ fn mutations_are_refused_without_a_panic() {
     }
     assert_eq!(panics, 0, "{panics} panics in {runs} mutated proofs");
     assert_eq!(accepted, 0, "{accepted} mutated proofs accepted of {runs}");
-    assert!(runs > 3000, "{runs} runs");
+    assert!(runs > 6000, "{runs} runs");
 }
 
 /// A measured run, not part of CI: verifies every proof file in `$STWO_PROOFS` (issue 45's

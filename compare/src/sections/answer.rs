@@ -223,10 +223,11 @@ fn level(r: &Row) -> Option<Level> {
         .map(|p| (p.log_blowup, p.num_queries, p.pow_bits))
 }
 
-/// Per level of query-phase parameters that both protocols were measured at, the hash and
-/// placement covering the most protocols and fields (BLAKE3 and `xip`, the defaults, on a
-/// tie): the candidates of the equal-parameters answer.
-fn equal_parameters<'a>(cands: &[&'a Row]) -> Vec<(Level, Vec<&'a Row>)> {
+/// The level of query-phase parameters, with its hash and placement, that covers the most
+/// protocols and fields (then the most protocols; BLAKE3 and `xip`, the defaults, on a tie),
+/// among those measured for more than one protocol: the equal-parameters answer. Levels
+/// where fewer meet (e.g. the circle STARKs alone) are the circle section's.
+fn equal_parameters<'a>(cands: &[&'a Row]) -> Option<(Level, Vec<&'a Row>)> {
     type Key = (Level, String, String);
     let mut by: BTreeMap<Key, Vec<&Row>> = BTreeMap::new();
     for r in cands {
@@ -243,15 +244,11 @@ fn equal_parameters<'a>(cands: &[&'a Row]) -> Vec<(Level, Vec<&'a Row>)> {
             .len()
     };
     let protocols = |g: &Vec<&Row>| g.iter().map(|r| &r.protocol).collect::<BTreeSet<_>>().len();
-    let mut best: BTreeMap<Level, (Key, Vec<&Row>)> = BTreeMap::new();
-    for (k, g) in by.into_iter().filter(|(_, g)| protocols(g) > 1) {
-        let rank = |k: &Key, g: &Vec<&Row>| (covers(g), k.1 == BLAKE3, k.2 == XIP);
-        match best.get(&k.0) {
-            Some((bk, bg)) if rank(bk, bg) >= rank(&k, &g) => {}
-            _ => _ = best.insert(k.0, (k, g)),
-        }
-    }
-    best.into_iter().map(|(l, (_, g))| (l, g)).collect()
+    let rank = |k: &Key, g: &Vec<&Row>| (covers(g), protocols(g), k.1 == BLAKE3, k.2 == XIP);
+    by.into_iter()
+        .filter(|(_, g)| protocols(g) > 1)
+        .max_by(|(a, ga), (b, gb)| rank(a, ga).cmp(&rank(b, gb)).then(b.cmp(a)))
+        .map(|(k, g)| (k.0, g))
 }
 
 /// The JSON files in `dir`: the membership profiles' parts (`mcu-run profile-parts`), if any.
@@ -330,7 +327,7 @@ pub fn section(rows: &[Row], min_security: u32) -> Section {
     s.tables.push(any.table(&caption));
     let title = "1. Default policy: the fastest configuration of each protocol and field";
     s.charts.extend(any.chart(title));
-    for (l, g) in equal_parameters(&cands) {
+    if let Some((l, g)) = equal_parameters(&cands) {
         let (hash, place) = (&g[0].hash, &g[0].placement);
         let equal = Answer::new(g.clone(), by_pf);
         let (m, h) = (equal.winner("m33"), equal.winner("rv32"));

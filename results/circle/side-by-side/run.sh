@@ -10,7 +10,8 @@
 # so: upstream's CirclePcs is fold 2^1 / final 2^0 only (a p3-m31 header with that pair means
 # CirclePcs), so in the second group it folds by 2 to a constant; WideCirclePcs is every
 # other pair, so in the first group it folds by 2 to a final polynomial of 2 coefficients.
-# Hashes differ and are named: BLAKE3 for p3-m31, Blake2s for stwo (its own channel).
+# Hashes are named: BLAKE3 for p3-m31; stwo twice, with its own Blake2s channel and with our
+# BLAKE3 channel (backends/stwo/src/channel.rs), the hash then equal with p3-m31's.
 #
 # Placement: code in flash (xip, the QEMU board's layout), one firmware image per backend and
 # core, TLSF heap 256 KiB (mcu-run's default), release LTO; `--repeat 2` (counts must agree)
@@ -42,11 +43,13 @@ B="--log-blowup 4 --queries 20 --pow-bits 20"
   prove a-stwo stwo-m31 $A --log-fold-arity 1 --log-final-poly-len 0
   prove a-circlepcs p3-m31 $A --log-fold-arity 1 --log-final-poly-len 0
   prove a-widecirclepcs p3-m31 $A --log-fold-arity 1 --log-final-poly-len 1
+  prove a-stwo-blake3 stwo-m31 $A --log-fold-arity 1 --log-final-poly-len 0 --hash blake3
   prove b-stwo stwo-m31 $B --log-fold-arity 2 --log-final-poly-len 2
+  prove b-stwo-blake3 stwo-m31 $B --log-fold-arity 2 --log-final-poly-len 2 --hash blake3
   prove b-circlepcs p3-m31 $B --log-fold-arity 1 --log-final-poly-len 0
   prove b-widecirclepcs p3-m31 $B --log-fold-arity 2 --log-final-poly-len 2
 }
 for core in $CORES; do
   "$MCU" run --core "$core" --features p3-m31 --repeat 2 --out "$OUT" "$WORK"/?-*circlepcs.proof
-  "$MCU" run --core "$core" --features stwo-m31 --repeat 2 --out "$OUT" "$WORK"/?-stwo.proof
+  "$MCU" run --core "$core" --features stwo-m31 --repeat 2 --out "$OUT" "$WORK"/?-stwo*.proof
 done
