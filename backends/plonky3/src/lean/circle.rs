@@ -39,7 +39,7 @@ use p3_field::{ExtensionField, PrimeCharacteristicRing};
 use p3_mersenne_31::Mersenne31;
 use picostark_core::{Check, Failures, Tree, VerifyError};
 
-use p3_challenger::{HashChallenger, SerializingChallenger32};
+use p3_challenger::SerializingChallenger32;
 use p3_field::extension::BinomialExtensionField;
 use p3_mersenne_31::QM31;
 use picostark_core::{HashId, ProofFile};
@@ -53,7 +53,7 @@ use super::circle_inputs::{claim_values, complete_terms, ClaimTerm, InputPass};
 use super::math::{batch_invert, ext_equal, reverse_bits};
 use super::merkle::{self, Digest};
 use super::reader::{Reader, WireField, MALFORMED};
-use super::transcript::{pattern_hash, LeanChallenger, Protocol, Transcript};
+use super::transcript::{pattern_hash, ByteSponge, LeanChallenger, Protocol, Transcript};
 use super::{LeanPcs, OpeningClaims};
 use crate::config::{ByteHash, VERIFIER_HASH};
 
@@ -657,7 +657,7 @@ pub fn verify_with<EF: ExtensionField<F>, H: ByteHash, S: AirSet>(
 ) -> Result<(), VerifyError> {
     let shape = super::air_shape::<F, S>(&file.header)
         .ok_or(VerifyError::Unsupported(super::AIR_NOT_IN_BUILD))?;
-    let challenger = SerializingChallenger32::<F, _>::new(HashChallenger::<u8, H, 32>::new(
+    let challenger = SerializingChallenger32::<F, _>::new(ByteSponge::new(
         super::transcript_buffer::<F>(file, shape),
         hash,
     ));

@@ -28,7 +28,7 @@ use p3_field::{ExtensionField, PrimeCharacteristicRing};
 use p3_mersenne_31::Mersenne31;
 use picostark_core::{digests_equal, Check, Failures, HashId, ProofFile, Tree, VerifyError};
 
-use p3_challenger::{HashChallenger, SerializingChallenger32};
+use p3_challenger::SerializingChallenger32;
 
 use super::bounds::{MAX_DEGREE, MAX_PUBLIC, MAX_QUERIES, MAX_ROUNDS, MAX_WIDTH};
 use super::circle::{chunk_log_n, CirclePcs, QueryDigests};
@@ -40,7 +40,7 @@ use super::circle_inputs::{claim_values, complete_terms, ClaimTerm, InputPass};
 use super::math::{batch_invert, ext_equal, reverse_bits};
 use super::merkle::{self, Digest};
 use super::reader::{Reader, WireField};
-use super::transcript::{LeanChallenger, Transcript};
+use super::transcript::{ByteSponge, LeanChallenger, Transcript};
 use super::{LeanPcs, OpeningClaims};
 use crate::circle_pcs::MAX_LOG_FOLD_ARITY;
 use crate::config::{ByteHash, VERIFIER_HASH};
@@ -577,7 +577,7 @@ pub fn verify_with<EF: ExtensionField<F>, H: ByteHash, S: AirSet>(
 ) -> Result<(), VerifyError> {
     let shape = super::air_shape::<F, S>(&file.header)
         .ok_or(VerifyError::Unsupported(super::AIR_NOT_IN_BUILD))?;
-    let challenger = SerializingChallenger32::<F, _>::new(HashChallenger::<u8, H, 32>::new(
+    let challenger = SerializingChallenger32::<F, _>::new(ByteSponge::new(
         super::transcript_buffer::<F>(file, shape),
         hash,
     ));
