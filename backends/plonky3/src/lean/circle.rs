@@ -592,6 +592,7 @@ where
             digests,
             nodes,
             ro,
+            rows.as_flattened_mut(),
             fails,
         )?;
         pass.first_layer(

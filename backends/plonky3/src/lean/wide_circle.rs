@@ -502,7 +502,16 @@ where
         };
         let mut reduced_idx = [[0usize; MAX_HEIGHTS]; MAX_QUERIES];
         r.expect_len(2)?;
-        pass.open_inputs(r, &mut reduced_idx, points, digests, nodes, ro, fails)?;
+        pass.open_inputs(
+            r,
+            &mut reduced_idx,
+            points,
+            digests,
+            nodes,
+            ro,
+            pairs.as_flattened_mut(),
+            fails,
+        )?;
         pass.first_layer(
             r,
             &fields.first_layer_root,
