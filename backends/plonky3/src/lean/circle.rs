@@ -46,8 +46,8 @@ use picostark_core::{HashId, ProofFile};
 
 use super::bounds::{MAX_CHUNKS, MAX_DEGREE, MAX_PUBLIC, MAX_QUERIES, MAX_ROUNDS, MAX_WIDTH};
 use super::circle_domain::{
-    ext_bytes, fold, nth_point, point_from_line, shifted_multiple, Geometry, CIRCLE_TWO_ADICITY,
-    F_LEN, MAX_CLAIMS, MAX_HEIGHTS,
+    base, ext_bytes, fold, generator, multiple, nth_point, point_from_line, Geometry,
+    CIRCLE_TWO_ADICITY, F_LEN, MAX_CLAIMS, MAX_HEIGHTS,
 };
 use super::circle_inputs::{claim_values, complete_terms, ClaimTerm, InputPass};
 use super::math::{batch_invert, ext_equal, reverse_bits};
@@ -396,13 +396,12 @@ impl<H: ByteHash> CirclePcs<H> {
         let mut xs = [F::ZERO; MAX_QUERIES];
         let log_fri = g.max_h - 1;
         if g.rounds > 0 {
-            let shift = Point::<F>::generator(log_fri + 2);
-            let gen = Point::<F>::generator(log_fri);
+            let shift = generator(log_fri + 2);
             for k in 0..q {
                 let top = indices[k] >> 1;
                 idx[k] = top;
                 let seed_idx = reverse_bits(top >> 1, log_fri - 1);
-                xs[k] = shifted_multiple(shift, gen, seed_idx, log_fri - 1).x;
+                xs[k] = base(multiple(shift, log_fri, seed_idx, log_fri - 1).re);
             }
         }
         let mut x_inv = [F::ZERO; MAX_QUERIES];
