@@ -243,11 +243,14 @@ pub(crate) fn selectors_at<EF: ExtensionField<F>>(
 /// The leaf hash input of extension-field values: their base coefficients as bytes, in
 /// upstream's `flatten_to_base` order. Returns the number of bytes written.
 pub(crate) fn ext_bytes<EF: ExtensionField<F>>(values: &[EF], out: &mut [u8]) -> usize {
-    let mut n = 0;
-    for v in values {
-        for c in v.as_basis_coefficients_slice() {
-            out[n..n + F_LEN].copy_from_slice(&c.as_canonical_u32().to_le_bytes());
-            n += F_LEN;
+    // One bounds check for the whole output, then fixed-size chunks (a range check and an
+    // offset per coefficient before).
+    let len = EF::DIMENSION * F_LEN;
+    let n = values.len() * len;
+    for (v, o) in values.iter().zip(out[..n].chunks_exact_mut(len)) {
+        let coefficients = v.as_basis_coefficients_slice();
+        for (c, w) in coefficients.iter().zip(o.chunks_exact_mut(F_LEN)) {
+            w.copy_from_slice(&c.as_canonical_u32().to_le_bytes());
         }
     }
     n
