@@ -526,16 +526,16 @@ mod tests {
         let mut theirs = HashChallenger::<u8, H, 32>::new(alloc::vec![7, 8, 9], hasher);
         for round in 0..40u8 {
             if round % 3 == 0 {
-                ours.observe(round);
+                CanObserve::<u8>::observe(&mut ours, round);
                 CanObserve::<u8>::observe(&mut theirs, round);
             }
             if round % 5 == 1 {
-                ours.observe_slice(&[round; 5]);
-                theirs.observe_slice(&[round; 5]);
+                CanObserve::<u8>::observe_slice(&mut ours, &[round; 5]);
+                CanObserve::<u8>::observe_slice(&mut theirs, &[round; 5]);
             }
             // An empty slice keeps the undrawn bytes, as upstream's.
-            ours.observe_slice(&[]);
-            theirs.observe_slice(&[]);
+            CanObserve::<u8>::observe_slice(&mut ours, &[]);
+            CanObserve::<u8>::observe_slice(&mut theirs, &[]);
             let b: u8 = ours.sample();
             assert_eq!(b, CanSample::<u8>::sample(&mut theirs), "round {round}");
             let w: [u8; 4] = ours.sample_array();
