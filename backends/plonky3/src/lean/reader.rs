@@ -22,8 +22,6 @@ use p3_mersenne_31::Mersenne31;
 use picostark_core::{Check, Failures, VerifyError};
 use picostark_field::goldilocks::{self as gl, Cols};
 
-use core::any::TypeId;
-
 use super::ext::{ours, upstream};
 
 /// The error of every malformed payload.
@@ -104,18 +102,6 @@ pub trait WireField: PrimeField64 + crate::membership::MembershipField {
     #[inline(always)]
     fn ext_inverse<EF: ExtensionField<Self>>(a: EF) -> Option<EF> {
         a.try_inverse()
-    }
-
-    /// The challenge-field element whose wire form is `bytes` (`EF::DIMENSION` elements)
-    /// written into `out`, or `None` (`out` unspecified) for a non-canonical coefficient:
-    /// `None` where this field has no faster way than [`Reader::exts`]' coefficient by
-    /// coefficient (upstream's tower QM31 builds each through closures left out of line).
-    #[inline(always)]
-    fn ext_from_wire<EF: BasedVectorSpace<Self> + 'static>(
-        _bytes: &[u8],
-        _out: &mut EF,
-    ) -> Option<bool> {
-        None
     }
 }
 
@@ -320,26 +306,6 @@ impl WireField for Mersenne31 {
             None => a.halve(),
         }
     }
-
-    /// QM31: four little-endian words, each below `p`, are its coefficients in upstream's
-    /// basis order (ours has the same words, [`super::ext`]).
-    #[inline(always)]
-    fn ext_from_wire<EF: BasedVectorSpace<Self> + 'static>(
-        bytes: &[u8],
-        out: &mut EF,
-    ) -> Option<bool> {
-        if TypeId::of::<EF>() != TypeId::of::<p3_mersenne_31::QM31>() {
-            return None;
-        }
-        let bytes: &[u8; 16] = bytes.try_into().ok()?;
-        let chunks = bytes.as_chunks::<4>().0;
-        let words: [u32; 4] = core::array::from_fn(|i| u32::from_le_bytes(chunks[i]));
-        if words.iter().any(|&w| w >= Self::ORDER_U32) {
-            return Some(false);
-        }
-        *out = upstream(picostark_field::QM31::from_raw(words));
-        Some(true)
-    }
 }
 
 /// A cursor over a borrowed postcard payload.
@@ -470,7 +436,7 @@ impl<'a> Reader<'a> {
     /// `out.len()` challenge-field elements (each as [`Self::ext`] reads it) written in place:
     /// a returned `Result<EF, _>` was copied twice per element by library `memcpy` calls in
     /// the MCU build (`mcu-run --profile`).
-    pub fn exts<F: WireField, EF: BasedVectorSpace<F> + 'static>(
+    pub fn exts<F: WireField, EF: BasedVectorSpace<F>>(
         &mut self,
         out: &mut [EF],
     ) -> Result<(), VerifyError> {
@@ -478,10 +444,6 @@ impl<'a> Reader<'a> {
         let bytes = self.take(out.len() * len)?;
         let mut ok = true;
         for (v, e) in out.iter_mut().zip(bytes.chunks_exact(len)) {
-            if let Some(canonical) = F::ext_from_wire(e, v) {
-                ok &= canonical;
-                continue;
-            }
             *v = EF::from_basis_coefficients_fn(|i| {
                 let w = &e[i * F::WIRE_LEN..(i + 1) * F::WIRE_LEN];
                 F::from_wire(word(w)).unwrap_or_else(|| {
@@ -519,7 +481,7 @@ impl<'a> Reader<'a> {
     /// [`Self::ext`] written into `out`: a returned `Result<EF, _>` is moved by a library
     /// `memcpy` call per element in the MCU build (opt-level `s`), a `Result<(), _>` is not.
     #[inline]
-    pub fn ext_into<F: WireField, EF: BasedVectorSpace<F> + 'static>(
+    pub fn ext_into<F: WireField, EF: BasedVectorSpace<F>>(
         &mut self,
         out: &mut EF,
     ) -> Result<(), VerifyError> {
@@ -695,35 +657,6 @@ mod tests {
         assert_eq!(Reader::new(&bytes).elems(&mut out).unwrap(), &bytes[..]);
         assert_eq!(out, row);
         assert_eq!(Reader::new(&bytes[..7]).elems(&mut out), Err(MALFORMED));
-    }
-
-    #[test]
-    fn qm31_elements_read_in_place_match_postcard() {
-        use p3_mersenne_31::QM31;
-        // Coefficients at the edges of the canonical range, and p - 1.
-        let values: Vec<QM31> = [0u32, 1, (1 << 30) + 7, 0x7fff_fffe]
-            .iter()
-            .map(|&c| QM31::from_basis_coefficients_fn(|i| Mersenne31::new(c ^ (i as u32 * 5))))
-            .collect();
-        let bytes = postcard::to_allocvec(&values).unwrap();
-        let mut r = Reader::new(&bytes);
-        r.expect_len(values.len()).unwrap();
-        let mut got = vec![QM31::ZERO; values.len()];
-        r.exts::<Mersenne31, QM31>(&mut got).unwrap();
-        r.finish().unwrap();
-        assert_eq!(got, values);
-        // A coefficient equal to p, or with the top bit set, is refused by both.
-        for w in [Mersenne31::ORDER_U32, 1 << 31, u32::MAX] {
-            for at in 0..4 {
-                let mut bad = postcard::to_allocvec(&values[2]).unwrap();
-                bad[4 * at..4 * at + 4].copy_from_slice(&w.to_le_bytes());
-                assert!(postcard::from_bytes::<QM31>(&bad).is_err());
-                let mut one = [QM31::ZERO];
-                assert!(Reader::new(&bad)
-                    .exts::<Mersenne31, QM31>(&mut one)
-                    .is_err());
-            }
-        }
     }
 
     #[test]
