@@ -39,21 +39,21 @@ use p3_field::{ExtensionField, PrimeCharacteristicRing};
 use p3_mersenne_31::Mersenne31;
 use picostark_core::{Check, Failures, Tree, VerifyError};
 
-use p3_challenger::{HashChallenger, SerializingChallenger32};
+use p3_challenger::SerializingChallenger32;
 use p3_field::extension::BinomialExtensionField;
 use p3_mersenne_31::QM31;
 use picostark_core::{HashId, ProofFile};
 
 use super::bounds::{MAX_CHUNKS, MAX_DEGREE, MAX_PUBLIC, MAX_QUERIES, MAX_ROUNDS, MAX_WIDTH};
 use super::circle_domain::{
-    ext_bytes, fold, nth_point, point_from_line, shifted_multiple, Geometry, CIRCLE_TWO_ADICITY,
-    F_LEN, MAX_CLAIMS, MAX_HEIGHTS,
+    base, ext_bytes, fold, generator, multiple, nth_point, point_from_line, Geometry,
+    CIRCLE_TWO_ADICITY, F_LEN, MAX_CLAIMS, MAX_HEIGHTS,
 };
 use super::circle_inputs::{claim_values, complete_terms, ClaimTerm, InputPass};
 use super::math::{batch_invert, ext_equal, reverse_bits};
 use super::merkle::{self, Digest};
 use super::reader::{Reader, WireField, MALFORMED};
-use super::transcript::{pattern_hash, LeanChallenger, Protocol, Transcript};
+use super::transcript::{pattern_hash, ByteSponge, LeanChallenger, Protocol, Transcript};
 use super::{LeanPcs, OpeningClaims};
 use crate::config::{ByteHash, VERIFIER_HASH};
 
@@ -396,13 +396,12 @@ impl<H: ByteHash> CirclePcs<H> {
         let mut xs = [F::ZERO; MAX_QUERIES];
         let log_fri = g.max_h - 1;
         if g.rounds > 0 {
-            let shift = Point::<F>::generator(log_fri + 2);
-            let gen = Point::<F>::generator(log_fri);
+            let shift = generator(log_fri + 2);
             for k in 0..q {
                 let top = indices[k] >> 1;
                 idx[k] = top;
                 let seed_idx = reverse_bits(top >> 1, log_fri - 1);
-                xs[k] = shifted_multiple(shift, gen, seed_idx, log_fri - 1).x;
+                xs[k] = base(multiple(shift, log_fri, seed_idx, log_fri - 1).re);
             }
         }
         let mut x_inv = [F::ZERO; MAX_QUERIES];
@@ -592,6 +591,7 @@ where
             digests,
             nodes,
             ro,
+            rows.as_flattened_mut(),
             fails,
         )?;
         pass.first_layer(
@@ -657,7 +657,7 @@ pub fn verify_with<EF: ExtensionField<F>, H: ByteHash, S: AirSet>(
 ) -> Result<(), VerifyError> {
     let shape = super::air_shape::<F, S>(&file.header)
         .ok_or(VerifyError::Unsupported(super::AIR_NOT_IN_BUILD))?;
-    let challenger = SerializingChallenger32::<F, _>::new(HashChallenger::<u8, H, 32>::new(
+    let challenger = SerializingChallenger32::<F, _>::new(ByteSponge::new(
         super::transcript_buffer::<F>(file, shape),
         hash,
     ));

@@ -53,34 +53,64 @@ impl Geometry {
     }
 }
 
+/// The circle group's generators as CM31 elements `x + i y`: entry `i` generates the subgroup
+/// of order `2^i` (upstream's `Point::generator(i)`) and is entry `i + 1` squared, so a
+/// multiple of a generator reads its doublings here instead of squaring at run time.
+const GENERATORS: [CM31; CIRCLE_TWO_ADICITY + 1] = generators();
+
+const fn generators() -> [CM31; CIRCLE_TWO_ADICITY + 1] {
+    let mut table = [CM31::ZERO; CIRCLE_TWO_ADICITY + 1];
+    // Upstream's generator of the whole group (order 2^31).
+    table[CIRCLE_TWO_ADICITY] = CM31::from_raw([311_014_874, 1_584_694_829]);
+    let mut i = CIRCLE_TWO_ADICITY;
+    while i > 0 {
+        table[i - 1] = table[i].square();
+        i -= 1;
+    }
+    table
+}
+
+/// `Point::generator(log_n)` as CM31 (`log_n <= 31`, as upstream asserts).
+#[inline(always)]
+pub(crate) fn generator(log_n: usize) -> CM31 {
+    GENERATORS[log_n]
+}
+
+/// A CM31 point as upstream's `Point`.
+#[inline(always)]
+pub(crate) fn point(c: CM31) -> Point<F> {
+    Point::new(base(c.re), base(c.im))
+}
+
+/// A word of ours as upstream's Mersenne-31 element (canonical either way).
+#[inline(always)]
+pub(crate) fn base(x: picostark_field::M31) -> F {
+    Mersenne31::new(x.value())
+}
+
 /// The `idx`-th point of the standard twin coset of size `2^log_n` (upstream's
 /// `CircleDomain::standard(log_n).nth_point(idx)`).
 pub(crate) fn nth_point(log_n: usize, idx: usize) -> Point<F> {
-    let shift = Point::<F>::generator(log_n + 1);
-    let g = Point::<F>::generator(log_n - 1);
-    if idx & 1 == 0 {
-        shifted_multiple(shift, g, idx >> 1, log_n)
+    let shift = generator(log_n + 1);
+    point(if idx & 1 == 0 {
+        multiple(shift, log_n - 1, idx >> 1, log_n)
     } else {
-        shifted_multiple(-shift, g, (idx >> 1) + 1, log_n)
-    }
+        multiple(shift.conj(), log_n - 1, (idx >> 1) + 1, log_n)
+    })
 }
 
-/// `base + k g` on the circle. A point `(x, y)` is the unit complex number `x + i y` and the
-/// group law is complex multiplication, so this is `base * g^k` in CM31 with our products
-/// (one reduction per coordinate), where upstream's `Point` arithmetic takes a generic path.
-pub(crate) fn shifted_multiple(base: Point<F>, g: Point<F>, k: usize, bits: usize) -> Point<F> {
-    let cm31 = |p: Point<F>| CM31::from_raw([p.x.as_canonical_u32(), p.y.as_canonical_u32()]);
-    let (mut acc, mut g) = (cm31(base), cm31(g));
-    // One product and one squaring per bit of `k` below `bits`, whatever `k` is (issue 46:
-    // `k` is a query index's).
+/// `base + k generator(log_g)` on the circle, for `k < 2^bits`. A point `(x, y)` is the unit
+/// complex number `x + i y` and the group law is complex multiplication, so this is
+/// `base * generator(log_g)^k` in CM31 with our products (one reduction per coordinate),
+/// the generator's doublings read from [`GENERATORS`].
+pub(crate) fn multiple(base: CM31, log_g: usize, k: usize, bits: usize) -> CM31 {
+    let mut acc = base;
+    // One product per bit of `k` below `bits`, whatever `k` is (issue 46: `k` is a query
+    // index's). Doubled past order 1 a generator stays the identity, `generator(0)`.
     for i in 0..bits {
-        acc = [acc, acc.mul(g)][(k >> i) & 1];
-        g = g.square();
+        acc = [acc, acc.mul(generator(log_g.saturating_sub(i)))][(k >> i) & 1];
     }
-    Point::new(
-        Mersenne31::new(acc.re.value()),
-        Mersenne31::new(acc.im.value()),
-    )
+    acc
 }
 
 /// `v_n(p)`: the x-coordinate doubled `log_n - 1` times, the vanishing polynomial of the
@@ -213,11 +243,14 @@ pub(crate) fn selectors_at<EF: ExtensionField<F>>(
 /// The leaf hash input of extension-field values: their base coefficients as bytes, in
 /// upstream's `flatten_to_base` order. Returns the number of bytes written.
 pub(crate) fn ext_bytes<EF: ExtensionField<F>>(values: &[EF], out: &mut [u8]) -> usize {
-    let mut n = 0;
-    for v in values {
-        for c in v.as_basis_coefficients_slice() {
-            out[n..n + F_LEN].copy_from_slice(&c.as_canonical_u32().to_le_bytes());
-            n += F_LEN;
+    // One bounds check for the whole output, then fixed-size chunks (a range check and an
+    // offset per coefficient before).
+    let len = EF::DIMENSION * F_LEN;
+    let n = values.len() * len;
+    for (v, o) in values.iter().zip(out[..n].chunks_exact_mut(len)) {
+        let coefficients = v.as_basis_coefficients_slice();
+        for (c, w) in coefficients.iter().zip(o.chunks_exact_mut(F_LEN)) {
+            w.copy_from_slice(&c.as_canonical_u32().to_le_bytes());
         }
     }
     n
@@ -265,7 +298,19 @@ mod tests {
     }
 
     #[test]
-    fn shifted_multiple_is_upstreams_point_arithmetic() {
+    fn generators_are_upstreams() {
+        for log_n in 0..=CIRCLE_TWO_ADICITY {
+            assert_eq!(
+                point(generator(log_n)),
+                Point::<F>::generator(log_n),
+                "{log_n}"
+            );
+        }
+    }
+
+    #[test]
+    fn multiple_is_upstreams_point_arithmetic() {
+        let cm31 = |p: Point<F>| CM31::from_raw([p.x.as_canonical_u32(), p.y.as_canonical_u32()]);
         for log_n in [1usize, 2, 5, 11, 20, 30] {
             let (base, g) = (
                 Point::<F>::generator(log_n + 1),
@@ -282,11 +327,16 @@ mod tests {
                 12345 % (1 << log_n),
             ] {
                 assert_eq!(
-                    shifted_multiple(base, g, k, log_n),
+                    point(multiple(cm31(base), log_n, k, log_n)),
                     base + g * k,
                     "log_n {log_n} k {k}"
                 );
-                assert_eq!(shifted_multiple(-base, g, k, log_n), -base + g * k);
+                assert_eq!(point(multiple(cm31(-base), log_n, k, log_n)), -base + g * k);
+                // One bit past the generator's order: its doubling is the identity.
+                assert_eq!(
+                    point(multiple(cm31(base), log_n - 1, k, log_n)),
+                    base + Point::<F>::generator(log_n - 1) * k
+                );
             }
         }
         for idx in 0..64 {

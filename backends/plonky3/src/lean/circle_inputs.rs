@@ -109,7 +109,9 @@ impl<EF: ExtensionField<F>, H: ByteHash> InputPass<'_, EF, H> {
     /// The input batches (trace, then quotient chunks) from `r`, each with its Merkle
     /// multi-proof; per query and height into `ro` the reduced opening, the sum over claims
     /// of `offset * v_p part * (row(x) - row(zeta))`. Sets each query's point per height.
-    /// Failed checks go to `fails`.
+    /// `fractions` (at least `3 * q` values; the first layer's row buffer, not in use yet)
+    /// holds each query's sum as one fraction until a batch's denominators are inverted
+    /// together. Failed checks go to `fails`.
     #[allow(clippy::too_many_arguments)]
     #[inline]
     pub(crate) fn open_inputs(
@@ -120,6 +122,7 @@ impl<EF: ExtensionField<F>, H: ByteHash> InputPass<'_, EF, H> {
         digests: &mut [Digest],
         nodes: &mut [(usize, Digest)],
         ro: &mut [[EF; MAX_HEIGHTS]],
+        fractions: &mut [EF],
         fails: &mut Failures,
     ) -> Result<(), VerifyError> {
         let (g, c) = (&self.g, self.claims);
@@ -138,10 +141,16 @@ impl<EF: ExtensionField<F>, H: ByteHash> InputPass<'_, EF, H> {
             }
         }
         let mut leaf_index = [0usize; MAX_QUERIES];
-        // The vanishing-part denominators of one query, inverted together.
-        let mut den = [EF::ZERO; MAX_CLAIMS];
-        let mut scratch = [EF::ZERO; MAX_CLAIMS];
-        let mut num = [EF::ZERO; MAX_CLAIMS];
+        // Per query of a batch, its terms summed as one fraction: numerators, denominators
+        // (inverted together after the batch: one inversion a batch, not one a query) and the
+        // batch inversion's scratch.
+        let (nums, rest) = fractions
+            .get_mut(..3 * q)
+            .ok_or(VerifyError::Unsupported(
+                "fraction buffer shorter than 3 values a query",
+            ))?
+            .split_at_mut(q);
+        let (dens, scratch) = rest.split_at_mut(q);
         let mut at_x = [EF::ZERO; MAX_CLAIMS];
         // Batch 0 (the trace) then batch 1 (the quotient chunks); their terms are claims
         // 0..2 and 2..2+nc.
@@ -174,23 +183,34 @@ impl<EF: ExtensionField<F>, H: ByteHash> InputPass<'_, EF, H> {
                 // One matrix (the trace) is one slice, which the lean hasher hashes in place.
                 digests[k] = self.hash.hash_iter_slices(slices[..mats].iter().copied());
                 leaf_index[k] = reduced_idx[k][slot];
-                // v_p(x, zeta) = (1 - dx, -dy) with (dx, dy) = x - zeta on the circle.
+                // v_p(x, zeta) = (1 - dx, -dy) with (dx, dy) = x - zeta on the circle. Claim
+                // j's term is offset * num / den * (row(x) - row(zeta)); the query's sum n / d
+                // takes one more term as (n den + term's numerator d) / (d den).
                 let x = points[k][slot];
+                let (mut n, mut d) = (EF::ZERO, EF::ONE);
                 for j in claims.clone() {
                     let tm = &self.terms[j];
                     let dx = F::ext_add(F::ext_mul_base(tm.zx, x.x), F::ext_mul_base(tm.zy, x.y));
                     let dy = F::ext_sub(F::ext_mul_base(tm.zx, x.y), F::ext_mul_base(tm.zy, x.x));
                     let re = F::ext_sub(EF::ONE, dx);
-                    num[j] = F::ext_add(re, F::ext_mul(tm.alpha_pow_width, dy));
-                    den[j] = F::ext_add(re, re);
+                    let num = F::ext_add(re, F::ext_mul(tm.alpha_pow_width, dy));
+                    let den = F::ext_add(re, re);
+                    let top =
+                        F::ext_mul(F::ext_mul(tm.offset, num), F::ext_sub(at_x[j], tm.reduced));
+                    if j == claims.start {
+                        (n, d) = (top, den);
+                    } else {
+                        n = F::ext_add(F::ext_mul(n, den), F::ext_mul(top, d));
+                        d = F::ext_mul(d, den);
+                    }
                 }
-                batch_invert_ext::<F, EF>(&mut den[claims.clone()], &mut scratch[claims.clone()])?;
-                for j in claims.clone() {
-                    let tm = &self.terms[j];
-                    let quotient = F::ext_mul(F::ext_mul(tm.offset, num[j]), den[j]);
-                    let term = F::ext_mul(quotient, F::ext_sub(at_x[j], tm.reduced));
-                    ro[k][slot] = F::ext_add(ro[k][slot], term);
-                }
+                (nums[k], dens[k]) = (n, d);
+            }
+            // A zero denominator of any claim makes its query's product zero: rejected here
+            // as when each was inverted alone.
+            batch_invert_ext::<F, EF>(dens, scratch)?;
+            for k in 0..q {
+                ro[k][slot] = F::ext_add(ro[k][slot], F::ext_mul(nums[k], dens[k]));
             }
             let (tree, root) = if batch == 0 {
                 (Tree::Trace, c.trace_root)

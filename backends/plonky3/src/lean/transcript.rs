@@ -15,11 +15,14 @@
 //! nothing, and with zero grinding bits a proof-of-work step absorbs nothing either, so the
 //! replay is the plain sequence of `observe`/`sample` calls below.
 
+use alloc::vec::Vec;
 use core::marker::PhantomData;
 
-use p3_challenger::{CanObserve, FieldChallenger, GrindingChallenger};
+use p3_challenger::{
+    ByteGrindingChallenger, CanObserve, CanSample, FieldChallenger, GrindingChallenger,
+};
 use p3_field::{ExtensionField, PrimeField64};
-use p3_symmetric::Hash;
+use p3_symmetric::{CryptographicHasher, Hash};
 
 use super::reader::WireField;
 
@@ -33,6 +36,95 @@ pub trait LeanChallenger<F: PrimeField64>:
 
 impl<F: PrimeField64, C> LeanChallenger<F> for C where
     C: FieldChallenger<F> + GrindingChallenger<Witness = F> + CanObserve<Hash<F, u8, 32>>
+{
+}
+
+/// Upstream's byte sponge `HashChallenger<u8, H, 32>` (what `SerializingChallenger32` wraps),
+/// drawing the same bytes from the same digests. Upstream pops each drawn byte from a `Vec`
+/// and hashes its input through a byte iterator; here the input is hashed as one slice and a
+/// draw of `N` bytes (`sample_array`, through which `SerializingChallenger32` reads every
+/// challenge word and query index) is copied from the digest in one step.
+#[derive(Clone, Debug)]
+pub struct ByteSponge<H> {
+    /// The bytes to hash at the next draw: the last digest (the chaining value), then
+    /// everything observed since.
+    input: Vec<u8>,
+    /// The last digest; its first `left` bytes are not drawn yet. Bytes are drawn from the
+    /// back, as upstream pops them.
+    digest: [u8; 32],
+    left: usize,
+    hasher: H,
+}
+
+impl<H: CryptographicHasher<u8, [u8; 32]>> ByteSponge<H> {
+    /// A sponge that has observed `initial` (upstream's `HashChallenger::new`).
+    pub fn new(initial: Vec<u8>, hasher: H) -> Self {
+        Self {
+            input: initial,
+            digest: [0; 32],
+            left: 0,
+            hasher,
+        }
+    }
+
+    fn flush(&mut self) {
+        self.digest = self.hasher.hash_slice(&self.input);
+        self.input.clear();
+        self.input.extend_from_slice(&self.digest);
+        self.left = self.digest.len();
+    }
+}
+
+impl<H> CanObserve<u8> for ByteSponge<H> {
+    fn observe(&mut self, value: u8) {
+        // Observing discards the undrawn digest bytes (upstream clears its output).
+        self.left = 0;
+        self.input.push(value);
+    }
+
+    fn observe_slice(&mut self, values: &[u8]) {
+        if !values.is_empty() {
+            self.left = 0;
+            self.input.extend_from_slice(values);
+        }
+    }
+}
+
+impl<H: CryptographicHasher<u8, [u8; 32]>> CanSample<u8> for ByteSponge<H> {
+    fn sample(&mut self) -> u8 {
+        if self.left == 0 {
+            self.flush();
+        }
+        self.left -= 1;
+        self.digest[self.left]
+    }
+
+    #[inline]
+    fn sample_array<const N: usize>(&mut self) -> [u8; N] {
+        if self.left == 0 {
+            self.flush();
+        }
+        if N > self.left {
+            // Across a digest boundary: byte by byte, as upstream.
+            return core::array::from_fn(|_| self.sample());
+        }
+        let start = self.left - N;
+        let mut out = [0u8; N];
+        for (o, &b) in out
+            .iter_mut()
+            .zip(self.digest[start..self.left].iter().rev())
+        {
+            *o = b;
+        }
+        self.left = start;
+        out
+    }
+}
+
+// The verifier only checks a witness; the prover's search (the default, by cloning) is never
+// run on this sponge.
+impl<H: CryptographicHasher<u8, [u8; 32]> + Clone + Send + Sync> ByteGrindingChallenger
+    for ByteSponge<H>
 {
 }
 
@@ -424,6 +516,82 @@ mod tests {
     fn seeds_equal_upstream_domain_separators() {
         seeds_agree::<BabyBear, BinomialExtensionField<BabyBear, 4>>();
         seeds_agree::<Goldilocks, BinomialExtensionField<Goldilocks, 2>>();
+    }
+
+    /// The same observations and draws on our sponge and upstream's, byte by byte and in
+    /// arrays that start at every offset of a digest (some across its end).
+    fn sponge_agrees<H: CryptographicHasher<u8, [u8; 32]> + Clone>(hasher: H) {
+        use p3_challenger::HashChallenger;
+        let mut ours = ByteSponge::new(alloc::vec![7, 8, 9], hasher.clone());
+        let mut theirs = HashChallenger::<u8, H, 32>::new(alloc::vec![7, 8, 9], hasher);
+        for round in 0..40u8 {
+            if round % 3 == 0 {
+                CanObserve::<u8>::observe(&mut ours, round);
+                CanObserve::<u8>::observe(&mut theirs, round);
+            }
+            if round % 5 == 1 {
+                CanObserve::<u8>::observe_slice(&mut ours, &[round; 5]);
+                CanObserve::<u8>::observe_slice(&mut theirs, &[round; 5]);
+            }
+            // An empty slice keeps the undrawn bytes, as upstream's.
+            CanObserve::<u8>::observe_slice(&mut ours, &[]);
+            CanObserve::<u8>::observe_slice(&mut theirs, &[]);
+            let b: u8 = ours.sample();
+            assert_eq!(b, CanSample::<u8>::sample(&mut theirs), "round {round}");
+            let w: [u8; 4] = ours.sample_array();
+            assert_eq!(w, CanSample::<u8>::sample_array::<4>(&mut theirs));
+            let d: [u8; 7] = ours.sample_array();
+            assert_eq!(d, CanSample::<u8>::sample_array::<7>(&mut theirs));
+        }
+    }
+
+    #[test]
+    fn byte_sponge_draws_equal_upstream_hash_challenger() {
+        sponge_agrees(crate::hash::Blake3Lean);
+        sponge_agrees(crate::hash::Sha256Lean);
+    }
+
+    #[test]
+    fn circle_transcript_draws_equal_upstream_challenger_draws() {
+        use p3_challenger::{HashChallenger, SerializingChallenger32};
+        use p3_mersenne_31::{Mersenne31, QM31};
+        type H = crate::hash::Blake3Lean;
+        type Theirs = SerializingChallenger32<Mersenne31, HashChallenger<u8, H, 32>>;
+        type Ours = SerializingChallenger32<Mersenne31, ByteSponge<H>>;
+        let mut theirs = Theirs::new(HashChallenger::new(
+            alloc::vec![1, 2, 3],
+            crate::hash::Blake3Lean,
+        ));
+        let mut lean = Transcript::<Mersenne31, QM31, Ours>::new(Ours::new(ByteSponge::new(
+            alloc::vec![1, 2, 3],
+            crate::hash::Blake3Lean,
+        )));
+        for round in 0..6u8 {
+            lean.observe_digest(&[round; 32]);
+            theirs.observe(Hash::<Mersenne31, u8, 32>::from([round; 32]));
+            let v = QM31::from(Mersenne31::new(u32::from(round) + 5));
+            lean.observe_ext(&v);
+            theirs.observe_algebra_element(v);
+            // Up to three challenges (48 bytes, past one digest), then query indices.
+            for _ in 0..=round % 3 {
+                let a: QM31 = theirs.sample_algebra_element();
+                assert_eq!(lean.sample_ext(), a, "round {round}");
+            }
+            for _ in 0..14 {
+                assert_eq!(lean.sample_bits(16), theirs.sample_bits(16));
+            }
+        }
+        // A proof-of-work witness upstream's prover finds passes ours, and draws stay equal.
+        let witness = theirs.clone().grind(8);
+        assert!(lean.check_pow(8, witness));
+        assert!(theirs.check_witness(8, witness));
+        assert_eq!(lean.sample_bits(20), theirs.sample_bits(20));
+        // A witness that fails upstream's check fails ours.
+        let wrong = (0..64u32)
+            .map(Mersenne31::new)
+            .find(|&w| !theirs.clone().check_witness(8, w))
+            .unwrap();
+        assert!(!lean.check_pow(8, wrong));
     }
 
     #[test]

@@ -22,28 +22,29 @@
 use alloc::vec;
 use picostark_airs::AirSet;
 
-use p3_circle::{CircleDomain, Point};
+use p3_circle::CircleDomain;
 use p3_commit::PolynomialSpace;
 use p3_field::{ExtensionField, PrimeCharacteristicRing};
 use p3_mersenne_31::Mersenne31;
 use picostark_core::{digests_equal, Check, Failures, HashId, ProofFile, Tree, VerifyError};
 
-use p3_challenger::{HashChallenger, SerializingChallenger32};
+use p3_challenger::SerializingChallenger32;
 
 use super::bounds::{MAX_DEGREE, MAX_PUBLIC, MAX_QUERIES, MAX_ROUNDS, MAX_WIDTH};
 use super::circle::{chunk_log_n, CirclePcs, QueryDigests};
 use super::circle_domain::{
-    ext_bytes, fold, nth_point, point_from_line, shifted_multiple, Geometry, CIRCLE_TWO_ADICITY,
-    F_LEN, MAX_HEIGHTS,
+    base, ext_bytes, fold, generator, multiple, nth_point, point_from_line, Geometry,
+    CIRCLE_TWO_ADICITY, F_LEN, MAX_HEIGHTS,
 };
 use super::circle_inputs::{claim_values, complete_terms, ClaimTerm, InputPass};
 use super::math::{batch_invert, ext_equal, reverse_bits};
 use super::merkle::{self, Digest};
 use super::reader::{Reader, WireField};
-use super::transcript::{LeanChallenger, Transcript};
+use super::transcript::{ByteSponge, LeanChallenger, Transcript};
 use super::{LeanPcs, OpeningClaims};
 use crate::circle_pcs::MAX_LOG_FOLD_ARITY;
 use crate::config::{ByteHash, VERIFIER_HASH};
+use picostark_field::CM31;
 
 type F = Mersenne31;
 
@@ -121,27 +122,40 @@ impl<H> WideCircleLean<H> {
     }
 }
 
-/// The inverted twiddles of the `2^a - 1` binary folds inside leaf `leaf` of a line layer of
-/// `2^log_len` values, sub-step by sub-step. Sub-step 0 pairs `(2t, 2t + 1)` at the
-/// x-coordinates of `base + rev_a(2t) * generator(a)`, `base = generator(log_len + 2) +
-/// rev_{log_len - a}(leaf) * generator(log_len)`; each later sub-step's twiddle is
+/// `generator(a)^j` for `j < 2^(a - 1)`: where sub-step 0's pairs of a leaf of `2^a` values
+/// lie from the leaf's base point (one table a layer, see [`leaf_twiddles`]).
+fn leaf_offsets(a: usize, out: &mut [CM31; MAX_LEAF / 2]) {
+    let c = generator(a);
+    let mut p = CM31::ONE;
+    for o in out[..1 << (a - 1)].iter_mut() {
+        *o = p;
+        p = p.mul(c);
+    }
+}
+
+/// The twiddles of the `2^a - 1` binary folds inside leaf `leaf` of a line layer of
+/// `2^log_len` values, sub-step by sub-step, into `out` (not inverted: the caller inverts a
+/// layer's at once). Sub-step 0 pairs `(2t, 2t + 1)` at the x-coordinates of `base +
+/// rev_a(2t) * generator(a)`, `base = generator(log_len + 2) + rev_{log_len - a}(leaf) *
+/// generator(log_len)`; `rev_a(2t) = rev_{a-1}(t)`, whose multiples of `generator(a)` are
+/// `offsets`, so each is the real part of one product. Each later sub-step's twiddle is
 /// `2x^2 - 1` of every second one before it.
 fn leaf_twiddles(
     log_len: usize,
     a: usize,
     leaf: usize,
-    out: &mut [F; MAX_LEAF],
-) -> Result<(), VerifyError> {
-    let base = shifted_multiple(
-        Point::<F>::generator(log_len + 2),
-        Point::<F>::generator(log_len),
+    offsets: &[CM31; MAX_LEAF / 2],
+    out: &mut [F],
+) {
+    let base_point = multiple(
+        generator(log_len + 2),
+        log_len,
         reverse_bits(leaf, log_len - a),
         log_len - a,
     );
-    let c = Point::<F>::generator(a);
     let half = 1usize << (a - 1);
     for (t, x) in out[..half].iter_mut().enumerate() {
-        *x = shifted_multiple(base, c, reverse_bits(2 * t, a), a).x;
+        *x = base(base_point.mul(offsets[reverse_bits(t, a - 1)]).re);
     }
     let (mut start, mut width, mut n) = (0, half, half);
     while width > 1 {
@@ -152,8 +166,21 @@ fn leaf_twiddles(
         start += width;
         width /= 2;
     }
-    let mut scratch = [F::ZERO; MAX_LEAF];
-    batch_invert(&mut out[..n], &mut scratch[..n])
+}
+
+/// `values` inverted in place given `inv`, the inverse of their product (Montgomery's batch
+/// inversion without its own inversion); `prefix` is its scratch, as long as `values`.
+fn invert_from_product(values: &mut [F], mut inv: F, prefix: &mut [F]) {
+    let mut acc = F::ONE;
+    for (v, p) in values.iter().zip(prefix.iter_mut()) {
+        *p = acc;
+        acc *= *v;
+    }
+    for (v, &p) in values.iter_mut().zip(prefix.iter()).rev() {
+        let next = inv * *v;
+        *v = inv * p;
+        inv = next;
+    }
 }
 
 /// Adds to every query's running value its line value of the input whose line has
@@ -176,7 +203,7 @@ fn add_input<EF: ExtensionField<F>>(
 fn fold_row<EF: ExtensionField<F>>(
     row: &mut [EF; MAX_LEAF],
     a: usize,
-    twiddles: &[F; MAX_LEAF],
+    twiddles: &[F],
     beta: EF,
 ) -> EF {
     let (mut width, mut at, mut beta_s) = (1usize << a, 0, beta);
@@ -312,7 +339,7 @@ impl<H: ByteHash> WideCircleLean<H> {
         indices: &[usize],
         lines: &[[EF; MAX_HEIGHTS]],
         folded: &mut [EF],
-        digests: &mut [Digest],
+        (digests, twiddles): (&mut [Digest], &mut [F]),
         (nodes, fails): (&mut [(usize, Digest)], &mut Failures),
     ) -> Result<[usize; MAX_QUERIES], VerifyError> {
         let (q, nh) = (indices.len(), g.num_heights);
@@ -331,23 +358,41 @@ impl<H: ByteHash> WideCircleLean<H> {
         // One leaf buffer: each query's leaf is hashed and folded as it is read (the
         // digests, not the leaves, wait for the layer's multi-proof).
         let mut leaf = [EF::ZERO; MAX_LEAF];
-        let mut twiddles = [F::ZERO; MAX_LEAF];
+        let mut offsets = [CM31::ZERO; MAX_LEAF / 2];
+        let mut products = [F::ZERO; MAX_QUERIES];
+        let mut scratch = [F::ZERO; MAX_QUERIES];
         r.expect_len(sched.len())?;
         for (round, &a) in sched.iter().enumerate() {
             let leaf_len = 1usize << a;
+            let n = leaf_len - 1;
+            let layer = twiddles.get_mut(..q * n).ok_or(VerifyError::Unsupported(
+                "twiddle buffer shorter than the layer's",
+            ))?;
+            // Every query's twiddles first (they depend on its leaf index only), inverted
+            // with one inversion a layer: the products of each leaf's, inverted together,
+            // then each leaf's from its product's inverse.
+            leaf_offsets(a, &mut offsets);
+            for (k, tw) in layer.chunks_exact_mut(n).enumerate() {
+                leaf_index[k] = position[k] >> a;
+                leaf_twiddles(current, a, leaf_index[k], &offsets, tw);
+                products[k] = tw.iter().fold(F::ONE, |p, &x| p * x);
+            }
+            batch_invert(&mut products[..q], &mut scratch[..q])?;
+            let mut prefix = [F::ZERO; MAX_LEAF];
+            for (tw, &inv) in layer.chunks_exact_mut(n).zip(&products[..q]) {
+                invert_from_product(tw, inv, &mut prefix[..n]);
+            }
             add_input(&g.heights[..nh], current, lines, folded);
             r.expect_len(q)?;
-            for k in 0..q {
+            for (k, tw) in layer.chunks_exact(n).enumerate() {
                 r.expect_len(leaf_len - 1)?;
                 let at = position[k] & (leaf_len - 1);
                 // The siblings around the running value, read in place.
                 r.exts(&mut leaf[..at])?;
                 leaf[at] = folded[k];
                 r.exts(&mut leaf[at + 1..leaf_len])?;
-                leaf_index[k] = position[k] >> a;
                 digests[k] = hash_row(&leaf[..leaf_len]);
-                leaf_twiddles(current, a, leaf_index[k], &mut twiddles)?;
-                folded[k] = fold_row(&mut leaf, a, &twiddles, betas[round]);
+                folded[k] = fold_row(&mut leaf, a, tw, betas[round]);
                 position[k] = leaf_index[k];
             }
             merkle::verify_queries::<H>(
@@ -460,6 +505,12 @@ where
         let pairs = pairs.as_chunks_mut::<2>().0;
         let mut query_state = QueryDigests::new(rounds, q, nh);
         let (commits, digests, injected, nodes, points) = query_state.split();
+        // Every query's twiddles of one layer (its widest leaf's `2^a - 1` each).
+        let widest = sched[..rounds]
+            .iter()
+            .max()
+            .map_or(0, |&a| (1usize << a) - 1);
+        let mut twiddles = vec![F::ZERO; q * widest];
 
         // Every value the transcript absorbs comes first in the proof.
         let fields = self.read_fields(r, nh, commits, final_poly, fails)?;
@@ -502,7 +553,16 @@ where
         };
         let mut reduced_idx = [[0usize; MAX_HEIGHTS]; MAX_QUERIES];
         r.expect_len(2)?;
-        pass.open_inputs(r, &mut reduced_idx, points, digests, nodes, ro, fails)?;
+        pass.open_inputs(
+            r,
+            &mut reduced_idx,
+            points,
+            digests,
+            nodes,
+            ro,
+            pairs.as_flattened_mut(),
+            fails,
+        )?;
         pass.first_layer(
             r,
             &fields.first_layer_root,
@@ -522,15 +582,14 @@ where
             &indices[..q],
             ro,
             folded,
-            digests,
+            (digests, &mut twiddles),
             (nodes, &mut *fails),
         )?;
         // The final polynomial at every query's point of the last line.
         let current = self.log_final_poly_len + self.log_blowup;
-        let shift = Point::<F>::generator(current + 2);
-        let gen = Point::<F>::generator(current);
+        let shift = generator(current + 2);
         for k in 0..q {
-            let x = shifted_multiple(shift, gen, reverse_bits(position[k], current), current).x;
+            let x = base(multiple(shift, current, reverse_bits(position[k], current), current).re);
             let value = fields
                 .final_poly
                 .iter()
@@ -577,7 +636,7 @@ pub fn verify_with<EF: ExtensionField<F>, H: ByteHash, S: AirSet>(
 ) -> Result<(), VerifyError> {
     let shape = super::air_shape::<F, S>(&file.header)
         .ok_or(VerifyError::Unsupported(super::AIR_NOT_IN_BUILD))?;
-    let challenger = SerializingChallenger32::<F, _>::new(HashChallenger::<u8, H, 32>::new(
+    let challenger = SerializingChallenger32::<F, _>::new(ByteSponge::new(
         super::transcript_buffer::<F>(file, shape),
         hash,
     ));
@@ -616,19 +675,22 @@ mod tests {
     fn leaf_twiddles_are_the_line_layers_pair_coordinates() {
         for log_len in 4..9 {
             for a in 1..=4usize {
+                let mut offsets = [CM31::ZERO; MAX_LEAF / 2];
+                leaf_offsets(a, &mut offsets);
                 for leaf in [0usize, 1, 3, (1 << (log_len - a)) - 1] {
-                    let mut tw = [F::ZERO; MAX_LEAF];
-                    leaf_twiddles(log_len, a, leaf, &mut tw).unwrap();
+                    let mut tw = [F::ZERO; MAX_LEAF - 1];
+                    leaf_twiddles(log_len, a, leaf, &offsets, &mut tw);
                     let mut at = 0;
                     for s in 0..a {
                         let w = 1usize << (a - s);
                         for t in 0..w / 2 {
                             let x =
                                 crate::circle_pcs::line_x_for_tests(log_len - s, leaf * w + 2 * t);
-                            assert_eq!(tw[at] * x, F::ONE, "L {log_len} a {a} leaf {leaf}");
+                            assert_eq!(tw[at], x, "L {log_len} a {a} leaf {leaf}");
                             at += 1;
                         }
                     }
+                    assert_eq!(at, (1 << a) - 1);
                 }
             }
         }
