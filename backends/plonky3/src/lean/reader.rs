@@ -56,7 +56,8 @@ pub trait WireField: PrimeField64 + crate::membership::MembershipField {
     fn dot_finish(acc: Self::DotAcc) -> Self;
 
     /// `a * b` in the challenge field `EF`: upstream's product unless this base field has a
-    /// faster one of ours with the same value (Goldilocks^3: [`picostark_field::goldilocks`]).
+    /// faster one of ours with the same value (Goldilocks^2 and ^3:
+    /// [`picostark_field::goldilocks`]).
     #[inline(always)]
     fn ext_mul<EF: ExtensionField<Self>>(a: EF, b: EF) -> EF {
         a * b
@@ -226,6 +227,9 @@ impl WireField for Goldilocks {
 
     #[inline(always)]
     fn ext_mul<EF: ExtensionField<Self>>(a: EF, b: EF) -> EF {
+        if let (Some(x), Some(y)) = (ours::<[u64; 2], _>(&a), ours::<[u64; 2], _>(&b)) {
+            return upstream(gl::quadratic_mul(&x, &y));
+        }
         match (ours::<[u64; 3], _>(&a), ours::<[u64; 3], _>(&b)) {
             (Some(x), Some(y)) => upstream(gl::cubic_mul(&x, &y)),
             _ => a * b,
@@ -234,6 +238,9 @@ impl WireField for Goldilocks {
 
     #[inline(always)]
     fn ext_mul_base<EF: ExtensionField<Self>>(a: EF, b: Self) -> EF {
+        if let Some(x) = ours::<[u64; 2], _>(&a) {
+            return upstream(gl::quadratic_mul_base(&x, word_of(b)));
+        }
         match ours::<[u64; 3], _>(&a) {
             Some(x) => upstream(gl::cubic_mul_base(&x, word_of(b))),
             None => a * b,
@@ -242,6 +249,9 @@ impl WireField for Goldilocks {
 
     #[inline(always)]
     fn ext_add<EF: ExtensionField<Self>>(a: EF, b: EF) -> EF {
+        if let (Some(x), Some(y)) = (ours::<[u64; 2], _>(&a), ours::<[u64; 2], _>(&b)) {
+            return upstream(gl::quadratic_add(&x, &y));
+        }
         match (ours::<[u64; 3], _>(&a), ours::<[u64; 3], _>(&b)) {
             (Some(x), Some(y)) => upstream(gl::cubic_add(&x, &y)),
             _ => a + b,
@@ -250,9 +260,31 @@ impl WireField for Goldilocks {
 
     #[inline(always)]
     fn ext_sub<EF: ExtensionField<Self>>(a: EF, b: EF) -> EF {
+        if let (Some(x), Some(y)) = (ours::<[u64; 2], _>(&a), ours::<[u64; 2], _>(&b)) {
+            return upstream(gl::quadratic_sub(&x, &y));
+        }
         match (ours::<[u64; 3], _>(&a), ours::<[u64; 3], _>(&b)) {
             (Some(x), Some(y)) => upstream(gl::cubic_sub(&x, &y)),
             _ => a - b,
+        }
+    }
+
+    /// Goldilocks^2's square (three partial products a coefficient pair, not four); the
+    /// cubic's runs upstream's.
+    #[inline(always)]
+    fn ext_square<EF: ExtensionField<Self>>(a: EF) -> EF {
+        match ours::<[u64; 2], _>(&a) {
+            Some(x) => upstream(gl::quadratic_square(&x)),
+            None => a.square(),
+        }
+    }
+
+    /// Goldilocks^2's inverse through its norm and our addition-chain base inverse.
+    #[inline(always)]
+    fn ext_inverse<EF: ExtensionField<Self>>(a: EF) -> Option<EF> {
+        match ours::<[u64; 2], _>(&a) {
+            Some(x) => (!gl::quadratic_is_zero(&x)).then(|| upstream(gl::quadratic_inverse(&x))),
+            None => a.try_inverse(),
         }
     }
 }
