@@ -93,6 +93,37 @@ impl Cols {
     }
 }
 
+/// A word congruent to `x < 2^128` mod `p`: `x = lo + h0 2^64 + h1 2^96` with
+/// `2^64 = 2^32 - 1` and `2^96 = -1`, as [`Cols::reduce`].
+#[inline(always)]
+fn reduce128(x: u128) -> u64 {
+    let (lo, hi) = (x as u64, (x >> 64) as u64);
+    let (h0, h1) = (hi & LOW, hi >> 32);
+    let (d, borrowed) = lo.overflowing_sub(h1);
+    let d = if borrowed { d - EPSILON } else { d };
+    let (s, wrapped) = d.overflowing_add((h0 << 32) - h0);
+    if wrapped {
+        s + EPSILON
+    } else {
+        s
+    }
+}
+
+/// `x y + z` as a 128-bit value: at most `(2^64 - 1)^2 + 2^64 - 1 < 2^128`, so a product and
+/// a reduced word share one reduction (M33: `UMULL`, `UMAAL`s; Hazard3: `mul`/`mulhu`).
+#[inline(always)]
+fn mul_add_wide(x: u64, y: u64, z: u64) -> u128 {
+    u128::from(x) * u128::from(y) + u128::from(z)
+}
+
+/// `7 x` mod `p` (a word congruent to it): `7 x = lo + hi 2^64`, `hi < 7`, `2^64 = 2^32 - 1`.
+#[inline(always)]
+fn times_w(x: u64) -> u64 {
+    let t = mul_add_wide(x, QUADRATIC_W, 0);
+    let (lo, hi) = (t as u64, (t >> 64) as u64);
+    add(lo, (hi << 32) - hi)
+}
+
 /// `x + y` mod `p` (a word congruent to it; any words): on a wrap past `2^64` add `2^64 mod
 /// p`, twice at most (as upstream's addition).
 #[inline(always)]
@@ -261,6 +292,27 @@ pub fn quadratic_square(a: &[u64; 2]) -> [u64; 2] {
 #[inline(always)]
 pub fn quadratic_mul_base(a: &[u64; 2], b: u64) -> [u64; 2] {
     [mul(a[0], b), mul(a[1], b)]
+}
+
+/// [`quadratic_mul`] with 128-bit products: `c0 = a0 b0 + 7 (a1 b1)`, `c1 = a0 b1 + a1 b0`,
+/// each coefficient one product plus the other's reduced word, reduced once more (the field
+/// benchmark's `u128` variant: fewer live registers than two sets of columns).
+#[inline(always)]
+pub fn quadratic_mul_wide(a: &[u64; 2], b: &[u64; 2]) -> [u64; 2] {
+    let top = times_w(reduce128(mul_add_wide(a[1], b[1], 0)));
+    let c0 = reduce128(mul_add_wide(a[0], b[0], top));
+    let cross = reduce128(mul_add_wide(a[1], b[0], 0));
+    let c1 = reduce128(mul_add_wide(a[0], b[1], cross));
+    [c0, c1]
+}
+
+/// [`quadratic_square`] with 128-bit products: `c0 = a0^2 + 7 a1^2`, `c1 = 2 a0 a1`.
+#[inline(always)]
+pub fn quadratic_square_wide(a: &[u64; 2]) -> [u64; 2] {
+    let top = times_w(reduce128(mul_add_wide(a[1], a[1], 0)));
+    let c0 = reduce128(mul_add_wide(a[0], a[0], top));
+    let cross = reduce128(mul_add_wide(a[0], a[1], 0));
+    [c0, add(cross, cross)]
 }
 
 /// Whether the element is zero.
@@ -466,6 +518,31 @@ mod tests {
                 let one = quadratic_mul(a, &quadratic_inverse(a)).map(canon);
                 assert_eq!(one, [1, 0], "{a:x?} / itself");
             }
+        }
+    }
+
+    #[test]
+    fn wide_products_equal_upstream() {
+        let all = pairs();
+        for (i, a) in all.iter().enumerate() {
+            let b = &all[(i * 37 + 11) % all.len()];
+            let want = raw2(ext2(a) * ext2(b));
+            assert_eq!(quadratic_mul_wide(a, b).map(canon), want, "{a:x?} * {b:x?}");
+            let want = raw2(ext2(a).square());
+            assert_eq!(quadratic_square_wide(a).map(canon), want, "{a:x?}^2");
+        }
+        // 128-bit values near the top: the largest product plus the largest word.
+        let w = words();
+        for &x in &w {
+            for &y in &w {
+                let want = Goldilocks::new(x) * Goldilocks::new(y) + Goldilocks::new(u64::MAX);
+                let got = reduce128(mul_add_wide(x, y, u64::MAX));
+                assert_eq!(canon(got), want.as_canonical_u64(), "{x:#x} * {y:#x} + max");
+            }
+        }
+        for &x in &w {
+            let want = (Goldilocks::new(x) * Goldilocks::new(7)).as_canonical_u64();
+            assert_eq!(canon(times_w(x)), want, "7 * {x:#x}");
         }
     }
 
