@@ -1,6 +1,6 @@
 //! Our own challenge-field arithmetic (`picostark-field`) behind [`super::reader::WireField`]'s
-//! hooks: QM31 for Mersenne-31, BabyBear^4 and ^5 for BabyBear, and Goldilocks^2 and ^3 in
-//! 32-bit limbs.
+//! hooks: QM31 for Mersenne-31, BabyBear^4 and ^5 for BabyBear, and Goldilocks^3 in 32-bit
+//! limbs.
 //!
 //! Why: upstream's extensions are generic towers that reduce after every base product and,
 //! as called in the verifier, stay out of line (one QM31 product: 337 instructions on the
@@ -16,12 +16,10 @@ use core::mem::{size_of, transmute_copy};
 use p3_mersenne_31::QM31 as UpstreamQm31;
 use picostark_field::{BabyBear4, BabyBear5, QM31};
 
-// Upstream's BabyBear^4 (`W = 11`), Goldilocks^2 (`x^2 - 7`) and Goldilocks^3 (`x^3 - x - 1`;
-// `picostark_field::goldilocks` forms both Goldilocks extensions' products in 32-bit limbs on
-// the coefficients' words).
+// Upstream's BabyBear^4 (`W = 11`) and Goldilocks^3 (`x^3 - x - 1`, whose products
+// `picostark_field::goldilocks` forms in 32-bit limbs on the coefficients' words).
 use crate::config::{
-    BabyBear4 as UpstreamBb4, BabyBear5 as UpstreamBb5, Goldilocks2 as UpstreamGoldilocks2,
-    Goldilocks3 as UpstreamGoldilocks3,
+    BabyBear4 as UpstreamBb4, BabyBear5 as UpstreamBb5, Goldilocks3 as UpstreamGoldilocks3,
 };
 
 // The reinterpretations below rely on equal sizes (and on `#[repr(transparent)]` word arrays
@@ -29,7 +27,6 @@ use crate::config::{
 const _: () = assert!(size_of::<UpstreamQm31>() == size_of::<QM31>());
 const _: () = assert!(size_of::<UpstreamBb4>() == size_of::<BabyBear4>());
 const _: () = assert!(size_of::<UpstreamBb5>() == size_of::<BabyBear5>());
-const _: () = assert!(size_of::<UpstreamGoldilocks2>() == size_of::<[u64; 2]>());
 const _: () = assert!(size_of::<UpstreamGoldilocks3>() == size_of::<[u64; 3]>());
 
 /// A type of ours with the same words as the upstream type `Upstream`.
@@ -54,11 +51,6 @@ impl Ours for BabyBear5 {
 /// not be canonical).
 impl Ours for [u64; 3] {
     type Upstream = UpstreamGoldilocks3;
-}
-
-/// Goldilocks^2's coefficients' words, as Goldilocks^3's.
-impl Ours for [u64; 2] {
-    type Upstream = UpstreamGoldilocks2;
 }
 
 /// `a` as `T` when `EF` is `T`'s upstream twin, else `None` (decided at compile time).
@@ -118,14 +110,5 @@ mod tests {
         assert_eq!(w, [u64::MAX, u64::MAX - 1, u64::MAX - 2]);
         assert_eq!(upstream::<[u64; 3], UpstreamGoldilocks3>(w), g);
         assert!(ours::<[u64; 3], _>(&BinomialExtensionField::<Goldilocks, 2>::ONE).is_none());
-        // Goldilocks^2 likewise, and neither Goldilocks extension is the other nor the quintic.
-        let g2 = UpstreamGoldilocks2::from_basis_coefficients_fn(|i| {
-            Goldilocks::new(u64::MAX - 7 * i as u64)
-        });
-        let w2 = ours::<[u64; 2], _>(&g2).unwrap();
-        assert_eq!(w2, [u64::MAX, u64::MAX - 7]);
-        assert_eq!(upstream::<[u64; 2], UpstreamGoldilocks2>(w2), g2);
-        assert!(ours::<[u64; 2], _>(&g).is_none());
-        assert!(ours::<[u64; 2], _>(&BinomialExtensionField::<Goldilocks, 5>::ONE).is_none());
     }
 }

@@ -56,8 +56,7 @@ pub trait WireField: PrimeField64 + crate::membership::MembershipField {
     fn dot_finish(acc: Self::DotAcc) -> Self;
 
     /// `a * b` in the challenge field `EF`: upstream's product unless this base field has a
-    /// faster one of ours with the same value (Goldilocks^2 and ^3:
-    /// [`picostark_field::goldilocks`]).
+    /// faster one of ours with the same value (Goldilocks^3: [`picostark_field::goldilocks`]).
     #[inline(always)]
     fn ext_mul<EF: ExtensionField<Self>>(a: EF, b: EF) -> EF {
         a * b
@@ -225,11 +224,13 @@ impl WireField for Goldilocks {
         Goldilocks::new(acc.reduce())
     }
 
+    /// Goldilocks^3 runs ours; Goldilocks^2 (the default challenge field) upstream's: p3-field
+    /// 0.8 already sums each of its coefficients' two products lazily, and ours measured slower
+    /// (`results/field-bench`: product 268.75 / 251.25 instructions against 142.48 / 191.2,
+    /// M33 / Hazard3) and made the p3-goldilocks Fib 2^10 verification 6.4 % (BLAKE3) and 8.8 %
+    /// (SHA-256 engine) longer on the M33 (issue 44).
     #[inline(always)]
     fn ext_mul<EF: ExtensionField<Self>>(a: EF, b: EF) -> EF {
-        if let (Some(x), Some(y)) = (ours::<[u64; 2], _>(&a), ours::<[u64; 2], _>(&b)) {
-            return upstream(gl::quadratic_mul(&x, &y));
-        }
         match (ours::<[u64; 3], _>(&a), ours::<[u64; 3], _>(&b)) {
             (Some(x), Some(y)) => upstream(gl::cubic_mul(&x, &y)),
             _ => a * b,
@@ -238,9 +239,6 @@ impl WireField for Goldilocks {
 
     #[inline(always)]
     fn ext_mul_base<EF: ExtensionField<Self>>(a: EF, b: Self) -> EF {
-        if let Some(x) = ours::<[u64; 2], _>(&a) {
-            return upstream(gl::quadratic_mul_base(&x, word_of(b)));
-        }
         match ours::<[u64; 3], _>(&a) {
             Some(x) => upstream(gl::cubic_mul_base(&x, word_of(b))),
             None => a * b,
@@ -249,9 +247,6 @@ impl WireField for Goldilocks {
 
     #[inline(always)]
     fn ext_add<EF: ExtensionField<Self>>(a: EF, b: EF) -> EF {
-        if let (Some(x), Some(y)) = (ours::<[u64; 2], _>(&a), ours::<[u64; 2], _>(&b)) {
-            return upstream(gl::quadratic_add(&x, &y));
-        }
         match (ours::<[u64; 3], _>(&a), ours::<[u64; 3], _>(&b)) {
             (Some(x), Some(y)) => upstream(gl::cubic_add(&x, &y)),
             _ => a + b,
@@ -260,31 +255,9 @@ impl WireField for Goldilocks {
 
     #[inline(always)]
     fn ext_sub<EF: ExtensionField<Self>>(a: EF, b: EF) -> EF {
-        if let (Some(x), Some(y)) = (ours::<[u64; 2], _>(&a), ours::<[u64; 2], _>(&b)) {
-            return upstream(gl::quadratic_sub(&x, &y));
-        }
         match (ours::<[u64; 3], _>(&a), ours::<[u64; 3], _>(&b)) {
             (Some(x), Some(y)) => upstream(gl::cubic_sub(&x, &y)),
             _ => a - b,
-        }
-    }
-
-    /// Goldilocks^2's square (three partial products a coefficient pair, not four); the
-    /// cubic's runs upstream's.
-    #[inline(always)]
-    fn ext_square<EF: ExtensionField<Self>>(a: EF) -> EF {
-        match ours::<[u64; 2], _>(&a) {
-            Some(x) => upstream(gl::quadratic_square(&x)),
-            None => a.square(),
-        }
-    }
-
-    /// Goldilocks^2's inverse through its norm and our addition-chain base inverse.
-    #[inline(always)]
-    fn ext_inverse<EF: ExtensionField<Self>>(a: EF) -> Option<EF> {
-        match ours::<[u64; 2], _>(&a) {
-            Some(x) => (!gl::quadratic_is_zero(&x)).then(|| upstream(gl::quadratic_inverse(&x))),
-            None => a.try_inverse(),
         }
     }
 }
