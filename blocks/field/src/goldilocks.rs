@@ -1,7 +1,9 @@
 //! Goldilocks (`p = 2^64 - 2^32 + 1`) products in 32-bit limbs, its quadratic extension
 //! Goldilocks\[x\] / (x^2 - 7) and its cubic extension Goldilocks\[x\] / (x^3 - x - 1), for
 //! 32-bit cores (issue 28; moved here from the lean Plonky3 verifier in issue 44; the
-//! quadratic extension, Plonky3's default Goldilocks challenge field, in issue 44 too).
+//! quadratic extension, Plonky3's default Goldilocks challenge field, in issue 44 too: the
+//! field benchmark measures it, the lean verifier keeps upstream's, which measured faster,
+//! `results/field-bench/README.md`).
 //!
 //! Upstream's Goldilocks product forms a `u128` and reduces it; on a 32-bit core a
 //! `u64 x u64 -> u128` product is a long generic expansion, and its cubic extension's product
@@ -100,13 +102,22 @@ fn reduce128(x: u128) -> u64 {
     let (lo, hi) = (x as u64, (x >> 64) as u64);
     let (h0, h1) = (hi & LOW, hi >> 32);
     let (d, borrowed) = lo.overflowing_sub(h1);
-    let d = if borrowed { d - EPSILON } else { d };
+    // A borrow needs `lo < h1 < 2^32`: rare for field words, so a branch out of line beats
+    // computing both sides (upstream branches here too).
+    let d = if borrowed { rare_minus_epsilon(d) } else { d };
     let (s, wrapped) = d.overflowing_add((h0 << 32) - h0);
     if wrapped {
         s + EPSILON
     } else {
         s
     }
+}
+
+/// `x - EPSILON`, out of line for [`reduce128`]'s rare borrow.
+#[cold]
+#[inline(never)]
+fn rare_minus_epsilon(x: u64) -> u64 {
+    x.wrapping_sub(EPSILON)
 }
 
 /// `x y + z` as a 128-bit value: at most `(2^64 - 1)^2 + 2^64 - 1 < 2^128`, so a product and
@@ -116,12 +127,26 @@ fn mul_add_wide(x: u64, y: u64, z: u64) -> u128 {
     u128::from(x) * u128::from(y) + u128::from(z)
 }
 
-/// `7 x` mod `p` (a word congruent to it): `7 x = lo + hi 2^64`, `hi < 7`, `2^64 = 2^32 - 1`.
+/// `7 x` mod `p` (a word congruent to it): `7 x = lo + hi 2^64`, `hi < 7`, `2^64 = 2^32 - 1`;
+/// `lo + hi (2^32 - 1)` passes `2^64` only when `lo > 2^64 - 2^35` (rare: out of line), and
+/// then once.
 #[inline(always)]
 fn times_w(x: u64) -> u64 {
     let t = mul_add_wide(x, QUADRATIC_W, 0);
     let (lo, hi) = (t as u64, (t >> 64) as u64);
-    add(lo, (hi << 32) - hi)
+    let (s, wrapped) = lo.overflowing_add(hi * EPSILON);
+    if wrapped {
+        rare_plus_epsilon(s)
+    } else {
+        s
+    }
+}
+
+/// `x + EPSILON`, out of line for a rare wrap.
+#[cold]
+#[inline(never)]
+fn rare_plus_epsilon(x: u64) -> u64 {
+    x.wrapping_add(EPSILON)
 }
 
 /// `x + y` mod `p` (a word congruent to it; any words): on a wrap past `2^64` add `2^64 mod
@@ -531,6 +556,13 @@ mod tests {
             let want = raw2(ext2(a).square());
             assert_eq!(quadratic_square_wide(a).map(canon), want, "{a:x?}^2");
         }
+        // The out-of-line corrections: a borrow (`2^96`: low word 0, top word 1) and a wrap
+        // (`7 (2^64 - 1)`).
+        assert_eq!(canon(reduce128(1 << 96)), P - 1);
+        assert_eq!(
+            canon(times_w(u64::MAX)),
+            (7 * (u128::from(u64::MAX) % u128::from(P)) % u128::from(P)) as u64
+        );
         // 128-bit values near the top: the largest product plus the largest word.
         let w = words();
         for &x in &w {
