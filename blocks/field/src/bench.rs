@@ -239,7 +239,9 @@ pub struct Case {
     pub degree: u32,
     /// How the product is computed: `lazy` (ours: 32x32-bit partial products summed wide,
     /// one reduction per coefficient, schoolbook), `limbs-lazy` (ours, Goldilocks: 32-bit
-    /// limb columns, one reduction per coefficient, schoolbook) or `library`.
+    /// limb columns, one reduction per coefficient, schoolbook), `u128` (ours,
+    /// Goldilocks^2: 128-bit widening products, each coefficient one product plus the other's
+    /// reduced word, two reductions a coefficient) or `library`.
     pub algorithm: &'static str,
     /// The operation.
     pub op: Op,
@@ -273,17 +275,20 @@ pub const OURS: &[Case] = &{
     let bb = cases!("ours", "babybear", 1, "lazy", crate::BabyBear: mul square inverse);
     let bb4 = cases!("ours", "babybear", 4, "lazy", crate::BabyBear4: mul square inverse fold);
     let bb4k = cases!("ours", "babybear", 4, "karatsuba", BabyBear4Karatsuba: mul square fold);
-    let gl = cases!("ours", "goldilocks", 1, "limbs-lazy", GoldilocksLimbs: mul square);
+    let gl = cases!("ours", "goldilocks", 1, "limbs-lazy", GoldilocksLimbs: mul square inverse);
+    let gl2 =
+        cases!("ours", "goldilocks", 2, "limbs-lazy", GoldilocksLimbs2: mul square inverse fold);
+    let gl2w = cases!("ours", "goldilocks", 2, "u128", GoldilocksWide2: mul square fold);
     let gl3 = cases!("ours", "goldilocks", 3, "limbs-lazy", GoldilocksLimbs3: mul square fold);
     let bb5 = cases!("ours", "babybear", 5, "lazy", crate::BabyBear5: mul square inverse fold);
     let m31_6 = cases!("ours", "m31", 6, "lazy", crate::M31Sextic: mul square inverse fold);
-    concat_cases::<OURS_LEN, 10>([
-        &m31, &cm31, &qm31, &bb, &bb4, &bb4k, &gl, &gl3, &bb5, &m31_6,
+    concat_cases::<OURS_LEN, 12>([
+        &m31, &cm31, &qm31, &bb, &bb4, &bb4k, &gl, &gl2, &gl2w, &gl3, &bb5, &m31_6,
     ])
 };
 
 /// The number of our cases (the sum of the lists [`OURS`] is made from).
-const OURS_LEN: usize = 3 + 4 + 4 + 3 + 4 + 3 + 2 + 3 + 4 + 4;
+const OURS_LEN: usize = 3 + 4 + 4 + 3 + 4 + 3 + 3 + 4 + 3 + 3 + 4 + 4;
 
 /// The cases of `parts`, in order, as one array of exactly `N`.
 const fn concat_cases<const N: usize, const M: usize>(parts: [&[Case]; M]) -> [Case; N] {
@@ -351,6 +356,58 @@ impl BenchExtension for BabyBear4Karatsuba {
 #[derive(Clone, Copy, Debug)]
 pub struct GoldilocksLimbs(pub u64);
 
+/// Our Goldilocks^2 = Goldilocks\[x\]/(x^2 - 7) in 32-bit limbs (p3-field 0.8's
+/// `BinomialExtensionField<Goldilocks, 2>` basis).
+#[derive(Clone, Copy, Debug)]
+pub struct GoldilocksLimbs2(pub [u64; 2]);
+
+/// Our Goldilocks^2 with 128-bit widening products
+/// ([`crate::goldilocks::quadratic_mul_wide`]) instead of 32-bit columns, the same elements as
+/// [`GoldilocksLimbs2`].
+#[derive(Clone, Copy, Debug)]
+pub struct GoldilocksWide2(pub GoldilocksLimbs2);
+
+impl BenchField for GoldilocksWide2 {
+    fn from_coefficients(c: [u64; 6]) -> Self {
+        Self(GoldilocksLimbs2::from_coefficients(c))
+    }
+    fn coefficients(self) -> [u64; 6] {
+        self.0.coefficients()
+    }
+    #[inline(always)]
+    fn product(self, rhs: Self) -> Self {
+        Self(GoldilocksLimbs2(crate::goldilocks::quadratic_mul_wide(
+            &self.0 .0, &rhs.0 .0,
+        )))
+    }
+    #[inline(always)]
+    fn squared(self) -> Self {
+        Self(GoldilocksLimbs2(crate::goldilocks::quadratic_square_wide(
+            &self.0 .0,
+        )))
+    }
+}
+
+impl BenchExtension for GoldilocksWide2 {
+    type Base = u64;
+    #[inline(always)]
+    fn plus(self, rhs: Self) -> Self {
+        Self(self.0.plus(rhs.0))
+    }
+    #[inline(always)]
+    fn minus(self, rhs: Self) -> Self {
+        Self(self.0.minus(rhs.0))
+    }
+    #[inline(always)]
+    fn times_base(self, s: u64) -> Self {
+        Self(self.0.times_base(s))
+    }
+    fn base(v: u64) -> u64 {
+        v
+    }
+    const HALF: u64 = GOLDILOCKS_P.div_ceil(2);
+}
+
 /// Our Goldilocks^3 = Goldilocks\[x\]/(x^3 - x - 1) in 32-bit limbs (p3-field 0.8's
 /// `CubicTrinomialExtensionField<Goldilocks>` basis).
 #[derive(Clone, Copy, Debug)]
@@ -384,8 +441,57 @@ impl BenchField for GoldilocksLimbs {
     }
     #[inline(always)]
     fn squared(self) -> Self {
-        Self(crate::goldilocks::mul(self.0, self.0))
+        Self(crate::goldilocks::square(self.0))
     }
+}
+
+impl BenchInverse for GoldilocksLimbs {
+    fn inverted(self) -> Self {
+        Self(crate::goldilocks::inverse(self.0))
+    }
+}
+
+impl BenchField for GoldilocksLimbs2 {
+    fn from_coefficients(c: [u64; 6]) -> Self {
+        Self([c[0], c[1]])
+    }
+    fn coefficients(self) -> [u64; 6] {
+        padded(self.0.map(gl_canonical))
+    }
+    #[inline(always)]
+    fn product(self, rhs: Self) -> Self {
+        Self(crate::goldilocks::quadratic_mul(&self.0, &rhs.0))
+    }
+    #[inline(always)]
+    fn squared(self) -> Self {
+        Self(crate::goldilocks::quadratic_square(&self.0))
+    }
+}
+
+impl BenchInverse for GoldilocksLimbs2 {
+    fn inverted(self) -> Self {
+        Self(crate::goldilocks::quadratic_inverse(&self.0))
+    }
+}
+
+impl BenchExtension for GoldilocksLimbs2 {
+    type Base = u64;
+    #[inline(always)]
+    fn plus(self, rhs: Self) -> Self {
+        Self(crate::goldilocks::quadratic_add(&self.0, &rhs.0))
+    }
+    #[inline(always)]
+    fn minus(self, rhs: Self) -> Self {
+        Self(crate::goldilocks::quadratic_sub(&self.0, &rhs.0))
+    }
+    #[inline(always)]
+    fn times_base(self, s: u64) -> Self {
+        Self(crate::goldilocks::quadratic_mul_base(&self.0, s))
+    }
+    fn base(v: u64) -> u64 {
+        v
+    }
+    const HALF: u64 = GOLDILOCKS_P.div_ceil(2);
 }
 
 impl BenchField for GoldilocksLimbs3 {

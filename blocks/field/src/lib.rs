@@ -1,7 +1,7 @@
 //! The verifiers' small-field arithmetic, written for 32-bit cores: Mersenne-31 with its
 //! complex extension CM31, quartic extension QM31 and the sextic CM31\[u\]/(u^3 - 5) of the
 //! proven track, and BabyBear (Montgomery form) with its quartic and quintic extensions;
-//! Goldilocks in 32-bit limbs with its cubic extension ([`goldilocks`]).
+//! Goldilocks in 32-bit limbs with its quadratic and cubic extensions ([`goldilocks`]).
 //!
 //! Why a crate of our own: a verifier on the RP2350 spends most of its field time in
 //! extension-field products, and the generic towers of the STARK libraries reduce after every

@@ -11,7 +11,7 @@ use p3_mersenne_31::Mersenne31 as P3M31;
 use picostark_field::bench::{
     chain_fold, chain_inverse, chain_mul, chain_square, fold_inputs, fold_step, sample,
     BabyBear4Karatsuba, BenchExtension, BenchField, BenchInverse, GoldilocksLimbs,
-    GoldilocksLimbs3, LIBRARIES, OURS, UNROLL,
+    GoldilocksLimbs2, GoldilocksLimbs3, GoldilocksWide2, LIBRARIES, OURS, UNROLL,
 };
 use picostark_field::{BabyBear, BabyBear4, BabyBear5, M31Sextic, CM31, M31, QM31};
 use winter_math::fields::f64::BaseElement as WfBase;
@@ -125,6 +125,8 @@ fn every_chain_equals_its_operations_one_at_a_time() {
     chains_step_by_step::<BabyBear4>();
     chains_step_by_step::<BabyBear4Karatsuba>();
     chains_step_by_step::<GoldilocksLimbs>();
+    chains_step_by_step::<GoldilocksLimbs2>();
+    chains_step_by_step::<GoldilocksWide2>();
     chains_step_by_step::<GoldilocksLimbs3>();
     chains_step_by_step::<BabyBear5>();
     chains_step_by_step::<M31Sextic>();
@@ -150,6 +152,8 @@ fn inverses_and_squares_satisfy_their_identities() {
     inverse_identities::<BabyBear4>();
     inverse_identities::<BabyBear5>();
     inverse_identities::<M31Sextic>();
+    inverse_identities::<GoldilocksLimbs>();
+    inverse_identities::<GoldilocksLimbs2>();
     inverse_identities::<P3M31>();
     inverse_identities::<P3Qm31>();
     inverse_identities::<P3Bb>();
@@ -169,6 +173,8 @@ fn fold_steps_satisfy_their_identities() {
     fold_identities::<QM31>();
     fold_identities::<BabyBear4>();
     fold_identities::<BabyBear4Karatsuba>();
+    fold_identities::<GoldilocksLimbs2>();
+    fold_identities::<GoldilocksWide2>();
     fold_identities::<GoldilocksLimbs3>();
     fold_identities::<BabyBear5>();
     fold_identities::<M31Sextic>();
@@ -190,6 +196,8 @@ fn ours_equal_the_libraries_in_the_same_basis() {
     twins::<BabyBear4Karatsuba, P3Bb4>();
     twins::<BabyBear5, P3Bb5>();
     twins::<GoldilocksLimbs, P3Gl>();
+    twins::<GoldilocksLimbs2, P3Gl2>();
+    twins::<GoldilocksWide2, P3Gl2>();
     twins::<GoldilocksLimbs3, P3Gl3>();
     twins::<WfBase, P3Gl>();
     twin_inverses::<M31, P3M31>();
@@ -198,10 +206,14 @@ fn ours_equal_the_libraries_in_the_same_basis() {
     twin_inverses::<BabyBear4, P3Bb4>();
     twin_inverses::<BabyBear5, P3Bb5>();
     twin_inverses::<WfBase, P3Gl>();
+    twin_inverses::<GoldilocksLimbs, P3Gl>();
+    twin_inverses::<GoldilocksLimbs2, P3Gl2>();
     twin_folds::<QM31, P3Qm31>();
     twin_folds::<BabyBear4, P3Bb4>();
     twin_folds::<BabyBear4Karatsuba, P3Bb4>();
     twin_folds::<BabyBear5, P3Bb5>();
+    twin_folds::<GoldilocksLimbs2, P3Gl2>();
+    twin_folds::<GoldilocksWide2, P3Gl2>();
     twin_folds::<GoldilocksLimbs3, P3Gl3>();
 }
 
@@ -219,5 +231,5 @@ fn every_case_runs_and_names_one_operation() {
         );
         assert!(seen.insert(key), "{key:?} twice");
     }
-    assert_eq!(seen.len(), 34 + 40);
+    assert_eq!(seen.len(), 42 + 40);
 }

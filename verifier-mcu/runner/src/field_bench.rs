@@ -214,6 +214,10 @@ pub fn algorithm_name(token: &str) -> (&str, &str) {
             "schoolbook, 32-bit limbs, lazy reduction",
             "schoolbook; 64-bit words as 32-bit limbs, partial products summed in four 32-bit columns, one reduction per coefficient",
         ),
+        "u128" => (
+            "schoolbook, 128-bit products",
+            "schoolbook; 64x64->128-bit widening products, each coefficient one product plus the other product reduced, two reductions a coefficient",
+        ),
         "karatsuba" => (
             "Karatsuba, reduced at once",
             "Karatsuba over BabyBear^2[x]/(x^2 - z), BabyBear^2 = BabyBear[z]/(z^2 - 11): 9 base products and 4 by 11, each Montgomery-reduced at once",
