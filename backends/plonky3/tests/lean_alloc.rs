@@ -137,8 +137,11 @@ fn hostile_query_counts_allocate_at_most_the_bound() {
 
 /// The same bound for `p3-m31` proofs over our WideCirclePcs (issue 25: folding by 16, an
 /// 8-coefficient final polynomial): its per-query and per-round state is on the heap at the
-/// proof's counts, as upstream CirclePcs's lean verifier's is, and no larger. Called from the test
-/// above: the counter is process-wide, so the measurements must not run in parallel.
+/// proof's counts, as upstream CirclePcs's lean verifier's is. One allocation more, and its
+/// bytes above CirclePcs's peak: a line layer's twiddles of every query (`2^4 - 1` base
+/// elements each at folding by 16), kept for the layer's one batched inversion (issue 44,
+/// third step; CirclePcs's path inverts per query). Called from the test above: the counter
+/// is process-wide, so the measurements must not run in parallel.
 fn wide_circle_verify_path_allocates_the_same_fixed_amount() {
     let params = picostark_core::ProofParams {
         log_fold_arity: 4,
@@ -166,19 +169,20 @@ fn wide_circle_verify_path_allocates_the_same_fixed_amount() {
             "wide circle {air:?}: {count} allocations, peak {peak} bytes \
              (CirclePcs: {up_count}, {up_peak})"
         );
+        let twiddles = 4 * usize::from(params.num_queries) * ((1 << params.log_fold_arity) - 1);
         assert!(
-            count <= up_count && peak <= up_peak,
+            count <= up_count + 1 && peak <= up_peak + twiddles,
             "{count} allocations, {peak} bytes"
         );
         assert!(
-            count <= 11 && peak <= 7168,
+            count <= 11 && peak <= 8192,
             "{count} allocations, {peak} bytes"
         );
         *bytes.last_mut().unwrap() ^= 1;
         let (count, peak, ok) = measure(&bytes);
         assert!(!ok);
         assert!(
-            count <= 11 && peak <= 7168,
+            count <= 11 && peak <= 8192,
             "{count} allocations, {peak} bytes"
         );
     }
