@@ -129,8 +129,9 @@ pub fn lifting_log_size(composition_log_bound: u32, log_blowup: u8) -> u32 {
 }
 
 /// The checks on a header this backend's verifier and prover share: backend, field,
-/// extension (every hash has a channel: stwo's Blake2s, ours for BLAKE3 and SHA-256), trace length and every parameter within stwo's and our ranges, for the
-/// built-in AIRs ([`check_header_in`]).
+/// extension, trace length (its bound depends on the hash, [`max_log_n`]) and every parameter
+/// within stwo's and our ranges, for the built-in AIRs ([`check_header_in`]). Every hash has
+/// a channel: stwo's Blake2s, ours for BLAKE3 and SHA-256 ([`channel`]).
 pub fn check_header(header: &ProofHeader) -> Result<(), VerifyError> {
     check_header_in::<Builtins>(header)
 }

@@ -60,7 +60,8 @@ impl<S: AirSet> Prover for StwoM31ProverOf<S> {
         check_header(&header).map_err(|e| ProveError(e.to_string()))?;
         if !crate::preprocessed::has_key(header.hash, header.log_n, header.params.log_blowup) {
             return Err(ProveError(
-                "stwo-m31: no verifier key (selector commitment) for this n and blowup".into(),
+                "stwo-m31: no verifier key (selector commitment) for this hash, n and blowup"
+                    .into(),
             ));
         }
         if request.air == AirId::Membership {
