@@ -102,3 +102,45 @@ impl AirDef for VdfAir {
         }
     }
 }
+
+/// The host's entry points for this AIR: the registry's generic `prove_air` / `verify_air`
+/// named once for [`VdfAir`], so the `vdf` binary and the tests share one build of every
+/// backend's prover for it (each generic call site would compile all five again).
+#[cfg(feature = "host")]
+pub mod host {
+    use picostark_core::prove::{ProveError, ProveRequest};
+    use picostark_core::{BackendId, HashId, Policy, Statement, Verified, VerifyError};
+    use picostark_registry::{prove_air, prover_in, verify_air, With};
+
+    use super::{AirDef, VdfAir, Vec};
+
+    /// Proves the VDF at n = 2^`log_n` with `backend` (its defaults, BLAKE3): the proof file.
+    pub fn prove(backend: BackendId, log_n: u8) -> Result<Vec<u8>, ProveError> {
+        prove_air::<VdfAir>(backend, log_n)
+    }
+
+    /// Verifies a proof file of the VDF (or of a built-in AIR) with the backend its header
+    /// names, as the firmware built with this AIR does.
+    pub fn verify(
+        bytes: &[u8],
+        expected: Option<&Statement<'_>>,
+        policy: &Policy,
+    ) -> Result<Verified, VerifyError> {
+        verify_air::<VdfAir>(bytes, expected, policy)
+    }
+
+    /// Whether `backend`'s prover takes the VDF at n = 2^`log_n` (its own checks, without
+    /// proving): stwo-m31's prover is a nightly binary with the built-in AIRs only.
+    pub fn refusal(backend: BackendId, log_n: u8) -> Result<(), ProveError> {
+        let prover = prover_in::<With<VdfAir>>(backend)
+            .ok_or_else(|| ProveError(alloc::format!("{backend} is not in this build")))?;
+        let request = ProveRequest {
+            air: VdfAir.id(),
+            log_n,
+            extension_degree: prover.extension_degrees()[0],
+            params: prover.default_params(),
+            hash: HashId::Blake3_256,
+        };
+        prover.check_request(&request)
+    }
+}

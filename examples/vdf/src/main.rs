@@ -1,5 +1,5 @@
 //! `vdf`: the example AIR end to end on the host, through the library API
-//! (`picostark_registry::prove_air`, `verify_air`).
+//! (`picostark_registry::prove_air`, `verify_air`, named for this AIR in the crate's `host`).
 //!
 //! ```text
 //! vdf all --log-n 6 --out DIR     prove with every backend, verify each proof on the host,
@@ -12,8 +12,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use picostark_core::{BackendId, Policy, ProofFile};
-use picostark_example_vdf::VdfAir;
-use picostark_registry::{prove_air, verify_air};
+use picostark_example_vdf::host::{prove, refusal, verify};
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -66,7 +65,7 @@ fn run(args: &[String]) -> Result<ExitCode, String> {
         Some("verify") => {
             let path = args.get(1).ok_or("verify needs a FILE")?;
             let bytes = std::fs::read(path).map_err(|e| format!("{path}: {e}"))?;
-            match verify_air::<VdfAir>(&bytes, None, &Policy::default()) {
+            match verify(&bytes, None, &Policy::default()) {
                 Ok(v) => {
                     println!(
                         "accepted: {} {} ({} bits)",
@@ -84,33 +83,17 @@ fn run(args: &[String]) -> Result<ExitCode, String> {
     }
 }
 
-/// Whether `backend`'s prover takes this AIR at n = 2^`log_n` (its own checks, without
-/// proving): stwo-m31's prover is a nightly binary with the built-in AIRs only.
-fn refusal(backend: BackendId, log_n: u8) -> Result<(), String> {
-    let prover = picostark_registry::prover_in::<picostark_registry::With<VdfAir>>(backend)
-        .ok_or("not in this build")?;
-    let request = picostark_core::prove::ProveRequest {
-        air: picostark_air::AirDef::id(&VdfAir),
-        log_n,
-        extension_degree: prover.extension_degrees()[0],
-        params: prover.default_params(),
-        hash: picostark_core::HashId::Blake3_256,
-    };
-    prover.check_request(&request).map_err(|e| e.to_string())
-}
-
 /// Proves with `backend`, verifies on the host, checks a copy with one payload byte flipped
 /// is rejected, and writes the proof to `out`.
 fn prove_and_check(backend: BackendId, log_n: u8, out: &Path) -> Result<(), String> {
-    let bytes = prove_air::<VdfAir>(backend, log_n).map_err(|e| format!("{backend}: {e}"))?;
+    let bytes = prove(backend, log_n).map_err(|e| format!("{backend}: {e}"))?;
     let policy = Policy::default();
-    let verified =
-        verify_air::<VdfAir>(&bytes, None, &policy).map_err(|e| format!("{backend}: {e}"))?;
+    let verified = verify(&bytes, None, &policy).map_err(|e| format!("{backend}: {e}"))?;
     let file = ProofFile::parse(&bytes).map_err(|e| e.to_string())?;
     let mut tampered = bytes.clone();
     let at = bytes.len() - file.payload.len() / 2;
     tampered[at] ^= 1;
-    if verify_air::<VdfAir>(&tampered, None, &policy).is_ok() {
+    if verify(&tampered, None, &policy).is_ok() {
         return Err(format!("{backend}: a tampered copy was accepted"));
     }
     std::fs::write(out, &bytes).map_err(|e| format!("{}: {e}", out.display()))?;

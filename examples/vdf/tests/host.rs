@@ -5,8 +5,9 @@
 use picostark_air::{check_trace, AirDef, Algebra, Boundary, Frame, Trace};
 use picostark_core::proof_file::FIXED_HEADER_LEN;
 use picostark_core::{AirId, BackendId, Policy, ProofFile, Statement, VerifyError};
+use picostark_example_vdf::host::{prove, verify};
 use picostark_example_vdf::VdfAir;
-use picostark_registry::{prove_air, verifier, verify_air};
+use picostark_registry::{verifier, verify_air};
 
 const LOG_N: u8 = 6;
 
@@ -20,7 +21,7 @@ fn proofs() -> &'static [(BackendId, Vec<u8>)] {
         BackendId::ALL
             .iter()
             .filter(|b| !CANNOT_PROVE.contains(b))
-            .map(|&b| (b, prove_air::<VdfAir>(b, LOG_N).expect("proves")))
+            .map(|&b| (b, prove(b, LOG_N).expect("proves")))
             .collect()
     })
 }
@@ -29,7 +30,7 @@ fn proofs() -> &'static [(BackendId, Vec<u8>)] {
 fn a_backend_that_cannot_prove_it_says_why() {
     assert_eq!(proofs().len(), BackendId::ALL.len() - CANNOT_PROVE.len());
     for &b in CANNOT_PROVE {
-        let e = prove_air::<VdfAir>(b, LOG_N).unwrap_err();
+        let e = prove(b, LOG_N).unwrap_err();
         assert!(e.0.contains("built-in AIRs only"), "{b}: {e}");
     }
 }
@@ -70,7 +71,7 @@ fn every_backend_proves_it_and_the_host_verifies_it() {
         let file = ProofFile::parse(bytes).unwrap();
         assert_eq!(file.header.air, VdfAir.id(), "{backend}");
         assert!(matches!(file.header.air, AirId::Custom(_)));
-        let v = verify_air::<VdfAir>(bytes, None, &Policy::default()).expect("accepted");
+        let v = verify(bytes, None, &Policy::default()).expect("accepted");
         assert!(v.security_bits >= 95, "{backend}: {}", v.security_bits);
         // The statement the caller expects: accepted as proved, refused with another output.
         let public: Vec<u64> = file.public_inputs.iter().collect();
@@ -79,11 +80,11 @@ fn every_backend_proves_it_and_the_host_verifies_it() {
             log_n: LOG_N,
             public_inputs: public,
         };
-        assert!(verify_air::<VdfAir>(bytes, Some(&statement(&public)), &Policy::default()).is_ok());
+        assert!(verify(bytes, Some(&statement(&public)), &Policy::default()).is_ok());
         let mut wrong = public.clone();
         wrong[3] = (wrong[3] + 1) % file.header.field.modulus();
         assert!(
-            verify_air::<VdfAir>(bytes, Some(&statement(&wrong)), &Policy::default()).is_err(),
+            verify(bytes, Some(&statement(&wrong)), &Policy::default()).is_err(),
             "{backend}: a wrong output was accepted"
         );
     }
@@ -101,7 +102,7 @@ fn tampered_copies_are_rejected() {
             let mut t = bytes.clone();
             t[at] ^= 1;
             assert!(
-                verify_air::<VdfAir>(&t, None, &Policy::default()).is_err(),
+                verify(&t, None, &Policy::default()).is_err(),
                 "{backend}: flipped byte {at} accepted"
             );
         }
@@ -120,7 +121,7 @@ fn a_build_without_the_air_refuses_its_proofs_with_a_clear_error() {
         // The fingerprint, changed in the header, names an AIR nobody built with.
         let mut other = bytes.clone();
         other[FIXED_HEADER_LEN] ^= 1;
-        let verdict = verify_air::<VdfAir>(&other, None, &Policy::default());
+        let verdict = verify(&other, None, &Policy::default());
         assert!(
             matches!(verdict, Err(VerifyError::Unsupported(_))),
             "{backend}: {verdict:?}"
