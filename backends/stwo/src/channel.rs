@@ -96,6 +96,11 @@ impl<H: ByteHash> Digest<H> {
     pub fn bytes(&self) -> [u8; 32] {
         self.bytes
     }
+
+    /// The digest's bytes, borrowed.
+    pub fn as_bytes(&self) -> &[u8; 32] {
+        &self.bytes
+    }
 }
 
 impl<H: ByteHash> fmt::Display for Digest<H> {

@@ -343,6 +343,7 @@ impl AirVisitor for VerifyAir<'_, '_> {
 /// Verifies a stwo proof of `air` over the Merkle channel `MC`.
 fn verify_with<MC: MerkleChannel, A: AirDef>(how: VerifyAir<'_, '_>, air: &A) -> Run
 where
+    MC::H: lean::merkle::LeanHasher,
     <MC::H as MerkleHasherLifted>::Hash: RawDigest,
 {
     let mut transcript = lean::Transcript::default();
@@ -368,6 +369,7 @@ fn verify_on<MC: MerkleChannel, A: AirDef>(
     transcript: Option<&mut lean::Transcript>,
 ) -> Result<(), VerifyError>
 where
+    MC::H: lean::merkle::LeanHasher,
     <MC::H as MerkleHasherLifted>::Hash: RawDigest,
 {
     let header = &file.header;

@@ -12,15 +12,15 @@ use alloc::vec::Vec;
 
 use num_traits::Zero;
 use stwo::core::channel::{Channel, MerkleChannel};
+use stwo::core::circle::CirclePoint;
 use stwo::core::fields::batch_inverse_in_place;
 use stwo::core::fields::m31::BaseField;
 use stwo::core::fields::qm31::SecureField;
 use stwo::core::fri::{FriConfig, FriLayerProof, FriProof, FriVerificationError};
 use stwo::core::utils::bit_reverse_index;
-use stwo::core::vcs_lifted::merkle_hasher::MerkleHasherLifted;
 use stwo::core::vcs_lifted::verifier::LOG_PACKED_LEAF_SIZE;
 
-use super::merkle;
+use super::merkle::{self, LeanHasher};
 use super::points::{circle_domain_index, IndexCoset, PointTable};
 
 /// One line layer after the commitment phase: its domain, folding and challenge.
@@ -115,7 +115,7 @@ pub fn commit<MC: MerkleChannel>(
 }
 
 /// The buffers every layer reuses.
-struct Buffers<H: MerkleHasherLifted> {
+struct Buffers<H: LeanHasher> {
     /// The subsets' values, `2^fold_step` a subset, in position order.
     values: Vec<SecureField>,
     /// The twiddles to invert, then their inverses.
@@ -123,8 +123,10 @@ struct Buffers<H: MerkleHasherLifted> {
     inverses: Vec<BaseField>,
     nodes: Vec<(usize, H::Hash)>,
     row: Vec<BaseField>,
-    /// The first position of each queried subset.
+    scratch: Vec<u8>,
+    /// The first position of each queried subset, and the index of its first query.
     starts: Vec<usize>,
+    firsts: Vec<usize>,
 }
 
 /// Which layer failed, as stwo names it.
@@ -161,7 +163,7 @@ impl Layer {
 /// into `buffers.values` (stwo's `compute_decommitment_positions_and_rebuild_evals`: the
 /// witness must supply exactly the positions not queried) and checks the layer's Merkle
 /// opening of those subsets.
-fn open_layer<H: MerkleHasherLifted>(
+fn open_layer<H: LeanHasher>(
     layer: Layer,
     proof: &FriLayerProof<H>,
     queries: &[usize],
@@ -173,12 +175,14 @@ fn open_layer<H: MerkleHasherLifted>(
     let values = &mut buffers.values;
     values.clear();
     buffers.starts.clear();
+    buffers.firsts.clear();
     let mut witness = proof.fri_witness.iter();
     let mut evals = evals.iter();
     let mut at = 0;
     while at < queries.len() {
         let start = (queries[at] >> fold_step) << fold_step;
         buffers.starts.push(start);
+        buffers.firsts.push(at);
         for position in start..start + (1 << fold_step) {
             let value = if queries.get(at) == Some(&position) {
                 at += 1;
@@ -215,7 +219,7 @@ fn open_layer<H: MerkleHasherLifted>(
         }
         let start = buffers.starts[(chunk << leaf_log) >> fold_step];
         let position = (start + ((chunk << leaf_log) & ((1 << fold_step) - 1))) >> leaf_log;
-        nodes.push((position, merkle::leaf::<H>(row)));
+        nodes.push((position, H::leaf(row, &mut buffers.scratch)));
     }
     merkle::verify_root::<H>(
         nodes,
@@ -258,12 +262,20 @@ fn line_twiddles(table: &PointTable, coset: IndexCoset, out: &mut Vec<BaseField>
 }
 
 /// The query phase (stwo's `FriVerifier::decommit`): `queries` sorted and distinct on the
-/// first layer's domain, `first_evals` the quotients' values there.
-pub fn decommit<H: MerkleHasherLifted>(
+/// first layer's domain, `first_points` their points there, `first_evals` the quotients'
+/// values.
+///
+/// Folding by 2 (every layer's step 1, stwo's default), each query's point is followed
+/// instead of recomputed: a subset's two positions are a point and its conjugate on the
+/// circle (so the twiddle is the queried point's `y`, negated for an odd position), then
+/// `x` and `-x` on each line, and the next layer's point is the double `2x^2 - 1` of the
+/// query's own. Larger steps take every twiddle from the table.
+pub fn decommit<H: LeanHasher>(
     plan: &FriPlan,
     proof: &FriProof<H>,
     table: &PointTable,
     queries: &[usize],
+    first_points: &[CirclePoint<BaseField>],
     first_evals: &[SecureField],
 ) -> Result<(), FriVerificationError> {
     let fold_step = plan.config.fold_step;
@@ -275,9 +287,15 @@ pub fn decommit<H: MerkleHasherLifted>(
         nodes: Vec::with_capacity(queries.len() * max_subset),
         row: Vec::with_capacity(4 << LOG_PACKED_LEAF_SIZE),
         starts: Vec::with_capacity(queries.len()),
+        firsts: Vec::with_capacity(queries.len()),
+        // A leaf of packed values: 4 bytes a coordinate, 4 coordinates a value.
+        scratch: Vec::with_capacity(16 << LOG_PACKED_LEAF_SIZE),
     };
     let mut queries: Vec<usize> = queries.to_vec();
     let mut evals: Vec<SecureField> = first_evals.to_vec();
+    // Folding by 2: each query's own point's x on the current line layer.
+    let follow = fold_step == 1;
+    let mut xs: Vec<BaseField> = Vec::new();
 
     // The circle layer: fold each subset to a point of the first line layer.
     open_layer(
@@ -291,23 +309,33 @@ pub fn decommit<H: MerkleHasherLifted>(
     )?;
     buffers.twiddles.clear();
     let n_subsets = buffers.starts.len();
-    for &start in &buffers.starts {
-        let initial = circle_domain_index(
-            &plan.circle_half,
-            bit_reverse_index(start, plan.circle_log_size),
-        );
-        // The circle fold's twiddles: the y of each pair's first point.
-        let half = IndexCoset::new(initial, fold_step - 1);
-        for i in 0..1usize << (fold_step - 1) {
-            let index = circle_domain_index(&half, bit_reverse_index(i << 1, fold_step));
-            buffers.twiddles.push(table.point(index).y);
+    if follow {
+        for &first in &buffers.firsts {
+            let y = first_points[first].y;
+            buffers
+                .twiddles
+                .push(if queries[first] & 1 == 0 { y } else { -y });
         }
-        if fold_step > 1 {
-            line_twiddles(
-                table,
-                IndexCoset::new(initial, fold_step - 1),
-                &mut buffers.twiddles,
+        xs.extend(first_points.iter().map(|p| p.x));
+    } else {
+        for &start in &buffers.starts {
+            let initial = circle_domain_index(
+                &plan.circle_half,
+                bit_reverse_index(start, plan.circle_log_size),
             );
+            // The circle fold's twiddles: the y of each pair's first point.
+            let half = IndexCoset::new(initial, fold_step - 1);
+            for i in 0..1usize << (fold_step - 1) {
+                let index = circle_domain_index(&half, bit_reverse_index(i << 1, fold_step));
+                buffers.twiddles.push(table.point(index).y);
+            }
+            if fold_step > 1 {
+                line_twiddles(
+                    table,
+                    IndexCoset::new(initial, fold_step - 1),
+                    &mut buffers.twiddles,
+                );
+            }
         }
     }
     invert(&mut buffers);
@@ -329,7 +357,7 @@ pub fn decommit<H: MerkleHasherLifted>(
         }
         evals.push(eval[0]);
     }
-    fold_queries(&mut queries, fold_step);
+    fold_queries(&mut queries, &mut xs, fold_step);
 
     // The line layers.
     for (index, layer) in plan.layers.iter().enumerate() {
@@ -345,11 +373,23 @@ pub fn decommit<H: MerkleHasherLifted>(
         )?;
         buffers.twiddles.clear();
         let n_subsets = buffers.starts.len();
-        for &start in &buffers.starts {
-            let initial = layer
-                .domain
-                .index_at(bit_reverse_index(start, layer.domain.log_size));
-            line_twiddles(table, IndexCoset::new(initial, step), &mut buffers.twiddles);
+        if follow {
+            for &first in &buffers.firsts {
+                let x = xs[first];
+                buffers
+                    .twiddles
+                    .push(if queries[first] & 1 == 0 { x } else { -x });
+            }
+            for x in xs.iter_mut() {
+                *x = CirclePoint::double_x(*x);
+            }
+        } else {
+            for &start in &buffers.starts {
+                let initial = layer
+                    .domain
+                    .index_at(bit_reverse_index(start, layer.domain.log_size));
+                line_twiddles(table, IndexCoset::new(initial, step), &mut buffers.twiddles);
+            }
         }
         invert(&mut buffers);
         let per_subset = (1usize << step) - 1;
@@ -360,15 +400,19 @@ pub fn decommit<H: MerkleHasherLifted>(
             fold_line(eval, step, inverses, layer.alpha);
             evals.push(eval[0]);
         }
-        fold_queries(&mut queries, step);
+        fold_queries(&mut queries, &mut xs, step);
     }
 
     // The last layer: its polynomial at each remaining query's point.
-    for (&query, &eval) in queries.iter().zip(&evals) {
-        let index = plan
-            .last_domain
-            .index_at(bit_reverse_index(query, plan.last_domain.log_size));
-        let x = table.point(index).x;
+    for (i, (&query, &eval)) in queries.iter().zip(&evals).enumerate() {
+        let x = if follow {
+            xs[i]
+        } else {
+            let index = plan
+                .last_domain
+                .index_at(bit_reverse_index(query, plan.last_domain.log_size));
+            table.point(index).x
+        };
         if eval != proof.last_layer_poly.eval_at_point(x.into()) {
             return Err(FriVerificationError::LastLayerEvaluationsInvalid);
         }
@@ -377,7 +421,7 @@ pub fn decommit<H: MerkleHasherLifted>(
 }
 
 /// Inverts the layer's twiddles in one batch.
-fn invert<H: MerkleHasherLifted>(buffers: &mut Buffers<H>) {
+fn invert<H: LeanHasher>(buffers: &mut Buffers<H>) {
     buffers.inverses.clear();
     buffers
         .inverses
@@ -385,10 +429,21 @@ fn invert<H: MerkleHasherLifted>(buffers: &mut Buffers<H>) {
     batch_inverse_in_place(&buffers.twiddles, &mut buffers.inverses);
 }
 
-/// The queries of the next layer: each folded by `fold_step`, duplicates dropped.
-fn fold_queries(queries: &mut Vec<usize>, fold_step: u32) {
-    for q in queries.iter_mut() {
-        *q >>= fold_step;
+/// The queries of the next layer: each folded by `fold_step`, duplicates dropped, and the
+/// followed points `xs` (if any) with them.
+fn fold_queries(queries: &mut Vec<usize>, xs: &mut Vec<BaseField>, fold_step: u32) {
+    let mut write = 0;
+    for read in 0..queries.len() {
+        let folded = queries[read] >> fold_step;
+        if write > 0 && queries[write - 1] == folded {
+            continue;
+        }
+        queries[write] = folded;
+        if let Some(&x) = xs.get(read) {
+            xs[write] = x;
+        }
+        write += 1;
     }
-    queries.dedup();
+    queries.truncate(write);
+    xs.truncate(write);
 }

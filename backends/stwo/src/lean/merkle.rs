@@ -9,12 +9,57 @@
 
 use alloc::vec::Vec;
 
+use stwo::core::fields::m31::BaseField;
+use stwo::core::vcs_lifted::blake2_merkle::Blake2sMerkleHasher;
 use stwo::core::vcs_lifted::merkle_hasher::MerkleHasherLifted;
 use stwo::core::vcs_lifted::verifier::MerkleVerificationError;
 
+use crate::channel::{ByteHash, LeafHasher};
+
+/// A Merkle hasher as this path calls it: nodes from borrowed children and leaves through a
+/// reused byte buffer, the same hashes as its [`MerkleHasherLifted`] form (stwo's takes the
+/// children by value and ours collects each leaf in a fresh `Vec`).
+pub trait LeanHasher: MerkleHasherLifted {
+    /// The parent of two nodes.
+    fn node(left: &Self::Hash, right: &Self::Hash) -> Self::Hash;
+    /// The leaf of a row of column values; `scratch` is any buffer to reuse.
+    fn leaf(row: &[BaseField], scratch: &mut Vec<u8>) -> Self::Hash;
+}
+
+/// stwo's Blake2s hasher, as stwo hashes (its hasher streams the values).
+impl LeanHasher for Blake2sMerkleHasher {
+    fn node(left: &Self::Hash, right: &Self::Hash) -> Self::Hash {
+        Self::hash_children((*left, *right))
+    }
+
+    fn leaf(row: &[BaseField], _scratch: &mut Vec<u8>) -> Self::Hash {
+        let mut hasher = Self::default();
+        hasher.update_leaf(row);
+        hasher.finalize()
+    }
+}
+
+/// Our BLAKE3 and SHA-256 hashers ([`crate::channel`]).
+impl<B: ByteHash> LeanHasher for LeafHasher<B> {
+    fn node(left: &Self::Hash, right: &Self::Hash) -> Self::Hash {
+        let mut children = [0u8; 64];
+        children[..32].copy_from_slice(left.as_bytes());
+        children[32..].copy_from_slice(right.as_bytes());
+        crate::channel::Digest::new(B::node(&children))
+    }
+
+    fn leaf(row: &[BaseField], scratch: &mut Vec<u8>) -> Self::Hash {
+        scratch.clear();
+        for v in row {
+            scratch.extend_from_slice(&v.0.to_le_bytes());
+        }
+        crate::channel::Digest::new(B::hash(scratch))
+    }
+}
+
 /// Folds the opened leaves `nodes` (positions sorted, distinct, below `2^height`) up to the
 /// root with the `witness` hashes, which must all be used, and compares it with `root`.
-pub fn verify_root<H: MerkleHasherLifted>(
+pub fn verify_root<H: LeanHasher>(
     nodes: &mut Vec<(usize, H::Hash)>,
     height: u32,
     witness: &[H::Hash],
@@ -24,27 +69,27 @@ pub fn verify_root<H: MerkleHasherLifted>(
     for _ in 0..height {
         let (mut read, mut write) = (0, 0);
         while read < nodes.len() {
-            let (position, hash) = nodes[read];
+            let (position, ref hash) = nodes[read];
             let sibling = nodes.get(read + 1).filter(|n| n.0 == position ^ 1);
-            let children = match sibling {
+            let parent = match sibling {
                 // Both children opened: the pair is (even, odd) since positions ascend.
-                Some(&(_, right)) => {
+                Some((_, right)) => {
                     read += 2;
-                    (hash, right)
+                    H::node(hash, right)
                 }
                 None => {
                     read += 1;
-                    let other = *witness
+                    let other = witness
                         .next()
                         .ok_or(MerkleVerificationError::WitnessTooShort)?;
                     if position & 1 == 0 {
-                        (hash, other)
+                        H::node(hash, other)
                     } else {
-                        (other, hash)
+                        H::node(other, hash)
                     }
                 }
             };
-            nodes[write] = (position >> 1, H::hash_children(children));
+            nodes[write] = (position >> 1, parent);
             write += 1;
         }
         nodes.truncate(write);
@@ -58,13 +103,6 @@ pub fn verify_root<H: MerkleHasherLifted>(
     }
 }
 
-/// The leaf hash of one row of column values.
-pub fn leaf<H: MerkleHasherLifted>(row: &[stwo::core::fields::m31::BaseField]) -> H::Hash {
-    let mut hasher = H::default();
-    hasher.update_leaf(row);
-    hasher.finalize()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -75,9 +113,18 @@ mod tests {
 
     #[test]
     fn a_two_level_tree_opens_and_a_wrong_sibling_fails() {
+        let scratch = &mut Vec::new();
         let leaves: Vec<_> = (0..4u32)
-            .map(|v| leaf::<H>(&[M31::from_u32_unchecked(v)]))
+            .map(|v| H::leaf(&[M31::from_u32_unchecked(v)], scratch))
             .collect();
+        // The lean leaf and node are the hasher's own.
+        let mut stock = H::default();
+        stock.update_leaf(&[M31::from_u32_unchecked(2)]);
+        assert_eq!(stock.finalize(), leaves[2]);
+        assert_eq!(
+            H::node(&leaves[0], &leaves[1]),
+            H::hash_children((leaves[0], leaves[1]))
+        );
         let left = H::hash_children((leaves[0], leaves[1]));
         let right = H::hash_children((leaves[2], leaves[3]));
         let root = H::hash_children((left, right));

@@ -40,7 +40,8 @@ use stwo::core::verifier::{VerificationError, COMPOSITION_LOG_SPLIT, PREPROCESSE
 
 use crate::payload::{Proof, TREES};
 
-use self::points::PointTable;
+use self::merkle::LeanHasher;
+use self::points::{canonic_domain_point, PointTable};
 use self::quotients::Quotients;
 
 /// The challenges a verification drew, for comparison with stwo's (the differential tests).
@@ -72,7 +73,10 @@ pub fn verify<MC: MerkleChannel>(
     proof: &Proof<MC::H>,
     lifting_log_size: u32,
     mut transcript: Option<&mut Transcript>,
-) -> Result<(), VerificationError> {
+) -> Result<(), VerificationError>
+where
+    MC::H: LeanHasher,
+{
     let p = &proof.0;
     let config = p.config;
     let blowup = config.fri_config.log_blowup_factor;
@@ -180,6 +184,7 @@ pub fn verify<MC: MerkleChannel>(
     ];
     let mut nodes = Vec::with_capacity(queries.len());
     let mut row = Vec::new();
+    let mut scratch = Vec::new();
     for (tree, sizes) in log_sizes.iter().enumerate() {
         let columns = &p.queried_values[tree];
         if columns.len() != sizes.len() || sizes.iter().any(|&s| s > lifting_log_size) {
@@ -196,7 +201,7 @@ pub fn verify<MC: MerkleChannel>(
         for (query, &position) in queries.iter().enumerate() {
             row.clear();
             row.extend(order.iter().map(|&c| columns[c][query]));
-            nodes.push((position, merkle::leaf::<MC::H>(&row)));
+            nodes.push((position, MC::H::leaf(&row, &mut scratch)));
         }
         merkle::verify_root::<MC::H>(
             &mut nodes,
@@ -205,7 +210,7 @@ pub fn verify<MC: MerkleChannel>(
             &p.commitments[tree],
         )?;
     }
-    drop((nodes, row));
+    drop((nodes, row, scratch));
 
     // The DEEP quotients at the queries: FRI's first layer.
     let table = PointTable::new();
@@ -223,10 +228,13 @@ pub fn verify<MC: MerkleChannel>(
         .flatten()
         .map(|c| c.as_slice())
         .collect();
-    let answers = quotients.answers(&table, lifting_log_size, &queries, |column, query| {
-        columns[column][query]
-    });
+    // The queried points of the lifted domain, FRI's first layer.
+    let domain: Vec<CirclePoint<BaseField>> = queries
+        .iter()
+        .map(|&q| canonic_domain_point(&table, lifting_log_size, q))
+        .collect();
+    let answers = quotients.answers(&domain, |column, query| columns[column][query]);
     drop(quotients);
-    fri::decommit(&fri_plan, &p.fri_proof, &table, &queries, &answers)?;
+    fri::decommit(&fri_plan, &p.fri_proof, &table, &queries, &domain, &answers)?;
     Ok(())
 }

@@ -24,8 +24,6 @@ use stwo::core::fields::qm31::SecureField;
 use stwo::core::fields::{batch_inverse_in_place, ComplexConjugate};
 use stwo::core::poly::circle::CanonicCoset;
 
-use super::points::{canonic_domain_point, PointTable};
-
 /// The samples at one point: every column sampled there, by its index in the flattened
 /// column list, with its `c` coefficient, and the sums of the columns' `a` and `b`.
 struct PointBatch {
@@ -97,23 +95,17 @@ impl Quotients {
         Ok(Self { batches })
     }
 
-    /// The quotients' sum at each queried position of the lifted domain
-    /// (`2^lifting_log_size` points, bit-reversed order); `value(column, query)` reads the
-    /// opened value of a flattened column at the query's index.
+    /// The quotients' sum at each queried point `domain` of the lifted domain;
+    /// `value(column, query)` reads the opened value of a flattened column at the query's
+    /// index.
     pub fn answers(
         &self,
-        table: &PointTable,
-        lifting_log_size: u32,
-        positions: &[usize],
+        domain: &[CirclePoint<BaseField>],
         value: impl Fn(usize, usize) -> BaseField,
     ) -> Vec<SecureField> {
         let n_batches = self.batches.len();
-        let domain: Vec<CirclePoint<BaseField>> = positions
-            .iter()
-            .map(|&p| canonic_domain_point(table, lifting_log_size, p))
-            .collect();
-        let mut denominators = Vec::with_capacity(positions.len() * n_batches);
-        for p in &domain {
+        let mut denominators = Vec::with_capacity(domain.len() * n_batches);
+        for p in domain {
             for batch in &self.batches {
                 let (x, y) = (batch.point.x, batch.point.y);
                 denominators.push((x.0 - p.x) * y.1 - (y.0 - p.y) * x.1);
