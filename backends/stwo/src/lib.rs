@@ -376,32 +376,37 @@ where
     let public = public_inputs(file, air.num_public_inputs())?;
     let air = &air::reduced(air);
     let shape = shape(air, header);
-    let proof = payload::decode::<MC::H>(file.payload, &shape)?;
     let lifting = shape.config.lifting_log_size.unwrap_or(0);
     let key = preprocessed::root(header.hash, header.log_n, header.params.log_blowup, lifting);
-    let Some(selectors) = key else {
-        return Err(VerifyError::Unsupported(
-            "stwo-m31: no selector commitment for this hash, n and blowup",
-        ));
-    };
-    if proof.commitments[0].raw() != selectors {
-        return Err(VerifyError::Rejected(
-            "stwo: preprocessed selector commitment is not the known one",
-        ));
-    }
     let component = component(AirEval {
         air,
         log_n: header.log_n.into(),
         public_inputs: public.clone(),
     });
-    bind_statement(channel, header, &shape.config, &public);
+    // The selectors' root must be the verifier's key (after the payload is read: a malformed
+    // payload is refused as such first).
+    let check_key = |root: [u8; 32]| match key {
+        None => Err(VerifyError::Unsupported(
+            "stwo-m31: no selector commitment for this hash, n and blowup",
+        )),
+        Some(selectors) if root != selectors => Err(VerifyError::Rejected(
+            "stwo: preprocessed selector commitment is not the known one",
+        )),
+        Some(_) => Ok(()),
+    };
     match path {
         Path::Lean => {
+            let proof = payload::decode_view::<MC::H>(file.payload, &shape)?;
+            check_key(proof.commitments[0].raw())?;
+            bind_statement(channel, header, &shape.config, &public);
             MC::mix_root(channel, proof.commitments[0]);
             MC::mix_root(channel, proof.commitments[1]);
             lean::verify::<MC>(&component, channel, &proof, lifting, transcript).map_err(verdict)
         }
         Path::Stock => {
+            let proof = payload::decode::<MC::H>(file.payload, &shape)?;
+            check_key(proof.commitments[0].raw())?;
+            bind_statement(channel, header, &shape.config, &public);
             let scheme = &mut CommitmentSchemeVerifier::<MC>::new(shape.config);
             let sizes = stwo::core::air::Component::trace_log_degree_bounds(&component);
             scheme.commit(proof.commitments[0], &sizes[0], channel);

@@ -77,6 +77,29 @@ where
     CirclePoint::<SecureField>::get_random_point(channel)
 }
 
+/// Whether stwo's owned decoding and the lean path's borrowed one take a Fibonacci proof's
+/// payload alike (`None` for another AIR or an envelope that does not parse).
+fn parsers_agree(bytes: &[u8]) -> Option<bool> {
+    fn both<H: MerkleHasherLifted>(file: &ProofFile<'_>) -> bool
+    where
+        H::Hash: RawDigest,
+    {
+        let air = &picostark_stwo::air::reduced(&Fibonacci);
+        let shape = shape(air, &file.header);
+        let owned = payload::decode::<H>(file.payload, &shape).is_ok();
+        owned == payload::decode_view::<H>(file.payload, &shape).is_ok()
+    }
+    let file = ProofFile::parse(bytes).ok()?;
+    if file.header.air != picostark_core::AirId::Fibonacci {
+        return None;
+    }
+    Some(match file.header.hash {
+        HashId::Blake2s256 => both::<<Blake2sMerkleChannel as MerkleChannel>::H>(&file),
+        HashId::Blake3_256 => both::<<ByteMerkleChannel<Blake3> as MerkleChannel>::H>(&file),
+        HashId::Sha256 => both::<<ByteMerkleChannel<Sha256> as MerkleChannel>::H>(&file),
+    })
+}
+
 #[test]
 fn honest_proofs_get_the_same_verdict_and_transcript_on_both_paths() {
     for name in PROOFS {
@@ -121,10 +144,11 @@ fn honest_proofs_get_the_same_verdict_and_transcript_on_both_paths() {
 /// Tampered copies: a byte of every 97 flipped across each payload, every public input
 /// changed, each proof refiled under the other hashes. Where the envelope and our parser
 /// take the copy, both paths give the same verdict (a stwo panic counts as a rejection, and
-/// the lean path must then reject); the lean path never panics.
+/// the lean path must then reject); the lean path never panics; the lean path's borrowed
+/// payload parser accepts exactly the copies stwo's owned one accepts.
 #[test]
 fn tampered_proofs_get_the_same_verdict_on_both_paths() {
-    let (mut compared, mut stwo_panics, mut lean_rejects) = (0, 0, 0);
+    let (mut compared, mut stwo_panics, mut lean_rejects, mut parsed) = (0, 0, 0, 0);
     for name in PROOFS {
         let bytes = testdata(name);
         let start = payload_start(&bytes);
@@ -147,6 +171,11 @@ fn tampered_proofs_get_the_same_verdict_on_both_paths() {
             }
         }
         for (what, t) in copies {
+            // The lean path's borrowed parser takes what stwo's owned one takes.
+            if let Some(agree) = parsers_agree(&t) {
+                assert!(agree, "{name}, {what}: the parsers disagree");
+                parsed += 1;
+            }
             let Some(lean) = on(&t, Path::Lean) else {
                 continue;
             };
@@ -176,5 +205,6 @@ fn tampered_proofs_get_the_same_verdict_on_both_paths() {
          {stwo_panics} stwo panics"
     );
     assert_eq!(lean_rejects, compared);
+    assert!(parsed > 1900, "{parsed} copies parsed by both parsers");
     assert!(compared > 3000, "{compared} tampered copies compared");
 }

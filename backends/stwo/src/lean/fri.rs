@@ -16,12 +16,13 @@ use stwo::core::circle::CirclePoint;
 use stwo::core::fields::batch_inverse_in_place;
 use stwo::core::fields::m31::BaseField;
 use stwo::core::fields::qm31::SecureField;
-use stwo::core::fri::{FriConfig, FriLayerProof, FriProof, FriVerificationError};
+use stwo::core::fri::{FriConfig, FriVerificationError};
 use stwo::core::utils::bit_reverse_index;
 use stwo::core::vcs_lifted::verifier::LOG_PACKED_LEAF_SIZE;
 
 use super::merkle::{self, LeanHasher};
 use super::points::{circle_domain_index, IndexCoset, PointTable};
+use crate::payload::{LayerView, ProofView};
 
 /// One line layer after the commitment phase: its domain, folding and challenge.
 #[derive(Clone, Copy, Debug)]
@@ -60,9 +61,12 @@ impl FriPlan {
 pub fn commit<MC: MerkleChannel>(
     channel: &mut MC::C,
     config: FriConfig,
-    proof: &FriProof<MC::H>,
+    proof: &ProofView<'_, MC::H>,
     column_log_bound: u32,
-) -> Result<FriPlan, FriVerificationError> {
+) -> Result<FriPlan, FriVerificationError>
+where
+    MC::H: LeanHasher,
+{
     MC::mix_root(channel, proof.first_layer.commitment);
     let circle_log_size = column_log_bound + config.log_blowup_factor;
     let first_alpha = channel.draw_secure_felt();
@@ -165,7 +169,7 @@ impl Layer {
 /// opening of those subsets.
 fn open_layer<H: LeanHasher>(
     layer: Layer,
-    proof: &FriLayerProof<H>,
+    proof: &LayerView<'_, H>,
     queries: &[usize],
     evals: &[SecureField],
     log_size: u32,
@@ -177,7 +181,7 @@ fn open_layer<H: LeanHasher>(
     buffers.starts.clear();
     buffers.firsts.clear();
     let mut witness = proof.fri_witness.iter();
-    let mut evals = evals.iter();
+    let mut evals = evals.iter().copied();
     let mut at = 0;
     while at < queries.len() {
         let start = (queries[at] >> fold_step) << fold_step;
@@ -190,7 +194,7 @@ fn open_layer<H: LeanHasher>(
             } else {
                 witness.next()
             };
-            values.push(*value.ok_or(layer.values_invalid())?);
+            values.push(value.ok_or(layer.values_invalid())?);
         }
     }
     if witness.next().is_some() {
@@ -221,13 +225,8 @@ fn open_layer<H: LeanHasher>(
         let position = (start + ((chunk << leaf_log) & ((1 << fold_step) - 1))) >> leaf_log;
         nodes.push((position, H::leaf(row, &mut buffers.scratch)));
     }
-    merkle::verify_root::<H>(
-        nodes,
-        height,
-        &proof.decommitment.hash_witness,
-        &proof.commitment,
-    )
-    .map_err(|e| layer.commitment_invalid(e))
+    merkle::verify_root::<H>(nodes, height, proof.hash_witness.iter(), &proof.commitment)
+        .map_err(|e| layer.commitment_invalid(e))
 }
 
 /// Folds `eval` (a subset of `2^n` values on the line coset `coset`, bit-reversed) with
@@ -272,7 +271,7 @@ fn line_twiddles(table: &PointTable, coset: IndexCoset, out: &mut Vec<BaseField>
 /// query's own. Larger steps take every twiddle from the table.
 pub fn decommit<H: LeanHasher>(
     plan: &FriPlan,
-    proof: &FriProof<H>,
+    proof: &ProofView<'_, H>,
     table: &PointTable,
     queries: &[usize],
     first_points: &[CirclePoint<BaseField>],

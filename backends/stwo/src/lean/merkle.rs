@@ -14,12 +14,12 @@ use stwo::core::vcs_lifted::blake2_merkle::Blake2sMerkleHasher;
 use stwo::core::vcs_lifted::merkle_hasher::MerkleHasherLifted;
 use stwo::core::vcs_lifted::verifier::MerkleVerificationError;
 
-use crate::channel::{ByteHash, LeafHasher};
+use crate::channel::{ByteHash, LeafHasher, RawDigest};
 
 /// A Merkle hasher as this path calls it: nodes from borrowed children and leaves through a
 /// reused byte buffer, the same hashes as its [`MerkleHasherLifted`] form (stwo's takes the
 /// children by value and ours collects each leaf in a fresh `Vec`).
-pub trait LeanHasher: MerkleHasherLifted {
+pub trait LeanHasher: MerkleHasherLifted<Hash: RawDigest> {
     /// The parent of two nodes.
     fn node(left: &Self::Hash, right: &Self::Hash) -> Self::Hash;
     /// The leaf of a row of column values; `scratch` is any buffer to reuse.
@@ -42,10 +42,7 @@ impl LeanHasher for Blake2sMerkleHasher {
 /// Our BLAKE3 and SHA-256 hashers ([`crate::channel`]).
 impl<B: ByteHash> LeanHasher for LeafHasher<B> {
     fn node(left: &Self::Hash, right: &Self::Hash) -> Self::Hash {
-        let mut children = [0u8; 64];
-        children[..32].copy_from_slice(left.as_bytes());
-        children[32..].copy_from_slice(right.as_bytes());
-        crate::channel::Digest::new(B::node(&children))
+        crate::channel::Digest::new(B::node_of(left.as_bytes(), right.as_bytes()))
     }
 
     fn leaf(row: &[BaseField], scratch: &mut Vec<u8>) -> Self::Hash {
@@ -62,10 +59,10 @@ impl<B: ByteHash> LeanHasher for LeafHasher<B> {
 pub fn verify_root<H: LeanHasher>(
     nodes: &mut Vec<(usize, H::Hash)>,
     height: u32,
-    witness: &[H::Hash],
+    witness: impl IntoIterator<Item = H::Hash>,
     root: &H::Hash,
 ) -> Result<(), MerkleVerificationError> {
-    let mut witness = witness.iter();
+    let mut witness = witness.into_iter();
     for _ in 0..height {
         let (mut read, mut write) = (0, 0);
         while read < nodes.len() {
@@ -83,9 +80,9 @@ pub fn verify_root<H: LeanHasher>(
                         .next()
                         .ok_or(MerkleVerificationError::WitnessTooShort)?;
                     if position & 1 == 0 {
-                        H::node(hash, other)
+                        H::node(hash, &other)
                     } else {
-                        H::node(other, hash)
+                        H::node(&other, hash)
                     }
                 }
             };
@@ -131,7 +128,7 @@ mod tests {
         // Leaves 1 and 2 opened: witness leaf 0, then leaf 3.
         let open = |witness: &[_]| {
             let mut nodes = alloc::vec![(1, leaves[1]), (2, leaves[2])];
-            verify_root::<H>(&mut nodes, 2, witness, &root)
+            verify_root::<H>(&mut nodes, 2, witness.iter().copied(), &root)
         };
         assert_eq!(open(&[leaves[0], leaves[3]]), Ok(()));
         assert_eq!(

@@ -38,7 +38,7 @@ use stwo::core::fields::qm31::{SecureField, SECURE_EXTENSION_DEGREE};
 use stwo::core::queries::draw_queries;
 use stwo::core::verifier::{VerificationError, COMPOSITION_LOG_SPLIT, PREPROCESSED_TRACE_IDX};
 
-use crate::payload::{Proof, TREES};
+use crate::payload::{ProofView, TREES};
 
 use self::merkle::LeanHasher;
 use self::points::{canonic_domain_point, PointTable};
@@ -70,14 +70,14 @@ fn structure(what: &str) -> VerificationError {
 pub fn verify<MC: MerkleChannel>(
     component: &dyn Component,
     channel: &mut MC::C,
-    proof: &Proof<MC::H>,
+    proof: &ProofView<'_, MC::H>,
     lifting_log_size: u32,
     mut transcript: Option<&mut Transcript>,
 ) -> Result<(), VerificationError>
 where
     MC::H: LeanHasher,
 {
-    let p = &proof.0;
+    let p = proof;
     let config = p.config;
     let blowup = config.fri_config.log_blowup_factor;
     let sizes = component.trace_log_degree_bounds();
@@ -87,10 +87,7 @@ where
     };
     let split = components.composition_log_degree_bound() - COMPOSITION_LOG_SPLIT;
     if split + blowup > lifting_log_size
-        || p.commitments.len() != TREES
         || p.sampled_values.len() != TREES
-        || p.queried_values.len() != TREES
-        || p.decommitments.len() != TREES
         || sizes.len() != TREES - 1
     {
         return Err(structure("tree shape"));
@@ -150,12 +147,7 @@ where
     if let Some(t) = transcript.as_deref_mut() {
         t.quotient_coeff = Some(quotient_coeff);
     }
-    let fri_plan = fri::commit::<MC>(
-        channel,
-        config.fri_config,
-        &p.fri_proof,
-        lifting_log_size - blowup,
-    )?;
+    let fri_plan = fri::commit::<MC>(channel, config.fri_config, p, lifting_log_size - blowup)?;
     if let Some(t) = transcript.as_deref_mut() {
         t.fri_alphas.extend(fri_plan.alphas());
     }
@@ -200,13 +192,13 @@ where
         nodes.clear();
         for (query, &position) in queries.iter().enumerate() {
             row.clear();
-            row.extend(order.iter().map(|&c| columns[c][query]));
+            row.extend(order.iter().map(|&c| columns[c].get(query)));
             nodes.push((position, MC::H::leaf(&row, &mut scratch)));
         }
         merkle::verify_root::<MC::H>(
             &mut nodes,
             lifting_log_size,
-            &p.decommitments[tree].hash_witness,
+            p.decommitments[tree].iter(),
             &p.commitments[tree],
         )?;
     }
@@ -222,19 +214,14 @@ where
         quotient_coeff,
     )
     .map_err(|_| structure("sample point on the base circle"))?;
-    let columns: Vec<&[BaseField]> = p
-        .queried_values
-        .iter()
-        .flatten()
-        .map(|c| c.as_slice())
-        .collect();
+    let columns: Vec<_> = p.queried_values.iter().flatten().collect();
     // The queried points of the lifted domain, FRI's first layer.
     let domain: Vec<CirclePoint<BaseField>> = queries
         .iter()
         .map(|&q| canonic_domain_point(&table, lifting_log_size, q))
         .collect();
-    let answers = quotients.answers(&domain, |column, query| columns[column][query]);
+    let answers = quotients.answers(&domain, |column, query| columns[column].get(query));
     drop(quotients);
-    fri::decommit(&fri_plan, &p.fri_proof, &table, &queries, &domain, &answers)?;
+    fri::decommit(&fri_plan, p, &table, &queries, &domain, &answers)?;
     Ok(())
 }
