@@ -70,12 +70,10 @@ impl ByteHash for Blake3 {
 
     fn node_of(left: &[u8; 32], right: &[u8; 32]) -> [u8; 32] {
         // The same compression, the block's words read from the children in place.
-        let word = |b: &[u8]| u32::from_ne_bytes([b[0], b[1], b[2], b[3]]);
-        let mut block = [0u32; 16];
-        for (i, w) in block.iter_mut().enumerate() {
-            let child = if i < 8 { left } else { right };
-            *w = word(&child[4 * (i % 8)..]);
-        }
+        let block: [u32; 16] = core::array::from_fn(|i| {
+            let (child, at) = (if i < 8 { left } else { right }, 4 * (i & 7));
+            u32::from_ne_bytes([child[at], child[at + 1], child[at + 2], child[at + 3]])
+        });
         let mut out = [0u32; 8];
         picostark_blake3::hash_block_words(&block, &mut out);
         let mut bytes = [0u8; 32];
