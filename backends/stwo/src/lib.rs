@@ -6,9 +6,12 @@
 //!   that stands between hostile bytes and stwo's panicking sites.
 //! - [`preprocessed`]: the commitments of the selector columns the verifier trusts.
 //! - [`StwoM31VerifierOf`]: our [`Verifier`]; after the header, statement and parser checks it
-//!   runs stwo's own `no_std` verifier (`stwo::core::verifier::verify`, the "stock" row) with
-//!   stwo's Blake2s Merkle channel, or with ours over BLAKE3 or SHA-256 ([`channel`]), so a
-//!   stwo row can hold the hash equal with the other protocols'.
+//!   runs our lean verifier ([`lean`]: stwo's verification draw for draw, without its copies,
+//!   maps and per-point scalar products, on the proof read in place), or with the feature
+//!   `stwo-stock` stwo's own `no_std` verifier (`stwo::core::verifier::verify`, the "stock"
+//!   row); both with stwo's Blake2s Merkle channel, or with ours over BLAKE3 or SHA-256
+//!   ([`channel`]), so a stwo row can hold the hash equal with the other protocols'. [`run`]
+//!   runs either path by name (the differential tests).
 //! - `prover_client` (`std`): the registry's prover, which runs the nightly-built prover
 //!   binary, since stwo's prover needs nightly Rust and this workspace builds on stable.
 //!

@@ -208,3 +208,38 @@ fn tampered_proofs_get_the_same_verdict_on_both_paths() {
     assert!(parsed > 1900, "{parsed} copies parsed by both parsers");
     assert!(compared > 3000, "{compared} tampered copies compared");
 }
+
+/// A proof whose queried column is one value short: our parser takes it (a count is only
+/// bounded by the queries), the transcript does not see it (queried values are not mixed), so
+/// it reaches the Merkle openings after a valid proof of work. stwo's `verify` panics there
+/// (its Merkle verifier unwraps the column's next value); the lean path rejects it.
+#[test]
+fn a_short_queried_column_is_rejected_by_the_lean_path_where_stwo_panics() {
+    type H = <ByteMerkleChannel<Blake3> as MerkleChannel>::H;
+    let bytes = testdata("stwo-m31-fib-n1024-blake3.proof");
+    let file = ProofFile::parse(&bytes).unwrap();
+    let air = &picostark_stwo::air::reduced(&Fibonacci);
+    let mut proof = payload::decode::<H>(file.payload, &shape(air, &file.header)).unwrap();
+    proof.0.queried_values[1][0].pop();
+    let short = payload::encode(&proof).unwrap();
+    // The envelope up to the payload length, then the new length and payload.
+    let head = 20 + 8 * usize::from(bytes[18]);
+    let mut t = bytes[..head].to_vec();
+    t.extend_from_slice(&(short.len() as u32).to_le_bytes());
+    t.extend_from_slice(&short);
+    assert!(parsers_agree(&t).unwrap(), "both parsers take it");
+    let lean = on(&t, Path::Lean)
+        .unwrap()
+        .expect("the lean path does not panic");
+    assert!(lean.verdict.is_err(), "accepted: {:?}", lean.verdict);
+    assert!(on(&t, Path::Stock).unwrap().is_none(), "stwo did not panic");
+    // The untouched proof re-encoded the same way is accepted: the rebuild is not the cause.
+    let whole =
+        payload::encode(&payload::decode::<H>(file.payload, &shape(air, &file.header)).unwrap())
+            .unwrap();
+    let mut t = bytes[..head].to_vec();
+    t.extend_from_slice(&(whole.len() as u32).to_le_bytes());
+    t.extend_from_slice(&whole);
+    assert_eq!(t, bytes);
+    assert!(on(&t, Path::Lean).unwrap().unwrap().verdict.is_ok());
+}
