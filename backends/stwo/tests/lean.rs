@@ -1,7 +1,6 @@
 //! Differential: our lean verifier (`picostark_stwo::lean`) against stwo's own `verify` (the
 //! stock path, `Path::Stock`) on every proof in `testdata/` (all three hashes, fold step 1
-//! and 2, a last layer of more than one coefficient is not in `testdata/`, see the report)
-//! and on tampered copies of each: the same verdict every time, and on honest proofs the
+//! and 2, a last layer of one and of four coefficients) and on tampered copies of each: the same verdict every time, and on honest proofs the
 //! same transcript (the channel's final state after every mix and draw, and the
 //! out-of-domain point replayed here from stwo's API).
 
@@ -24,6 +23,8 @@ const PROOFS: &[&str] = &[
     "stwo-m31-fib-n1024.proof",
     "stwo-m31-fib-n8.proof",
     "stwo-m31-fib-n1024-fold4.proof",
+    "stwo-m31-fib-n1024-fold4-last4.proof",
+    "stwo-m31-fib-n1024-fold4-last4-blake3.proof",
     "stwo-m31-chain16-n64.proof",
     "stwo-m31-membership-n16.proof",
     "stwo-m31-fib-n1024-blake3.proof",
