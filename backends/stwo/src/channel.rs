@@ -42,6 +42,14 @@ pub trait ByteHash:
     fn hash(bytes: &[u8]) -> [u8; 32];
     /// A Merkle node: the hash of its children's 64 bytes, one compression.
     fn node(children: &[u8; 64]) -> [u8; 32];
+    /// [`ByteHash::node`] of two borrowed children (the lean verifier's form; a hash may
+    /// read their words in place instead of copying them side by side).
+    fn node_of(left: &[u8; 32], right: &[u8; 32]) -> [u8; 32] {
+        let mut children = [0u8; 64];
+        children[..32].copy_from_slice(left);
+        children[32..].copy_from_slice(right);
+        Self::node(&children)
+    }
 }
 
 /// BLAKE3 (`picostark-blake3`).
@@ -58,6 +66,21 @@ impl ByteHash for Blake3 {
     fn node(children: &[u8; 64]) -> [u8; 32] {
         // 64 bytes are one BLAKE3 block: one compression.
         picostark_blake3::hash(children)
+    }
+
+    fn node_of(left: &[u8; 32], right: &[u8; 32]) -> [u8; 32] {
+        // The same compression, the block's words read from the children in place.
+        let block: [u32; 16] = core::array::from_fn(|i| {
+            let (child, at) = (if i < 8 { left } else { right }, 4 * (i & 7));
+            u32::from_ne_bytes([child[at], child[at + 1], child[at + 2], child[at + 3]])
+        });
+        let mut out = [0u32; 8];
+        picostark_blake3::hash_block_words(&block, &mut out);
+        let mut bytes = [0u8; 32];
+        for (b, w) in bytes.chunks_exact_mut(4).zip(out) {
+            b.copy_from_slice(&w.to_ne_bytes());
+        }
+        bytes
     }
 }
 
@@ -95,6 +118,11 @@ impl<H: ByteHash> Digest<H> {
 
     pub fn bytes(&self) -> [u8; 32] {
         self.bytes
+    }
+
+    /// The digest's bytes, borrowed.
+    pub fn as_bytes(&self) -> &[u8; 32] {
+        &self.bytes
     }
 }
 
@@ -360,6 +388,12 @@ mod tests {
         let node = LeafHasher::<Sha256>::hash_children((l, r));
         assert_eq!(node.bytes(), picostark_sha256::compress_from_iv(&both));
         assert_ne!(node, LeafHasher::<Sha256>::hash_children((r, l)));
+        // The borrowed form is the same node, for both hashes.
+        assert_eq!(Sha256::node_of(&[1; 32], &[2; 32]), node.bytes());
+        let mut block = [3u8; 64];
+        block[32..].fill(4);
+        assert_eq!(Blake3::node_of(&[3; 32], &[4; 32]), Blake3::node(&block));
+        assert_ne!(Blake3::node_of(&[4; 32], &[3; 32]), Blake3::node(&block));
         let mut leaf = LeafHasher::<Blake3>::default();
         leaf.update_leaf(&[M31::from_u32_unchecked(7)]);
         assert_eq!(

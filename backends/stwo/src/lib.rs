@@ -6,9 +6,12 @@
 //!   that stands between hostile bytes and stwo's panicking sites.
 //! - [`preprocessed`]: the commitments of the selector columns the verifier trusts.
 //! - [`StwoM31VerifierOf`]: our [`Verifier`]; after the header, statement and parser checks it
-//!   runs stwo's own `no_std` verifier (`stwo::core::verifier::verify`, the "stock" row) with
-//!   stwo's Blake2s Merkle channel, or with ours over BLAKE3 or SHA-256 ([`channel`]), so a
-//!   stwo row can hold the hash equal with the other protocols'.
+//!   runs our lean verifier ([`lean`]: stwo's verification draw for draw, without its copies,
+//!   maps and per-point scalar products, on the proof read in place), or with the feature
+//!   `stwo-stock` stwo's own `no_std` verifier (`stwo::core::verifier::verify`, the "stock"
+//!   row); both with stwo's Blake2s Merkle channel, or with ours over BLAKE3 or SHA-256
+//!   ([`channel`]), so a stwo row can hold the hash equal with the other protocols'. [`run`]
+//!   runs either path by name (the differential tests).
 //! - `prover_client` (`std`): the registry's prover, which runs the nightly-built prover
 //!   binary, since stwo's prover needs nightly Rust and this workspace builds on stable.
 //!
@@ -24,6 +27,7 @@ extern crate std;
 
 pub mod air;
 pub mod channel;
+pub mod lean;
 pub mod payload;
 pub mod preprocessed;
 #[cfg(feature = "std")]
@@ -292,64 +296,158 @@ pub fn shape<A: AirDef>(air: &DegreeReduced<A>, header: &ProofHeader) -> Shape {
     }
 }
 
+/// Which verifier runs after the parser: our lean one ([`lean`], the default) or stwo's own
+/// `verify` (the stock row, the default with the feature `stwo-stock`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Path {
+    Lean,
+    Stock,
+}
+
+impl Path {
+    /// The path this build's [`StwoM31Verifier`] takes.
+    pub const DEFAULT: Path = if cfg!(feature = "stwo-stock") {
+        Path::Stock
+    } else {
+        Path::Lean
+    };
+}
+
+/// A verification's verdict with what it drew: the lean path's challenges ([`lean::Transcript`],
+/// empty for the stock path) and the channel's final state (its `Debug` form), for the
+/// differential tests ([`run`]; the verifier itself records nothing).
+#[derive(Clone, Debug)]
+pub struct Run {
+    pub verdict: Result<(), VerifyError>,
+    pub transcript: lean::Transcript,
+    pub channel: alloc::string::String,
+}
+
 /// Verifies a stwo proof of `air` (header and public inputs already read).
 struct VerifyAir<'f, 'a> {
     file: &'f ProofFile<'a>,
+    path: Path,
+    /// Whether to record the challenges and the channel's final state ([`run`]).
+    record: bool,
 }
 
 impl AirVisitor for VerifyAir<'_, '_> {
-    type Output = Result<(), VerifyError>;
+    type Output = Run;
 
-    fn visit<A: AirDef>(self, air: &A) -> Result<(), VerifyError> {
+    fn visit<A: AirDef>(self, air: &A) -> Run {
         match self.file.header.hash {
-            HashId::Blake2s256 => verify_with::<Blake2sMerkleChannel, A>(self.file, air),
-            HashId::Blake3_256 => verify_with::<ByteMerkleChannel<Blake3>, A>(self.file, air),
-            HashId::Sha256 => verify_with::<ByteMerkleChannel<Sha256>, A>(self.file, air),
+            HashId::Blake2s256 => verify_with::<Blake2sMerkleChannel, A>(self, air),
+            HashId::Blake3_256 => verify_with::<ByteMerkleChannel<Blake3>, A>(self, air),
+            HashId::Sha256 => verify_with::<ByteMerkleChannel<Sha256>, A>(self, air),
         }
     }
 }
 
 /// Verifies a stwo proof of `air` over the Merkle channel `MC`.
-fn verify_with<MC: MerkleChannel, A: AirDef>(
+fn verify_with<MC: MerkleChannel, A: AirDef>(how: VerifyAir<'_, '_>, air: &A) -> Run
+where
+    MC::H: lean::merkle::LeanHasher,
+    <MC::H as MerkleHasherLifted>::Hash: RawDigest,
+{
+    let mut transcript = lean::Transcript::default();
+    let mut channel = MC::C::default();
+    let record = how.record.then_some(&mut transcript);
+    let verdict = verify_on::<MC, A>(how.file, air, how.path, &mut channel, record);
+    Run {
+        verdict,
+        transcript,
+        channel: if how.record {
+            alloc::format!("{channel:?}")
+        } else {
+            alloc::string::String::new()
+        },
+    }
+}
+
+fn verify_on<MC: MerkleChannel, A: AirDef>(
     file: &ProofFile<'_>,
     air: &A,
+    path: Path,
+    channel: &mut MC::C,
+    transcript: Option<&mut lean::Transcript>,
 ) -> Result<(), VerifyError>
 where
+    MC::H: lean::merkle::LeanHasher,
     <MC::H as MerkleHasherLifted>::Hash: RawDigest,
 {
     let header = &file.header;
     let public = public_inputs(file, air.num_public_inputs())?;
     let air = &air::reduced(air);
     let shape = shape(air, header);
-    let proof = payload::decode::<MC::H>(file.payload, &shape)?;
     let lifting = shape.config.lifting_log_size.unwrap_or(0);
     let key = preprocessed::root(header.hash, header.log_n, header.params.log_blowup, lifting);
-    let Some(selectors) = key else {
-        return Err(VerifyError::Unsupported(
-            "stwo-m31: no selector commitment for this hash, n and blowup",
-        ));
-    };
-    if proof.commitments[0].raw() != selectors {
-        return Err(VerifyError::Rejected(
-            "stwo: preprocessed selector commitment is not the known one",
-        ));
-    }
     let component = component(AirEval {
         air,
         log_n: header.log_n.into(),
         public_inputs: public.clone(),
     });
-    let channel = &mut MC::C::default();
-    bind_statement(channel, header, &shape.config, &public);
-    let scheme = &mut CommitmentSchemeVerifier::<MC>::new(shape.config);
-    let sizes = stwo::core::air::Component::trace_log_degree_bounds(&component);
-    scheme.commit(proof.commitments[0], &sizes[0], channel);
-    scheme.commit(proof.commitments[1], &sizes[1], channel);
-    stwo::core::verifier::verify(&[&component], channel, scheme, proof).map_err(verdict)
+    // The selectors' root must be the verifier's key (after the payload is read: a malformed
+    // payload is refused as such first).
+    let check_key = |root: [u8; 32]| match key {
+        None => Err(VerifyError::Unsupported(
+            "stwo-m31: no selector commitment for this hash, n and blowup",
+        )),
+        Some(selectors) if root != selectors => Err(VerifyError::Rejected(
+            "stwo: preprocessed selector commitment is not the known one",
+        )),
+        Some(_) => Ok(()),
+    };
+    match path {
+        Path::Lean => {
+            let proof = payload::decode_view::<MC::H>(file.payload, &shape)?;
+            check_key(proof.commitments[0].raw())?;
+            bind_statement(channel, header, &shape.config, &public);
+            MC::mix_root(channel, proof.commitments[0]);
+            MC::mix_root(channel, proof.commitments[1]);
+            lean::verify::<MC>(&component, channel, &proof, lifting, transcript).map_err(verdict)
+        }
+        Path::Stock => {
+            let proof = payload::decode::<MC::H>(file.payload, &shape)?;
+            check_key(proof.commitments[0].raw())?;
+            bind_statement(channel, header, &shape.config, &public);
+            let scheme = &mut CommitmentSchemeVerifier::<MC>::new(shape.config);
+            let sizes = stwo::core::air::Component::trace_log_degree_bounds(&component);
+            scheme.commit(proof.commitments[0], &sizes[0], channel);
+            scheme.commit(proof.commitments[1], &sizes[1], channel);
+            stwo::core::verifier::verify(&[&component], channel, scheme, proof).map_err(verdict)
+        }
+    }
+}
+
+/// Verifies a stwo-m31 proof file's payload on `path`, whatever this build's default
+/// ([`Path::DEFAULT`]), with the AIRs of `S`; header, statement and policy checks are the
+/// caller's (`picostark_core::verify`). The differential tests run both paths with it.
+pub fn run_in<S: AirSet>(file: &ProofFile<'_>, path: Path) -> Run {
+    run_as::<S>(file, path, true)
+}
+
+fn run_as<S: AirSet>(file: &ProofFile<'_>, path: Path, record: bool) -> Run {
+    let refused = |e| Run {
+        verdict: Err(e),
+        transcript: lean::Transcript::default(),
+        channel: alloc::string::String::new(),
+    };
+    if let Err(e) = StwoM31VerifierOf::<S>::default().check_supported(&file.header) {
+        return refused(e);
+    }
+    let how = VerifyAir { file, path, record };
+    S::with(file.header.air, FieldId::Mersenne31, how)
+        .unwrap_or_else(|| refused(VerifyError::Unsupported(AIR_NOT_IN_BUILD)))
+}
+
+/// [`run_in`] for the built-in AIRs.
+pub fn run(file: &ProofFile<'_>, path: Path) -> Run {
+    run_in::<Builtins>(file, path)
 }
 
 picostark_airs::per_air_set!(
-    /// The `stwo-m31` verifier: our bounded parser, then stwo's own verifier.
+    /// The `stwo-m31` verifier: our bounded parser, then our lean verifier ([`lean`]), or
+    /// stwo's own with the feature `stwo-stock`.
     StwoM31Verifier,
     StwoM31VerifierOf
 );
@@ -378,9 +476,7 @@ impl<S: AirSet> Verifier for StwoM31VerifierOf<S> {
     }
 
     fn verify_payload(&self, file: &ProofFile<'_>) -> Result<(), VerifyError> {
-        self.check_supported(&file.header)?;
-        S::with(file.header.air, FieldId::Mersenne31, VerifyAir { file })
-            .unwrap_or(Err(VerifyError::Unsupported(AIR_NOT_IN_BUILD)))
+        run_as::<S>(file, Path::DEFAULT, false).verdict
     }
 }
 

@@ -296,6 +296,269 @@ where
     }))
 }
 
+/// `n` hashes of 32 bytes, borrowed from the payload.
+#[derive(Clone, Copy, Debug)]
+pub struct HashesView<'a>(&'a [u8]);
+
+impl<'a> HashesView<'a> {
+    /// How many.
+    pub fn len(&self) -> usize {
+        self.0.len() / 32
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// Each hash as the digest type `D`, in order.
+    pub fn iter<D: RawDigest>(&self) -> impl Iterator<Item = D> + 'a {
+        self.0.chunks_exact(32).map(|c| {
+            let mut h = [0u8; 32];
+            h.copy_from_slice(c);
+            D::from_raw(h)
+        })
+    }
+}
+
+/// Canonical M31 values (checked by the parser), borrowed from the payload.
+#[derive(Clone, Copy, Debug)]
+pub struct M31sView<'a>(&'a [u8]);
+
+impl M31sView<'_> {
+    pub fn len(&self) -> usize {
+        self.0.len() / 4
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// The `i`-th value (`i` below [`M31sView::len`]).
+    pub fn get(&self, i: usize) -> BaseField {
+        let b = &self.0[4 * i..4 * i + 4];
+        M31::from_u32_unchecked(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+    }
+}
+
+/// QM31 values of canonical coordinates (checked by the parser), borrowed from the payload.
+#[derive(Clone, Copy, Debug)]
+pub struct QM31sView<'a>(&'a [u8]);
+
+impl<'a> QM31sView<'a> {
+    pub fn len(&self) -> usize {
+        self.0.len() / 16
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// Each value, in order.
+    pub fn iter(&self) -> impl Iterator<Item = SecureField> + 'a {
+        self.0.chunks_exact(16).map(|c| {
+            let m = |i: usize| {
+                M31::from_u32_unchecked(u32::from_le_bytes([
+                    c[4 * i],
+                    c[4 * i + 1],
+                    c[4 * i + 2],
+                    c[4 * i + 3],
+                ]))
+            };
+            SecureField::from_m31(m(0), m(1), m(2), m(3))
+        })
+    }
+}
+
+/// A FRI layer's proof, borrowed from the payload.
+#[derive(Clone, Debug)]
+pub struct LayerView<'a, H: MerkleHasherLifted> {
+    pub fri_witness: QM31sView<'a>,
+    pub hash_witness: HashesView<'a>,
+    pub commitment: H::Hash,
+}
+
+/// A proof as the lean verifier reads it: the same fields as [`Proof`] and the same checks
+/// ([`decode_view`] accepts exactly what [`decode`] accepts), with the bulk (Merkle hashes,
+/// queried values, FRI witnesses) left in the payload instead of copied to the heap; the
+/// sampled values and the last layer (a few hundred bytes) are owned, as stwo's point
+/// evaluator and line polynomial take them.
+#[derive(Clone, Debug)]
+pub struct ProofView<'a, H: MerkleHasherLifted> {
+    pub config: PcsConfig,
+    pub commitments: [H::Hash; TREES],
+    pub sampled_values: TreeVec<Vec<Vec<SecureField>>>,
+    pub decommitments: [HashesView<'a>; TREES],
+    /// Per tree, per column, the queried values.
+    pub queried_values: [Vec<M31sView<'a>>; TREES],
+    pub proof_of_work: u64,
+    pub first_layer: LayerView<'a, H>,
+    pub inner_layers: Vec<LayerView<'a, H>>,
+    pub last_layer_poly: LinePoly,
+}
+
+impl<'a> Reader<'a> {
+    /// `n` items of `size` bytes, borrowed, after `check` on each.
+    fn run(
+        &mut self,
+        n: usize,
+        size: usize,
+        check: impl Fn(&[u8]) -> bool,
+    ) -> Result<&'a [u8], VerifyError> {
+        let bytes = self.take(n * size)?;
+        if !bytes.chunks_exact(size).all(check) {
+            return Err(malformed("stwo payload: field element not canonical"));
+        }
+        Ok(bytes)
+    }
+
+    fn m31s_view(&mut self, n: usize) -> Result<M31sView<'a>, VerifyError> {
+        self.run(n, 4, canonical).map(M31sView)
+    }
+
+    fn qm31s_view(&mut self, max: usize, what: &'static str) -> Result<QM31sView<'a>, VerifyError> {
+        let n = self.count16(max, what)?;
+        let all = |c: &[u8]| c.chunks_exact(4).all(canonical);
+        self.run(n, 16, all).map(QM31sView)
+    }
+
+    fn hashes_view(&mut self, max: usize) -> Result<HashesView<'a>, VerifyError> {
+        let n = self.count16(max, "stwo payload: too many Merkle hashes")?;
+        self.take(32 * n).map(HashesView)
+    }
+
+    fn layer_view<H: MerkleHasherLifted>(
+        &mut self,
+        shape: &Shape,
+    ) -> Result<LayerView<'a, H>, VerifyError>
+    where
+        H::Hash: RawDigest,
+    {
+        let fri_witness =
+            self.qm31s_view(shape.max_witness(), "stwo payload: FRI witness too long")?;
+        let hash_witness = self.hashes_view(shape.max_hashes())?;
+        let commitment = self.hash()?;
+        Ok(LayerView {
+            fri_witness,
+            hash_witness,
+            commitment,
+        })
+    }
+}
+
+/// Whether 4 little-endian bytes are a canonical M31 value.
+fn canonical(b: &[u8]) -> bool {
+    u32::from_le_bytes([b[0], b[1], b[2], b[3]]) < P
+}
+
+/// [`decode`], borrowing the bulk of the proof from `bytes` ([`ProofView`]): the same reads
+/// in the same order, the same checks and errors.
+pub fn decode_view<'a, H: MerkleHasherLifted>(
+    bytes: &'a [u8],
+    shape: &Shape,
+) -> Result<ProofView<'a, H>, VerifyError>
+where
+    H::Hash: RawDigest,
+{
+    let mut r = Reader { bytes };
+    if r.u8()? != VERSION {
+        return Err(malformed("stwo payload: unknown version"));
+    }
+    let pow_bits = u32::from(r.u8()?);
+    let log_blowup_factor = u32::from(r.u8()?);
+    let log_last_layer_degree_bound = u32::from(r.u8()?);
+    let n_queries = usize::from(r.u16()?);
+    let fold_step = u32::from(r.u8()?);
+    let lifting_log_size = Some(u32::from(r.u8()?));
+    let config = PcsConfig {
+        pow_bits,
+        fri_config: FriConfig {
+            log_blowup_factor,
+            log_last_layer_degree_bound,
+            n_queries,
+            fold_step,
+        },
+        lifting_log_size,
+    };
+    if config != shape.config {
+        return Err(VerifyError::StatementMismatch(
+            "stwo payload parameters differ from the header's",
+        ));
+    }
+
+    if usize::from(r.u8()?) != TREES {
+        return Err(malformed("stwo payload: tree count"));
+    }
+    let commitments = [r.hash()?, r.hash()?, r.hash()?];
+
+    let mut sampled_values = Vec::with_capacity(TREES);
+    for samples in &shape.samples {
+        if usize::from(r.u16()?) != samples.len() {
+            return Err(malformed("stwo payload: sampled column count"));
+        }
+        let mut tree = Vec::with_capacity(samples.len());
+        for &want in samples {
+            if r.u8()? != want {
+                return Err(malformed("stwo payload: samples per column"));
+            }
+            tree.push((0..want).map(|_| r.qm31()).collect::<Result<Vec<_>, _>>()?);
+        }
+        sampled_values.push(tree);
+    }
+
+    let decommitments = [
+        r.hashes_view(shape.max_hashes())?,
+        r.hashes_view(shape.max_hashes())?,
+        r.hashes_view(shape.max_hashes())?,
+    ];
+
+    let mut queried_values: [Vec<M31sView<'a>>; TREES] = Default::default();
+    for (samples, tree) in shape.samples.iter().zip(&mut queried_values) {
+        if usize::from(r.u16()?) != samples.len() {
+            return Err(malformed("stwo payload: queried column count"));
+        }
+        tree.reserve_exact(samples.len());
+        for _ in samples {
+            let n = r.count16(
+                shape.max_queried_values(),
+                "stwo payload: more queried values than queries",
+            )?;
+            tree.push(r.m31s_view(n)?);
+        }
+    }
+
+    let proof_of_work = r.u64()?;
+    let first_layer = r.layer_view(shape)?;
+    let n_inner = usize::from(r.u8()?);
+    if n_inner > MAX_INNER_LAYERS {
+        return Err(malformed("stwo payload: too many FRI layers"));
+    }
+    let inner_layers = (0..n_inner)
+        .map(|_| r.layer_view(shape))
+        .collect::<Result<Vec<_>, _>>()?;
+    let last_len = 1usize << log_last_layer_degree_bound;
+    if usize::from(r.u16()?) != last_len {
+        return Err(malformed("stwo payload: last layer length"));
+    }
+    let last = (0..last_len)
+        .map(|_| r.qm31())
+        .collect::<Result<Vec<_>, _>>()?;
+    if !r.bytes.is_empty() {
+        return Err(malformed("stwo payload: trailing bytes"));
+    }
+    Ok(ProofView {
+        config,
+        commitments,
+        sampled_values: TreeVec(sampled_values),
+        decommitments,
+        queried_values,
+        proof_of_work,
+        first_layer,
+        inner_layers,
+        // A power-of-two length, checked above: `LinePoly::new` asserts it.
+        last_layer_poly: LinePoly::new(last),
+    })
+}
+
 /// Why a proof cannot be encoded (a count beyond the format's fields).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct EncodeError(pub &'static str);

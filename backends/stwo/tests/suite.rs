@@ -2,5 +2,6 @@
 //! tests with `cargo test -p picostark-stwo --test suite <file>::`.
 
 mod differential;
+mod lean;
 mod security;
 mod verify;

@@ -222,18 +222,32 @@ fn airs_above_degree_two_are_proved_reduced_and_checked() {
 }
 
 /// Every single-byte change over the header and a stride of the payload, every truncation
-/// on a stride, and random multi-byte changes: all refused, none panics.
+/// on a stride, and random multi-byte changes: all refused, none panics; on the
+/// verifier's default path and on the lean path by name (every copy whose envelope parses).
 #[test]
 fn mutations_are_refused_without_a_panic() {
     let mut panics = 0;
     let mut accepted = 0;
     let mut runs = 0;
+    let mut lean_runs = 0;
     let mut run = |t: &[u8]| {
         runs += 1;
         match catch_unwind(AssertUnwindSafe(|| check(t))) {
             Err(_) => panics += 1,
             Ok(Ok(_)) => accepted += 1,
             Ok(Err(_)) => {}
+        }
+        // The lean path by name, whatever this build's default (`stwo-stock`).
+        if let Ok(file) = ProofFile::parse(t) {
+            lean_runs += 1;
+            let lean = catch_unwind(AssertUnwindSafe(|| {
+                picostark_stwo::run(&file, picostark_stwo::Path::Lean).verdict
+            }));
+            match lean {
+                Err(_) => panics += 1,
+                Ok(Ok(())) => accepted += 1,
+                Ok(Err(_)) => {}
+            }
         }
     };
     for name in [
@@ -273,6 +287,7 @@ fn mutations_are_refused_without_a_panic() {
     assert_eq!(panics, 0, "{panics} panics in {runs} mutated proofs");
     assert_eq!(accepted, 0, "{accepted} mutated proofs accepted of {runs}");
     assert!(runs > 6000, "{runs} runs");
+    assert!(lean_runs > 5000, "{lean_runs} lean runs");
 }
 
 /// A measured run, not part of CI: verifies every proof file in `$STWO_PROOFS` (issue 45's

@@ -1,7 +1,8 @@
 //! The circle section: the three circle STARKs side by side on both cores (p3-m31 over our
-//! `WideCirclePcs`, p3-m31 over upstream Plonky3's `CirclePcs`, and stwo 2.3's own verifier)
-//! from the records of `results/circle/side-by-side/`, at equal blowup, queries and PoW bits;
-//! and the circle question's answer lines and first-screen table.
+//! `WideCirclePcs`, p3-m31 over upstream Plonky3's `CirclePcs`, and stwo-m31 on our lean
+//! verifier and on stwo 2.3's own) from the records of `results/circle/side-by-side/`, at
+//! equal blowup, queries and PoW bits; and the circle question's answer lines and
+//! first-screen table.
 
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -37,7 +38,7 @@ fn answer(rows: &[Row], n: u64, core: &str, hash: &str, place: &str) -> Option<S
     Some(format!("**{core}, {hash}, {place}:** circle {} against two-adic {}: the circle takes {ratio:.2}x the two-adic estimated ms.", what(c), what(t)))
 }
 
-const INTRO: &str = "Three circle STARK verifiers over Mersenne-31 and its quartic extension QM31: p3-m31 over `WideCirclePcs` (ours, `backends/plonky3/src/circle_pcs/`: the first layer folds circle to line as upstream does, then each line layer folds by up to 2^4 down to a final polynomial sent in clear; lean verifier `backends/plonky3/src/lean/wide_circle.rs`), p3-m31 over upstream Plonky3 0.8's `CirclePcs` (a p3-m31 header with folding 2^1 and final length 2^0 means it), both verified by our lean Plonky3 verifier, and stwo-m31 (stwo 2.3's own `no_std` verifier behind our bounded parser, `backends/stwo/`). Emulator runs of Fibonacci, code in flash (xip), TLSF heap 256 KiB, one firmware image per backend and core, each accepted under the default policy and its tampered copy rejected; records and commands in `results/circle/side-by-side/` (run.sh). Each table holds blowup, queries and PoW bits equal (what sets the conjectured bits); what else differs is in the rows: the hash (BLAKE3 for p3-m31; stwo with its own Blake2s channel, and with our BLAKE3 channel, `backends/stwo/src/channel.rs`, where the hash is then equal), and the folding where a PCS cannot take the group's (CirclePcs folds by 2 to a constant only; WideCirclePcs is every other pair, so it folds by 2 to 2 coefficients where the others fold to a constant).";
+const INTRO: &str = "Three circle STARK verifiers over Mersenne-31 and its quartic extension QM31: p3-m31 over `WideCirclePcs` (ours, `backends/plonky3/src/circle_pcs/`: the first layer folds circle to line as upstream does, then each line layer folds by up to 2^4 down to a final polynomial sent in clear; lean verifier `backends/plonky3/src/lean/wide_circle.rs`), p3-m31 over upstream Plonky3 0.8's `CirclePcs` (a p3-m31 header with folding 2^1 and final length 2^0 means it), both verified by our lean Plonky3 verifier, and stwo-m31 behind our bounded parser (`backends/stwo/`) twice: on our lean verifier of stwo proofs (`backends/stwo/src/lean/`, issue 45, verdicts tested equal to stwo's) and on stwo 2.3's own `no_std` verifier (the `stwo-stock` image). Emulator runs of Fibonacci, code in flash (xip), TLSF heap 256 KiB, one firmware image per backend and core, each accepted under the default policy and its tampered copy rejected; records and commands in `results/circle/side-by-side/` (run.sh). Each table holds blowup, queries and PoW bits equal (what sets the conjectured bits); what else differs is in the rows: the hash (BLAKE3 for p3-m31; stwo with its own Blake2s channel, and with our BLAKE3 channel, `backends/stwo/src/channel.rs`, where the hash is then equal), and the folding where a PCS cannot take the group's (CirclePcs folds by 2 to a constant only; WideCirclePcs is every other pair, so it folds by 2 to 2 coefficients where the others fold to a constant).";
 
 /// Whether `r`'s backend proves over a circle domain (from the backend's declaration).
 fn is_circle(r: &Row) -> bool {
@@ -47,10 +48,23 @@ fn is_circle(r: &Row) -> bool {
 /// Where the side-by-side records are (`results/circle/side-by-side/run.sh`).
 const SIDE_BY_SIDE: &str = "circle/side-by-side/";
 
+/// The image label of stwo-m31 rows run on stwo's own verifier (`mcu-run run --features
+/// stwo-m31,stwo-stock --image stwo-stock`); without it a stwo-m31 row ran our lean one.
+pub const STWO_STOCK: &str = "stwo-stock";
+
+/// Whether `r` ran stwo's own verifier (the `stwo-stock` image).
+fn is_stwo_stock(r: &Row) -> bool {
+    r.backend == BackendId::StwoM31.name() && r.rec.image.as_deref() == Some(STWO_STOCK)
+}
+
 /// Which verifier a circle row (p3-m31 or stwo-m31) measures.
 fn verifier(r: &Row) -> &'static str {
     if r.backend == BackendId::StwoM31.name() {
-        return "stwo 2.3 (its own verifier)";
+        return if is_stwo_stock(r) {
+            "stwo 2.3 (its own verifier)"
+        } else {
+            "stwo (our lean verifier)"
+        };
     }
     match r.rec.params.as_ref().map(CirclePcsKind::of) {
         Some(CirclePcsKind::Upstream) => "CirclePcs (upstream Plonky3)",
@@ -62,7 +76,9 @@ pub fn section(rows: &[Row]) -> Section {
     let title = "Circle STARKs side by side: WideCirclePcs, CirclePcs and stwo";
     let mut s = Section::new("circle", title, INTRO);
     let ok = |r: &&Row| r.source == "emulator" && r.air == "fib" && is_circle(r);
-    let ok = |r: &&Row| ok(r) && r.accepted() && r.default_policy() && r.placement == XIP;
+    // Code in flash; stwo's own verifier is that placement in its own image.
+    let xip = |r: &Row| r.placement == XIP || r.placement == format!("{XIP} {STWO_STOCK}");
+    let ok = |r: &&Row| ok(r) && r.accepted() && r.default_policy() && xip(r);
     // What sets the conjectured bits, and the image's heap: one table per core, n and
     // (blowup, queries, PoW). The groups are the folder's; a row of the same configuration
     // from another folder merged with its proof (`table::merge_proofs`) stands in it too.
@@ -72,7 +88,12 @@ pub fn section(rows: &[Row]) -> Section {
     };
     let mine = |r: &&Row| ok(r) && r.origin.contains(SIDE_BY_SIDE);
     let groups: BTreeSet<_> = rows.iter().filter(mine).filter_map(group).collect();
-    let side = |r: &&Row| ok(r) && group(r).is_some_and(|g| groups.contains(&g));
+    // The folder's hashes only: other folders' rows of a group (stwo-m31's SHA-256 rows in
+    // `results/stwo/`) are in the full matrix.
+    let hashes: BTreeSet<&str> = rows.iter().filter(mine).map(|r| r.hash.as_str()).collect();
+    let side = |r: &&Row| {
+        ok(r) && group(r).is_some_and(|g| groups.contains(&g)) && hashes.contains(r.hash.as_str())
+    };
     let side: Vec<&Row> = rows.iter().filter(side).collect();
     for (core, name) in CORES {
         for g in &groups {
@@ -102,7 +123,9 @@ pub fn section(rows: &[Row]) -> Section {
     }
     let label = |r: &Row| format!("{} {}", verifier(r), r.full_label());
     let title = "Estimated ms, circle STARKs side by side (Fibonacci)";
-    s.charts.extend(chart(title, &side, &label, true));
+    // The verifiers as they run today: stwo's own verifier (the stock row) is in the tables.
+    let today: Vec<&Row> = side.iter().copied().filter(|r| !is_stwo_stock(r)).collect();
+    s.charts.extend(chart(title, &today, &label, true));
     s
 }
 
@@ -347,8 +370,14 @@ mod tests {
     #[test]
     fn the_three_circle_verifiers_share_a_table_per_core_and_query_phase() {
         let (here, raw) = ("results/circle/side-by-side/x.json", "results/raw/x.json");
+        let stock = {
+            let mut e = side("stwo-m31", "m33", 9_000_000, (1, 0), here);
+            e.record.image = Some(STWO_STOCK.into());
+            e
+        };
         let rows = build_rows(&[
-            side("stwo-m31", "m33", 9_000_000, (1, 0), here),
+            stock,
+            side("stwo-m31", "m33", 4_000_000, (1, 0), here),
             side("p3-m31", "m33", 3_000_000, (1, 0), here),
             side("p3-m31", "m33", 2_000_000, (1, 1), here),
             // Another folder at parameters the folder has no group of: not in the section.
@@ -367,11 +396,17 @@ mod tests {
         let want = [
             "WideCirclePcs (ours)",
             "CirclePcs (upstream Plonky3)",
+            "stwo (our lean verifier)",
             "stwo 2.3 (its own verifier)",
         ];
         assert_eq!(names, want, "fastest first");
         // stwo's hash is its own, never counted as BLAKE3.
         let hashes: Vec<&str> = t.rows.iter().map(|r| r[5].as_str()).collect();
-        assert_eq!(hashes, ["blake3", "blake3", "blake2s"], "{:?}", t.rows);
+        assert_eq!(
+            hashes,
+            ["blake3", "blake3", "blake2s", "blake2s"],
+            "{:?}",
+            t.rows
+        );
     }
 }

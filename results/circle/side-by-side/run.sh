@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Issue 45: the three circle STARKs side by side on both cores. p3-m31 over our WideCirclePcs,
-# p3-m31 over upstream Plonky3's CirclePcs, and stwo-m31 (stwo 2.3's own verifier), Fibonacci
-# n = 2^10, at the same blowup, query count and proof-of-work bits, in two groups:
+# p3-m31 over upstream Plonky3's CirclePcs, and stwo-m31 (on our lean verifier and on stwo
+# 2.3's own, the stwo-stock image), Fibonacci n = 2^10, at the same blowup, query count and
+# proof-of-work bits, in two groups:
 #
 #   stwo's defaults   blowup 2^3, 28 queries, 16 PoW bits, fold 2^1, final 2^0
 #   p3-m31's defaults blowup 2^4, 20 queries, 20 PoW bits, fold 2^2, final 2^2
@@ -51,5 +52,8 @@ B="--log-blowup 4 --queries 20 --pow-bits 20"
 }
 for core in $CORES; do
   "$MCU" run --core "$core" --features p3-m31 --repeat 2 --out "$OUT" "$WORK"/?-*circlepcs.proof
-  "$MCU" run --core "$core" --features stwo-m31 --repeat 2 --out "$OUT" "$WORK"/?-stwo*.proof
+  # stwo-m31 on our lean verifier (lean/), and on stwo's own (the stwo-stock image).
+  "$MCU" run --core "$core" --features stwo-m31 --repeat 2 --out "$OUT/lean" "$WORK"/?-stwo*.proof
+  "$MCU" run --core "$core" --features stwo-m31,stwo-stock --image stwo-stock --repeat 2 \
+    --out "$OUT" "$WORK"/?-stwo*.proof
 done
