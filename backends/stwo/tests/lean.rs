@@ -15,6 +15,7 @@ use stwo::core::channel::{Channel, MerkleChannel};
 use stwo::core::circle::CirclePoint;
 use stwo::core::fields::m31::M31;
 use stwo::core::fields::qm31::SecureField;
+use stwo::core::pcs::CommitmentSchemeVerifier;
 use stwo::core::vcs_lifted::blake2_merkle::Blake2sMerkleChannel;
 use stwo::core::vcs_lifted::merkle_hasher::MerkleHasherLifted;
 
@@ -206,16 +207,50 @@ fn tampered_proofs_get_the_same_verdict_on_both_paths() {
          {stwo_panics} stwo panics"
     );
     assert_eq!(lean_rejects, compared);
+    // The stock path's count check leaves stwo's `verify` nothing to panic on.
+    assert_eq!(stwo_panics, 0, "the stock path panicked");
     assert!(parsed > 1900, "{parsed} copies parsed by both parsers");
     assert!(compared > 3000, "{compared} tampered copies compared");
 }
 
+/// stwo's `verify` on a Fibonacci proof over `MC`, called directly (without the stock path's
+/// count check): `None` when it panics.
+fn stwo_unguarded<MC: MerkleChannel>(bytes: &[u8]) -> Option<bool>
+where
+    <MC::H as MerkleHasherLifted>::Hash: RawDigest,
+{
+    let file = ProofFile::parse(bytes).unwrap();
+    let h = file.header;
+    let air = &picostark_stwo::air::reduced(&Fibonacci);
+    let shape = shape(air, &h);
+    let proof = payload::decode::<MC::H>(file.payload, &shape).unwrap();
+    let public: Vec<M31> = (0..file.public_inputs.len())
+        .map(|i| M31::from_u32_unchecked(file.public_inputs.get(i).unwrap() as u32))
+        .collect();
+    let component = component(AirEval {
+        air,
+        log_n: h.log_n.into(),
+        public_inputs: public.clone(),
+    });
+    catch_unwind(AssertUnwindSafe(|| {
+        let channel = &mut MC::C::default();
+        bind_statement(channel, &h, &shape.config, &public);
+        let scheme = &mut CommitmentSchemeVerifier::<MC>::new(shape.config);
+        let sizes = stwo::core::air::Component::trace_log_degree_bounds(&component);
+        scheme.commit(proof.commitments[0], &sizes[0], channel);
+        scheme.commit(proof.commitments[1], &sizes[1], channel);
+        stwo::core::verifier::verify(&[&component], channel, scheme, proof).is_ok()
+    }))
+    .ok()
+}
+
 /// A proof whose queried column is one value short: our parser takes it (a count is only
 /// bounded by the queries), the transcript does not see it (queried values are not mixed), so
-/// it reaches the Merkle openings after a valid proof of work. stwo's `verify` panics there
-/// (its Merkle verifier unwraps the column's next value); the lean path rejects it.
+/// it reaches the Merkle openings after a valid proof of work. stwo's `verify` called directly
+/// panics there (its Merkle verifier unwraps the column's next value); both our paths reject
+/// it without panicking, the stock path by its count check before stwo's `verify`.
 #[test]
-fn a_short_queried_column_is_rejected_by_the_lean_path_where_stwo_panics() {
+fn a_short_queried_column_is_rejected_by_both_paths_where_stwo_alone_panics() {
     type H = <ByteMerkleChannel<Blake3> as MerkleChannel>::H;
     let bytes = testdata("stwo-m31-fib-n1024-blake3.proof");
     let file = ProofFile::parse(&bytes).unwrap();
@@ -233,7 +268,19 @@ fn a_short_queried_column_is_rejected_by_the_lean_path_where_stwo_panics() {
         .unwrap()
         .expect("the lean path does not panic");
     assert!(lean.verdict.is_err(), "accepted: {:?}", lean.verdict);
-    assert!(on(&t, Path::Stock).unwrap().is_none(), "stwo did not panic");
+    let stock = on(&t, Path::Stock)
+        .unwrap()
+        .expect("the stock path does not panic");
+    assert!(stock.verdict.is_err(), "accepted: {:?}", stock.verdict);
+    assert_eq!(
+        stwo_unguarded::<ByteMerkleChannel<Blake3>>(&t),
+        None,
+        "stwo alone did not panic: the count check guards nothing"
+    );
+    assert_eq!(
+        stwo_unguarded::<ByteMerkleChannel<Blake3>>(&bytes),
+        Some(true)
+    );
     // The untouched proof re-encoded the same way is accepted: the rebuild is not the cause.
     let whole =
         payload::encode(&payload::decode::<H>(file.payload, &shape(air, &file.header)).unwrap())

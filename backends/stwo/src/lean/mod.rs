@@ -72,7 +72,7 @@ pub fn verify<MC: MerkleChannel>(
     channel: &mut MC::C,
     proof: &ProofView<'_, MC::H>,
     lifting_log_size: u32,
-    mut transcript: Option<&mut Transcript>,
+    transcript: Option<&mut Transcript>,
 ) -> Result<(), VerificationError>
 where
     MC::H: LeanHasher,
@@ -94,14 +94,19 @@ where
     }
     let max_log_degree_bound = lifting_log_size - blowup;
 
-    let composition_coeff = channel.draw_secure_felt();
-    if let Some(t) = transcript.as_deref_mut() {
+    let Challenges {
+        composition_coeff,
+        oods_point,
+        quotient_coeff,
+        fri_plan,
+        queries,
+    } = draw_challenges::<MC>(channel, p, lifting_log_size)?;
+    if let Some(t) = transcript {
         t.composition_coeff = Some(composition_coeff);
-    }
-    MC::mix_root(channel, p.commitments[2]);
-    let oods_point = CirclePoint::<SecureField>::get_random_point(channel);
-    if let Some(t) = transcript.as_deref_mut() {
         t.oods_point = Some(oods_point);
+        t.quotient_coeff = Some(quotient_coeff);
+        t.fri_alphas.extend(fri_plan.alphas());
+        t.queries.clone_from(&queries);
     }
     let mut sample_points = components.mask_points(oods_point, max_log_degree_bound, false);
     sample_points.push(vec![vec![oods_point]; 2 * SECURE_EXTENSION_DEGREE]);
@@ -128,42 +133,6 @@ where
     );
     if composition != constraints {
         return Err(VerificationError::OodsNotMatching);
-    }
-
-    // The commitment scheme's opening at the sampled points.
-    let mut sampled = Vec::with_capacity(
-        p.sampled_values
-            .iter()
-            .flatten()
-            .map(|column| column.len())
-            .sum(),
-    );
-    for column in p.sampled_values.iter().flatten() {
-        sampled.extend_from_slice(column);
-    }
-    channel.mix_felts(&sampled);
-    drop(sampled);
-    let quotient_coeff = channel.draw_secure_felt();
-    if let Some(t) = transcript.as_deref_mut() {
-        t.quotient_coeff = Some(quotient_coeff);
-    }
-    let fri_plan = fri::commit::<MC>(channel, config.fri_config, p, lifting_log_size - blowup)?;
-    if let Some(t) = transcript.as_deref_mut() {
-        t.fri_alphas.extend(fri_plan.alphas());
-    }
-    if !channel.verify_pow_nonce(config.pow_bits, p.proof_of_work) {
-        return Err(VerificationError::ProofOfWork);
-    }
-    channel.mix_u64(p.proof_of_work);
-    let mut queries = draw_queries(
-        channel,
-        fri_plan.first_log_size(),
-        config.fri_config.n_queries,
-    );
-    queries.sort_unstable();
-    queries.dedup();
-    if let Some(t) = transcript {
-        t.queries.clone_from(&queries);
     }
 
     // Every tree is as high as the lifted domain (the preprocessed one too: its query
@@ -223,5 +192,92 @@ where
     let answers = quotients.answers(&domain, |column, query| columns[column].get(query));
     drop(quotients);
     fri::decommit(&fri_plan, p, &table, &queries, &domain, &answers)?;
+    Ok(())
+}
+
+/// What the transcript draws, in stwo's order.
+struct Challenges {
+    composition_coeff: SecureField,
+    oods_point: CirclePoint<SecureField>,
+    quotient_coeff: SecureField,
+    fri_plan: fri::FriPlan,
+    /// Sorted and distinct.
+    queries: Vec<usize>,
+}
+
+/// Draws every challenge from `channel` (the statement and the first two roots mixed in),
+/// checking only what the draws need: FRI's layer count and the proof of work. The values the
+/// challenges bind (the out-of-domain check, the openings) are the caller's to check; the
+/// draws do not depend on them, so stwo's order of checks and this one give one verdict.
+fn draw_challenges<MC: MerkleChannel>(
+    channel: &mut MC::C,
+    p: &ProofView<'_, MC::H>,
+    lifting_log_size: u32,
+) -> Result<Challenges, VerificationError>
+where
+    MC::H: LeanHasher,
+{
+    let config = p.config;
+    let column_log_bound = lifting_log_size
+        .checked_sub(config.fri_config.log_blowup_factor)
+        .ok_or_else(|| structure("lifting below the blowup"))?;
+    let composition_coeff = channel.draw_secure_felt();
+    MC::mix_root(channel, p.commitments[2]);
+    let oods_point = CirclePoint::<SecureField>::get_random_point(channel);
+    let mut sampled = Vec::with_capacity(
+        p.sampled_values
+            .iter()
+            .flatten()
+            .map(|column| column.len())
+            .sum(),
+    );
+    for column in p.sampled_values.iter().flatten() {
+        sampled.extend_from_slice(column);
+    }
+    channel.mix_felts(&sampled);
+    drop(sampled);
+    let quotient_coeff = channel.draw_secure_felt();
+    let fri_plan = fri::commit::<MC>(channel, config.fri_config, p, column_log_bound)?;
+    if !channel.verify_pow_nonce(config.pow_bits, p.proof_of_work) {
+        return Err(VerificationError::ProofOfWork);
+    }
+    channel.mix_u64(p.proof_of_work);
+    let mut queries = draw_queries(
+        channel,
+        fri_plan.first_log_size(),
+        config.fri_config.n_queries,
+    );
+    queries.sort_unstable();
+    queries.dedup();
+    Ok(Challenges {
+        composition_coeff,
+        oods_point,
+        quotient_coeff,
+        fri_plan,
+        queries,
+    })
+}
+
+/// Whether every queried column holds one value a query, as stwo's `verify` assumes (its
+/// Merkle verifier takes the next value unchecked: a short column is a panic there). The
+/// queries come from the transcript, after the proof of work, so our parser cannot count
+/// them: the stock path asks this first, on a copy of its channel (statement and first two
+/// roots mixed in), and stwo's `verify` then only sees proofs it reads without panicking.
+pub fn queried_columns_fit<MC: MerkleChannel>(
+    mut channel: MC::C,
+    p: &ProofView<'_, MC::H>,
+    lifting_log_size: u32,
+) -> Result<(), VerificationError>
+where
+    MC::H: LeanHasher,
+{
+    let queries = draw_challenges::<MC>(&mut channel, p, lifting_log_size)?.queries;
+    if p.queried_values
+        .iter()
+        .flatten()
+        .any(|column| column.len() != queries.len())
+    {
+        return Err(structure("queried values per column"));
+    }
     Ok(())
 }
