@@ -407,18 +407,17 @@ where
             lean::verify::<MC>(&component, channel, &proof, lifting, transcript).map_err(verdict)
         }
         Path::Stock => {
-            let proof = payload::decode::<MC::H>(file.payload, &shape)?;
-            check_key(proof.commitments[0].raw())?;
+            let view = payload::decode_view::<MC::H>(file.payload, &shape)?;
+            check_key(view.commitments[0].raw())?;
             bind_statement(channel, header, &shape.config, &public);
             // The one count our parser cannot check (one value a query in every queried
             // column: the queries are drawn after the proof of work) is checked on a copy of
             // the channel before stwo's `verify`, which would panic on a short column.
-            let view = payload::decode_view::<MC::H>(file.payload, &shape)?;
             let mut replay = channel.clone();
             MC::mix_root(&mut replay, view.commitments[0]);
             MC::mix_root(&mut replay, view.commitments[1]);
             lean::queried_columns_fit::<MC>(replay, &view, lifting).map_err(verdict)?;
-            drop(view);
+            let proof = view.into_proof();
             let scheme = &mut CommitmentSchemeVerifier::<MC>::new(shape.config);
             let sizes = stwo::core::air::Component::trace_log_degree_bounds(&component);
             scheme.commit(proof.commitments[0], &sizes[0], channel);

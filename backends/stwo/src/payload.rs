@@ -157,143 +157,15 @@ impl<'a> Reader<'a> {
         h.copy_from_slice(self.take(32)?);
         Ok(D::from_raw(h))
     }
-
-    fn qm31s(&mut self, max: usize, what: &'static str) -> Result<Vec<SecureField>, VerifyError> {
-        let n = self.count16(max, what)?;
-        (0..n).map(|_| self.qm31()).collect()
-    }
-
-    fn hashes<D: RawDigest>(&mut self, max: usize) -> Result<Vec<D>, VerifyError> {
-        let n = self.count16(max, "stwo payload: too many Merkle hashes")?;
-        (0..n).map(|_| self.hash()).collect()
-    }
-
-    fn layer<H: MerkleHasherLifted>(
-        &mut self,
-        shape: &Shape,
-    ) -> Result<FriLayerProof<H>, VerifyError>
-    where
-        H::Hash: RawDigest,
-    {
-        let fri_witness = self.qm31s(shape.max_witness(), "stwo payload: FRI witness too long")?;
-        let hash_witness = self.hashes(shape.max_hashes())?;
-        let commitment = self.hash()?;
-        Ok(FriLayerProof {
-            fri_witness,
-            decommitment: MerkleDecommitmentLifted { hash_witness },
-            commitment,
-        })
-    }
 }
 
-/// Decodes a payload of the given shape; every count is checked before it is used.
+/// Decodes a payload of the given shape into stwo's proof type (the stock path, the tests):
+/// [`decode_view`]'s reads and checks, then the borrowed parts copied out.
 pub fn decode<H: MerkleHasherLifted>(bytes: &[u8], shape: &Shape) -> Result<Proof<H>, VerifyError>
 where
     H::Hash: RawDigest,
 {
-    let mut r = Reader { bytes };
-    if r.u8()? != VERSION {
-        return Err(malformed("stwo payload: unknown version"));
-    }
-    let pow_bits = u32::from(r.u8()?);
-    let log_blowup_factor = u32::from(r.u8()?);
-    let log_last_layer_degree_bound = u32::from(r.u8()?);
-    let n_queries = usize::from(r.u16()?);
-    let fold_step = u32::from(r.u8()?);
-    let lifting_log_size = Some(u32::from(r.u8()?));
-    let config = PcsConfig {
-        pow_bits,
-        fri_config: FriConfig {
-            log_blowup_factor,
-            log_last_layer_degree_bound,
-            n_queries,
-            fold_step,
-        },
-        lifting_log_size,
-    };
-    if config != shape.config {
-        return Err(VerifyError::StatementMismatch(
-            "stwo payload parameters differ from the header's",
-        ));
-    }
-
-    if usize::from(r.u8()?) != TREES {
-        return Err(malformed("stwo payload: tree count"));
-    }
-    let commitments = (0..TREES)
-        .map(|_| r.hash())
-        .collect::<Result<Vec<_>, _>>()?;
-
-    let mut sampled_values = Vec::with_capacity(TREES);
-    for samples in &shape.samples {
-        if usize::from(r.u16()?) != samples.len() {
-            return Err(malformed("stwo payload: sampled column count"));
-        }
-        let mut tree = Vec::with_capacity(samples.len());
-        for &want in samples {
-            if r.u8()? != want {
-                return Err(malformed("stwo payload: samples per column"));
-            }
-            tree.push((0..want).map(|_| r.qm31()).collect::<Result<Vec<_>, _>>()?);
-        }
-        sampled_values.push(tree);
-    }
-
-    let mut decommitments = Vec::with_capacity(TREES);
-    for _ in 0..TREES {
-        let hash_witness = r.hashes(shape.max_hashes())?;
-        decommitments.push(MerkleDecommitmentLifted { hash_witness });
-    }
-
-    let mut queried_values = Vec::with_capacity(TREES);
-    for samples in &shape.samples {
-        if usize::from(r.u16()?) != samples.len() {
-            return Err(malformed("stwo payload: queried column count"));
-        }
-        let mut tree = Vec::with_capacity(samples.len());
-        for _ in samples {
-            let n = r.count16(
-                shape.max_queried_values(),
-                "stwo payload: more queried values than queries",
-            )?;
-            tree.push((0..n).map(|_| r.m31()).collect::<Result<Vec<_>, _>>()?);
-        }
-        queried_values.push(tree);
-    }
-
-    let proof_of_work = r.u64()?;
-    let first_layer = r.layer(shape)?;
-    let n_inner = usize::from(r.u8()?);
-    if n_inner > MAX_INNER_LAYERS {
-        return Err(malformed("stwo payload: too many FRI layers"));
-    }
-    let inner_layers = (0..n_inner)
-        .map(|_| r.layer(shape))
-        .collect::<Result<Vec<_>, _>>()?;
-    let last_len = 1usize << log_last_layer_degree_bound;
-    if usize::from(r.u16()?) != last_len {
-        return Err(malformed("stwo payload: last layer length"));
-    }
-    let last = (0..last_len)
-        .map(|_| r.qm31())
-        .collect::<Result<Vec<_>, _>>()?;
-    if !r.bytes.is_empty() {
-        return Err(malformed("stwo payload: trailing bytes"));
-    }
-    Ok(StarkProof(CommitmentSchemeProof {
-        config,
-        commitments: TreeVec(commitments),
-        sampled_values: TreeVec(sampled_values),
-        decommitments: TreeVec(decommitments),
-        queried_values: TreeVec(queried_values),
-        proof_of_work,
-        fri_proof: FriProof {
-            first_layer,
-            inner_layers,
-            // A power-of-two length, checked above: `LinePoly::new` asserts it.
-            last_layer_poly: LinePoly::new(last),
-        },
-    }))
+    decode_view(bytes, shape).map(ProofView::into_proof)
 }
 
 /// `n` hashes of 32 bytes, borrowed from the payload.
@@ -377,8 +249,8 @@ pub struct LayerView<'a, H: MerkleHasherLifted> {
     pub commitment: H::Hash,
 }
 
-/// A proof as the lean verifier reads it: the same fields as [`Proof`] and the same checks
-/// ([`decode_view`] accepts exactly what [`decode`] accepts), with the bulk (Merkle hashes,
+/// A proof as the lean verifier reads it: the same fields as [`Proof`] (the stock path's,
+/// [`ProofView::into_proof`]), with the bulk (Merkle hashes,
 /// queried values, FRI witnesses) left in the payload instead of copied to the heap; the
 /// sampled values and the last layer (a few hundred bytes) are owned, as stwo's point
 /// evaluator and line polynomial take them.
@@ -394,6 +266,48 @@ pub struct ProofView<'a, H: MerkleHasherLifted> {
     pub first_layer: LayerView<'a, H>,
     pub inner_layers: Vec<LayerView<'a, H>>,
     pub last_layer_poly: LinePoly,
+}
+
+impl<H: MerkleHasherLifted> ProofView<'_, H>
+where
+    H::Hash: RawDigest,
+{
+    /// stwo's proof type, owning copies of the borrowed parts.
+    pub fn into_proof(self) -> Proof<H> {
+        let layer = |l: &LayerView<'_, H>| FriLayerProof {
+            fri_witness: l.fri_witness.iter().collect(),
+            decommitment: MerkleDecommitmentLifted {
+                hash_witness: l.hash_witness.iter().collect(),
+            },
+            commitment: l.commitment,
+        };
+        let values = |c: &M31sView<'_>| (0..c.len()).map(|i| c.get(i)).collect();
+        StarkProof(CommitmentSchemeProof {
+            config: self.config,
+            commitments: TreeVec(self.commitments.to_vec()),
+            decommitments: TreeVec(
+                self.decommitments
+                    .iter()
+                    .map(|d| MerkleDecommitmentLifted {
+                        hash_witness: d.iter().collect(),
+                    })
+                    .collect(),
+            ),
+            queried_values: TreeVec(
+                self.queried_values
+                    .iter()
+                    .map(|tree| tree.iter().map(values).collect())
+                    .collect(),
+            ),
+            proof_of_work: self.proof_of_work,
+            fri_proof: FriProof {
+                first_layer: layer(&self.first_layer),
+                inner_layers: self.inner_layers.iter().map(layer).collect(),
+                last_layer_poly: self.last_layer_poly,
+            },
+            sampled_values: self.sampled_values,
+        })
+    }
 }
 
 impl<'a> Reader<'a> {
@@ -450,8 +364,8 @@ fn canonical(b: &[u8]) -> bool {
     u32::from_le_bytes([b[0], b[1], b[2], b[3]]) < P
 }
 
-/// [`decode`], borrowing the bulk of the proof from `bytes` ([`ProofView`]): the same reads
-/// in the same order, the same checks and errors.
+/// Decodes a payload of the given shape, every count checked before it is used, borrowing
+/// the bulk of the proof from `bytes` ([`ProofView`]).
 pub fn decode_view<'a, H: MerkleHasherLifted>(
     bytes: &'a [u8],
     shape: &Shape,

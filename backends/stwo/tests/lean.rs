@@ -79,29 +79,6 @@ where
     CirclePoint::<SecureField>::get_random_point(channel)
 }
 
-/// Whether stwo's owned decoding and the lean path's borrowed one take a Fibonacci proof's
-/// payload alike (`None` for another AIR or an envelope that does not parse).
-fn parsers_agree(bytes: &[u8]) -> Option<bool> {
-    fn both<H: MerkleHasherLifted>(file: &ProofFile<'_>) -> bool
-    where
-        H::Hash: RawDigest,
-    {
-        let air = &picostark_stwo::air::reduced(&Fibonacci);
-        let shape = shape(air, &file.header);
-        let owned = payload::decode::<H>(file.payload, &shape).is_ok();
-        owned == payload::decode_view::<H>(file.payload, &shape).is_ok()
-    }
-    let file = ProofFile::parse(bytes).ok()?;
-    if file.header.air != picostark_core::AirId::Fibonacci {
-        return None;
-    }
-    Some(match file.header.hash {
-        HashId::Blake2s256 => both::<<Blake2sMerkleChannel as MerkleChannel>::H>(&file),
-        HashId::Blake3_256 => both::<<ByteMerkleChannel<Blake3> as MerkleChannel>::H>(&file),
-        HashId::Sha256 => both::<<ByteMerkleChannel<Sha256> as MerkleChannel>::H>(&file),
-    })
-}
-
 #[test]
 fn honest_proofs_get_the_same_verdict_and_transcript_on_both_paths() {
     for name in PROOFS {
@@ -146,11 +123,10 @@ fn honest_proofs_get_the_same_verdict_and_transcript_on_both_paths() {
 /// Tampered copies: a byte of every 97 flipped across each payload, every public input
 /// changed, each proof refiled under the other hashes. Where the envelope and our parser
 /// take the copy, both paths give the same verdict (a stwo panic counts as a rejection, and
-/// the lean path must then reject); the lean path never panics; the lean path's borrowed
-/// payload parser accepts exactly the copies stwo's owned one accepts.
+/// the lean path must then reject); neither path panics.
 #[test]
 fn tampered_proofs_get_the_same_verdict_on_both_paths() {
-    let (mut compared, mut stwo_panics, mut lean_rejects, mut parsed) = (0, 0, 0, 0);
+    let (mut compared, mut stwo_panics, mut lean_rejects) = (0, 0, 0);
     for name in PROOFS {
         let bytes = testdata(name);
         let start = payload_start(&bytes);
@@ -173,11 +149,6 @@ fn tampered_proofs_get_the_same_verdict_on_both_paths() {
             }
         }
         for (what, t) in copies {
-            // The lean path's borrowed parser takes what stwo's owned one takes.
-            if let Some(agree) = parsers_agree(&t) {
-                assert!(agree, "{name}, {what}: the parsers disagree");
-                parsed += 1;
-            }
             let Some(lean) = on(&t, Path::Lean) else {
                 continue;
             };
@@ -209,7 +180,6 @@ fn tampered_proofs_get_the_same_verdict_on_both_paths() {
     assert_eq!(lean_rejects, compared);
     // The stock path's count check leaves stwo's `verify` nothing to panic on.
     assert_eq!(stwo_panics, 0, "the stock path panicked");
-    assert!(parsed > 1900, "{parsed} copies parsed by both parsers");
     assert!(compared > 3000, "{compared} tampered copies compared");
 }
 
@@ -263,7 +233,6 @@ fn a_short_queried_column_is_rejected_by_both_paths_where_stwo_alone_panics() {
     let mut t = bytes[..head].to_vec();
     t.extend_from_slice(&(short.len() as u32).to_le_bytes());
     t.extend_from_slice(&short);
-    assert!(parsers_agree(&t).unwrap(), "both parsers take it");
     let lean = on(&t, Path::Lean)
         .unwrap()
         .expect("the lean path does not panic");
