@@ -305,7 +305,7 @@ pub enum Path {
 }
 
 impl Path {
-    /// The path this build's [`StwoM31Verifier`] takes.
+    /// The path this build's [`tyalias@StwoM31Verifier`] takes.
     pub const DEFAULT: Path = if cfg!(feature = "stwo-stock") {
         Path::Stock
     } else {
