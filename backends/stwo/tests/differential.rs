@@ -7,23 +7,35 @@
 use picostark_air::fibonacci::Fibonacci;
 use picostark_core::{verify, Policy, ProofFile};
 use picostark_stwo::air::AirEval;
+use picostark_stwo::channel::RawDigest;
+use picostark_stwo::payload::Proof;
 use picostark_stwo::{bind_statement, component, payload, shape, StwoM31Verifier};
-use stwo::core::channel::Blake2sChannel;
+use stwo::core::air::Component;
+use stwo::core::channel::MerkleChannel;
 use stwo::core::fields::m31::M31;
 use stwo::core::pcs::CommitmentSchemeVerifier;
 use stwo::core::vcs_lifted::blake2_merkle::Blake2sMerkleChannel;
+use stwo::core::vcs_lifted::merkle_hasher::MerkleHasherLifted;
 
 fn testdata(name: &str) -> Vec<u8> {
     std::fs::read(format!("{}/testdata/{name}", env!("CARGO_MANIFEST_DIR"))).unwrap()
 }
 
-/// stwo's verdict on a Fibonacci proof file, or `None` when our parser refuses its payload.
-fn stwo_verdict(bytes: &[u8]) -> Option<bool> {
+/// stwo's own verifier set up from its public API for a Fibonacci proof file over `MC` (the
+/// statement bound, the first two trees committed), handed to `f` with the proof and the
+/// component; `None` when our parser refuses the payload.
+pub fn with_stwo<MC: MerkleChannel, R>(
+    bytes: &[u8],
+    f: impl FnOnce(&mut MC::C, &mut CommitmentSchemeVerifier<MC>, Proof<MC::H>, &dyn Component) -> R,
+) -> Option<R>
+where
+    <MC::H as MerkleHasherLifted>::Hash: RawDigest,
+{
     let file = ProofFile::parse(bytes).ok()?;
     let h = file.header;
     let air = &picostark_stwo::air::reduced(&Fibonacci);
     let shape = shape(air, &h);
-    let proof = payload::decode(file.payload, &shape).ok()?;
+    let proof = payload::decode::<MC::H>(file.payload, &shape).ok()?;
     let public: Vec<M31> = (0..file.public_inputs.len())
         .map(|i| M31::from_u32_unchecked(file.public_inputs.get(i).unwrap() as u32))
         .collect();
@@ -32,13 +44,20 @@ fn stwo_verdict(bytes: &[u8]) -> Option<bool> {
         log_n: h.log_n.into(),
         public_inputs: public.clone(),
     });
-    let channel = &mut Blake2sChannel::default();
+    let channel = &mut MC::C::default();
     bind_statement(channel, &h, &shape.config, &public);
-    let scheme = &mut CommitmentSchemeVerifier::<Blake2sMerkleChannel>::new(shape.config);
-    let sizes = stwo::core::air::Component::trace_log_degree_bounds(&component);
+    let scheme = &mut CommitmentSchemeVerifier::<MC>::new(shape.config);
+    let sizes = component.trace_log_degree_bounds();
     scheme.commit(proof.commitments[0], &sizes[0], channel);
     scheme.commit(proof.commitments[1], &sizes[1], channel);
-    Some(stwo::core::verifier::verify(&[&component], channel, scheme, proof).is_ok())
+    Some(f(channel, scheme, proof, &component))
+}
+
+/// stwo's verdict on a Fibonacci proof file, or `None` when our parser refuses its payload.
+fn stwo_verdict(bytes: &[u8]) -> Option<bool> {
+    with_stwo::<Blake2sMerkleChannel, _>(bytes, |channel, scheme, proof, component| {
+        stwo::core::verifier::verify(&[component], channel, scheme, proof).is_ok()
+    })
 }
 
 fn ours(bytes: &[u8]) -> bool {

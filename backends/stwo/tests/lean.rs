@@ -6,16 +6,15 @@
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
+use crate::differential::with_stwo;
+
 use picostark_air::fibonacci::Fibonacci;
 use picostark_core::{HashId, ProofFile};
-use picostark_stwo::air::AirEval;
 use picostark_stwo::channel::{Blake3, ByteMerkleChannel, RawDigest, Sha256};
-use picostark_stwo::{bind_statement, component, payload, run, shape, Path, Run};
+use picostark_stwo::{payload, run, shape, Path, Run};
 use stwo::core::channel::{Channel, MerkleChannel};
 use stwo::core::circle::CirclePoint;
-use stwo::core::fields::m31::M31;
 use stwo::core::fields::qm31::SecureField;
-use stwo::core::pcs::CommitmentSchemeVerifier;
 use stwo::core::vcs_lifted::blake2_merkle::Blake2sMerkleChannel;
 use stwo::core::vcs_lifted::merkle_hasher::MerkleHasherLifted;
 
@@ -57,26 +56,12 @@ fn stwo_oods_point<MC: MerkleChannel>(bytes: &[u8]) -> CirclePoint<SecureField>
 where
     <MC::H as MerkleHasherLifted>::Hash: RawDigest,
 {
-    let file = ProofFile::parse(bytes).unwrap();
-    let h = file.header;
-    let air = &picostark_stwo::air::reduced(&Fibonacci);
-    let shape = shape(air, &h);
-    let proof = payload::decode::<MC::H>(file.payload, &shape).unwrap();
-    let public: Vec<M31> = (0..file.public_inputs.len())
-        .map(|i| M31::from_u32_unchecked(file.public_inputs.get(i).unwrap() as u32))
-        .collect();
-    let _ = component(AirEval {
-        air,
-        log_n: h.log_n.into(),
-        public_inputs: public.clone(),
-    });
-    let channel = &mut MC::C::default();
-    bind_statement(channel, &h, &shape.config, &public);
-    MC::mix_root(channel, proof.commitments[0]);
-    MC::mix_root(channel, proof.commitments[1]);
-    channel.draw_secure_felt();
-    MC::mix_root(channel, proof.commitments[2]);
-    CirclePoint::<SecureField>::get_random_point(channel)
+    with_stwo::<MC, _>(bytes, |channel, _, proof, _| {
+        channel.draw_secure_felt();
+        MC::mix_root(channel, proof.commitments[2]);
+        CirclePoint::<SecureField>::get_random_point(channel)
+    })
+    .unwrap()
 }
 
 #[test]
@@ -189,27 +174,11 @@ fn stwo_unguarded<MC: MerkleChannel>(bytes: &[u8]) -> Option<bool>
 where
     <MC::H as MerkleHasherLifted>::Hash: RawDigest,
 {
-    let file = ProofFile::parse(bytes).unwrap();
-    let h = file.header;
-    let air = &picostark_stwo::air::reduced(&Fibonacci);
-    let shape = shape(air, &h);
-    let proof = payload::decode::<MC::H>(file.payload, &shape).unwrap();
-    let public: Vec<M31> = (0..file.public_inputs.len())
-        .map(|i| M31::from_u32_unchecked(file.public_inputs.get(i).unwrap() as u32))
-        .collect();
-    let component = component(AirEval {
-        air,
-        log_n: h.log_n.into(),
-        public_inputs: public.clone(),
-    });
     catch_unwind(AssertUnwindSafe(|| {
-        let channel = &mut MC::C::default();
-        bind_statement(channel, &h, &shape.config, &public);
-        let scheme = &mut CommitmentSchemeVerifier::<MC>::new(shape.config);
-        let sizes = stwo::core::air::Component::trace_log_degree_bounds(&component);
-        scheme.commit(proof.commitments[0], &sizes[0], channel);
-        scheme.commit(proof.commitments[1], &sizes[1], channel);
-        stwo::core::verifier::verify(&[&component], channel, scheme, proof).is_ok()
+        with_stwo::<MC, _>(bytes, |channel, scheme, proof, component| {
+            stwo::core::verifier::verify(&[component], channel, scheme, proof).is_ok()
+        })
+        .unwrap()
     }))
     .ok()
 }
