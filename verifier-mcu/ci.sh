@@ -11,14 +11,18 @@
 #    BabyBear^5 p3-babybear proof and a flipped copy (the RV32 miscompilation of issue 15);
 # 3. per core (m33, rv32): one firmware build with every backend, every proof verified under
 #    QEMU twice (counts must be identical), every hostile file rejected; rv32 is built for
-#    the RP2350's Hazard3 (Zba/Zbb/Zbs/Zbkb, firmware/.cargo/config.toml), and once more as
-#    plain RV32IMAC (`--isa rv32imac`), every genuine proof verified once; a wf-goldilocks
+#    the RP2350's Hazard3 (Zba/Zbb/Zbs/Zbkb, firmware/.cargo/config.toml); a wf-goldilocks
 #    image with code in SRAM (`code-in-ram`, the hardware-hash configuration of issue 17,
 #    heap 128 KiB as its board image needs): one proof verified, one tampered copy rejected;
 # 4. per core, stock upstream `winterfell::verify` in the published silicon runs' window and
 #    build (`mcu-run run --window stock-wf`: target-cpu=cortex-m33, plain RV32IMAC) on the
 #    zkmcu reference proof and on our Goldilocks proof: both must be accepted (a guard against
 #    the RV32 miscompilation described in results/baseline/NOTES.md), with a cycle estimate;
+#    on Hazard3 this is the plain RV32IMAC build and QEMU CPU (`--isa rv32imac`, Zb* off, so a
+#    stray Zb* instruction would trap). Our verifiers on plain RV32IMAC, every backend, are a
+#    documented measurement (`mcu-run run --core rv32 --isa rv32imac`, results/baseline/
+#    hazard3/), not rebuilt here: that image recompiled every crate for its own flags (about
+#    3 CPU-minutes) for a core the RP2350 does not have;
 # 5. the rp2350 firmware for both cores built with an embedded proof (every backend with its
 #    hot code in SRAM, wf-goldilocks alone and with its hot code in SRAM,
 #    wf-goldilocks and lean-only p3-babybear with code in SRAM, and the published window's
@@ -30,6 +34,7 @@
 # Records go to $OUT (default out/mcu), UF2 files to $OUT/uf2.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. .ci/packages.sh
 OUT=${OUT:-out/mcu}
 PROOFS=${PROOFS:-out/mcu/proofs}
 mkdir -p "$OUT" "$PROOFS" "$OUT/uf2"
@@ -56,9 +61,6 @@ prebuild() {
   "$MCU" run --build-only --core "$core" --features wf-goldilocks,code-in-ram --heap 131072
   "$MCU" run --build-only --core "$core" --window stock-wf --iterations 1
   "$MCU" run --build-only --core "$core" --features stwo-m31
-  if [ "$core" = rv32 ]; then
-    "$MCU" run --build-only --core rv32 --isa rv32imac --features "$ALL5,user-air"
-  fi
   say "prebuild $core: done"
 }
 prebuild m33 >"$OUT/prebuild-m33.log" 2>&1 &
@@ -233,13 +235,6 @@ core_checks() {
       --expect rejected --out "$OUT/code-in-ram/tampered" \
       "$PROOFS/wf-goldilocks-fib-1024-sha256.flip.tampered"
   fi
-  # The rv32 runs above use the RP2350's ISA (RV32IMAC + Zba/Zbb/Zbs/Zbkb, the default); the
-  # plain RV32IMAC build for other chips is checked once, on the genuine proofs (QEMU with
-  # the bit-manipulation extensions off, so a stray Zb* instruction would trap).
-  if [ "$core" = rv32 ]; then
-    say "verifier-mcu: QEMU rv32, plain RV32IMAC (--isa rv32imac)"
-    "$MCU" run --core rv32 --isa rv32imac --features "$FEATURES" --out "$OUT/rv32imac" "$PROOFS"/*.proof
-  fi
   if has wf-goldilocks; then
     say "verifier-mcu: stock winterfell::verify on $core"
     "$MCU" run --core "$core" --window stock-wf --iterations 1 --out "$OUT/stock" \
@@ -332,6 +327,8 @@ if has p3-babybear; then
   SETS+=("p3-babybear-code-in-ram:p3-babybear,code-in-ram,lean-only:98304:$(realpath "$PROOFS/p3-babybear-fib-1024-sha256.proof")")
 fi
 
+# QEMU (.ci/run installs it beside the first builds).
+packages_ready
 for core in m33 rv32; do
   pid_var=prebuild_$core
   if ! wait "${!pid_var}"; then
