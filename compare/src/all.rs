@@ -196,6 +196,8 @@ fn clean(dir: &Path) -> Result<(), String> {
 
 pub fn run(a: &AllArgs, invocation: &str) -> Result<(), String> {
     let t0 = Instant::now();
+    // The tree measured is the one the tools are built from now, at the start.
+    let commit = picostark_core::record::source_commit(&crate::input::repo_root(), 12);
     let cwd = std::env::current_dir().map_err(|e| e.to_string())?;
     let out = cwd.join(&a.out);
     let (raw, proofs) = (out.join("raw"), out.join("proofs"));
@@ -370,14 +372,16 @@ pub fn run(a: &AllArgs, invocation: &str) -> Result<(), String> {
     qemu_versions.dedup();
     let qemu = (!qemu_versions.is_empty()).then(|| qemu_versions.join("; "));
     let qemu = qemu.unwrap_or("not used".into());
-    write_readme(&out, context! { invocation, timings, total, qemu, rows })?;
+    let readme = context! { invocation, commit, timings, total, qemu, rows };
+    write_readme(&out, readme)?;
     let out = out.display();
     println!("done in {total} s: {rows} rows. Report: {out}/report.html");
     println!("  also {out}/report.md, {out}/table.csv, {out}/table.json, {out}/README.md");
     Ok(())
 }
 
-/// `<out>/README.md`: the run (`invocation`, `timings`, `total`, `qemu`, `rows`) and the machine.
+/// `<out>/README.md`: the run (`invocation`, `commit`, `timings`, `total`, `qemu`, `rows`) and
+/// the machine.
 fn write_readme(out: &Path, run: minijinja::Value) -> Result<(), String> {
     let root = crate::input::repo_root();
     let tool = |cmd: &str, args: &[&str]| {
@@ -390,17 +394,19 @@ fn write_readme(out: &Path, run: minijinja::Value) -> Result<(), String> {
     let cpu = model.map_or(std::env::consts::ARCH, |m| m.1.trim());
     let ctx = context! {
         cpu,
-        commit => tool("git", &["rev-parse", "--short=12", "HEAD"]),
         rustc => tool("rustc", &["-V"]),
         generated => crate::report::utc_now(),
         threads => std::thread::available_parallelism().map_or(1, |n| n.get()),
         ..run
     };
+    let p = out.join("README.md");
+    std::fs::write(&p, render_readme(ctx)?).map_err(|e| format!("{}: {e}", p.display()))
+}
+
+fn render_readme(ctx: minijinja::Value) -> Result<String, String> {
     let env = minijinja::Environment::new();
     let t = env.template_from_str(include_str!("results-readme.md.j2"));
-    let s = t.and_then(|t| t.render(ctx)).map_err(|e| e.to_string())?;
-    let p = out.join("README.md");
-    std::fs::write(&p, s).map_err(|e| format!("{}: {e}", p.display()))
+    t.and_then(|t| t.render(ctx)).map_err(|e| e.to_string())
 }
 
 #[cfg(test)]
@@ -417,6 +423,20 @@ mod tests {
         let rec = crate::input::repo_root().join("compare/testdata/host-bench.json");
         let rec = crate::input::shown(&rec);
         assert!(!rec.starts_with('/'), "{rec}");
+    }
+
+    #[test]
+    fn readme_says_whether_the_commit_was_clean() {
+        let line = |commit: &str| {
+            let text = render_readme(context! { commit }).unwrap();
+            let line = text.lines().find(|l| l.starts_with("| commit |"));
+            line.unwrap().to_string()
+        };
+        let clean = "| commit | 0123456789ab (a clean tree at the start of the run) |";
+        assert_eq!(line("0123456789ab"), clean);
+        let dirty = line("0123456789ab-dirty");
+        let says = "-dirty (uncommitted changes outside";
+        assert!(dirty.contains(says), "{dirty}");
     }
 
     #[test]
