@@ -1,6 +1,7 @@
 //! `compare all`: the one command that produces the report on a fresh machine.
 //!
-//! 1. `prover-host list` says which backends (and extension degrees) this build has;
+//! 1. `prover-host list` says which backends (and extension degrees) this build has (and
+//!    stwo-m31's prover, a nightly binary in its own workspace, is built when it is one);
 //! 2. `prover-host bench` proves and verifies Fib at every requested n for each of them
 //!    (host records, proof files), and `prover-host --ext E` proves each further extension
 //!    degree a backend offers; all of it `--samples` times (default 3), since provers
@@ -75,6 +76,19 @@ fn cargo_run(package: &str, args: &str) -> Command {
     c.current_dir(crate::input::repo_root());
     c.args(["run", "--release", "-p", package, "--"]);
     c.args(args.split_whitespace());
+    c
+}
+
+/// `cargo build --release --locked` of stwo-m31's prover (`backends/stwo/prover`), which
+/// prover-host runs (`picostark_stwo::prover_client`) but cannot build: stwo's prover needs
+/// the nightly that workspace's `rust-toolchain.toml` pins. So the build goes through
+/// rustup's `cargo`, without the `RUSTUP_TOOLCHAIN` this run's stable cargo set, which would
+/// override the pin.
+fn stwo_prover_build() -> Command {
+    let mut c = Command::new("cargo");
+    c.current_dir(crate::input::repo_root().join("backends/stwo/prover"));
+    c.args(["build", "--release", "--locked"]);
+    c.env_remove("RUSTUP_TOOLCHAIN");
     c
 }
 
@@ -227,6 +241,13 @@ pub fn run(a: &AllArgs, invocation: &str) -> Result<(), String> {
     let shown = backends.iter().map(|(b, d)| format!("{b} (ext {d:?})"));
     println!("[1/4] backends: {}", shown.collect::<Vec<_>>().join(", "));
     lap("build prover-host, list backends");
+    let stwo = backends.iter().any(|(b, _)| b == BackendId::StwoM31.name());
+    if stwo && std::env::var_os("PICOSTARK_STWO_PROVER").is_none() {
+        println!("[1/4] building the stwo-m31 prover (its own workspace, pinned nightly)");
+        let what = "the stwo-m31 prover did not build (`bash .ci/install` installs its nightly), so stwo-m31 has no rows";
+        run.tool(&mut stwo_prover_build(), "[1/4]", "stwo-prover-build", what)?;
+        lap("build the stwo-m31 prover");
+    }
 
     // 2. Host: prove and verify, `samples` proof sets.
     let ns: Vec<String> = a.log_n.iter().map(u8::to_string).collect();
@@ -423,6 +444,18 @@ mod tests {
         let rec = crate::input::repo_root().join("compare/testdata/host-bench.json");
         let rec = crate::input::shown(&rec);
         assert!(!rec.starts_with('/'), "{rec}");
+    }
+
+    #[test]
+    fn stwo_prover_builds_with_its_pinned_toolchain() {
+        let c = stwo_prover_build();
+        let pin = c.get_current_dir().unwrap().join("rust-toolchain.toml");
+        assert!(pin.is_file(), "{}", pin.display());
+        let unset = |(k, v): (&std::ffi::OsStr, Option<&std::ffi::OsStr>)| {
+            k == "RUSTUP_TOOLCHAIN" && v.is_none()
+        };
+        let why = "this run's toolchain would override the pin";
+        assert!(c.get_envs().any(unset), "{why}");
     }
 
     #[test]
