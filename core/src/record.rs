@@ -572,9 +572,9 @@ mod source {
 
     /// What a record names as its commit: `HEAD` of the repository `dir` is in, its first
     /// `digits` hex digits (all of them when fewer), with `-dirty` appended when any other
-    /// file differs from that commit (tracked or new, [`UNMEASURED`] aside), so a record of
-    /// an uncommitted tree never passes for the commit's. `unknown` without git or a
-    /// repository.
+    /// file differs from that commit (tracked or new; not under `results/`, not `*.md`), so
+    /// a record of an uncommitted tree never passes for the commit's. `unknown` without git
+    /// or a repository.
     pub fn source_commit(dir: &Path, digits: usize) -> String {
         let git = |args: &[&str]| {
             let out = Command::new("git").current_dir(dir).args(args).output();
