@@ -1,6 +1,7 @@
 //! `compare all`: the one command that produces the report on a fresh machine.
 //!
-//! 1. `prover-host list` says which backends (and extension degrees) this build has;
+//! 1. `prover-host list` says which backends (and extension degrees) this build has (and
+//!    stwo-m31's prover, a nightly binary in its own workspace, is built when it is one);
 //! 2. `prover-host bench` proves and verifies Fib at every requested n for each of them
 //!    (host records, proof files), and `prover-host --ext E` proves each further extension
 //!    degree a backend offers; all of it `--samples` times (default 3), since provers
@@ -75,6 +76,19 @@ fn cargo_run(package: &str, args: &str) -> Command {
     c.current_dir(crate::input::repo_root());
     c.args(["run", "--release", "-p", package, "--"]);
     c.args(args.split_whitespace());
+    c
+}
+
+/// `cargo build --release --locked` of stwo-m31's prover (`backends/stwo/prover`), which
+/// prover-host runs (`picostark_stwo::prover_client`) but cannot build: stwo's prover needs
+/// the nightly that workspace's `rust-toolchain.toml` pins. So the build goes through
+/// rustup's `cargo`, without the `RUSTUP_TOOLCHAIN` this run's stable cargo set, which would
+/// override the pin.
+fn stwo_prover_build() -> Command {
+    let mut c = Command::new("cargo");
+    c.current_dir(crate::input::repo_root().join("backends/stwo/prover"));
+    c.args(["build", "--release", "--locked"]);
+    c.env_remove("RUSTUP_TOOLCHAIN");
     c
 }
 
@@ -196,6 +210,8 @@ fn clean(dir: &Path) -> Result<(), String> {
 
 pub fn run(a: &AllArgs, invocation: &str) -> Result<(), String> {
     let t0 = Instant::now();
+    // The tree measured is the one the tools are built from now, at the start.
+    let commit = picostark_core::record::source_commit(&crate::input::repo_root(), 12);
     let cwd = std::env::current_dir().map_err(|e| e.to_string())?;
     let out = cwd.join(&a.out);
     let (raw, proofs) = (out.join("raw"), out.join("proofs"));
@@ -225,6 +241,13 @@ pub fn run(a: &AllArgs, invocation: &str) -> Result<(), String> {
     let shown = backends.iter().map(|(b, d)| format!("{b} (ext {d:?})"));
     println!("[1/4] backends: {}", shown.collect::<Vec<_>>().join(", "));
     lap("build prover-host, list backends");
+    let stwo = backends.iter().any(|(b, _)| b == BackendId::StwoM31.name());
+    if stwo && std::env::var_os("PICOSTARK_STWO_PROVER").is_none() {
+        println!("[1/4] building the stwo-m31 prover (its own workspace, pinned nightly)");
+        let what = "the stwo-m31 prover did not build (`bash .ci/install` installs its nightly), so stwo-m31 has no rows";
+        run.tool(&mut stwo_prover_build(), "[1/4]", "stwo-prover-build", what)?;
+        lap("build the stwo-m31 prover");
+    }
 
     // 2. Host: prove and verify, `samples` proof sets.
     let ns: Vec<String> = a.log_n.iter().map(u8::to_string).collect();
@@ -370,14 +393,16 @@ pub fn run(a: &AllArgs, invocation: &str) -> Result<(), String> {
     qemu_versions.dedup();
     let qemu = (!qemu_versions.is_empty()).then(|| qemu_versions.join("; "));
     let qemu = qemu.unwrap_or("not used".into());
-    write_readme(&out, context! { invocation, timings, total, qemu, rows })?;
+    let readme = context! { invocation, commit, timings, total, qemu, rows };
+    write_readme(&out, readme)?;
     let out = out.display();
     println!("done in {total} s: {rows} rows. Report: {out}/report.html");
     println!("  also {out}/report.md, {out}/table.csv, {out}/table.json, {out}/README.md");
     Ok(())
 }
 
-/// `<out>/README.md`: the run (`invocation`, `timings`, `total`, `qemu`, `rows`) and the machine.
+/// `<out>/README.md`: the run (`invocation`, `commit`, `timings`, `total`, `qemu`, `rows`) and
+/// the machine.
 fn write_readme(out: &Path, run: minijinja::Value) -> Result<(), String> {
     let root = crate::input::repo_root();
     let tool = |cmd: &str, args: &[&str]| {
@@ -390,17 +415,19 @@ fn write_readme(out: &Path, run: minijinja::Value) -> Result<(), String> {
     let cpu = model.map_or(std::env::consts::ARCH, |m| m.1.trim());
     let ctx = context! {
         cpu,
-        commit => tool("git", &["rev-parse", "--short=12", "HEAD"]),
         rustc => tool("rustc", &["-V"]),
         generated => crate::report::utc_now(),
         threads => std::thread::available_parallelism().map_or(1, |n| n.get()),
         ..run
     };
+    let p = out.join("README.md");
+    std::fs::write(&p, render_readme(ctx)?).map_err(|e| format!("{}: {e}", p.display()))
+}
+
+fn render_readme(ctx: minijinja::Value) -> Result<String, String> {
     let env = minijinja::Environment::new();
     let t = env.template_from_str(include_str!("results-readme.md.j2"));
-    let s = t.and_then(|t| t.render(ctx)).map_err(|e| e.to_string())?;
-    let p = out.join("README.md");
-    std::fs::write(&p, s).map_err(|e| format!("{}: {e}", p.display()))
+    t.and_then(|t| t.render(ctx)).map_err(|e| e.to_string())
 }
 
 #[cfg(test)]
@@ -417,6 +444,32 @@ mod tests {
         let rec = crate::input::repo_root().join("compare/testdata/host-bench.json");
         let rec = crate::input::shown(&rec);
         assert!(!rec.starts_with('/'), "{rec}");
+    }
+
+    #[test]
+    fn stwo_prover_builds_with_its_pinned_toolchain() {
+        let c = stwo_prover_build();
+        let pin = c.get_current_dir().unwrap().join("rust-toolchain.toml");
+        assert!(pin.is_file(), "{}", pin.display());
+        let unset = |(k, v): (&std::ffi::OsStr, Option<&std::ffi::OsStr>)| {
+            k == "RUSTUP_TOOLCHAIN" && v.is_none()
+        };
+        let why = "this run's toolchain would override the pin";
+        assert!(c.get_envs().any(unset), "{why}");
+    }
+
+    #[test]
+    fn readme_says_whether_the_commit_was_clean() {
+        let line = |commit: &str| {
+            let text = render_readme(context! { commit }).unwrap();
+            let line = text.lines().find(|l| l.starts_with("| commit |"));
+            line.unwrap().to_string()
+        };
+        let clean = "| commit | 0123456789ab (a clean tree at the start of the run) |";
+        assert_eq!(line("0123456789ab"), clean);
+        let dirty = line("0123456789ab-dirty");
+        let says = "-dirty (uncommitted changes outside";
+        assert!(dirty.contains(says), "{dirty}");
     }
 
     #[test]

@@ -29,6 +29,15 @@ impl Table {
         self.rows.push(line.split(" | ").map(Into::into).collect());
     }
 
+    /// [`Table::row`], unless a row with the same cells is there already: it would tell the
+    /// reader nothing more.
+    pub fn row_once(&mut self, line: &str) {
+        let cells: Vec<String> = line.split(" | ").map(Into::into).collect();
+        if !self.rows.contains(&cells) {
+            self.rows.push(cells);
+        }
+    }
+
     /// Drops every column with no value (`–` or empty) in any row: a column of dashes tells
     /// the reader nothing (a device column without device logs).
     pub fn drop_empty_columns(&mut self) {
@@ -253,5 +262,14 @@ mod tests {
         ];
         let want = "12.35 M ; 45.7 k ; 999 ; 37.2 KiB ; 2^10 ; 1000 ; 12_345_678 ; -1_234 ; 57.5 ; 57 ; 1.50x ; –";
         assert_eq!(got.join(" ; ").replace('\u{202f}', "_"), want);
+    }
+
+    #[test]
+    fn a_row_once_is_not_repeated() {
+        let mut t = Table::new("", "a | b");
+        for line in ["1 | 2", "1 | 3", "1 | 2"] {
+            t.row_once(line);
+        }
+        assert_eq!(t.rows, [["1", "2"], ["1", "3"]]);
     }
 }

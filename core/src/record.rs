@@ -514,6 +514,8 @@ mod run_record {
         pub toolchain: String,
         /// Cargo profile and its relevant settings, e.g. `release opt-level=s lto=fat`.
         pub profile: String,
+        /// The commit measured, `-dirty` when the tree differed from it (host tools write it
+        /// with `source_commit`).
         pub git_commit: String,
     }
 
@@ -551,6 +553,63 @@ mod run_record {
                 hash_impl: run.get("hash_impl").map(String::from),
                 ..RunRecord::default()
             })
+        }
+    }
+}
+
+#[cfg(feature = "std")]
+pub use source::source_commit;
+
+#[cfg(feature = "std")]
+mod source {
+    use std::path::Path;
+    use std::process::Command;
+    use std::string::{String, ToString};
+
+    /// The files whose changes do not change a measurement: the results folder, which runs
+    /// write into while they measure, and the documentation (`*.md`), which nothing builds.
+    const UNMEASURED: [&str; 2] = [":(top,exclude)results", ":(top,exclude,glob)**/*.md"];
+
+    /// What a record names as its commit: `HEAD` of the repository `dir` is in, its first
+    /// `digits` hex digits (all of them when fewer), with `-dirty` appended when any other
+    /// file differs from that commit (tracked or new; not under `results/`, not `*.md`), so
+    /// a record of an uncommitted tree never passes for the commit's. `unknown` without git
+    /// or a repository.
+    pub fn source_commit(dir: &Path, digits: usize) -> String {
+        let git = |args: &[&str]| {
+            let out = Command::new("git").current_dir(dir).args(args).output();
+            let out = out.ok().filter(|o| o.status.success())?;
+            Some(String::from_utf8_lossy(&out.stdout).trim().to_string())
+        };
+        let Some(head) = git(&["rev-parse", "HEAD"]) else {
+            return "unknown".into();
+        };
+        let head = head.get(..digits).unwrap_or(&head);
+        let mut status = std::vec!["status", "--porcelain", "--", ":(top)"];
+        status.extend(UNMEASURED);
+        match git(&status) {
+            Some(changes) if changes.is_empty() => head.into(),
+            // A status git cannot give counts as changed: the tree is not known to be HEAD's.
+            _ => std::format!("{head}-dirty"),
+        }
+    }
+
+    #[cfg(test)]
+    mod tests {
+        use super::*;
+
+        #[test]
+        fn names_this_checkout() {
+            let here = Path::new(env!("CARGO_MANIFEST_DIR"));
+            let full = source_commit(here, 40);
+            let short = source_commit(here, 12);
+            if full == "unknown" {
+                return; // built outside a git checkout
+            }
+            let hex = |s: &str| s.len() == 40 && s.bytes().all(|b| b.is_ascii_hexdigit());
+            assert!(hex(full.trim_end_matches("-dirty")), "{full}");
+            assert_eq!(short.trim_end_matches("-dirty"), &full[..12]);
+            assert_eq!(short.ends_with("-dirty"), full.ends_with("-dirty"));
         }
     }
 }

@@ -526,7 +526,7 @@ pub(crate) fn host_record(
         params: Some(h.params),
         toolchain: env!("PICOSTARK_RUSTC_VERSION").into(),
         profile: env!("PICOSTARK_PROFILE").into(),
-        git_commit: git_commit(),
+        git_commit: picostark_core::record::source_commit(Path::new("."), 12),
         ..RunRecord::default()
     })
 }
@@ -543,16 +543,6 @@ fn host_cpu() -> String {
         })
         .unwrap_or_else(|| std::env::consts::ARCH.to_string());
     format!("{model} ({threads} threads)")
-}
-
-fn git_commit() -> String {
-    std::process::Command::new("git")
-        .args(["rev-parse", "--short=12", "HEAD"])
-        .output()
-        .ok()
-        .filter(|o| o.status.success())
-        .and_then(|o| String::from_utf8(o.stdout).ok())
-        .map_or_else(|| "unknown".into(), |s| s.trim().to_string())
 }
 
 fn write_file(path: &Path, bytes: &[u8]) -> Result<(), UsageError> {

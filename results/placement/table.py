@@ -27,7 +27,8 @@ def load(image, placement, backend, core):
 
 
 def qemu(backend, core):
-    """The report's QEMU-image record (five-backend QEMU firmware, results/raw/emulator/s2)."""
+    """The report's QEMU-image record (the QEMU firmware of every backend `compare all` proved:
+    five in the runs before 00e5f18's, six with stwo-m31 from it on; results/raw/emulator/s2)."""
     f = HERE.parent / "raw" / "emulator" / "s2" / f"{backend}-fib-n1024.proof.{core}.tlsf.json"
     return json.loads(f.read_text()) if f.exists() else None
 
@@ -141,7 +142,7 @@ def proof_sram_table(image):
 
 
 def qemu_vs_board():
-    """The report's QEMU-image rows (five-backend QEMU image, results/raw/emulator/s2) beside
+    """The report's QEMU-image rows (`compare all`'s QEMU image, results/raw/emulator/s2) beside
     the board images' `xip` rows (one-backend and five-backend)."""
     rows = ["| backend | core | QEMU image: instructions | est. ms | board, one backend: instructions | est. ms | diff | board, five backends: instructions | est. ms | diff |",
             "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"]

@@ -167,17 +167,12 @@ impl<'a> Answer<'a> {
             let in_sram = |o: &&Row| !o.placement.starts_with(XIP);
             let same_hash = |o: &&&Row| o.hash == r.hash;
             if sram_placed && !in_sram(r) && !group.iter().filter(same_hash).any(in_sram) {
-                why.push(format!(
-                    "from flash: no code-in-SRAM {} run of it measured",
-                    r.hash
-                ));
+                why.push("no run with code in SRAM".into());
             }
-            if let Some(f) = r.flash().filter(|&f| f > 2 * median(&flashes)) {
-                let image = r
-                    .image
-                    .as_deref()
-                    .map_or("its image holds every backend", |i| i);
-                why.push(format!("{} of flash: {image}", kib(f)));
+            // The flash column has the size; the note says why it is large.
+            if r.flash().is_some_and(|f| f > 2 * median(&flashes)) {
+                let image = r.image.as_deref().map(|i| format!("{i} image"));
+                why.push(image.unwrap_or_else(|| "image of every backend".into()));
             }
             for (core, name) in CORES {
                 if self.on(r, core).is_none() {

@@ -63,7 +63,9 @@ pub fn section(rows: &[Row]) -> Section {
         let (b3_ms, sw_ms, en_ms) = (est(b3), est(sw), est(Some(e)));
         let b3_bytes = dash(b3.map(|r| r.proof_bytes), grouped);
         let bytes = format!("{b3_bytes} · {}", grouped(e.proof_bytes));
-        t.row(&format!("{label} | {core} | {n} | {b3_ms} | {sw_ms} | {en_ms} | {blocks} | {sw_floor} | {engine_floor} | {bytes}"));
+        // Two folders' runs of one configuration (e.g. results/hash/best and
+        // results/circle/engine) often agree in every figure shown: one row then.
+        t.row_once(&format!("{label} | {core} | {n} | {b3_ms} | {sw_ms} | {en_ms} | {blocks} | {sw_floor} | {engine_floor} | {bytes}"));
     }
     if engine_rows.iter().any(|r| r.placement != XIP) {
         s.intro = format!("{NOTE}\n\n{SRAM_NOTE}");

@@ -43,30 +43,10 @@ impl BuildMeta {
         let fw = root.join("verifier-mcu/firmware");
         let toolchain = capture(Command::new("rustc").current_dir(&fw).arg("-V"))
             .unwrap_or_else(|| "unknown".into());
-        let commit = capture(
-            Command::new("git")
-                .current_dir(&root)
-                .args(["rev-parse", "HEAD"]),
-        )
-        .unwrap_or_else(|| "unknown".into());
-        let dirty = capture(Command::new("git").current_dir(&root).args([
-            "status",
-            "--porcelain",
-            "--",
-            "core",
-            "backends",
-            "air",
-            "verifier-mcu",
-        ]))
-        .is_some_and(|s| !s.is_empty());
         BuildMeta {
             toolchain,
             profile: firmware_profile(),
-            git_commit: if dirty {
-                format!("{commit}-dirty")
-            } else {
-                commit
-            },
+            git_commit: picostark_core::record::source_commit(&root, 40),
         }
     }
 }
