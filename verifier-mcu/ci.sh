@@ -54,13 +54,16 @@ MCU=target/release/mcu-run
 # (`mcu-run run --build-only`, the flags of the runs below, so those find them up to date),
 # while the prover is built. Each core's image set in a target dir of its own (see core_checks).
 ALL5=p3-babybear,p3-goldilocks,p3-m31,wf-goldilocks,wf-babybear
+# stwo-m31's image: heap 384 KiB, which its membership proof needs (heap peak 237,898 B,
+# backends/stwo/README.md); the RP2350's SRAM holds it.
+STWO_HEAP=393216
 prebuild() {
   local core=$1
   say "prebuild $core: all backends"
   "$MCU" run --build-only --core "$core" --features "$ALL5,user-air"
   "$MCU" run --build-only --core "$core" --features wf-goldilocks,code-in-ram --heap 131072
   "$MCU" run --build-only --core "$core" --window stock-wf --iterations 1
-  "$MCU" run --build-only --core "$core" --features stwo-m31
+  "$MCU" run --build-only --core "$core" --features stwo-m31 --heap $STWO_HEAP
   say "prebuild $core: done"
 }
 prebuild m33 >"$OUT/prebuild-m33.log" 2>&1 &
@@ -156,9 +159,9 @@ for spec in "${GRID[@]}"; do
   "$PH" --backend "$b" $args --out "$PROOFS/$name.proof"
   "$MCU" tamper --kind flip "$PROOFS/$name.proof" "$PROOFS/$name.flip.tampered"
 done
-# stwo-m31 (issue 45): Fib-1024 and its hostile set, and chain16, in a folder of their own,
-# verified by an image of their own (stwo's verifier is not in the all-backend images), when
-# prover-host can prove it (the nightly prover, built by .ci/test, is there).
+# stwo-m31 (issue 45): Fib-1024 and its hostile set, chain16 and membership, in a folder of
+# their own, verified by an image of their own (stwo's verifier is not in the all-backend
+# images), when prover-host can prove it (the nightly prover, built by .ci/test, is there).
 STWO=0
 if "$PH" list | grep -E "^  stwo-m31 " | grep -q "extension degrees" \
     && [ -x backends/stwo/prover/target/release/picostark-stwo-prover ]; then
@@ -179,12 +182,14 @@ if "$PH" list | grep -E "^  stwo-m31 " | grep -q "extension degrees" \
     "$MCU" tamper --kind flip "$PROOFS/stwo/stwo-m31-fib-1024-$h.proof" \
       "$PROOFS/stwo/stwo-m31-fib-1024-$h.flip.tampered"
   done
-  # chain16, above stwo's degree bound, proved degree-reduced (picostark_air::reduce), and a
-  # flipped copy. Not membership: stwo's verifier needs more heap for its 977 columns than
-  # the RP2350 has (backends/stwo/README.md).
-  "$PH" --backend stwo-m31 --air chain16 --n 64 --out "$PROOFS/stwo/stwo-m31-chain16-64.proof"
-  "$MCU" tamper --kind flip "$PROOFS/stwo/stwo-m31-chain16-64.proof" \
-    "$PROOFS/stwo/stwo-m31-chain16-64.flip.tampered"
+  # chain16 and membership, above stwo's degree bound, proved degree-reduced
+  # (picostark_air::reduce: 48 and 977 columns), and a flipped copy of each.
+  for air in chain16:64 membership:16; do
+    "$PH" --backend stwo-m31 --air "${air%:*}" --n "${air#*:}" \
+      --out "$PROOFS/stwo/stwo-m31-${air%:*}-${air#*:}.proof"
+    "$MCU" tamper --kind flip "$PROOFS/stwo/stwo-m31-${air%:*}-${air#*:}.proof" \
+      "$PROOFS/stwo/stwo-m31-${air%:*}-${air#*:}.flip.tampered"
+  done
 else
   echo "skipping stwo-m31: its nightly prover is not built (backends/stwo/prover)"
 fi
@@ -217,9 +222,10 @@ core_checks() {
   "$MCU" run --core "$core" --features "$FEATURES" --repeat 2 --out "$OUT" "$PROOFS"/*.proof
   "$MCU" run --core "$core" --features "$FEATURES" --expect rejected --out "$OUT/tampered" "$PROOFS"/*.tampered
   if [ "$STWO" = 1 ]; then
-    "$MCU" run --core "$core" --features stwo-m31 --repeat 2 --out "$OUT/stwo" "$PROOFS"/stwo/*.proof
-    "$MCU" run --core "$core" --features stwo-m31 --expect rejected --out "$OUT/stwo/tampered" \
-      "$PROOFS"/stwo/*.tampered
+    "$MCU" run --core "$core" --features stwo-m31 --heap $STWO_HEAP --repeat 2 --out "$OUT/stwo" \
+      "$PROOFS"/stwo/*.proof
+    "$MCU" run --core "$core" --features stwo-m31 --heap $STWO_HEAP --expect rejected \
+      --out "$OUT/stwo/tampered" "$PROOFS"/stwo/*.tampered
   fi
   # The timing model's engine charge must find its marker (one call per SHA-256 block).
   "$MCU" run --core "$core" --features "$FEATURES" --sha256-engine --out "$OUT/sha256-engine" "$PROOFS"/*-sha256.proof
