@@ -184,11 +184,11 @@ if "$PH" list | grep -E "^  stwo-m31 " | grep -q "extension degrees" \
   done
   # chain16 and membership, above stwo's degree bound, proved degree-reduced
   # (picostark_air::reduce: 48 and 977 columns), and a flipped copy of each.
-  for air in chain16:64 membership:16; do
-    "$PH" --backend stwo-m31 --air "${air%:*}" --n "${air#*:}" \
-      --out "$PROOFS/stwo/stwo-m31-${air%:*}-${air#*:}.proof"
-    "$MCU" tamper --kind flip "$PROOFS/stwo/stwo-m31-${air%:*}-${air#*:}.proof" \
-      "$PROOFS/stwo/stwo-m31-${air%:*}-${air#*:}.flip.tampered"
+  for spec in chain16:64 membership:16; do
+    IFS=: read -r air n <<<"$spec"
+    proof=$PROOFS/stwo/stwo-m31-$air-$n
+    "$PH" --backend stwo-m31 --air "$air" --n "$n" --out "$proof.proof"
+    "$MCU" tamper --kind flip "$proof.proof" "$proof.flip.tampered"
   done
 else
   echo "skipping stwo-m31: its nightly prover is not built (backends/stwo/prover)"
