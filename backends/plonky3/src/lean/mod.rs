@@ -125,7 +125,7 @@ pub mod wide_circle;
 use alloc::vec::Vec;
 
 use p3_baby_bear::BabyBear;
-use p3_challenger::{HashChallenger, SerializingChallenger32, SerializingChallenger64};
+use p3_challenger::{SerializingChallenger32, SerializingChallenger64};
 use p3_field::extension::{BinomialExtensionField, CubicTrinomialExtensionField};
 use p3_field::TwoAdicField;
 use p3_goldilocks::Goldilocks;
@@ -137,6 +137,7 @@ use picostark_core::{BackendId, HashId, ProofFile, ProofHeader};
 
 use crate::config::{ByteHash, VERIFIER_HASH};
 use crate::membership::{MembershipField, MembershipOf};
+use transcript::ByteSponge;
 use two_adic::TwoAdicPcs;
 
 /// The two-adic PCS the header describes.
@@ -332,7 +333,7 @@ fn verify_babybear<EF: ExtensionField<BabyBear>, H: ByteHash, S: AirSet>(
     shape: (usize, usize),
     hash: H,
 ) -> Result<(), VerifyError> {
-    let ch = SerializingChallenger32::<BabyBear, _>::new(HashChallenger::<u8, H, 32>::new(
+    let ch = SerializingChallenger32::<BabyBear, _>::new(ByteSponge::new(
         transcript_buffer::<BabyBear>(file, shape),
         hash,
     ));
@@ -344,7 +345,7 @@ fn verify_goldilocks<EF: ExtensionField<Goldilocks>, H: ByteHash, S: AirSet>(
     shape: (usize, usize),
     hash: H,
 ) -> Result<(), VerifyError> {
-    let ch = SerializingChallenger64::<Goldilocks, _>::new(HashChallenger::<u8, H, 32>::new(
+    let ch = SerializingChallenger64::<Goldilocks, _>::new(ByteSponge::new(
         transcript_buffer::<Goldilocks>(file, shape),
         hash,
     ));

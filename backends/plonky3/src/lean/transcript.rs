@@ -1,6 +1,7 @@
 //! The Fiat-Shamir replay of the lean verifiers: the same observations and draws, in the same
-//! order, as Plonky3 0.8's `p3_uni_stark::verify` and its PCS, on the same upstream challenger
-//! (`SerializingChallenger32/64` over `HashChallenger`), without its transcript machinery.
+//! order, as Plonky3 0.8's `p3_uni_stark::verify` and its PCS, through upstream's
+//! `SerializingChallenger32/64` over [`ByteSponge`] (upstream's `HashChallenger<u8, H, 32>`
+//! with its draws taken in words), without upstream's transcript machinery.
 //!
 //! Upstream seeds the sponge three times per proof (uni-stark, PCS, FRI), each time with a
 //! domain separator `protocol id || pattern hash || instance label || 0x80` packed into field
@@ -39,7 +40,7 @@ impl<F: PrimeField64, C> LeanChallenger<F> for C where
 {
 }
 
-/// Upstream's byte sponge `HashChallenger<u8, H, 32>` (what `SerializingChallenger32` wraps),
+/// Upstream's byte sponge `HashChallenger<u8, H, 32>` (what `SerializingChallenger32/64` wrap),
 /// drawing the same bytes from the same digests. Upstream pops each drawn byte from a `Vec`
 /// and hashes its input through a byte iterator; here the input is hashed as one slice and a
 /// draw of `N` bytes (`sample_array`, through which `SerializingChallenger32` reads every
@@ -594,30 +595,50 @@ mod tests {
         assert!(!lean.check_pow(8, wrong));
     }
 
-    #[test]
-    fn transcript_draws_equal_upstream_challenger_draws() {
-        use p3_challenger::{HashChallenger, SerializingChallenger32};
-        type Ch =
-            SerializingChallenger32<BabyBear, HashChallenger<u8, crate::hash::Blake3Lean, 32>>;
-        type Ef = BinomialExtensionField<BabyBear, 4>;
-        let fresh = || {
-            Ch::new(HashChallenger::new(
-                alloc::vec![1, 2, 3],
-                crate::hash::Blake3Lean,
-            ))
-        };
-        let mut lean = Transcript::<BabyBear, Ef, Ch>::new(fresh());
-        let mut upstream = fresh();
+    /// Our transcript over [`ByteSponge`] (what the two-adic verifiers run) against upstream's
+    /// challenger over `HashChallenger`: the same challenges and query indices.
+    fn two_adic_draws_agree<F, EF, Ours, Theirs>(ours: impl Fn() -> Ours, mut upstream: Theirs)
+    where
+        F: WireField,
+        EF: ExtensionField<F>,
+        Ours: LeanChallenger<F>,
+        Theirs: FieldChallenger<F> + CanObserve<Hash<F, u8, 32>>,
+    {
+        let mut lean = Transcript::<F, EF, Ours>::new(ours());
         lean.observe_digest(&[9; 32]);
-        upstream.observe(Hash::<BabyBear, u8, 32>::from([9; 32]));
-        let a: Ef = upstream.sample_algebra_element();
+        upstream.observe(Hash::<F, u8, 32>::from([9; 32]));
+        let a: EF = upstream.sample_algebra_element();
         assert_eq!(lean.sample_ext(), a);
         assert_eq!(lean.sample_bits(20), upstream.sample_bits(20));
-        let b: Ef = upstream.sample_algebra_element();
+        let b: EF = upstream.sample_algebra_element();
         assert_eq!(lean.sample_ext(), b);
+        for _ in 0..12 {
+            assert_eq!(lean.sample_bits(18), upstream.sample_bits(18));
+        }
         // A different observation diverges.
-        let mut other = Transcript::<BabyBear, Ef, Ch>::new(fresh());
+        let mut other = Transcript::<F, EF, Ours>::new(ours());
         other.observe_digest(&[8; 32]);
         assert_ne!(other.sample_ext(), a);
+    }
+
+    #[test]
+    fn transcript_draws_equal_upstream_challenger_draws() {
+        use p3_challenger::{HashChallenger, SerializingChallenger32, SerializingChallenger64};
+        type H = crate::hash::Blake3Lean;
+        let seed = || alloc::vec![1, 2, 3];
+        two_adic_draws_agree::<BabyBear, BinomialExtensionField<BabyBear, 4>, _, _>(
+            || SerializingChallenger32::<BabyBear, _>::new(ByteSponge::new(seed(), H {})),
+            SerializingChallenger32::<BabyBear, _>::new(HashChallenger::<u8, H, 32>::new(
+                seed(),
+                H {},
+            )),
+        );
+        two_adic_draws_agree::<Goldilocks, BinomialExtensionField<Goldilocks, 2>, _, _>(
+            || SerializingChallenger64::<Goldilocks, _>::new(ByteSponge::new(seed(), H {})),
+            SerializingChallenger64::<Goldilocks, _>::new(HashChallenger::<u8, H, 32>::new(
+                seed(),
+                H {},
+            )),
+        );
     }
 }
