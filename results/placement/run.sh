@@ -21,7 +21,9 @@
 # run's profile beside it (`*.profile.txt`), the xip images' in results/placement/profiles/.
 # RECORDS=DIR: records (and the xip images' profiles) under DIR instead of results/placement.
 # WORK=DIR (proofs and images, default out/placement) and CARGO_TARGET_DIR let two runs
-# proceed side by side.
+# proceed side by side. PROVE_ARGS="..." adds prover-host options (FRI parameters) to the
+# proofs' command, for rows at other parameters than the defaults (with their own WORK and
+# RECORDS: the proofs and records are named by backend only).
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 MCU=$ROOT/target/release/mcu-run
@@ -39,7 +41,8 @@ mkdir -p "$WORK"
 ALL=p3-babybear,p3-goldilocks,p3-m31,wf-goldilocks,wf-babybear
 for b in $BACKENDS; do
   proof=$WORK/$b.proof
-  [ -f "$proof" ] || "$PH" --backend "$b" --air fib --n 1024 --out "$proof" >/dev/null
+  # shellcheck disable=SC2086 # PROVE_ARGS is a list of options
+  [ -f "$proof" ] || "$PH" --backend "$b" --air fib --n 1024 ${PROVE_ARGS:-} --out "$proof" >/dev/null
   for core in $CORES; do
     case $core in
       m33) target=thumbv8m.main-none-eabihf; family=rp2350-arm ;;
