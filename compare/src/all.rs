@@ -373,14 +373,9 @@ pub fn run(a: &AllArgs, invocation: &str) -> Result<(), String> {
     }
 
     // 4. Report, over the records written here and the tracks measured by their own
-    // documented commands when their records are there: proven >= 100 bits, the best
-    // hardware-hash configurations, the membership workload, the WideCirclePcs rows, the
-    // board images by code placement and stwo-m31's rows (each folder's README says how).
+    // documented commands when their records are there (`report::TRACKS`).
     println!("[4/4] writing the report");
-    let tracks = "proven/records hash/best membership/records membership/records-128 membership/engine baseline/wide-circle placement/one placement/all placement/qemu-image circle/blake3 circle/engine circle/side-by-side stwo";
-    let mut inputs = vec![raw.clone()];
-    let tracks = tracks.split(' ').map(|t| out.join(t));
-    inputs.extend(tracks.filter(|d| d.is_dir()));
+    let inputs = crate::report::track_dirs(&out);
     for l in &a.device_logs {
         let (dir, name) = (raw.join("device"), l.file_name().unwrap_or_default());
         let _ = std::fs::create_dir_all(&dir);

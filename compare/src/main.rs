@@ -2,7 +2,7 @@
 //!
 //! ```text
 //! compare all [--out results] [--log-n 10,16] [--device-log FILE]...   prove, emulate, report
-//! compare report --in PATH... --out DIR                               report from records/logs
+//! compare report [--results DIR] [--in PATH...] --out DIR            report from records/logs
 //! ```
 //!
 //! A board's log is recorded by `mcu-run capture` (verifier-mcu/runner).
@@ -45,8 +45,12 @@ enum Command {
     /// Write report.md, report.html, table.csv and table.json from records and logs.
     Report {
         /// Record files (JSON), device logs, or folders of them (read recursively).
-        #[arg(long = "in", required = true, num_args = 1..)]
+        #[arg(long = "in", num_args = 1.., required_unless_present = "results")]
         inputs: Vec<PathBuf>,
+        /// A results folder: read its `raw/` and every track folder the main job reads
+        /// (`report::TRACKS`) that it holds, besides any `--in`.
+        #[arg(long)]
+        results: Option<PathBuf>,
         /// Output folder.
         #[arg(long)]
         out: PathBuf,
@@ -70,10 +74,16 @@ fn main() -> ExitCode {
     let result = match Cli::parse().command {
         Command::All(a) => all::run(&a, &invocation),
         Command::Report {
-            inputs,
+            mut inputs,
+            results,
             out,
             min_security,
-        } => report::run(&inputs, &out, min_security, &invocation, &[]).map(|_| ()),
+        } => {
+            if let Some(r) = results {
+                inputs.extend(report::track_dirs(&r));
+            }
+            report::run(&inputs, &out, min_security, &invocation, &[]).map(|_| ())
+        }
         Command::MembershipReadme { dir, check } => membership::run(&dir, check),
     };
     let Err(e) = result else {

@@ -13,6 +13,38 @@ use crate::doc::{md_table, Section, Table};
 use crate::sections;
 use crate::table::{to_csv, to_json, Row};
 
+/// The record folders of `results/` the report reads, in this order: `raw/` (the main job's
+/// runs), then the tracks measured by their own documented commands (proven >= 100 bits, the best hardware-hash
+/// configurations, the membership workload, the WideCirclePcs rows, the board images by code
+/// placement and parameters, the circle question's pairs, stwo-m31's rows; each folder's
+/// README says how). `compare all` and `compare report --results` read the ones present.
+pub const TRACKS: [&str; 15] = [
+    "raw",
+    "proven/records",
+    "hash/best",
+    "membership/records",
+    "membership/records-128",
+    "membership/engine",
+    "baseline/wide-circle",
+    "placement/one",
+    "placement/all",
+    "placement/qemu-image",
+    "placement/tuned",
+    "circle/blake3",
+    "circle/engine",
+    "circle/side-by-side",
+    "stwo",
+];
+
+/// `results`' record folders the report reads: [`TRACKS`] that exist.
+pub fn track_dirs(results: &Path) -> Vec<PathBuf> {
+    TRACKS
+        .iter()
+        .map(|t| results.join(t))
+        .filter(|d| d.is_dir())
+        .collect()
+}
+
 /// The sections a reader opens when needed: folded in report.html. The hash axis' answer
 /// (the fastest row per hash) is on the first screen; its section holds the rows behind it.
 const FOLDED: [&str; 12] = [

@@ -38,6 +38,7 @@ if [ -n "${PROOF_SRAM:-}" ]; then PROOF_FEAT=,proof-in-sram; PROOF_DIR=-proof-sr
 WORK=${WORK:-$ROOT/out/placement}
 RECORDS=${RECORDS:-$ROOT/results/placement}
 mkdir -p "$WORK"
+WORK=$(cd "$WORK" && pwd)  # the firmware builds in its own folder
 ALL=p3-babybear,p3-goldilocks,p3-m31,wf-goldilocks,wf-babybear
 for b in $BACKENDS; do
   proof=$WORK/$b.proof

@@ -170,24 +170,25 @@ fn chunk_cv(chunk: &[u8], counter: u64, root: bool) -> [u32; 8] {
     let (full, last) = chunk.split_at(chunk.len() - last_len);
     let mut start = CHUNK_START;
     for block in full.chunks_exact(BLOCK_LEN) {
-        compress(
-            &mut cv,
-            &block_words(block),
-            counter,
-            BLOCK_LEN as u32,
-            start,
-        );
+        compress_bytes(&mut cv, block, counter, start);
         start = 0;
     }
     let end = CHUNK_END | if root { ROOT } else { 0 };
-    compress(
-        &mut cv,
-        &block_words(last),
-        counter,
-        last.len() as u32,
-        start | end,
-    );
+    compress_bytes(&mut cv, last, counter, start | end);
     cv
+}
+
+/// [`compress`] on a block given as its bytes (at most [`BLOCK_LEN`]). A full block that lies
+/// word-aligned is read in place: on a little-endian core its bytes are its words. Any other
+/// is copied into words first (a full block's copy was a 64-byte `memcpy` call on the M33).
+#[inline(always)]
+fn compress_bytes(cv: &mut [u32; 8], block: &[u8], counter: u64, flags: u32) {
+    let len = block.len() as u32;
+    #[cfg(target_endian = "little")]
+    if let Ok(words) = bytemuck::try_from_bytes::<[u32; 16]>(block) {
+        return compress(cv, words, counter, len, flags);
+    }
+    compress(cv, &block_words(block), counter, len, flags);
 }
 
 /// The chaining value of the subtree over `input` whose first chunk is number `counter`.

@@ -124,3 +124,25 @@ fn the_counter_counts_the_tree_compressions() {
     count::stop();
     assert_eq!(count::compressions_for(1025), 18);
 }
+
+#[test]
+fn inputs_at_every_word_offset_agree_with_the_crate() {
+    // Full blocks are read in place when word-aligned and copied otherwise: both paths, over
+    // one and several blocks and chunks.
+    for len in [
+        64,
+        65,
+        128,
+        1000,
+        CHUNK_LEN,
+        CHUNK_LEN + 64,
+        2 * CHUNK_LEN + 5,
+    ] {
+        let data = input(len + 3, len as u32);
+        for offset in 0..4 {
+            let slice = &data[offset..offset + len];
+            let expected: [u8; 32] = blake3::hash(slice).into();
+            assert_eq!(hash(slice), expected, "length {len}, offset {offset}");
+        }
+    }
+}

@@ -115,6 +115,13 @@ pub fn section(rows: &[Row]) -> Section {
                     here.iter().find(is).copied()
                 };
                 let xip = of(XIP);
+                // Every placement of the xip row's proof: rows at other parameters
+                // (`results/placement/tuned/`) answer another question (the report's answers).
+                let of = |p: &str| {
+                    let same = |r: &&&Row| xip.is_none_or(|x| x.params == r.params);
+                    let is = |r: &&&Row| r.backend == b && r.rec.placement.as_deref() == Some(p);
+                    here.iter().filter(same).find(is).copied()
+                };
                 for p in PLACEMENTS {
                     let Some(r) = of(p) else { continue };
                     let q = (p == XIP).then(|| qemu(rows, r)).flatten();
