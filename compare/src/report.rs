@@ -14,10 +14,11 @@ use crate::sections;
 use crate::table::{to_csv, to_json, Row};
 
 /// The record folders of `results/` the report reads, in this order: `raw/` (the main job's
-/// runs), then the tracks measured by their own documented commands (proven >= 100 bits, the best hardware-hash
-/// configurations, the membership workload, the WideCirclePcs rows, the board images by code
-/// placement and parameters, the circle question's pairs, stwo-m31's rows; each folder's
-/// README says how). `compare all` and `compare report --results` read the ones present.
+/// runs), then the tracks measured by their own documented commands (proven >= 100 bits, the
+/// best hardware-hash configurations, the membership workload, the WideCirclePcs rows, the
+/// board images by code placement and parameters, the circle question's pairs, stwo-m31's
+/// rows; each folder's README says how). `compare all` and `compare report --results` read the
+/// ones present.
 pub const TRACKS: [&str; 15] = [
     "raw",
     "proven/records",
