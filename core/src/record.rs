@@ -115,6 +115,31 @@ pub fn write_iter_line<W: Write>(
     }
 }
 
+/// The function paths whose own code is field arithmetic: a profile's function (its demangled
+/// name, leading `<` ignored) that starts with one is arithmetic the compiler kept out of
+/// line. One rule for `mcu-run profile-parts` (class `field_arithmetic`) and the report's
+/// arithmetic share; a generic argument naming a field does not make a function arithmetic.
+pub const FIELD_ARITHMETIC_PATHS: [&str; 11] = [
+    "picostark_field::",
+    "p3_field::",
+    "p3_goldilocks::",
+    "p3_monty_31::",
+    "p3_baby_bear::",
+    "p3_mersenne_31::",
+    "winter_math::field::",
+    "picostark_winterfell::field::",
+    "picostark_winterfell::verifier::math::",
+    "picostark_plonky3::m31_sextic::",
+    "core::ops::try_trait::Wrapped<p3_",
+];
+
+/// Whether `function` (a profile's demangled name) is field arithmetic by its own path
+/// ([`FIELD_ARITHMETIC_PATHS`]).
+pub fn is_field_arithmetic(function: &str) -> bool {
+    let own = function.trim_start_matches('<');
+    FIELD_ARITHMETIC_PATHS.iter().any(|p| own.starts_with(p))
+}
+
 /// The `result` of the tampered copy's slot when the genuine proof was rejected: a flipped
 /// copy of a rejected proof proves nothing (it may even undo the damage), so none is made.
 pub const NOT_APPLICABLE: &str = "not-applicable";

@@ -7,6 +7,7 @@
 use std::collections::BTreeSet;
 use std::path::Path;
 
+use picostark_core::record::is_field_arithmetic;
 use picostark_core::{BackendId, CirclePcsKind, Domain};
 
 use crate::doc::{grouped, ms, pow2, Section, Table};
@@ -163,29 +164,6 @@ fn share(text: &str, is: impl Fn(&str) -> bool) -> Option<f64> {
         part += if is(f) { n } else { 0 };
     }
     (total > 0).then(|| part as f64 / total as f64)
-}
-
-/// The field crates whose own functions are field arithmetic kept out of line: the rule of
-/// `mcu-run profile-parts` (`verifier-mcu/runner/src/parts.rs`, class `field_arithmetic`),
-/// with our own field crate.
-const FIELD_PATHS: [&str; 10] = [
-    "picostark_field::",
-    "p3_field::",
-    "p3_goldilocks::",
-    "p3_monty_31::",
-    "p3_baby_bear::",
-    "p3_mersenne_31::",
-    "winter_math::field::",
-    "picostark_winterfell::field::",
-    "picostark_plonky3::m31_sextic::",
-    "picostark_winterfell::verifier::math::",
-];
-
-/// Whether `function` (a profile's name) is field arithmetic by its own path: a generic
-/// argument naming a field does not make a verifier function arithmetic.
-fn is_field_arithmetic(function: &str) -> bool {
-    let own = function.trim_start_matches('<');
-    FIELD_PATHS.iter().any(|p| own.starts_with(p))
 }
 
 /// BLAKE3's compression functions, as a share of the verification's instructions; none for

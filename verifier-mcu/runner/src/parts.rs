@@ -8,7 +8,9 @@
 //! 1. **By function name (measured).** Every profile line is one function symbol (inlined code
 //!    counts to the function it was inlined into); [`classify`] gives it a class by the first
 //!    matching pattern of [`PATTERNS`] (substrings of the demangled name, one list for our
-//!    lean Plonky3 verifier and our winterfell verifier). A class is only as fine as the
+//!    lean Plonky3 verifier and our winterfell verifier), then the field crates' own paths
+//!    (`picostark_core::record::FIELD_ARITHMETIC_PATHS`, which the report's arithmetic share
+//!    reads too), then [`BODIES`]. A class is only as fine as the
 //!    compiler's inlining leaves the symbols: what a verifier's top-level function absorbed
 //!    stays in `verifier body`.
 //! 2. **Hashing by counts (a model).** Leaf hashing, Merkle nodes and transcript hashing share
@@ -20,6 +22,7 @@
 //!    is measured (the SHA-256 engine's calls) or counted on the host (`prover-host tune
 //!    --count-hashes`). The engine's charge (cycles, not instructions) is split the same way.
 
+use picostark_core::record::is_field_arithmetic;
 use std::fmt::Write as _;
 
 /// The software compression `mcu-run run --sha256-engine` offloads to the engine model: its
@@ -252,36 +255,13 @@ pub const PATTERNS: &[(Option<Verifier>, &str, Class)] = &[
     ),
     (None, "winter_utils::serde::", Class::Parsing),
     (None, "^picostark_core::proof_file::", Class::Parsing),
-    // Field arithmetic kept out of line (after every pattern naming a caller; `^`: the
-    // function's own path, not a generic argument, starts with it).
-    (None, "^picostark_field::", Class::FieldArithmetic),
-    (None, "^p3_field::", Class::FieldArithmetic),
-    (None, "^p3_goldilocks::", Class::FieldArithmetic),
-    (None, "^p3_monty_31::", Class::FieldArithmetic),
-    (None, "^p3_baby_bear::", Class::FieldArithmetic),
-    (None, "^p3_mersenne_31::", Class::FieldArithmetic),
-    (None, "^winter_math::field::", Class::FieldArithmetic),
-    (
-        None,
-        "^picostark_winterfell::field::",
-        Class::FieldArithmetic,
-    ),
-    (
-        None,
-        "^picostark_plonky3::m31_sextic::",
-        Class::FieldArithmetic,
-    ),
-    (
-        None,
-        "^core::ops::try_trait::Wrapped<p3_",
-        Class::FieldArithmetic,
-    ),
-    (
-        Some(Verifier::Winterfell),
-        "^picostark_winterfell::verifier::math::",
-        Class::FieldArithmetic,
-    ),
-    // Top-level verifier functions (inline sinks).
+];
+
+/// Matched after [`PATTERNS`] and the field arithmetic
+/// (`picostark_core::record::FIELD_ARITHMETIC_PATHS`, each a function's own path: after every
+/// pattern naming a caller): the top-level verifier
+/// functions, the sinks of what is inlined.
+pub const BODIES: &[(Option<Verifier>, &str, Class)] = &[
     (
         Some(Verifier::Plonky3Lean),
         "^picostark_plonky3::lean::verify",
@@ -307,14 +287,20 @@ pub const PATTERNS: &[(Option<Verifier>, &str, Class)] = &[
 /// The class of one function (demangled name) for `verifier`.
 pub fn classify(verifier: Verifier, name: &str) -> Class {
     let own_path = name.trim_start_matches('<');
-    PATTERNS
-        .iter()
-        .filter(|(v, _, _)| v.is_none_or(|v| v == verifier))
-        .find(|(_, pat, _)| match pat.strip_prefix('^') {
-            Some(head) => own_path.starts_with(head),
-            None => name.contains(pat),
-        })
-        .map_or(Class::Other, |&(_, _, c)| c)
+    let first = |patterns: &[(Option<Verifier>, &str, Class)]| {
+        patterns
+            .iter()
+            .filter(|(v, _, _)| v.is_none_or(|v| v == verifier))
+            .find(|(_, pat, _)| match pat.strip_prefix('^') {
+                Some(head) => own_path.starts_with(head),
+                None => name.contains(pat),
+            })
+            .map(|&(_, _, c)| c)
+    };
+    first(PATTERNS)
+        .or_else(|| is_field_arithmetic(name).then_some(Class::FieldArithmetic))
+        .or_else(|| first(BODIES))
+        .unwrap_or(Class::Other)
 }
 
 /// Which hash the verification ran, for the block rule of a message.
