@@ -110,17 +110,14 @@ pub fn section(rows: &[Row]) -> Section {
             let here: Vec<&Row> = rows.iter().filter(here).collect();
             let mut t = Table::new(&format!("{name}, {what}"), head);
             for b in BACKENDS {
-                let of = |p: &str| {
-                    let is = |r: &&&Row| r.backend == b && r.rec.placement.as_deref() == Some(p);
-                    here.iter().find(is).copied()
-                };
-                let xip = of(XIP);
+                let placed =
+                    |r: &Row, p: &str| r.backend == b && r.rec.placement.as_deref() == Some(p);
+                let xip = here.iter().find(|r| placed(r, XIP)).copied();
                 // Every placement of the xip row's proof: rows at other parameters
                 // (`results/placement/tuned/`) answer another question (the report's answers).
                 let of = |p: &str| {
-                    let same = |r: &&&Row| xip.is_none_or(|x| x.params == r.params);
-                    let is = |r: &&&Row| r.backend == b && r.rec.placement.as_deref() == Some(p);
-                    here.iter().filter(same).find(is).copied()
+                    let same = |r: &Row| xip.is_none_or(|x| x.params == r.params);
+                    here.iter().find(|r| placed(r, p) && same(r)).copied()
                 };
                 for p in PLACEMENTS {
                     let Some(r) = of(p) else { continue };

@@ -10,9 +10,8 @@
 //!    matching pattern of [`PATTERNS`] (substrings of the demangled name, one list for our
 //!    lean Plonky3 verifier and our winterfell verifier), then the field crates' own paths
 //!    (`picostark_core::record::FIELD_ARITHMETIC_PATHS`, which the report's arithmetic share
-//!    reads too), then [`BODIES`]. A class is only as fine as the
-//!    compiler's inlining leaves the symbols: what a verifier's top-level function absorbed
-//!    stays in `verifier body`.
+//!    reads too), then [`BODIES`]. A class is only as fine as the compiler's inlining leaves
+//!    the symbols: what a verifier's top-level function absorbed stays in `verifier body`.
 //! 2. **Hashing by counts (a model).** Leaf hashing, Merkle nodes and transcript hashing share
 //!    one compression function, so the profile cannot tell them apart. The measured hashing
 //!    instructions are split in proportion to compression counts: the leaf count from the
@@ -257,10 +256,9 @@ pub const PATTERNS: &[(Option<Verifier>, &str, Class)] = &[
     (None, "^picostark_core::proof_file::", Class::Parsing),
 ];
 
-/// Matched after [`PATTERNS`] and the field arithmetic
-/// (`picostark_core::record::FIELD_ARITHMETIC_PATHS`, each a function's own path: after every
-/// pattern naming a caller): the top-level verifier
-/// functions, the sinks of what is inlined.
+/// The top-level verifier functions, the sinks of what is inlined: matched after [`PATTERNS`]
+/// and after the field arithmetic (`picostark_core::record::FIELD_ARITHMETIC_PATHS`, each a
+/// function's own path, checked after every pattern naming a caller).
 pub const BODIES: &[(Option<Verifier>, &str, Class)] = &[
     (
         Some(Verifier::Plonky3Lean),
