@@ -235,19 +235,31 @@ pub const DEFAULT_PARAMS_TWO_ADIC: ProofParams = ProofParams {
     log_final_poly_len: 2,
 };
 
-/// Two-adic FRI parameters for verifying with the RP2350's SHA-256 engine (issue 17): blowup
-/// 256, 10 queries, 20 PoW bits, folding by 16, a 64-coefficient final polynomial; 98 bits
-/// under the strictest conjecture at n = 2^10. With hashing nearly free, fewer queries over a
-/// larger blowup and a longer final polynomial cut the verifier's folding and Merkle work:
-/// the fastest of the candidates measured at 95 bits or more (emulator + timing model,
-/// results/hash/README.md, `p3-sram/tune/`). Listed in the lean transcript's pattern table,
-/// so the verifier never renders its transcript pattern at run time.
+/// Two-adic FRI parameters for verifying with the RP2350's SHA-256 engine (issues 17, 44):
+/// blowup 4096, 7 queries, 20 PoW bits, folding by 16, a 64-coefficient final polynomial; 98
+/// bits under the strictest conjecture at n = 2^10 (the header's largest blowup; BabyBear
+/// takes it up to n = 2^15). With hashing nearly free, each query's folding, DEEP and Merkle
+/// bookkeeping is what costs, so the fewest queries win: at Fib-1024 the fastest of the
+/// candidates measured at 95 bits or more (emulator + timing model, results/hash/README.md,
+/// "Engine parameters"; p3-babybear 2.45 / 2.48 est. ms M33 / Hazard3 against 2.87 / 2.88 at
+/// [`ENGINE_PARAMS_TWO_ADIC_B8`]). Listed in the lean transcript's pattern table, so the
+/// verifier never renders its transcript pattern at run time.
 pub const ENGINE_PARAMS_TWO_ADIC: ProofParams = ProofParams {
-    log_blowup: 8,
-    num_queries: 10,
+    log_blowup: 12,
+    num_queries: 7,
     pow_bits: 20,
     log_fold_arity: 4,
     log_final_poly_len: 6,
+};
+
+/// The engine parameters before issue 44 (blowup 256, 10 queries, otherwise as
+/// [`ENGINE_PARAMS_TWO_ADIC`]; 98 bits strictest at n = 2^10): the circle comparison
+/// (`results/circle/engine/`) keeps them for all three Plonky3 backends, and they are in the
+/// pattern table too.
+pub const ENGINE_PARAMS_TWO_ADIC_B8: ProofParams = ProofParams {
+    log_blowup: 8,
+    num_queries: 10,
+    ..ENGINE_PARAMS_TWO_ADIC
 };
 
 /// Two-adic FRI parameters of the 127-bit membership proof with the SHA-256 engine

@@ -159,14 +159,21 @@ impl Sha256LeanCompress {
         picostark_sha256::compress_from_iv(block)
     }
 
-    /// [`Self::compress_in_place`] written into `out` as eight word moves (the state's words
-    /// are the digest's bytes in memory order).
+    /// [`Self::compress_in_place`] written into `out`: compressed in place when `out` is
+    /// word-aligned (a Merkle walk's nodes are), else through eight word moves (the state's
+    /// words are the digest's bytes in memory order).
     #[inline(always)]
     pub fn compress_into(pair: &[[u8; 32]; 2], out: &mut [u8; 32]) {
         let block: &[u8; 64] = pair
             .as_flattened()
             .try_into()
             .expect("two digests are one block");
+        if out.as_ptr().cast::<u32>().is_aligned() {
+            // SAFETY: `out` is 32 bytes at a 4-byte-aligned address, so it is a valid
+            // `[u32; 8]` for as long as the borrow lasts; every bit pattern is a valid `u32`.
+            let words = unsafe { &mut *out.as_mut_ptr().cast::<[u32; 8]>() };
+            return picostark_sha256::compress_from_iv_into(block, words);
+        }
         let mut w = [0u32; 8];
         picostark_sha256::compress_from_iv_into(block, &mut w);
         // Written out: at opt-level s a loop over the eight words stays a loop.

@@ -65,6 +65,13 @@ pub fn pow_fixed<F: Field>(base: F, e: usize, bits: usize) -> F {
     acc
 }
 
+/// `root^-1` for a `root` of order `2^bits` (a two-adic generator): `root^(2^bits - 1)`,
+/// `bits` squarings and products instead of a field inversion (about three times the
+/// instructions for BabyBear on the M33).
+pub fn root_inverse<F: Field>(root: F, bits: usize) -> F {
+    pow_fixed(root, usize::MAX, bits)
+}
+
 /// `a == b` comparing every coefficient: the derived `==` stops at the first that differs,
 /// so a failed check would cost less than a passed one (issue 46).
 #[inline]
@@ -74,4 +81,38 @@ pub fn ext_equal<F: Field, EF: ExtensionField<F>>(a: &EF, b: &EF) -> bool {
         b.as_basis_coefficients_slice(),
     );
     a.iter().zip(b).fold(true, |eq, (x, y)| eq & (x == y))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use p3_baby_bear::BabyBear;
+    use p3_field::{PrimeCharacteristicRing, TwoAdicField};
+    use p3_goldilocks::Goldilocks;
+
+    fn roots_invert<F: TwoAdicField>() {
+        for bits in [0, 1, 4, 22, F::TWO_ADICITY] {
+            let g = F::two_adic_generator(bits);
+            assert_eq!(root_inverse(g, bits) * g, F::ONE, "{bits}");
+        }
+        // Not a root of that order: not its inverse.
+        let g = F::two_adic_generator(5);
+        assert_ne!(root_inverse(g, 4) * g, F::ONE);
+    }
+
+    #[test]
+    fn root_inverse_inverts_two_adic_generators() {
+        roots_invert::<BabyBear>();
+        roots_invert::<Goldilocks>();
+    }
+
+    #[test]
+    fn pow_fixed_is_exponentiation() {
+        let b = BabyBear::from_u32(7);
+        for e in [0usize, 1, 0xabcde, (1 << 20) - 1] {
+            assert_eq!(pow_fixed(b, e, 20), b.exp_u64(e as u64));
+        }
+        // Bits past `bits` are not taken.
+        assert_eq!(pow_fixed(b, 1 << 20, 20), BabyBear::ONE);
+    }
 }

@@ -201,7 +201,9 @@ fn step<H: ByteHash, const INJECT: bool>(
     let paired = usize::from(nodes[next].0 == idx ^ 1);
     let supplied = siblings.get(*used).unwrap_or(&STAND_IN);
     let side = idx & 1;
-    pair.0[side] = nodes[i].1;
+    // Both halves as word moves: a digest assigned to a slot chosen at run time is a
+    // `memcpy` call on Hazard3.
+    copy_words(&mut pair.0[side], &nodes[i].1);
     copy_words(&mut pair.0[side ^ 1], [supplied, &nodes[next].1][paired]);
     *used += paired ^ 1;
     // Compared on either path (unpaired, the answer is not needed).

@@ -564,14 +564,15 @@ mod tests {
     #[test]
     fn pattern_table_is_current() {
         use crate::config::{
-            DEFAULT_PARAMS_TWO_ADIC as D, ENGINE_PARAMS_TWO_ADIC as E, FOUNDATION_PARAMS as FP,
+            DEFAULT_PARAMS_TWO_ADIC as D, ENGINE_PARAMS_TWO_ADIC as E,
+            ENGINE_PARAMS_TWO_ADIC_B8 as E8, FOUNDATION_PARAMS as FP,
             MEMBERSHIP_128_PARAMS_TWO_ADIC as M128,
         };
         let mut source = String::new();
         let mut stale = 0;
         check::<BabyBear, BinomialExtensionField<BabyBear, 4>>(
             27,
-            &[D, FP, E],
+            &[D, FP, E, E8],
             &mut source,
             &mut stale,
         );
@@ -579,7 +580,7 @@ mod tests {
         check::<BabyBear, BinomialExtensionField<BabyBear, 8>>(27, &[D], &mut source, &mut stale);
         check::<Goldilocks, BinomialExtensionField<Goldilocks, 2>>(
             31,
-            &[D, FP, E],
+            &[D, FP, E, E8],
             &mut source,
             &mut stale,
         );

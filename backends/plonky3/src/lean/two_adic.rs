@@ -23,7 +23,7 @@ use super::bounds::{
     MAX_CHUNKS, MAX_DEGREE, MAX_LOG_ARITY, MAX_LOG_FINAL_POLY_LEN, MAX_QUERIES, MAX_ROUNDS,
     MAX_WIDTH,
 };
-use super::math::{batch_invert_ext, ext_equal, pow_fixed, reverse_bits};
+use super::math::{batch_invert_ext, ext_equal, pow_fixed, reverse_bits, root_inverse};
 use super::merkle::{self, Digest};
 use super::reader::{Reader, WireField, MALFORMED};
 use super::transcript::{fri_pattern, pcs_pattern, LeanChallenger, Protocol, Transcript};
@@ -117,13 +117,12 @@ struct FoldRound<F, EF> {
 
 impl<F: TwoAdicField + WireField, EF: ExtensionField<F>> FoldRound<F, EF> {
     /// The round that folds rows of `2^log_arity` down to height `2^log_height`.
-    fn new(log_height: usize, log_arity: usize, beta: EF) -> Result<Self, VerifyError> {
-        let g_inv = F::two_adic_generator(log_height + log_arity)
-            .try_inverse()
-            .ok_or(Check::DegeneratePoint)?;
-        let w_inv = F::two_adic_generator(log_arity)
-            .try_inverse()
-            .ok_or(Check::DegeneratePoint)?;
+    fn new(log_height: usize, log_arity: usize, beta: EF) -> Self {
+        let g_inv = root_inverse(
+            F::two_adic_generator(log_height + log_arity),
+            log_height + log_arity,
+        );
+        let w_inv = root_inverse(F::two_adic_generator(log_arity), log_arity);
         let half = 1usize << (log_arity - 1);
         let mut table = [F::ZERO; 1 << (MAX_LOG_ARITY - 1)];
         let mut p = F::ONE;
@@ -141,14 +140,14 @@ impl<F: TwoAdicField + WireField, EF: ExtensionField<F>> FoldRound<F, EF> {
         for _ in 0..log_arity {
             scale = scale.halve();
         }
-        Ok(Self {
+        Self {
             log_arity,
             log_height,
             g_inv,
             w_inv: table,
             betas,
             scale,
-        })
+        }
     }
 
     /// Folds the row (destroying it) of the group at `index` of the folded height.
@@ -467,7 +466,7 @@ impl<H: ByteHash> TwoAdicPcs<H> {
             let log_arity = self.log_arity(log_n, round);
             let arity = 1usize << log_arity;
             let log_folded = log_h - log_arity;
-            let fold = FoldRound::<F, EF>::new(log_folded, log_arity, betas[round])?;
+            let fold = FoldRound::<F, EF>::new(log_folded, log_arity, betas[round]);
             rc.expect_len(q)?;
             for k in 0..q {
                 rc.expect_len(arity - 1)?;
@@ -703,7 +702,7 @@ mod tests {
                 }
                 want += evals[i] * l;
             }
-            let round = FoldRound::<BabyBear, Ef>::new(log_h, log_arity, beta).unwrap();
+            let round = FoldRound::<BabyBear, Ef>::new(log_h, log_arity, beta);
             assert_eq!(round.fold(index, &mut evals.clone()), want);
             assert_ne!(round.fold(index + 1, &mut evals.clone()), want);
         }
