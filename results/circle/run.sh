@@ -4,8 +4,8 @@
 #
 #   blake3/  BLAKE3, blowup 2^6, 14 queries, fold 2^4, final 2^2, 20 PoW bits (the two-adic
 #            defaults; 102 bits strictest at n = 2^10 for QM31 and BabyBear^4)
-#   engine/  SHA-256 engine, blowup 2^8, 10 queries, fold 2^4, final 2^6, 20 PoW bits (the
-#            two-adic engine parameters; 98 bits strictest)
+#   engine/  SHA-256 engine, blowup 2^12, 7 queries, fold 2^4, final 2^6, 20 PoW bits (the
+#            two-adic engine parameters, config::ENGINE_PARAMS_TWO_ADIC; 98 bits strictest)
 #
 # Placement: all code in SRAM (`code-in-ram,lean-only`: no XIP miss term, so the rows compare
 # verifiers, not link layouts), a one-backend QEMU image per backend and core, TLSF heap of
@@ -28,8 +28,8 @@ MCU=target/release/mcu-run
 for b in $BACKENDS; do
   [ -f "$WORK/$b-blake3.proof" ] || "$PH" --backend "$b" --air fib --n 1024 --log-blowup 6 \
     --queries 14 --pow-bits 20 --log-fold-arity 4 --log-final-poly-len 2 --out "$WORK/$b-blake3.proof" >/dev/null
-  [ -f "$WORK/$b-engine.proof" ] || "$PH" --backend "$b" --air fib --n 1024 --hash sha256 --log-blowup 8 \
-    --queries 10 --pow-bits 20 --log-fold-arity 4 --log-final-poly-len 6 --out "$WORK/$b-engine.proof" >/dev/null
+  [ -f "$WORK/$b-engine.proof" ] || "$PH" --backend "$b" --air fib --n 1024 --hash sha256 --log-blowup 12 \
+    --queries 7 --pow-bits 20 --log-fold-arity 4 --log-final-poly-len 6 --out "$WORK/$b-engine.proof" >/dev/null
   for core in $CORES; do
     feat=$b,code-in-ram,lean-only
     "$MCU" run --core "$core" --features "$feat" --heap 65536 --profile --out "$OUT/blake3" "$WORK/$b-blake3.proof"
