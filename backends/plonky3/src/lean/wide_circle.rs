@@ -22,9 +22,9 @@
 use alloc::vec;
 use picostark_airs::AirSet;
 
-use p3_circle::CircleDomain;
+use p3_circle::{CircleDomain, Point};
 use p3_commit::PolynomialSpace;
-use p3_field::{ExtensionField, PrimeCharacteristicRing};
+use p3_field::{ExtensionField, PrimeCharacteristicRing, PrimeField32};
 use p3_mersenne_31::Mersenne31;
 use picostark_core::{digests_equal, Check, Failures, HashId, ProofFile, Tree, VerifyError};
 
@@ -133,26 +133,25 @@ fn leaf_offsets(a: usize, out: &mut [CM31; MAX_LEAF / 2]) {
     }
 }
 
-/// The twiddles of the `2^a - 1` binary folds inside leaf `leaf` of a line layer of
-/// `2^log_len` values, sub-step by sub-step, into `out` (not inverted: the caller inverts a
-/// layer's at once). Sub-step 0 pairs `(2t, 2t + 1)` at the x-coordinates of `base +
-/// rev_a(2t) * generator(a)`, `base = generator(log_len + 2) + rev_{log_len - a}(leaf) *
-/// generator(log_len)`; `rev_a(2t) = rev_{a-1}(t)`, whose multiples of `generator(a)` are
-/// `offsets`, so each is the real part of one product. Each later sub-step's twiddle is
-/// `2x^2 - 1` of every second one before it.
-fn leaf_twiddles(
-    log_len: usize,
-    a: usize,
-    leaf: usize,
-    offsets: &[CM31; MAX_LEAF / 2],
-    out: &mut [F],
-) {
-    let base_point = multiple(
+/// The base point of leaf `leaf` of a line layer of `2^log_len` values folded by `2^a`:
+/// `generator(log_len + 2) + rev_{log_len - a}(leaf) * generator(log_len)` (see
+/// [`leaf_twiddles`]), one CM31 product per index bit whatever the index (issue 46).
+fn leaf_base(log_len: usize, a: usize, leaf: usize) -> CM31 {
+    multiple(
         generator(log_len + 2),
         log_len,
         reverse_bits(leaf, log_len - a),
         log_len - a,
-    );
+    )
+}
+
+/// The twiddles of the `2^a - 1` binary folds inside the leaf at `base_point`
+/// ([`leaf_base`]), sub-step by sub-step, into `out` (not inverted: the caller inverts a
+/// layer's at once). Sub-step 0 pairs `(2t, 2t + 1)` at the x-coordinates of `base +
+/// rev_a(2t) * generator(a)`; `rev_a(2t) = rev_{a-1}(t)`, whose multiples of `generator(a)`
+/// are `offsets`, so each is the real part of one product. Each later sub-step's twiddle is
+/// `2x^2 - 1` of every second one before it.
+fn leaf_twiddles(base_point: CM31, a: usize, offsets: &[CM31; MAX_LEAF / 2], out: &mut [F]) {
     let half = 1usize << (a - 1);
     for (t, x) in out[..half].iter_mut().enumerate() {
         *x = base(base_point.mul(offsets[reverse_bits(t, a - 1)]).re);
@@ -339,7 +338,7 @@ impl<H: ByteHash> WideCircleLean<H> {
         indices: &[usize],
         lines: &[[EF; MAX_HEIGHTS]],
         folded: &mut [EF],
-        (digests, twiddles): (&mut [Digest], &mut [F]),
+        (digests, bases): (&mut [Digest], &mut [[Point<F>; MAX_HEIGHTS]]),
         (nodes, fails): (&mut [(usize, Digest)], &mut Failures),
     ) -> Result<[usize; MAX_QUERIES], VerifyError> {
         let (q, nh) = (indices.len(), g.num_heights);
@@ -362,29 +361,35 @@ impl<H: ByteHash> WideCircleLean<H> {
         let mut products = [F::ZERO; MAX_QUERIES];
         let mut scratch = [F::ZERO; MAX_QUERIES];
         r.expect_len(sched.len())?;
+        let bases = bases.get_mut(..q).ok_or(VerifyError::Unsupported(
+            "point buffer shorter than the query count",
+        ))?;
+        let mut tw = [F::ZERO; MAX_LEAF - 1];
+        let mut prefix = [F::ZERO; MAX_LEAF];
         for (round, &a) in sched.iter().enumerate() {
             let leaf_len = 1usize << a;
             let n = leaf_len - 1;
-            let layer = twiddles.get_mut(..q * n).ok_or(VerifyError::Unsupported(
-                "twiddle buffer shorter than the layer's",
-            ))?;
-            // Every query's twiddles first (they depend on its leaf index only), inverted
-            // with one inversion a layer: the products of each leaf's, inverted together,
-            // then each leaf's from its product's inverse.
+            // Every query's twiddles are inverted with one inversion a layer: the products of
+            // each leaf's, inverted together, then each leaf's from its product's inverse.
+            // Only each leaf's base point waits for the inversion (in the first layer's
+            // point buffer, dead by now): the twiddles are made again from it, a few products
+            // a leaf, rather than kept for every query on the heap.
             leaf_offsets(a, &mut offsets);
-            for (k, tw) in layer.chunks_exact_mut(n).enumerate() {
+            for (k, slot) in bases.iter_mut().enumerate() {
                 leaf_index[k] = position[k] >> a;
-                leaf_twiddles(current, a, leaf_index[k], &offsets, tw);
-                products[k] = tw.iter().fold(F::ONE, |p, &x| p * x);
+                let base_point = leaf_base(current, a, leaf_index[k]);
+                leaf_twiddles(base_point, a, &offsets, &mut tw[..n]);
+                products[k] = tw[..n].iter().fold(F::ONE, |p, &x| p * x);
+                slot[0] = Point::new(base(base_point.re), base(base_point.im));
             }
             batch_invert(&mut products[..q], &mut scratch[..q])?;
-            let mut prefix = [F::ZERO; MAX_LEAF];
-            for (tw, &inv) in layer.chunks_exact_mut(n).zip(&products[..q]) {
-                invert_from_product(tw, inv, &mut prefix[..n]);
-            }
             add_input(&g.heights[..nh], current, lines, folded);
             r.expect_len(q)?;
-            for (k, tw) in layer.chunks_exact(n).enumerate() {
+            for (k, slot) in bases.iter().enumerate() {
+                let base_point =
+                    CM31::from_raw([slot[0].x.as_canonical_u32(), slot[0].y.as_canonical_u32()]);
+                leaf_twiddles(base_point, a, &offsets, &mut tw[..n]);
+                invert_from_product(&mut tw[..n], products[k], &mut prefix[..n]);
                 r.expect_len(leaf_len - 1)?;
                 let at = position[k] & (leaf_len - 1);
                 // The siblings around the running value, read in place.
@@ -392,7 +397,7 @@ impl<H: ByteHash> WideCircleLean<H> {
                 leaf[at] = folded[k];
                 r.exts(&mut leaf[at + 1..leaf_len])?;
                 digests[k] = hash_row(&leaf[..leaf_len]);
-                folded[k] = fold_row(&mut leaf, a, tw, betas[round]);
+                folded[k] = fold_row(&mut leaf, a, &tw[..n], betas[round]);
                 position[k] = leaf_index[k];
             }
             merkle::verify_queries::<H>(
@@ -505,12 +510,6 @@ where
         let pairs = pairs.as_chunks_mut::<2>().0;
         let mut query_state = QueryDigests::new(rounds, q, nh);
         let (commits, digests, injected, nodes, points) = query_state.split();
-        // Every query's twiddles of one layer (its widest leaf's `2^a - 1` each).
-        let widest = sched[..rounds]
-            .iter()
-            .max()
-            .map_or(0, |&a| (1usize << a) - 1);
-        let mut twiddles = vec![F::ZERO; q * widest];
 
         // Every value the transcript absorbs comes first in the proof.
         let fields = self.read_fields(r, nh, commits, final_poly, fails)?;
@@ -582,7 +581,7 @@ where
             &indices[..q],
             ro,
             folded,
-            (digests, &mut twiddles),
+            (digests, points),
             (nodes, &mut *fails),
         )?;
         // The final polynomial at every query's point of the last line.
@@ -679,7 +678,7 @@ mod tests {
                 leaf_offsets(a, &mut offsets);
                 for leaf in [0usize, 1, 3, (1 << (log_len - a)) - 1] {
                     let mut tw = [F::ZERO; MAX_LEAF - 1];
-                    leaf_twiddles(log_len, a, leaf, &offsets, &mut tw);
+                    leaf_twiddles(leaf_base(log_len, a, leaf), a, &offsets, &mut tw);
                     let mut at = 0;
                     for s in 0..a {
                         let w = 1usize << (a - s);
