@@ -241,8 +241,8 @@ pub const DEFAULT_PARAMS_TWO_ADIC: ProofParams = ProofParams {
 /// takes it up to n = 2^15). With hashing nearly free, each query's folding, DEEP and Merkle
 /// bookkeeping is what costs, so the fewest queries win: at Fib-1024 the fastest of the
 /// candidates measured at 95 bits or more (emulator + timing model, results/hash/README.md,
-/// "Engine parameters"; p3-babybear 2.45 / 2.48 est. ms M33 / Hazard3 against 2.87 / 2.88 at
-/// [`ENGINE_PARAMS_TWO_ADIC_B8`]). Listed in the lean transcript's pattern table, so the
+/// "Engine parameters, again"; p3-babybear 2.43 / 2.46 est. ms M33 / Hazard3 with code in
+/// SRAM, `results/circle/engine/`). Listed in the lean transcript's pattern table, so the
 /// verifier never renders its transcript pattern at run time.
 pub const ENGINE_PARAMS_TWO_ADIC: ProofParams = ProofParams {
     log_blowup: 12,

@@ -82,6 +82,12 @@ pub(crate) fn point(c: CM31) -> Point<F> {
     Point::new(base(c.re), base(c.im))
 }
 
+/// Upstream's `Point` as a CM31 point ([`point`]'s inverse).
+#[inline(always)]
+pub(crate) fn cm31(p: Point<F>) -> CM31 {
+    CM31::from_raw([p.x.as_canonical_u32(), p.y.as_canonical_u32()])
+}
+
 /// A word of ours as upstream's Mersenne-31 element (canonical either way).
 #[inline(always)]
 pub(crate) fn base(x: picostark_field::M31) -> F {
@@ -310,7 +316,6 @@ mod tests {
 
     #[test]
     fn multiple_is_upstreams_point_arithmetic() {
-        let cm31 = |p: Point<F>| CM31::from_raw([p.x.as_canonical_u32(), p.y.as_canonical_u32()]);
         for log_n in [1usize, 2, 5, 11, 20, 30] {
             let (base, g) = (
                 Point::<F>::generator(log_n + 1),

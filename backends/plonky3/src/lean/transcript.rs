@@ -100,8 +100,8 @@ impl<H> CanObserve<u8> for ByteSponge<H> {
     }
 }
 
-/// `bytes` appended to `v` as `N` byte stores: the length is known, so no `memcpy` call, and
-/// the stores go through a local pointer, so `v`'s length is not reloaded after each.
+/// `bytes` appended to `v` as one copy of a known length, so no `memcpy` call, written
+/// through a local pointer, so `v`'s length is not reloaded after each byte.
 #[inline(always)]
 fn append<const N: usize>(v: &mut Vec<u8>, bytes: &[u8; N]) {
     v.reserve(N);

@@ -24,7 +24,7 @@ use picostark_airs::AirSet;
 
 use p3_circle::{CircleDomain, Point};
 use p3_commit::PolynomialSpace;
-use p3_field::{ExtensionField, PrimeCharacteristicRing, PrimeField32};
+use p3_field::{ExtensionField, PrimeCharacteristicRing};
 use p3_mersenne_31::Mersenne31;
 use picostark_core::{digests_equal, Check, Failures, HashId, ProofFile, Tree, VerifyError};
 
@@ -33,7 +33,7 @@ use p3_challenger::SerializingChallenger32;
 use super::bounds::{MAX_DEGREE, MAX_PUBLIC, MAX_QUERIES, MAX_ROUNDS, MAX_WIDTH};
 use super::circle::{chunk_log_n, CirclePcs, QueryDigests};
 use super::circle_domain::{
-    base, ext_bytes, fold, generator, multiple, nth_point, point_from_line, Geometry,
+    base, cm31, ext_bytes, fold, generator, multiple, nth_point, point, point_from_line, Geometry,
     CIRCLE_TWO_ADICITY, F_LEN, MAX_HEIGHTS,
 };
 use super::circle_inputs::{claim_values, complete_terms, ClaimTerm, InputPass};
@@ -380,15 +380,13 @@ impl<H: ByteHash> WideCircleLean<H> {
                 let base_point = leaf_base(current, a, leaf_index[k]);
                 leaf_twiddles(base_point, a, &offsets, &mut tw[..n]);
                 products[k] = tw[..n].iter().fold(F::ONE, |p, &x| p * x);
-                slot[0] = Point::new(base(base_point.re), base(base_point.im));
+                slot[0] = point(base_point);
             }
             batch_invert(&mut products[..q], &mut scratch[..q])?;
             add_input(&g.heights[..nh], current, lines, folded);
             r.expect_len(q)?;
             for (k, slot) in bases.iter().enumerate() {
-                let base_point =
-                    CM31::from_raw([slot[0].x.as_canonical_u32(), slot[0].y.as_canonical_u32()]);
-                leaf_twiddles(base_point, a, &offsets, &mut tw[..n]);
+                leaf_twiddles(cm31(slot[0]), a, &offsets, &mut tw[..n]);
                 invert_from_product(&mut tw[..n], products[k], &mut prefix[..n]);
                 r.expect_len(leaf_len - 1)?;
                 let at = position[k] & (leaf_len - 1);
